@@ -1,0 +1,63 @@
+// api.cpp — the functions of include/memprof/memprof.h, as libmemprof.so
+// defines them (the header declares them weak for programs run without it).
+#include <memprof/memprof.h>
+
+#include "lifecycle.h"
+#include "recorder.h"
+#include "text.h"
+#include "threads.h"
+#include "totals.h"
+
+using namespace memprof;
+
+#define MEMPROF_API extern "C" __attribute__((visibility("default")))
+
+MEMPROF_API int memprof_region(int region) {
+  ensure_ready();
+  if (region < MEMPROF_SEQ || region > MEMPROF_PAR) region = MEMPROF_SEQ;
+  shared.region_explicit.store(true, std::memory_order_relaxed);
+  return shared.region.exchange(region, std::memory_order_relaxed);
+}
+
+MEMPROF_API void memprof_phase_begin(void) {
+  ensure_ready();
+  phase_begin();
+}
+
+MEMPROF_API void memprof_phase_end(void) {
+  ensure_ready();
+  phase_end();
+}
+
+MEMPROF_API void memprof_scope_begin(const char* name) {
+  ensure_ready();
+  scope_begin(current_thread(), name ? name : "?");
+}
+
+MEMPROF_API void memprof_scope_end(void) {
+  ensure_ready();
+  scope_end(current_thread());
+}
+
+MEMPROF_API void memprof_metric(const char* name, int64_t value) {
+  ensure_ready();
+  text::Line line;
+  line.add("@metric ").add(name).add('=').snum(value).add('\n');
+  int fd = output_fd();
+  line.write_to(fd >= 0 ? fd : 2);
+}
+
+MEMPROF_API int64_t memprof_current_bytes(void) {
+  ensure_ready();
+  return current_requested();
+}
+
+MEMPROF_API int64_t memprof_peak_bytes(void) {
+  ensure_ready();
+  return peak_requested();
+}
+
+MEMPROF_API void memprof_reset_peak(void) {
+  ensure_ready();
+  reset_peak();
+}

@@ -1,0 +1,393 @@
+// hooks.cpp — every allocation entry point memprof interposes. Each hook only
+// forwards to the allocator and tells the recorder what happened; nested calls
+// (an allocator's operator new calling malloc, strdup calling malloc) forward
+// without counting, so every allocation is counted exactly once.
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <new>
+
+#include "lifecycle.h"
+#include "real.h"
+#include "recorder.h"
+
+#define MEMPROF_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace memprof {
+namespace {
+
+constexpr size_t kPage = 4096;
+
+inline bool bypass(ThreadState& t) {
+  return __builtin_expect(t.depth != 0 || !shared.ready.load(std::memory_order_relaxed), 0);
+}
+
+// Before memprof is ready (or inside dlsym), allocation comes from the arena.
+void* early_alloc(size_t n, size_t align) {
+  if (!resolving()) ensure_ready();
+  if (real.malloc && !resolving()) return nullptr;  // ready now: caller forwards
+  return bootstrap_alloc(n, align);
+}
+
+void* do_malloc(size_t n) {
+  ThreadState& t = self;
+  if (bypass(t)) {
+    if (!real.malloc || resolving()) {
+      void* p = early_alloc(n, 16);
+      if (p || resolving()) return p;
+    }
+    if (t.depth) return real.malloc(n);
+  }
+  ++t.depth;
+  void* p = real.malloc(n);
+  --t.depth;
+  record_alloc(current_thread(), p, n);
+  return p;
+}
+
+void* do_calloc(size_t count, size_t size) {
+  ThreadState& t = self;
+  if (bypass(t)) {
+    if (!real.calloc || resolving()) {
+      size_t n;
+      if (__builtin_mul_overflow(count, size, &n)) return nullptr;
+      void* p = early_alloc(n, 16);  // the arena is zeroed and never reused
+      if (p || resolving()) return p;
+    }
+    if (t.depth) return real.calloc(count, size);
+  }
+  ++t.depth;
+  void* p = real.calloc(count, size);
+  --t.depth;
+  size_t n;
+  if (__builtin_mul_overflow(count, size, &n)) n = SIZE_MAX;
+  record_alloc(current_thread(), p, n);
+  return p;
+}
+
+void do_free(void* p) {
+  if (!p) return;
+  if (__builtin_expect(is_bootstrap(p), 0)) return;
+  ThreadState& t = self;
+  if (bypass(t)) {
+    if (real.free) real.free(p);
+    return;
+  }
+  record_free(current_thread(), p);
+  ++t.depth;
+  real.free(p);
+  --t.depth;
+}
+
+void* realloc_from_bootstrap(void* p, size_t n) {
+  void* q = do_malloc(n);
+  if (q) {
+    size_t old = bootstrap_size(p);
+    memcpy(q, p, old < n ? old : n);
+  }
+  return q;
+}
+
+void* do_realloc(void* p, size_t n) {
+  if (!p) {
+    ThreadState& t = self;
+    if (bypass(t) && t.depth && real.realloc) return real.realloc(p, n);
+    if (bypass(t)) return do_malloc(n);
+    ++t.depth;
+    void* q = real.realloc(nullptr, n);
+    --t.depth;
+    record_alloc(current_thread(), q, n);
+    return q;
+  }
+  if (__builtin_expect(is_bootstrap(p), 0)) return realloc_from_bootstrap(p, n);
+  ThreadState& t = self;
+  if (bypass(t)) return real.realloc ? real.realloc(p, n) : nullptr;
+
+  ThreadState& me = current_thread();
+  size_t old_n = 0;
+  bool known = shadow::forget(p, &old_n);  // before the allocator can reuse p
+  size_t old_u = known ? usable_size(p) : 0;
+  ++t.depth;
+  void* q = real.realloc(p, n);
+  --t.depth;
+
+  if (!q && n != 0) {  // failed: p is untouched
+    if (known) shadow::restore(p, old_n);
+    bump(me.c.allocs_failed);
+    return q;
+  }
+  if (n == 0) {
+    // p is released; some allocators hand back a fresh minimal block.
+    if (known) {
+      shadow::remember(p, old_n);
+      record_free(me, p);
+    } else {
+      bump(me.c.frees_untracked);
+    }
+    if (q) record_alloc(me, q, 0);
+    return q;
+  }
+  int r = alloc_region(me, n, q);
+  bump(me.c.reallocs);
+  bump(me.c.requested()[r], n);
+  if (q != p) bump(me.c.realloc_moves);
+  if (shadow::remember(q, n)) {
+    size_t u = usable_size(q);
+    if (known) {
+      heap_change(me, int64_t(n) - int64_t(old_n), int64_t(u) - int64_t(old_u), 0);
+    } else {
+      heap_change(me, int64_t(n), int64_t(u), 1);
+    }
+    if (u > old_u) bump(me.c.usable_total, u - old_u);
+  } else if (known) {
+    heap_change(me, -int64_t(old_n), -int64_t(old_u), -1);
+  }
+  if (__builtin_expect(me.status == kExited, 0)) merge_exited(me);
+  return q;
+}
+
+void* do_memalign(size_t align, size_t n) {
+  ThreadState& t = self;
+  if (bypass(t)) {
+    if (!real.memalign || resolving()) {
+      void* p = early_alloc(n, align);
+      if (p || resolving()) return p;
+    }
+    if (t.depth) return real.memalign(align, n);
+  }
+  ++t.depth;
+  void* p = real.memalign(align, n);
+  --t.depth;
+  record_alloc(current_thread(), p, n);
+  return p;
+}
+
+int do_posix_memalign(void** out, size_t align, size_t n) {
+  ThreadState& t = self;
+  if (bypass(t)) {
+    if (!real.posix_memalign || resolving()) {
+      void* p = early_alloc(n, align);
+      if (p || resolving()) return p ? (*out = p, 0) : ENOMEM;
+    }
+    if (t.depth) return real.posix_memalign(out, align, n);
+  }
+  ++t.depth;
+  int rc = real.posix_memalign(out, align, n);
+  --t.depth;
+  if (rc == 0) {
+    record_alloc(current_thread(), *out, n);
+  } else if (rc == ENOMEM) {
+    bump(current_thread().c.allocs_failed);
+  }
+  return rc;
+}
+
+void* do_aligned_alloc(size_t align, size_t n) {
+  ThreadState& t = self;
+  if (bypass(t) || !real.aligned_alloc) {
+    if (t.depth && real.aligned_alloc) return real.aligned_alloc(align, n);
+    return do_memalign(align, n);
+  }
+  ++t.depth;
+  void* p = real.aligned_alloc(align, n);
+  --t.depth;
+  record_alloc(current_thread(), p, n);
+  return p;
+}
+
+// C++ operators. An allocator that defines them (jemalloc, tcmalloc, mimalloc,
+// TBB) serves them without malloc; libstdc++'s call malloc. The hook counts an
+// allocation only if no inner hook did, and never holds the nesting guard
+// across a call that may throw.
+template <typename Fn>
+Fn next_fn(Fn& cached, const char* name) {
+  if (!cached) cached = reinterpret_cast<Fn>(next_symbol(name));
+  return cached;
+}
+
+template <typename Fn, typename... Args>
+void* counted_new(Fn fn, size_t n, const Args&... args) {
+  ThreadState& t = self;
+  if (bypass(t)) return fn(n, args...);
+  uint64_t serial = t.alloc_serial;
+  void* p = fn(n, args...);
+  if (t.alloc_serial == serial) record_alloc(current_thread(), p, n);
+  return p;
+}
+
+template <typename Fn, typename... Args>
+void counted_delete(Fn fn, void* p, const Args&... args) {
+  if (!p) return;
+  if (__builtin_expect(is_bootstrap(p), 0)) return;
+  ThreadState& t = self;
+  if (bypass(t)) {
+    fn(p, args...);
+    return;
+  }
+  record_free(current_thread(), p);
+  ++t.depth;
+  fn(p, args...);
+  --t.depth;
+}
+
+}  // namespace
+}  // namespace memprof
+
+using namespace memprof;
+
+MEMPROF_EXPORT void* malloc(size_t n) { return do_malloc(n); }
+MEMPROF_EXPORT void* calloc(size_t count, size_t size) { return do_calloc(count, size); }
+MEMPROF_EXPORT void* realloc(void* p, size_t n) { return do_realloc(p, n); }
+MEMPROF_EXPORT void free(void* p) { do_free(p); }
+MEMPROF_EXPORT void cfree(void* p) { do_free(p); }
+MEMPROF_EXPORT int posix_memalign(void** out, size_t align, size_t n) { return do_posix_memalign(out, align, n); }
+MEMPROF_EXPORT void* aligned_alloc(size_t align, size_t n) { return do_aligned_alloc(align, n); }
+MEMPROF_EXPORT void* memalign(size_t align, size_t n) { return do_memalign(align, n); }
+MEMPROF_EXPORT void* valloc(size_t n) { return do_memalign(kPage, n); }
+
+MEMPROF_EXPORT void* pvalloc(size_t n) {
+  size_t rounded = (n + kPage - 1) & ~(kPage - 1);
+  if (rounded < n) {
+    errno = ENOMEM;
+    return nullptr;
+  }
+  return do_memalign(kPage, rounded ? rounded : kPage);
+}
+
+MEMPROF_EXPORT void* reallocarray(void* p, size_t count, size_t size) {
+  size_t n;
+  if (__builtin_mul_overflow(count, size, &n)) {
+    errno = ENOMEM;
+    return nullptr;
+  }
+  return do_realloc(p, n);
+}
+
+MEMPROF_EXPORT size_t malloc_usable_size(void* p) {
+  if (!p) return 0;
+  if (is_bootstrap(p)) return bootstrap_size(p);
+  if (!real.malloc_usable_size) ensure_ready();
+  return real.malloc_usable_size ? real.malloc_usable_size(p) : 0;
+}
+
+MEMPROF_EXPORT char* strdup(const char* s) {
+  size_t n = strlen(s) + 1;
+  char* p = static_cast<char*>(do_malloc(n));
+  if (p) memcpy(p, s, n);
+  return p;
+}
+
+MEMPROF_EXPORT char* strndup(const char* s, size_t max) {
+  size_t n = strnlen(s, max);
+  char* p = static_cast<char*>(do_malloc(n + 1));
+  if (p) {
+    memcpy(p, s, n);
+    p[n] = 0;
+  }
+  return p;
+}
+
+// --- C++ operators ---
+// Each forwards to the next definition of the same operator, looked up lazily
+// (libstdc++ may be loaded after start); without one, to the C functions.
+
+#define MEMPROF_NEXT(type, mangled) \
+  static type next = nullptr;       \
+  auto fn = next_fn(next, mangled)
+
+using New = void* (*)(size_t);
+using NewNothrow = void* (*)(size_t, const std::nothrow_t&) noexcept;
+using NewAligned = void* (*)(size_t, std::align_val_t);
+using NewAlignedNothrow = void* (*)(size_t, std::align_val_t, const std::nothrow_t&) noexcept;
+using Delete = void (*)(void*) noexcept;
+using DeleteSized = void (*)(void*, size_t) noexcept;
+using DeleteNothrow = void (*)(void*, const std::nothrow_t&) noexcept;
+using DeleteAligned = void (*)(void*, std::align_val_t) noexcept;
+using DeleteSizedAligned = void (*)(void*, size_t, std::align_val_t) noexcept;
+using DeleteAlignedNothrow = void (*)(void*, std::align_val_t, const std::nothrow_t&) noexcept;
+
+#define MEMPROF_EXPORT_CXX __attribute__((visibility("default")))
+
+MEMPROF_EXPORT_CXX void* operator new(size_t n) {
+  MEMPROF_NEXT(New, "_Znwm");
+  return fn ? counted_new(fn, n) : do_malloc(n);
+}
+MEMPROF_EXPORT_CXX void* operator new[](size_t n) {
+  MEMPROF_NEXT(New, "_Znam");
+  return fn ? counted_new(fn, n) : do_malloc(n);
+}
+MEMPROF_EXPORT_CXX void* operator new(size_t n, const std::nothrow_t& tag) noexcept {
+  MEMPROF_NEXT(NewNothrow, "_ZnwmRKSt9nothrow_t");
+  return fn ? counted_new(fn, n, tag) : do_malloc(n);
+}
+MEMPROF_EXPORT_CXX void* operator new[](size_t n, const std::nothrow_t& tag) noexcept {
+  MEMPROF_NEXT(NewNothrow, "_ZnamRKSt9nothrow_t");
+  return fn ? counted_new(fn, n, tag) : do_malloc(n);
+}
+MEMPROF_EXPORT_CXX void* operator new(size_t n, std::align_val_t al) {
+  MEMPROF_NEXT(NewAligned, "_ZnwmSt11align_val_t");
+  return fn ? counted_new(fn, n, al) : do_aligned_alloc(size_t(al), n);
+}
+MEMPROF_EXPORT_CXX void* operator new[](size_t n, std::align_val_t al) {
+  MEMPROF_NEXT(NewAligned, "_ZnamSt11align_val_t");
+  return fn ? counted_new(fn, n, al) : do_aligned_alloc(size_t(al), n);
+}
+MEMPROF_EXPORT_CXX void* operator new(size_t n, std::align_val_t al, const std::nothrow_t& tag) noexcept {
+  MEMPROF_NEXT(NewAlignedNothrow, "_ZnwmSt11align_val_tRKSt9nothrow_t");
+  return fn ? counted_new(fn, n, al, tag) : do_aligned_alloc(size_t(al), n);
+}
+MEMPROF_EXPORT_CXX void* operator new[](size_t n, std::align_val_t al, const std::nothrow_t& tag) noexcept {
+  MEMPROF_NEXT(NewAlignedNothrow, "_ZnamSt11align_val_tRKSt9nothrow_t");
+  return fn ? counted_new(fn, n, al, tag) : do_aligned_alloc(size_t(al), n);
+}
+
+MEMPROF_EXPORT_CXX void operator delete(void* p) noexcept {
+  MEMPROF_NEXT(Delete, "_ZdlPv");
+  fn ? counted_delete(fn, p) : do_free(p);
+}
+MEMPROF_EXPORT_CXX void operator delete[](void* p) noexcept {
+  MEMPROF_NEXT(Delete, "_ZdaPv");
+  fn ? counted_delete(fn, p) : do_free(p);
+}
+MEMPROF_EXPORT_CXX void operator delete(void* p, size_t n) noexcept {
+  MEMPROF_NEXT(DeleteSized, "_ZdlPvm");
+  fn ? counted_delete(fn, p, n) : do_free(p);
+}
+MEMPROF_EXPORT_CXX void operator delete[](void* p, size_t n) noexcept {
+  MEMPROF_NEXT(DeleteSized, "_ZdaPvm");
+  fn ? counted_delete(fn, p, n) : do_free(p);
+}
+MEMPROF_EXPORT_CXX void operator delete(void* p, const std::nothrow_t& tag) noexcept {
+  MEMPROF_NEXT(DeleteNothrow, "_ZdlPvRKSt9nothrow_t");
+  fn ? counted_delete(fn, p, tag) : do_free(p);
+}
+MEMPROF_EXPORT_CXX void operator delete[](void* p, const std::nothrow_t& tag) noexcept {
+  MEMPROF_NEXT(DeleteNothrow, "_ZdaPvRKSt9nothrow_t");
+  fn ? counted_delete(fn, p, tag) : do_free(p);
+}
+MEMPROF_EXPORT_CXX void operator delete(void* p, std::align_val_t al) noexcept {
+  MEMPROF_NEXT(DeleteAligned, "_ZdlPvSt11align_val_t");
+  fn ? counted_delete(fn, p, al) : do_free(p);
+}
+MEMPROF_EXPORT_CXX void operator delete[](void* p, std::align_val_t al) noexcept {
+  MEMPROF_NEXT(DeleteAligned, "_ZdaPvSt11align_val_t");
+  fn ? counted_delete(fn, p, al) : do_free(p);
+}
+MEMPROF_EXPORT_CXX void operator delete(void* p, size_t n, std::align_val_t al) noexcept {
+  MEMPROF_NEXT(DeleteSizedAligned, "_ZdlPvmSt11align_val_t");
+  fn ? counted_delete(fn, p, n, al) : do_free(p);
+}
+MEMPROF_EXPORT_CXX void operator delete[](void* p, size_t n, std::align_val_t al) noexcept {
+  MEMPROF_NEXT(DeleteSizedAligned, "_ZdaPvmSt11align_val_t");
+  fn ? counted_delete(fn, p, n, al) : do_free(p);
+}
+MEMPROF_EXPORT_CXX void operator delete(void* p, std::align_val_t al, const std::nothrow_t& tag) noexcept {
+  MEMPROF_NEXT(DeleteAlignedNothrow, "_ZdlPvSt11align_val_tRKSt9nothrow_t");
+  fn ? counted_delete(fn, p, al, tag) : do_free(p);
+}
+MEMPROF_EXPORT_CXX void operator delete[](void* p, std::align_val_t al, const std::nothrow_t& tag) noexcept {
+  MEMPROF_NEXT(DeleteAlignedNothrow, "_ZdaPvSt11align_val_tRKSt9nothrow_t");
+  fn ? counted_delete(fn, p, al, tag) : do_free(p);
+}

@@ -1,0 +1,110 @@
+// lifecycle.cpp — initialisation (from the first hook, which may come before
+// the constructor, or from the constructor), the output channel, the measured
+// phase, and the report at exit.
+#include "lifecycle.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "options.h"
+#include "real.h"
+#include "recorder.h"
+#include "report.h"
+#include "series.h"
+#include "text.h"
+#include "threads.h"
+#include "totals.h"
+
+namespace memprof {
+
+namespace {
+
+constinit std::atomic<int> init_state{0};  // 0 not yet, 1 in progress, 2 done
+uint64_t started_ns = 0;
+constinit Phase measured{};
+int out_fd = -1;
+
+void open_output() {
+  const char* out = options.out;
+  if (!*out) return;
+  if (text::starts_with(out, "fd:")) {
+    const char* end;
+    uint64_t fd = text::parse_u64(out + 3, &end);
+    if (*end == 0 && end != out + 3 && fcntl(int(fd), F_GETFD) != -1) {
+      out_fd = int(fd);
+      // Programs this one runs must not write into the driver's pipe.
+      fcntl(out_fd, F_SETFD, FD_CLOEXEC);
+      return;
+    }
+  } else {
+    out_fd = open(out, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (out_fd >= 0) return;
+  }
+  text::Line line;
+  line.add("memprof: warning: MEMPROF_OUT='").add(out)
+      .add("' cannot be written (fd:N needs an open descriptor; a path needs a writable folder);"
+           " printing a summary on stderr instead\n");
+  line.write_to(2);
+  out_fd = -1;
+}
+
+}  // namespace
+
+void ensure_ready() {
+  if (shared.ready.load(std::memory_order_acquire)) return;
+  ThreadState& t = self;
+  ++t.depth;
+  resolve_real();
+  int expected = 0;
+  if (init_state.compare_exchange_strong(expected, 1)) {
+    load_options();
+    shared.slack = int64_t(options.peak_slack_bytes);
+    shared.block_slack = shared.slack / 64;
+    started_ns = now_ns();
+    measured.begin_ns = started_ns;
+    threads::install();
+    init_state.store(2);
+    shared.ready.store(true, std::memory_order_release);
+  } else {
+    while (init_state.load() != 2) {
+    }
+  }
+  --t.depth;
+}
+
+void phase_begin() {
+  uint64_t now = now_ns();
+  threads::lock();
+  measured.load_begin = load_until(now);
+  threads::unlock();
+  measured.begin_ns = now;
+  measured.ended = false;
+}
+
+void phase_end() {
+  uint64_t now = now_ns();
+  threads::lock();
+  measured.load_end = load_until(now);
+  threads::unlock();
+  measured.end_ns = now;
+  measured.memory = procfs::read_memory();
+  measured.ended = true;
+}
+
+const Phase& phase() { return measured; }
+uint64_t start_ns() { return started_ns; }
+int output_fd() { return out_fd; }
+
+__attribute__((constructor(101))) static void on_load() {
+  ensure_ready();
+  threads::note_main_stack(reinterpret_cast<uintptr_t>(__builtin_frame_address(0)));
+  open_output();
+  unsetenv("MEMPROF_OUT");  // processes this one starts report on their own stderr
+  if (options.verbose) print_options();
+  if (options.series) series::start(started_ns);
+}
+
+__attribute__((destructor(101))) static void on_unload() { report::write_final(); }
+
+}  // namespace memprof

@@ -1,0 +1,27 @@
+// lifecycle.h — start and end of a profiled process: lazy initialisation from
+// the first hook or the constructor, the measured phase, and the single report.
+#pragma once
+#include <stdint.h>
+
+#include "procfs.h"
+
+namespace memprof {
+
+// Resolves the allocator and reads options; safe to call from inside malloc.
+void ensure_ready();
+
+struct Phase {
+  uint64_t begin_ns, end_ns;
+  double load_begin, load_end;
+  procfs::Memory memory;
+  bool ended;
+};
+
+void phase_begin();
+void phase_end();
+const Phase& phase();
+uint64_t start_ns();
+// The fd records go to (-1: text summary on stderr).
+int output_fd();
+
+}  // namespace memprof

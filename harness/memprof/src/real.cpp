@@ -1,0 +1,96 @@
+// real.cpp — resolving the allocator behind libmemprof. glibc's dlsym may call
+// calloc/malloc for its error buffer; those calls land in a static arena.
+#include "real.h"
+
+#include <dlfcn.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <atomic>
+
+#include "text.h"
+
+namespace memprof {
+
+constinit RealFunctions real;
+
+namespace {
+
+constinit std::atomic<int> resolve_state{0};  // 0 not yet, 1 in progress, 2 done
+
+alignas(64) constinit char arena[256 * 1024];
+constinit std::atomic<size_t> arena_used{0};
+
+template <typename F>
+void find(F*& slot, const char* name, bool required) {
+  slot = reinterpret_cast<F*>(dlsym(RTLD_NEXT, name));
+  if (!slot && required) {
+    text::Line line;
+    line.add("memprof: fatal: no next definition of ").add(name)
+        .add(" — is libmemprof.so preloaded in front of an allocator or libc?\n");
+    line.write_to(2);
+    _exit(127);
+  }
+}
+
+}  // namespace
+
+bool resolving() { return resolve_state.load(std::memory_order_acquire) == 1; }
+
+void resolve_real() {
+  int expected = 0;
+  if (!resolve_state.compare_exchange_strong(expected, 1, std::memory_order_acq_rel)) {
+    while (resolve_state.load(std::memory_order_acquire) != 2) {
+    }
+    return;
+  }
+  RealFunctions r{};
+  find(r.malloc, "malloc", true);
+  find(r.calloc, "calloc", true);
+  find(r.realloc, "realloc", true);
+  find(r.free, "free", true);
+  find(r.posix_memalign, "posix_memalign", true);
+  find(r.memalign, "memalign", true);
+  find(r.aligned_alloc, "aligned_alloc", false);
+  find(r.malloc_usable_size, "malloc_usable_size", true);
+  r.in_transaction = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "_ITM_inTransaction"));
+  real = r;
+  resolve_state.store(2, std::memory_order_release);
+}
+
+void* next_symbol(const char* name) { return dlsym(RTLD_NEXT, name); }
+
+void refresh_tm_symbols() {
+  if (!real.in_transaction)
+    real.in_transaction = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "_ITM_inTransaction"));
+}
+
+// Each bootstrap block carries its size in the 16 bytes before it.
+void* bootstrap_alloc(size_t n, size_t align) {
+  if (align < 16) align = 16;
+  for (;;) {
+    size_t used = arena_used.load(std::memory_order_relaxed);
+    size_t start = (used + 16 + align - 1) & ~(align - 1);
+    size_t end = start + ((n + 15) & ~size_t(15));
+    if (end > sizeof arena) return nullptr;
+    if (arena_used.compare_exchange_weak(used, end, std::memory_order_relaxed)) {
+      memcpy(arena + start - 16, &n, sizeof n);
+      return arena + start;
+    }
+  }
+}
+
+bool is_bootstrap(const void* p) {
+  auto a = reinterpret_cast<uintptr_t>(p);
+  auto lo = reinterpret_cast<uintptr_t>(arena);
+  return a >= lo && a < lo + sizeof arena;
+}
+
+size_t bootstrap_size(const void* p) {
+  size_t n;
+  memcpy(&n, static_cast<const char*>(p) - 16, sizeof n);
+  return n;
+}
+
+}  // namespace memprof

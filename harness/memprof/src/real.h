@@ -1,0 +1,38 @@
+// real.h — the next definitions of the interposed functions (the allocator's),
+// found with dlsym(RTLD_NEXT), and the static bootstrap arena that serves the
+// few allocations dlsym itself makes before they are known.
+#pragma once
+#include <stddef.h>
+
+namespace memprof {
+
+struct RealFunctions {
+  void* (*malloc)(size_t);
+  void* (*calloc)(size_t, size_t);
+  void* (*realloc)(void*, size_t);
+  void (*free)(void*);
+  int (*posix_memalign)(void**, size_t, size_t);
+  void* (*aligned_alloc)(size_t, size_t);
+  void* (*memalign)(size_t, size_t);
+  size_t (*malloc_usable_size)(void*);
+  int (*in_transaction)();  // libitm's _ITM_inTransaction, null without libitm
+};
+
+extern RealFunctions real;
+
+// Resolves `real` once; later calls return at once. Allocation made by dlsym
+// while resolving is served from the bootstrap arena.
+void resolve_real();
+// True while resolve_real runs on some thread.
+bool resolving();
+// Looks up a symbol after libmemprof in the search order (lazy C++/libitm hooks).
+void* next_symbol(const char* name);
+// Looks up _ITM_inTransaction again (libitm may be dlopened after start).
+void refresh_tm_symbols();
+
+// The bootstrap arena: bump allocation, never freed.
+void* bootstrap_alloc(size_t n, size_t align);
+bool is_bootstrap(const void* p);
+size_t bootstrap_size(const void* p);
+
+}  // namespace memprof

@@ -1,0 +1,272 @@
+// recorder.cpp — the slow paths of the accounting: publishing a thread's local
+// heap change (peak candidates, load integral, series), merging the counters of
+// threads that ended, the transactional free set, named scopes, and the
+// process-wide totals the report reads.
+#include "recorder.h"
+
+#include <time.h>
+
+#include "series.h"
+#include "text.h"
+#include "threads.h"
+#include "totals.h"
+
+namespace memprof {
+
+__thread ThreadState self __attribute__((tls_model("initial-exec")));
+constinit Shared shared{};
+
+namespace {
+
+constinit Counters exited;  // counters of threads that ended, added atomically
+
+// The published heap of threads that ended keeps contributing to the load.
+struct Orphans {
+  double load_byte_ns;
+  int64_t published_req;
+  uint64_t last_ns;
+};
+constinit Orphans orphans{};  // under threads::lock()
+
+void atomic_max(std::atomic<int64_t>& target, int64_t v) {
+  int64_t cur = target.load(std::memory_order_relaxed);
+  while (v > cur && !target.compare_exchange_weak(cur, v, std::memory_order_relaxed)) {
+  }
+}
+
+struct ScopeTotals {
+  char name[48];
+  std::atomic<uint64_t> calls, allocs, bytes, duration_ns;
+  std::atomic<int64_t> held;
+};
+constinit ScopeTotals scopes[kMaxScopes];
+constinit std::atomic<uint32_t> scope_count{0};
+constinit std::atomic<bool> scope_lock{false};
+
+}  // namespace
+
+uint64_t now_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+}
+
+void publish(ThreadState& t) {
+  uint64_t now = now_ns();
+  int64_t before = shared.heap_req.fetch_add(t.req.local, std::memory_order_relaxed);
+  atomic_max(shared.peak_req, before + t.req.local_max);
+  int64_t before_use = shared.heap_use.fetch_add(t.use.local, std::memory_order_relaxed);
+  atomic_max(shared.peak_use, before_use + t.use.local_max);
+  int64_t before_blocks = shared.heap_blocks.fetch_add(t.blocks.local, std::memory_order_relaxed);
+  atomic_max(shared.peak_blocks, before_blocks + t.blocks.local_max);
+
+  if (t.last_publish_ns) t.load_byte_ns += double(t.published_req) * double(now - t.last_publish_ns);
+  t.last_publish_ns = now;
+  t.published_req += t.req.local;
+
+  if (options.series) series::on_publish(now, before + t.req.local, before + t.req.local_max);
+  t.req = HeapDelta{0, 0};
+  t.use = HeapDelta{0, 0};
+  t.blocks = HeapDelta{0, 0};
+}
+
+void merge_exited(ThreadState& t) {
+  publish(t);
+#define MEMPROF_MERGE(field, key) \
+  __atomic_fetch_add(&exited.field, t.c.field, __ATOMIC_RELAXED);
+  MEMPROF_COUNTERS(MEMPROF_MERGE)
+#undef MEMPROF_MERGE
+  t.c = Counters{};
+}
+
+void fold_into_orphans(ThreadState& t, uint64_t now) {
+  if (orphans.last_ns) orphans.load_byte_ns += double(orphans.published_req) * double(now - orphans.last_ns);
+  orphans.last_ns = now;
+  if (t.last_publish_ns) t.load_byte_ns += double(t.published_req) * double(now - t.last_publish_ns);
+  orphans.load_byte_ns += t.load_byte_ns;
+  orphans.published_req += t.published_req;
+  t.load_byte_ns = 0;
+  t.published_req = 0;
+  t.last_publish_ns = now;
+}
+
+void reset_for_child(ThreadState& survivor) {
+  // Only the forking thread survives; its counters start again, and it owns
+  // every inherited block in the load integral.
+  exited = Counters{};
+  survivor.c = Counters{};
+  orphans = Orphans{};
+  survivor.load_byte_ns = 0;
+  survivor.published_req = shared.heap_req.load(std::memory_order_relaxed);
+  survivor.last_publish_ns = now_ns();
+  shared.peak_req.store(shared.heap_req.load() + survivor.req.local);
+  shared.peak_use.store(shared.heap_use.load() + survivor.use.local);
+  shared.peak_blocks.store(shared.heap_blocks.load() + survivor.blocks.local);
+}
+
+void tx_set_add(ThreadState& t, void* p) {
+  if (!p) return;
+  for (uint32_t i = 0; i < kTxSetSize; ++i)
+    if (t.tx_set[i] == p) return;
+  for (uint32_t i = 0; i < kTxSetSize; ++i)
+    if (!t.tx_set[i]) {
+      t.tx_set[i] = p;
+      ++t.tx_count;
+      return;
+    }
+  t.tx_set[t.tx_next++ % kTxSetSize] = p;  // full: forget the oldest guess
+}
+
+bool tx_set_take(ThreadState& t, void* p) {
+  for (uint32_t i = 0; i < kTxSetSize; ++i)
+    if (t.tx_set[i] == p) {
+      t.tx_set[i] = nullptr;
+      --t.tx_count;
+      return true;
+    }
+  return false;
+}
+
+void tx_set_clear(ThreadState& t) {
+  for (uint32_t i = 0; i < kTxSetSize; ++i) t.tx_set[i] = nullptr;
+  t.tx_count = 0;
+}
+
+// --- named scopes ---
+
+static uint32_t scope_id(const char* name) {
+  uint32_t n = scope_count.load(std::memory_order_acquire);
+  for (uint32_t i = 0; i < n; ++i)
+    if (text::iequal(scopes[i].name, name) && text::length(scopes[i].name) == text::length(name)) return i;
+  while (scope_lock.exchange(true, std::memory_order_acquire)) {
+  }
+  n = scope_count.load(std::memory_order_relaxed);
+  uint32_t id = kMaxScopes;
+  for (uint32_t i = 0; i < n; ++i)
+    if (text::iequal(scopes[i].name, name)) id = i;
+  if (id == kMaxScopes && n < kMaxScopes) {
+    text::copy(scopes[n].name, sizeof scopes[n].name, name);
+    id = n;
+    scope_count.store(n + 1, std::memory_order_release);
+  }
+  scope_lock.store(false, std::memory_order_release);
+  return id;
+}
+
+void scope_begin(ThreadState& t, const char* name) {
+  if (t.scope_depth >= kMaxScopeDepth) {
+    ++t.scope_depth;  // counted so that ends still match
+    return;
+  }
+  ScopeFrame& f = t.scopes[t.scope_depth++];
+  f = ScopeFrame{scope_id(name), now_ns(), 0, 0, 0};
+}
+
+void scope_end(ThreadState& t) {
+  if (t.scope_depth == 0) return;
+  if (t.scope_depth-- > kMaxScopeDepth) return;
+  ScopeFrame& f = t.scopes[t.scope_depth];
+  if (f.id < kMaxScopes) {
+    ScopeTotals& s = scopes[f.id];
+    s.calls.fetch_add(1, std::memory_order_relaxed);
+    s.allocs.fetch_add(f.allocs, std::memory_order_relaxed);
+    s.bytes.fetch_add(f.bytes, std::memory_order_relaxed);
+    s.held.fetch_add(int64_t(f.bytes) - int64_t(f.freed), std::memory_order_relaxed);
+    s.duration_ns.fetch_add(now_ns() - f.start_ns, std::memory_order_relaxed);
+  }
+  if (t.scope_depth > 0) {
+    ScopeFrame& parent = t.scopes[t.scope_depth - 1];
+    parent.allocs += f.allocs;
+    parent.bytes += f.bytes;
+    parent.freed += f.freed;
+  }
+}
+
+void scope_note_alloc(ThreadState& t, uint64_t n) {
+  if (t.scope_depth > kMaxScopeDepth) return;
+  ScopeFrame& f = t.scopes[t.scope_depth - 1];
+  ++f.allocs;
+  f.bytes += n;
+}
+
+void scope_note_free(ThreadState& t, uint64_t n) {
+  if (t.scope_depth > kMaxScopeDepth) return;
+  t.scopes[t.scope_depth - 1].freed += n;
+}
+
+uint32_t scope_totals(ScopeReport* out, uint32_t max) {
+  uint32_t n = scope_count.load(std::memory_order_acquire);
+  if (n > max) n = max;
+  for (uint32_t i = 0; i < n; ++i) {
+    out[i].name = scopes[i].name;
+    out[i].calls = scopes[i].calls.load();
+    out[i].allocs = scopes[i].allocs.load();
+    out[i].bytes = scopes[i].bytes.load();
+    out[i].held = scopes[i].held.load();
+    out[i].duration_ns = scopes[i].duration_ns.load();
+  }
+  return n;
+}
+
+// --- totals ---
+
+double load_until(uint64_t now) {
+  double load = orphans.load_byte_ns;
+  if (orphans.last_ns) load += double(orphans.published_req) * double(now - orphans.last_ns);
+  for (ThreadState* t = threads::first(); t; t = t->next) {
+    load += t->load_byte_ns;
+    if (t->last_publish_ns && now > t->last_publish_ns)
+      load += double(t->published_req) * double(now - t->last_publish_ns);
+  }
+  return load;
+}
+
+Totals collect(uint64_t now) {
+  Totals out{};
+  threads::lock();
+#define MEMPROF_SUM(field, key) out.c.field = __atomic_load_n(&exited.field, __ATOMIC_RELAXED);
+  MEMPROF_COUNTERS(MEMPROF_SUM)
+#undef MEMPROF_SUM
+  out.req_end = shared.heap_req.load();
+  out.use_end = shared.heap_use.load();
+  out.blocks_end = shared.heap_blocks.load();
+  for (ThreadState* t = threads::first(); t; t = t->next) {
+#define MEMPROF_ADD(field, key) out.c.field += __atomic_load_n(&t->c.field, __ATOMIC_RELAXED);
+    MEMPROF_COUNTERS(MEMPROF_ADD)
+#undef MEMPROF_ADD
+    out.req_end += t->req.local;
+    out.use_end += t->use.local;
+    out.blocks_end += t->blocks.local;
+  }
+  out.load_byte_ns = load_until(now);
+  threads::unlock();
+  out.req_peak = shared.peak_req.load() > out.req_end ? shared.peak_req.load() : out.req_end;
+  out.use_peak = shared.peak_use.load() > out.use_end ? shared.peak_use.load() : out.use_end;
+  out.blocks_peak = shared.peak_blocks.load() > out.blocks_end ? shared.peak_blocks.load() : out.blocks_end;
+  int n = threads::peak_alive();
+  out.peak_error_bytes = n > 1 ? uint64_t(n + 1) * uint64_t(shared.slack) : 0;
+  out.blocks_peak_error = n > 1 ? uint64_t(n + 1) * uint64_t(shared.block_slack) : 0;
+  return out;
+}
+
+int64_t current_requested() {
+  ThreadState& t = current_thread();
+  return shared.heap_req.load(std::memory_order_relaxed) + t.req.local;
+}
+
+int64_t peak_requested() {
+  ThreadState& t = current_thread();
+  int64_t p = shared.peak_req.load(std::memory_order_relaxed);
+  int64_t mine = shared.heap_req.load(std::memory_order_relaxed) + t.req.local_max;
+  return p > mine ? p : mine;
+}
+
+void reset_peak() {
+  ThreadState& t = current_thread();
+  publish(t);
+  shared.peak_req.store(shared.heap_req.load());
+  shared.peak_use.store(shared.heap_use.load());
+  shared.peak_blocks.store(shared.heap_blocks.load());
+}
+
+}  // namespace memprof

@@ -1,0 +1,184 @@
+// recorder.h — the accounting behind every hook: per-thread counters, the region
+// of each event, and the heap figures. The functions here run on the malloc
+// path: they touch thread-local state and, at most once per `slack` bytes of net
+// change, publish to process-wide atomics. No lock, no allocation, no I/O.
+//
+// Peak bound: a thread keeps up to `slack` bytes (and slack/64 blocks) of net
+// change local and remembers the highest local value since it last published;
+// on publishing, the candidate peak is published_total_before + local_max. With
+// one thread alive this is exact; with N > 1 alive at once the true peak is
+// within (N + 1) * slack of the figure (heap_peak_error_bytes states it).
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+#include <atomic>
+
+#include "counters.h"
+#include "options.h"
+#include "real.h"
+#include "shadow.h"
+
+namespace memprof {
+
+enum Region : int { kSeq = 0, kPar = 1, kTx = 2 };
+enum ThreadStatus : uint8_t { kNew = 0, kLive = 1, kExited = 2 };
+
+constexpr unsigned kTxSetSize = 16;
+constexpr unsigned kMaxScopeDepth = 16;
+
+struct HeapDelta {
+  int64_t local;      // net change not yet published
+  int64_t local_max;  // highest `local` since the last publish
+};
+
+struct ScopeFrame {
+  uint32_t id;
+  uint64_t start_ns;
+  uint64_t allocs;
+  uint64_t bytes;
+  uint64_t freed;
+};
+
+struct ThreadState {
+  uint32_t depth;         // > 0 while inside a hook: nested calls only forward
+  ThreadStatus status;
+  uint64_t itm_pending;   // requested size + 1 of the block libitm is about to allocate for the program
+  uint64_t alloc_serial;  // counted allocations on this thread (to see if an inner hook counted)
+  Counters c;
+  HeapDelta req, use, blocks;
+  int64_t published_req;    // this thread's net requested bytes published so far
+  double load_byte_ns;      // integral of published_req over time
+  uint64_t last_publish_ns;
+  void* tx_set[kTxSetSize];  // blocks whose free belongs to a transaction
+  uint32_t tx_count;
+  uint32_t tx_next;
+  ScopeFrame scopes[kMaxScopeDepth];
+  uint32_t scope_depth;
+  uintptr_t stack_low, stack_high;  // known for threads started through pthread_create
+  bool counted;                     // started through pthread_create: counts as alive
+  ThreadState* next;
+  ThreadState* prev;
+};
+
+extern __thread ThreadState self __attribute__((tls_model("initial-exec")));
+
+struct Shared {
+  std::atomic<bool> ready;             // real functions resolved and options read
+  std::atomic<int> region;             // region of allocations outside transactions
+  std::atomic<bool> region_explicit;   // the program set it through the header
+  std::atomic<int64_t> heap_req, heap_use, heap_blocks;  // published totals
+  std::atomic<int64_t> peak_req, peak_use, peak_blocks;
+  int64_t slack = 0;
+  int64_t block_slack = 0;
+};
+extern Shared shared;
+
+// Slow paths (recorder.cpp / threads.cpp).
+void thread_attach(ThreadState& t);
+void publish(ThreadState& t);
+void merge_exited(ThreadState& t);
+void scope_note_alloc(ThreadState& t, uint64_t n);
+void scope_note_free(ThreadState& t, uint64_t n);
+void tx_set_add(ThreadState& t, void* p);
+bool tx_set_take(ThreadState& t, void* p);
+uint64_t now_ns();
+
+inline void bump(uint64_t& counter, uint64_t v = 1) {
+  __atomic_store_n(&counter, counter + v, __ATOMIC_RELAXED);
+}
+
+inline ThreadState& current_thread() {
+  ThreadState& t = self;
+  if (__builtin_expect(t.status == kNew, 0)) thread_attach(t);
+  return t;
+}
+
+inline bool beyond(int64_t local, int64_t slack) {
+  uint64_t magnitude = local < 0 ? uint64_t(-local) : uint64_t(local);
+  return magnitude >= uint64_t(slack);
+}
+
+inline void track(HeapDelta& d, int64_t change) {
+  d.local += change;
+  if (d.local > d.local_max) d.local_max = d.local;
+}
+
+inline void heap_change(ThreadState& t, int64_t req, int64_t use, int64_t blocks) {
+  track(t.req, req);
+  track(t.use, use);
+  track(t.blocks, blocks);
+  if (__builtin_expect(beyond(t.req.local, shared.slack) | beyond(t.use.local, shared.slack) |
+                           beyond(t.blocks.local, shared.block_slack), 0))
+    publish(t);
+}
+
+inline size_t usable_size(void* p) {
+  return options.track_usable ? real.malloc_usable_size(p) : 0;
+}
+
+// The transactional state libitm reports: 0 outside, 1 retryable, 2 irrevocable.
+inline int tm_state() { return real.in_transaction ? real.in_transaction() : 0; }
+
+inline int alloc_region(ThreadState& t, size_t n, void* p) {
+  if (__builtin_expect(t.itm_pending != 0, 0) && t.itm_pending == n + 1) {
+    t.itm_pending = 0;  // the program's block; what libitm allocates next is its own
+    tx_set_add(t, p);
+    return kTx;
+  }
+  if (real.in_transaction) {
+    int state = real.in_transaction();
+    if (state == 2) return kTx;
+    if (state == 1) bump(t.c.allocs_tm_internal);
+  }
+  return shared.region.load(std::memory_order_relaxed);
+}
+
+inline int free_region(ThreadState& t, void* p) {
+  if (__builtin_expect(t.tx_count != 0, 0) && tx_set_take(t, p)) return kTx;
+  if (real.in_transaction) {
+    int state = real.in_transaction();
+    if (state == 2) return kTx;
+    if (state == 1) bump(t.c.frees_tm_internal);
+  }
+  return shared.region.load(std::memory_order_relaxed);
+}
+
+// A block of `n` requested bytes came back from the allocator (p may be null).
+inline void record_alloc(ThreadState& t, void* p, size_t n) {
+  if (__builtin_expect(p == nullptr, 0)) {
+    bump(t.c.allocs_failed);
+    return;
+  }
+  int r = alloc_region(t, n, p);
+  bump(t.c.allocs()[r]);
+  bump(t.c.requested()[r], n);
+  bump(t.c.histogram()[size_bin(n)]);
+  ++t.alloc_serial;
+  if (__builtin_expect(!shadow::remember(p, n), 0)) {
+    bump(t.c.allocs_untracked);
+  } else {
+    size_t u = usable_size(p);
+    bump(t.c.usable_total, u);
+    heap_change(t, int64_t(n), int64_t(u), 1);
+  }
+  if (__builtin_expect(t.scope_depth != 0, 0)) scope_note_alloc(t, n);
+  if (__builtin_expect(t.status == kExited, 0)) merge_exited(t);
+}
+
+// `p` (not null) is about to be released; call before the allocator frees it.
+inline void record_free(ThreadState& t, void* p) {
+  size_t n;
+  if (__builtin_expect(!shadow::forget(p, &n), 0)) {
+    bump(t.c.frees_untracked);
+  } else {
+    int r = free_region(t, p);
+    bump(t.c.frees()[r]);
+    size_t u = usable_size(p);
+    heap_change(t, -int64_t(n), -int64_t(u), -1);
+    if (__builtin_expect(t.scope_depth != 0, 0)) scope_note_free(t, n);
+  }
+  if (__builtin_expect(t.status == kExited, 0)) merge_exited(t);
+}
+
+}  // namespace memprof

@@ -1,0 +1,253 @@
+// report.cpp — turns the totals into output, once: Contract 1 records
+// ("@memprof", "@scope", "@sample" lines, each below PIPE_BUF) when MEMPROF_OUT
+// is set, else a summary a person can read on stderr.
+#include "report.h"
+
+#include <unistd.h>
+
+#include <atomic>
+
+#include "lifecycle.h"
+#include "options.h"
+#include "procfs.h"
+#include "recorder.h"
+#include "series.h"
+#include "shadow.h"
+#include "text.h"
+#include "threads.h"
+#include "totals.h"
+
+namespace memprof::report {
+
+namespace {
+
+struct Figures {
+  Totals totals;
+  threads::Stacks stacks;
+  Phase phase;
+  uint64_t self_kb;
+  uint64_t series_points;
+  uint64_t duration_ns;
+  double load_total;
+  char program[64];
+};
+
+// Builds records of one kind, starting a continuation record before a line
+// would reach PIPE_BUF; each record goes out with a single write().
+class Records {
+ public:
+  Records(int fd, const char* kind, uint64_t pid) : fd_(fd), kind_(kind), pid_(pid) { start(); }
+  Records& kv(const char* key, uint64_t v) { room(); line_.kv(key, v); return *this; }
+  Records& kvs(const char* key, int64_t v) { room(); line_.kvs(key, v); return *this; }
+  Records& kvstr(const char* key, const char* v) { room(); line_.kvstr(key, v); return *this; }
+  void finish() {
+    line_.add('\n');
+    line_.write_to(fd_);
+  }
+
+ private:
+  void start() {
+    line_.clear();
+    line_.add('@').add(kind_).kv("pid", pid_);
+  }
+  void room() {
+    if (line_.size() + 128 < text::Line::kCapacity) return;
+    finish();
+    start();
+  }
+  text::Line line_;
+  int fd_;
+  const char* kind_;
+  uint64_t pid_;
+};
+
+void write_records(int fd, const Figures& f) {
+  const Totals& t = f.totals;
+  const procfs::Memory& m = f.phase.memory;
+  Records r(fd, "memprof", uint64_t(getpid()));
+  r.kv("format", 1).kvstr("program", f.program).kv("threads_peak_count", uint64_t(threads::peak_alive()));
+#define MEMPROF_KEY(field, key) r.kv(key, t.c.field);
+  MEMPROF_COUNTERS(MEMPROF_KEY)
+#undef MEMPROF_KEY
+  r.kvs("heap_requested_peak_bytes", t.req_peak).kvs("heap_requested_end_bytes", t.req_end);
+  if (options.track_usable)
+    r.kvs("heap_usable_peak_bytes", t.use_peak).kvs("heap_usable_end_bytes", t.use_end);
+  r.kv("heap_peak_error_bytes", t.peak_error_bytes)
+      .kvs("live_blocks_peak_count", t.blocks_peak)
+      .kvs("live_blocks_end_count", t.blocks_end)
+      .kv("live_blocks_peak_error_count", t.blocks_peak_error)
+      .kv("load_total_byte_ns", uint64_t(f.load_total > 0 ? f.load_total : 0))
+      .kv("load_avg_bytes", f.duration_ns ? uint64_t(f.load_total / double(f.duration_ns)) : 0)
+      .kv("duration_ns", f.duration_ns)
+      .kv("stack_peak_main_bytes", f.stacks.main_bytes)
+      .kv("stack_peak_thread_max_bytes", f.stacks.thread_max_bytes)
+      .kv("stack_count", f.stacks.count);
+  if (m.valid)
+    r.kv("rss_kb", m.rss_kb).kv("pss_kb", m.pss_kb).kv("uss_kb", m.uss_kb).kv("pss_anon_kb", m.pss_anon_kb);
+  r.kv("hwm_kb", m.hwm_kb).kv("memprof_self_kb", f.self_kb).kv("series_points_count", f.series_points)
+      .kv("peak_slack_bytes", options.peak_slack_bytes);
+  r.finish();
+
+  ScopeReport scopes[kMaxScopes];
+  uint32_t n = scope_totals(scopes, kMaxScopes);
+  for (uint32_t i = 0; i < n; ++i) {
+    Records s(fd, "scope", uint64_t(getpid()));
+    s.kvstr("name", scopes[i].name).kv("calls_count", scopes[i].calls).kv("allocs_count", scopes[i].allocs)
+        .kv("requested_bytes", scopes[i].bytes).kvs("held_bytes", scopes[i].held)
+        .kv("duration_ns", scopes[i].duration_ns);
+    s.finish();
+  }
+
+  uint64_t count;
+  const series::Point* points = series::points(&count);
+  text::Line batch;
+  for (uint64_t i = 0; i < count; ++i) {
+    text::Line one;
+    one.add("@sample").kv("t_ns", points[i].t_ns).kvs("heap_requested_bytes", points[i].heap_req)
+        .kvs("heap_requested_max_bytes", points[i].heap_req_max)
+        .kvs("heap_usable_bytes", points[i].heap_use).kv("rss_kb", points[i].rss_kb).add('\n');
+    if (batch.size() + one.size() >= text::Line::kCapacity) {
+      batch.write_to(fd);
+      batch.clear();
+    }
+    for (size_t k = 0; k < one.size(); ++k) batch.add(one.data()[k]);
+  }
+  if (batch.size()) batch.write_to(fd);
+}
+
+// 12345678 -> "11.8 MiB"
+text::Line& bytes(text::Line& l, double v) {
+  static const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  bool negative = v < 0;
+  if (negative) v = -v;
+  int u = 0;
+  while (v >= 1024 && u < 4) {
+    v /= 1024;
+    ++u;
+  }
+  if (negative) l.add('-');
+  return u == 0 ? l.num(uint64_t(v)).add(" B") : l.fixed(v, 1).add(' ').add(units[u]);
+}
+
+// 1234567 -> "1,234,567"
+text::Line& grouped(text::Line& l, uint64_t v) {
+  char digits[24];
+  int n = 0;
+  do digits[n++] = char('0' + v % 10); while (v /= 10);
+  for (int i = n - 1; i >= 0; --i) {
+    l.add(digits[i]);
+    if (i && i % 3 == 0) l.add(',');
+  }
+  return l;
+}
+
+text::Line bytes_text(double v) {
+  text::Line l;
+  bytes(l, v);
+  return l;
+}
+
+text::Line count_text(uint64_t v) {
+  text::Line l;
+  grouped(l, v);
+  return l;
+}
+
+void write_text(const Figures& f) {
+  const Totals& t = f.totals;
+  Counters c = t.c;
+  const procfs::Memory& m = f.phase.memory;
+  text::Line l;
+  l.add("memprof: pid ").num(uint64_t(getpid())).add(" (").add(f.program).add(")");
+  if (threads::forked_child()) l.add(", forked from pid ").num(uint64_t(threads::parent_pid()));
+  l.add(", ").fixed(double(f.duration_ns) / 1e9, 3).add(" s measured, ").num(uint64_t(threads::peak_alive()))
+      .add(threads::peak_alive() == 1 ? " thread\n" : " threads at most\n");
+  l.add("  region          allocs           frees       requested\n");
+  static const char* names[] = {"seq", "par", "tx"};
+  for (int r = 0; r < 3; ++r) {
+    l.add("  ").add(names[r]).pad(l.size() + 3 - text::length(names[r]));
+    l.right(count_text(c.allocs()[r]), 14).right(count_text(c.frees()[r]), 16)
+        .right(bytes_text(double(c.requested()[r])), 16).add('\n');
+  }
+  l.add("  reallocs ").append(count_text(c.reallocs)).add(" (").append(count_text(c.realloc_moves))
+      .add(" moved), failed ").append(count_text(c.allocs_failed)).add(", frees of unknown blocks ")
+      .append(count_text(c.frees_untracked)).add('\n');
+  l.add("  heap requested  peak ").append(bytes_text(double(t.req_peak))).add(", at exit ")
+      .append(bytes_text(double(t.req_end)));
+  if (t.peak_error_bytes) l.add(" (peak within +/- ").append(bytes_text(double(t.peak_error_bytes))).add(')');
+  l.add('\n');
+  if (options.track_usable)
+    l.add("  heap usable     peak ").append(bytes_text(double(t.use_peak))).add(", at exit ")
+        .append(bytes_text(double(t.use_end))).add('\n');
+  l.add("  live blocks     peak ").append(count_text(uint64_t(t.blocks_peak > 0 ? t.blocks_peak : 0)))
+      .add(", at exit ").append(count_text(uint64_t(t.blocks_end > 0 ? t.blocks_end : 0))).add('\n');
+  l.add("  load average    ")
+      .append(bytes_text(f.duration_ns ? f.load_total / double(f.duration_ns) : 0)).add('\n');
+  l.add("  sizes          ");
+  static const char* bins[] = {"<=16", "<=32", "<=48", "<=64", "<=96", "<=128", "<=256", "<=512", "<=1K", ">1K"};
+  for (int b = 0; b < 10; ++b) l.add(' ').add(bins[b]).add(':').append(count_text(c.histogram()[b]));
+  l.add('\n');
+  l.add("  stack           main ").append(bytes_text(double(f.stacks.main_bytes)))
+      .add(", deepest other thread ").append(bytes_text(double(f.stacks.thread_max_bytes)))
+      .add(" (").num(f.stacks.count).add(" stacks)\n");
+  if (m.valid)
+    l.add("  memory          rss ").append(bytes_text(double(m.rss_kb) * 1024))
+        .add(", pss ").append(bytes_text(double(m.pss_kb) * 1024))
+        .add(", uss ").append(bytes_text(double(m.uss_kb) * 1024))
+        .add(", peak rss ").append(bytes_text(double(m.hwm_kb) * 1024))
+        .add(" (memprof itself ").append(bytes_text(double(f.self_kb) * 1024)).add(")\n");
+  l.write_to(2);
+}
+
+// MEMPROF_ONLY: is `program` one of the comma-separated names?
+bool selected(const char* program) {
+  const char* list = options.only;
+  if (!*list) return true;
+  size_t n = text::length(program);
+  for (const char* p = list; *p;) {
+    const char* end = p;
+    while (*end && *end != ',') ++end;
+    if (size_t(end - p) == n && text::starts_with(p, program)) return true;
+    p = *end ? end + 1 : end;
+  }
+  return false;
+}
+
+}  // namespace
+
+void write_final() {
+  static std::atomic<bool> done{false};
+  if (!shared.ready.load() || done.exchange(true)) return;
+  ThreadState& self_state = self;
+  ++self_state.depth;
+  if (self_state.status == kLive) publish(self_state);
+  series::stop();
+  if (!phase().ended) phase_end();
+
+  Figures f{};
+  f.phase = phase();
+  f.totals = collect(f.phase.end_ns);
+  f.stacks = threads::stacks();
+  f.duration_ns = f.phase.end_ns - f.phase.begin_ns;
+  f.load_total = f.phase.load_end - f.phase.load_begin;
+  procfs::program_name(f.program, sizeof f.program);
+  const void* series_base;
+  uint64_t series_len = series::mapped_bytes(&series_base);
+  uint64_t self_bytes = shadow::resident_bytes();
+  if (series_len) self_bytes += procfs::resident_bytes(series_base, series_len);
+  f.self_kb = self_bytes / 1024;
+  series::points(&f.series_points);
+
+  if (!selected(f.program)) {
+    // MEMPROF_ONLY names other programs (a wrapper script, a helper process).
+  } else if (threads::forked_child()) {
+    if (options.fork_report) write_text(f);
+  } else if (output_fd() >= 0) {
+    write_records(output_fd(), f);
+  } else {
+    write_text(f);
+  }
+  --self_state.depth;
+}
+
+}  // namespace memprof::report

@@ -1,0 +1,232 @@
+// threads.cpp — thread lifecycle: pthread_create is wrapped so that memprof
+// knows when threads start (for the par region and their stack range) and a
+// pthread key destructor merges a thread's figures when it ends. The registry
+// lock is taken only at thread start/exit, at fork and by the report.
+#include "threads.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "procfs.h"
+#include "series.h"
+#include "totals.h"
+
+namespace memprof::threads {
+
+namespace {
+
+constinit std::atomic<bool> registry_busy{false};
+constinit ThreadState* registry = nullptr;
+pthread_key_t exit_key;
+constinit std::atomic<bool> key_ready{false};
+
+constinit std::atomic<int> alive_count{1};  // the main thread
+constinit std::atomic<int> alive_peak{1};
+constinit std::atomic<uint64_t> thread_stack_max{0};
+constinit std::atomic<uint64_t> stacks_measured{0};
+uintptr_t main_sp = 0;
+bool is_forked_child = false;
+int pid_before_fork = 0;
+
+void update_region() {
+  if (!shared.region_explicit.load(std::memory_order_relaxed))
+    shared.region.store(alive_count.load(std::memory_order_relaxed) > 1 ? kPar : kSeq,
+                        std::memory_order_relaxed);
+}
+
+void thread_started() {
+  int n = alive_count.fetch_add(1, std::memory_order_relaxed) + 1;
+  int peak = alive_peak.load(std::memory_order_relaxed);
+  while (n > peak && !alive_peak.compare_exchange_weak(peak, n)) {
+  }
+  update_region();
+}
+
+void thread_ended() {
+  alive_count.fetch_sub(1, std::memory_order_relaxed);
+  update_region();
+}
+
+void link(ThreadState& t) {
+  t.prev = nullptr;
+  t.next = registry;
+  if (registry) registry->prev = &t;
+  registry = &t;
+}
+
+void unlink(ThreadState& t) {
+  if (t.prev) t.prev->next = t.next; else if (registry == &t) registry = t.next;
+  if (t.next) t.next->prev = t.prev;
+  t.next = t.prev = nullptr;
+}
+
+// Runs when a thread ends (pthread key destructor; also after pthread_exit).
+void on_thread_exit(void* arg) {
+  ThreadState& t = *static_cast<ThreadState*>(arg);
+  if (t.status != kLive) return;
+  if (t.stack_high) {
+    uint64_t depth = procfs::stack_depth(t.stack_low, t.stack_high);
+    uint64_t cur = thread_stack_max.load(std::memory_order_relaxed);
+    while (depth > cur && !thread_stack_max.compare_exchange_weak(cur, depth)) {
+    }
+    stacks_measured.fetch_add(1, std::memory_order_relaxed);
+  }
+  lock();
+  merge_exited(t);
+  fold_into_orphans(t, now_ns());
+  unlink(t);
+  t.status = kExited;
+  unlock();
+  if (t.counted) thread_ended();
+}
+
+struct Launch {
+  void* (*fn)(void*);
+  void* arg;
+  bool user_stack;
+};
+
+void* trampoline(void* raw) {
+  ThreadState& t = current_thread();
+  t.counted = true;
+  ++t.depth;  // what pthread_getattr_np allocates is not the program's
+  Launch launch = *static_cast<Launch*>(raw);
+  real.free(raw);
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    void* addr = nullptr;
+    size_t size = 0;
+    if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
+      t.stack_low = reinterpret_cast<uintptr_t>(addr);
+      t.stack_high = t.stack_low + size;
+    }
+    pthread_attr_destroy(&attr);
+  }
+  --t.depth;
+  if (t.stack_high && !launch.user_stack) {
+    // glibc reuses the stacks of ended threads: drop the pages below us so
+    // that the high-water mark is this thread's own.
+    uintptr_t here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) & ~uintptr_t(4095);
+    uintptr_t keep_from = here - 2 * 4096;
+    if (keep_from > t.stack_low) madvise(reinterpret_cast<void*>(t.stack_low), keep_from - t.stack_low, MADV_DONTNEED);
+  }
+  return launch.fn(launch.arg);
+}
+
+void before_fork() {
+  series::lock();
+  lock();
+}
+
+void after_fork_parent() {
+  unlock();
+  series::unlock();
+}
+
+void after_fork_child() {
+  ThreadState& survivor = self;
+  for (ThreadState* t = registry; t; t = t->next) {
+    if (t == &survivor) continue;
+    shared.heap_req.fetch_add(t->req.local);
+    shared.heap_use.fetch_add(t->use.local);
+    shared.heap_blocks.fetch_add(t->blocks.local);
+  }
+  registry = nullptr;
+  if (survivor.status == kLive) link(survivor);
+  alive_count.store(1);
+  alive_peak.store(1);
+  thread_stack_max.store(0);
+  stacks_measured.store(0);
+  update_region();
+  reset_for_child(survivor);
+  is_forked_child = true;
+  pid_before_fork = getppid();
+  series::after_fork_child();
+  unlock();
+}
+
+}  // namespace
+
+void lock() {
+  while (registry_busy.exchange(true, std::memory_order_acquire)) {
+    while (registry_busy.load(std::memory_order_relaxed)) __builtin_ia32_pause();
+  }
+}
+
+void unlock() { registry_busy.store(false, std::memory_order_release); }
+
+ThreadState* first() { return registry; }
+
+void install() {
+  if (pthread_key_create(&exit_key, on_thread_exit) == 0) key_ready.store(true);
+  pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+}
+
+void note_main_stack(uintptr_t sp) { main_sp = sp; }
+
+Stacks stacks() {
+  Stacks s{};
+  if (main_sp && !is_forked_child) {
+    uintptr_t low, high;
+    procfs::mapped_range(main_sp, &low, &high);
+    s.main_bytes = procfs::stack_depth(low, high);
+    s.count = 1;
+  }
+  s.thread_max_bytes = thread_stack_max.load();
+  s.count += stacks_measured.load();
+  return s;
+}
+
+int peak_alive() { return alive_peak.load(); }
+int alive() { return alive_count.load(); }
+bool forked_child() { return is_forked_child; }
+int parent_pid() { return pid_before_fork; }
+
+}  // namespace memprof::threads
+
+namespace memprof {
+
+void thread_attach(ThreadState& t) {
+  t.status = kLive;
+  t.last_publish_ns = now_ns();
+  threads::lock();
+  threads::link(t);
+  threads::unlock();
+  if (threads::key_ready.load(std::memory_order_acquire)) pthread_setspecific(threads::exit_key, &t);
+}
+
+}  // namespace memprof
+
+extern "C" __attribute__((visibility("default"))) int pthread_create(
+    pthread_t* thread, const pthread_attr_t* attr, void* (*fn)(void*), void* arg) {
+  using namespace memprof;
+  using Create = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
+  static Create next = nullptr;
+  if (!next) next = reinterpret_cast<Create>(dlsym(RTLD_NEXT, "pthread_create"));
+  if (!shared.ready.load(std::memory_order_acquire)) return next(thread, attr, fn, arg);
+
+  ThreadState& t = current_thread();
+  ++t.depth;
+  auto* launch = static_cast<threads::Launch*>(real.malloc(sizeof(threads::Launch)));
+  --t.depth;
+  if (!launch) return next(thread, attr, fn, arg);
+  launch->fn = fn;
+  launch->arg = arg;
+  launch->user_stack = false;
+  if (attr) {
+    void* addr = nullptr;
+    size_t size = 0;
+    launch->user_stack = pthread_attr_getstack(attr, &addr, &size) == 0 && addr != nullptr;
+  }
+  threads::thread_started();
+  int rc = next(thread, attr, threads::trampoline, launch);
+  if (rc != 0) {
+    threads::thread_ended();
+    ++t.depth;
+    real.free(launch);
+    --t.depth;
+  }
+  return rc;
+}
