@@ -1,5 +1,6 @@
 // api.cpp — the functions of include/memprof/memprof.h, as libmemprof.so
 // defines them (the header declares them weak for programs run without it).
+#define MEMPROF_BUILDING_LIBRARY 1  // the C++ wrappers would shadow our own names
 #include <memprof/memprof.h>
 
 #include "lifecycle.h"
@@ -21,12 +22,12 @@ MEMPROF_API int memprof_region(int region) {
 
 MEMPROF_API void memprof_phase_begin(void) {
   ensure_ready();
-  phase_begin();
+  begin_measured_phase();
 }
 
 MEMPROF_API void memprof_phase_end(void) {
   ensure_ready();
-  phase_end();
+  end_measured_phase();
 }
 
 MEMPROF_API void memprof_scope_begin(const char* name) {
@@ -59,5 +60,5 @@ MEMPROF_API int64_t memprof_peak_bytes(void) {
 
 MEMPROF_API void memprof_reset_peak(void) {
   ensure_ready();
-  reset_peak();
+  reset_requested_peak();
 }

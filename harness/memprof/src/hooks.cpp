@@ -20,8 +20,16 @@ namespace {
 
 constexpr size_t kPage = 4096;
 
+// Nested calls, and calls before memprof's constructor (shared libraries'
+// initialisers, the allocator's own set-up among them), are not the program's.
 inline bool bypass(ThreadState& t) {
-  return __builtin_expect(t.depth != 0 || !shared.ready.load(std::memory_order_relaxed), 0);
+  return __builtin_expect(t.depth != 0 || !shared.counting.load(std::memory_order_relaxed), 0);
+}
+
+void note_startup(ThreadState& t, size_t n) {
+  if (t.depth != 0) return;
+  shared.startup_allocs.fetch_add(1, std::memory_order_relaxed);
+  shared.startup_bytes.fetch_add(n, std::memory_order_relaxed);
 }
 
 // Before memprof is ready (or inside dlsym), allocation comes from the arena.
@@ -38,12 +46,13 @@ void* do_malloc(size_t n) {
       void* p = early_alloc(n, 16);
       if (p || resolving()) return p;
     }
-    if (t.depth) return real.malloc(n);
+    note_startup(t, n);
+    return real.malloc(n);
   }
   ++t.depth;
   void* p = real.malloc(n);
-  --t.depth;
   record_alloc(current_thread(), p, n);
+  --t.depth;
   return p;
 }
 
@@ -56,14 +65,15 @@ void* do_calloc(size_t count, size_t size) {
       void* p = early_alloc(n, 16);  // the arena is zeroed and never reused
       if (p || resolving()) return p;
     }
-    if (t.depth) return real.calloc(count, size);
+    note_startup(t, count * size);
+    return real.calloc(count, size);
   }
   ++t.depth;
   void* p = real.calloc(count, size);
-  --t.depth;
   size_t n;
   if (__builtin_mul_overflow(count, size, &n)) n = SIZE_MAX;
   record_alloc(current_thread(), p, n);
+  --t.depth;
   return p;
 }
 
@@ -75,43 +85,18 @@ void do_free(void* p) {
     if (real.free) real.free(p);
     return;
   }
-  record_free(current_thread(), p);
   ++t.depth;
+  record_free(current_thread(), p);
   real.free(p);
   --t.depth;
 }
 
-void* realloc_from_bootstrap(void* p, size_t n) {
-  void* q = do_malloc(n);
-  if (q) {
-    size_t old = bootstrap_size(p);
-    memcpy(q, p, old < n ? old : n);
-  }
-  return q;
-}
-
-void* do_realloc(void* p, size_t n) {
-  if (!p) {
-    ThreadState& t = self;
-    if (bypass(t) && t.depth && real.realloc) return real.realloc(p, n);
-    if (bypass(t)) return do_malloc(n);
-    ++t.depth;
-    void* q = real.realloc(nullptr, n);
-    --t.depth;
-    record_alloc(current_thread(), q, n);
-    return q;
-  }
-  if (__builtin_expect(is_bootstrap(p), 0)) return realloc_from_bootstrap(p, n);
-  ThreadState& t = self;
-  if (bypass(t)) return real.realloc ? real.realloc(p, n) : nullptr;
-
-  ThreadState& me = current_thread();
+// realloc(p, n) of a block memprof may know; the caller holds the nesting guard.
+void* tracked_realloc(ThreadState& me, void* p, size_t n) {
   size_t old_n = 0;
   bool known = shadow::forget(p, &old_n);  // before the allocator can reuse p
   size_t old_u = known ? usable_size(p) : 0;
-  ++t.depth;
   void* q = real.realloc(p, n);
-  --t.depth;
 
   if (!q && n != 0) {  // failed: p is untouched
     if (known) shadow::restore(p, old_n);
@@ -121,8 +106,7 @@ void* do_realloc(void* p, size_t n) {
   if (n == 0) {
     // p is released; some allocators hand back a fresh minimal block.
     if (known) {
-      shadow::remember(p, old_n);
-      record_free(me, p);
+      account_free(me, p, old_n, old_u);
     } else {
       bump(me.c.frees_untracked);
     }
@@ -148,6 +132,39 @@ void* do_realloc(void* p, size_t n) {
   return q;
 }
 
+void* realloc_from_bootstrap(void* p, size_t n) {
+  void* q = do_malloc(n);
+  if (q) {
+    size_t old = bootstrap_size(p);
+    memcpy(q, p, old < n ? old : n);
+  }
+  return q;
+}
+
+void* do_realloc(void* p, size_t n) {
+  if (!p) {
+    ThreadState& t = self;
+    if (bypass(t)) {
+      if (!real.realloc) return do_malloc(n);
+      note_startup(t, n);
+      return real.realloc(p, n);
+    }
+    ++t.depth;
+    void* q = real.realloc(nullptr, n);
+    record_alloc(current_thread(), q, n);
+    --t.depth;
+    return q;
+  }
+  if (__builtin_expect(is_bootstrap(p), 0)) return realloc_from_bootstrap(p, n);
+  ThreadState& t = self;
+  if (bypass(t)) return real.realloc ? real.realloc(p, n) : nullptr;
+
+  ++t.depth;
+  void* q = tracked_realloc(current_thread(), p, n);
+  --t.depth;
+  return q;
+}
+
 void* do_memalign(size_t align, size_t n) {
   ThreadState& t = self;
   if (bypass(t)) {
@@ -155,12 +172,13 @@ void* do_memalign(size_t align, size_t n) {
       void* p = early_alloc(n, align);
       if (p || resolving()) return p;
     }
-    if (t.depth) return real.memalign(align, n);
+    note_startup(t, n);
+    return real.memalign(align, n);
   }
   ++t.depth;
   void* p = real.memalign(align, n);
-  --t.depth;
   record_alloc(current_thread(), p, n);
+  --t.depth;
   return p;
 }
 
@@ -171,29 +189,31 @@ int do_posix_memalign(void** out, size_t align, size_t n) {
       void* p = early_alloc(n, align);
       if (p || resolving()) return p ? (*out = p, 0) : ENOMEM;
     }
-    if (t.depth) return real.posix_memalign(out, align, n);
+    note_startup(t, n);
+    return real.posix_memalign(out, align, n);
   }
   ++t.depth;
   int rc = real.posix_memalign(out, align, n);
-  --t.depth;
   if (rc == 0) {
     record_alloc(current_thread(), *out, n);
   } else if (rc == ENOMEM) {
     bump(current_thread().c.allocs_failed);
   }
+  --t.depth;
   return rc;
 }
 
 void* do_aligned_alloc(size_t align, size_t n) {
   ThreadState& t = self;
-  if (bypass(t) || !real.aligned_alloc) {
-    if (t.depth && real.aligned_alloc) return real.aligned_alloc(align, n);
-    return do_memalign(align, n);
+  if (!real.aligned_alloc) return do_memalign(align, n);
+  if (bypass(t)) {
+    note_startup(t, n);
+    return real.aligned_alloc(align, n);
   }
   ++t.depth;
   void* p = real.aligned_alloc(align, n);
-  --t.depth;
   record_alloc(current_thread(), p, n);
+  --t.depth;
   return p;
 }
 
@@ -210,10 +230,24 @@ Fn next_fn(Fn& cached, const char* name) {
 template <typename Fn, typename... Args>
 void* counted_new(Fn fn, size_t n, const Args&... args) {
   ThreadState& t = self;
-  if (bypass(t)) return fn(n, args...);
+  if (bypass(t)) {
+    uint64_t before = shared.startup_allocs.load(std::memory_order_relaxed);
+    void* p = fn(n, args...);
+    if (shared.startup_allocs.load(std::memory_order_relaxed) == before) note_startup(t, n);
+    return p;
+  }
   uint64_t serial = t.alloc_serial;
+  t.new_request = n + 1;  // an inner malloc/aligned_alloc records this size
+  // Counted as failed until it returns: an operator new that throws never does.
+  bump(t.c.allocs_failed);
   void* p = fn(n, args...);
-  if (t.alloc_serial == serial) record_alloc(current_thread(), p, n);
+  t.new_request = 0;
+  if (p) bump(t.c.allocs_failed, uint64_t(-1));
+  if (t.alloc_serial == serial && p) {
+    ++t.depth;
+    record_alloc(current_thread(), p, n);
+    --t.depth;
+  }
   return p;
 }
 
@@ -226,8 +260,8 @@ void counted_delete(Fn fn, void* p, const Args&... args) {
     fn(p, args...);
     return;
   }
-  record_free(current_thread(), p);
   ++t.depth;
+  record_free(current_thread(), p);
   fn(p, args...);
   --t.depth;
 }

@@ -17,9 +17,9 @@ struct Phase {
   bool ended;
 };
 
-void phase_begin();
-void phase_end();
-const Phase& phase();
+void begin_measured_phase();
+void end_measured_phase();
+const Phase& measured_phase();
 uint64_t start_ns();
 // The fd records go to (-1: text summary on stderr).
 int output_fd();

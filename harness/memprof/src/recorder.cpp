@@ -261,7 +261,7 @@ int64_t peak_requested() {
   return p > mine ? p : mine;
 }
 
-void reset_peak() {
+void reset_requested_peak() {
   ThreadState& t = current_thread();
   publish(t);
   shared.peak_req.store(shared.heap_req.load());

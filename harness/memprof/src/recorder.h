@@ -44,6 +44,7 @@ struct ThreadState {
   uint32_t depth;         // > 0 while inside a hook: nested calls only forward
   ThreadStatus status;
   uint64_t itm_pending;   // requested size + 1 of the block libitm is about to allocate for the program
+  uint64_t new_request;   // size + 1 the program gave operator new (libstdc++ may pass malloc another)
   uint64_t alloc_serial;  // counted allocations on this thread (to see if an inner hook counted)
   Counters c;
   HeapDelta req, use, blocks;
@@ -65,6 +66,8 @@ extern __thread ThreadState self __attribute__((tls_model("initial-exec")));
 
 struct Shared {
   std::atomic<bool> ready;             // real functions resolved and options read
+  std::atomic<bool> counting;          // memprof's constructor ran: what follows is the program's
+  std::atomic<uint64_t> startup_allocs, startup_bytes;  // before that: library initialisers
   std::atomic<int> region;             // region of allocations outside transactions
   std::atomic<bool> region_explicit;   // the program set it through the header
   std::atomic<int64_t> heap_req, heap_use, heap_blocks;  // published totals
@@ -146,6 +149,11 @@ inline int free_region(ThreadState& t, void* p) {
 
 // A block of `n` requested bytes came back from the allocator (p may be null).
 inline void record_alloc(ThreadState& t, void* p, size_t n) {
+  if (__builtin_expect(t.new_request != 0, 0)) {
+    if (!p) return;  // operator new retries or throws; it counts the failure itself
+    n = size_t(t.new_request - 1);
+    t.new_request = 0;
+  }
   if (__builtin_expect(p == nullptr, 0)) {
     bump(t.c.allocs_failed);
     return;
@@ -166,17 +174,21 @@ inline void record_alloc(ThreadState& t, void* p, size_t n) {
   if (__builtin_expect(t.status == kExited, 0)) merge_exited(t);
 }
 
+// A known block of `n` requested and `u` usable bytes is being released.
+inline void account_free(ThreadState& t, void* p, size_t n, size_t u) {
+  int r = free_region(t, p);
+  bump(t.c.frees()[r]);
+  heap_change(t, -int64_t(n), -int64_t(u), -1);
+  if (__builtin_expect(t.scope_depth != 0, 0)) scope_note_free(t, n);
+}
+
 // `p` (not null) is about to be released; call before the allocator frees it.
 inline void record_free(ThreadState& t, void* p) {
   size_t n;
   if (__builtin_expect(!shadow::forget(p, &n), 0)) {
     bump(t.c.frees_untracked);
   } else {
-    int r = free_region(t, p);
-    bump(t.c.frees()[r]);
-    size_t u = usable_size(p);
-    heap_change(t, -int64_t(n), -int64_t(u), -1);
-    if (__builtin_expect(t.scope_depth != 0, 0)) scope_note_free(t, n);
+    account_free(t, p, n, usable_size(p));
   }
   if (__builtin_expect(t.status == kExited, 0)) merge_exited(t);
 }

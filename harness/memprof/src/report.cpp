@@ -65,7 +65,9 @@ void write_records(int fd, const Figures& f) {
   const Totals& t = f.totals;
   const procfs::Memory& m = f.phase.memory;
   Records r(fd, "memprof", uint64_t(getpid()));
-  r.kv("format", 1).kvstr("program", f.program).kv("threads_peak_count", uint64_t(threads::peak_alive()));
+  r.kv("format", 1).kvstr("program", f.program).kv("threads_peak_count", uint64_t(threads::peak_alive()))
+      .kv("startup_allocs_count", shared.startup_allocs.load())
+      .kv("startup_requested_bytes", shared.startup_bytes.load());
 #define MEMPROF_KEY(field, key) r.kv(key, t.c.field);
   MEMPROF_COUNTERS(MEMPROF_KEY)
 #undef MEMPROF_KEY
@@ -169,6 +171,9 @@ void write_text(const Figures& f) {
     l.right(count_text(c.allocs()[r]), 14).right(count_text(c.frees()[r]), 16)
         .right(bytes_text(double(c.requested()[r])), 16).add('\n');
   }
+  l.add("  before start    ").append(count_text(shared.startup_allocs.load())).add(" allocations (")
+      .append(bytes_text(double(shared.startup_bytes.load())))
+      .add(") by shared-library initialisers, not counted above\n");
   l.add("  reallocs ").append(count_text(c.reallocs)).add(" (").append(count_text(c.realloc_moves))
       .add(" moved), failed ").append(count_text(c.allocs_failed)).add(", frees of unknown blocks ")
       .append(count_text(c.frees_untracked)).add('\n');
@@ -222,10 +227,10 @@ void write_final() {
   ++self_state.depth;
   if (self_state.status == kLive) publish(self_state);
   series::stop();
-  if (!phase().ended) phase_end();
+  if (!measured_phase().ended) end_measured_phase();
 
   Figures f{};
-  f.phase = phase();
+  f.phase = measured_phase();
   f.totals = collect(f.phase.end_ns);
   f.stacks = threads::stacks();
   f.duration_ns = f.phase.end_ns - f.phase.begin_ns;

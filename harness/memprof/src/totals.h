@@ -40,6 +40,6 @@ void reset_for_child(ThreadState& survivor);
 
 int64_t current_requested();
 int64_t peak_requested();
-void reset_peak();
+void reset_requested_peak();
 
 }  // namespace memprof

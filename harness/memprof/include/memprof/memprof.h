@@ -19,6 +19,10 @@ extern "C" {
 /* Regions for allocation counts. TX is set automatically inside transactions. */
 enum memprof_region_kind { MEMPROF_SEQ = 0, MEMPROF_PAR = 1, MEMPROF_TX = 2 };
 
+/* C programs: check that a function is there before calling it, e.g.
+ *   if (memprof_phase_end) memprof_phase_end();
+ * C++ programs: use the wrappers in namespace memprof at the end of this file. */
+
 /* Sets the process-wide region for allocations made outside transactions and
  * returns the previous one. Once called, memprof stops guessing par/seq from
  * the number of live threads. */
@@ -75,8 +79,18 @@ static inline void memprof_report_metric(const char *name, int64_t value) {
 
 #ifdef __cplusplus
 } /* extern "C" */
+#endif
 
+#if defined(__cplusplus) && !defined(MEMPROF_BUILDING_LIBRARY)
 namespace memprof {
+/* Safe calls: no-ops when libmemprof.so is not loaded. */
+inline void phase_begin() { if (memprof_phase_begin) memprof_phase_begin(); }
+inline void phase_end() { if (memprof_phase_end) memprof_phase_end(); }
+inline void metric(const char *name, int64_t value) { memprof_report_metric(name, value); }
+inline int64_t current_bytes() { return memprof_current_bytes ? memprof_current_bytes() : -1; }
+inline int64_t peak_bytes() { return memprof_peak_bytes ? memprof_peak_bytes() : -1; }
+inline void reset_peak() { if (memprof_reset_peak) memprof_reset_peak(); }
+
 /* RAII form of memprof_scope_begin/end. */
 class scope {
  public:

@@ -1,0 +1,229 @@
+// preload_test — libmemprof.so in front of each of the five allocators: exact
+// counts and bytes for every entry point, failures, threads with cross-thread
+// frees, fork from a threaded parent, transactions, identical figures across
+// allocators for a deterministic program, and real programs.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <regex>
+
+#include "profiled_run.h"
+
+namespace allocstamp::testing {
+namespace {
+
+class Preload : public ::testing::TestWithParam<TestAllocator> {
+ protected:
+  void SetUp() override {
+    if (!installed(GetParam())) {
+      if (std::getenv("ALLOCSTAMP_ALLOW_MISSING_ALLOCATORS")) GTEST_SKIP() << GetParam().library << " missing";
+      FAIL() << GetParam().name << " is not installed (" << GetParam().library
+             << ") — run scripts/install-deps";
+    }
+  }
+  RunResult run(const std::string& name, std::vector<std::string> args = {}, RunOptions options = {}) {
+    RunResult r = run_program(target(name), args, GetParam(), options);
+    EXPECT_FALSE(r.timed_out) << r.describe();
+    return r;
+  }
+};
+
+// What the "work" run adds over the "baseline" run of the same program.
+int64_t added(const RunResult& work, const RunResult& base, const std::string& key) {
+  return work.num(key) - base.num(key);
+}
+
+int64_t allocs(const RunResult& r) {
+  return r.num("allocs_seq_count") + r.num("allocs_par_count") + r.num("allocs_tx_count");
+}
+int64_t frees(const RunResult& r) {
+  return r.num("frees_seq_count") + r.num("frees_par_count") + r.num("frees_tx_count");
+}
+
+TEST_P(Preload, EveryEntryPointCountedOnce) {
+  RunResult base = run("entry_points", {"0"});
+  RunResult work = run("entry_points", {"1"});
+  ASSERT_EQ(base.exit_code, 0) << base.describe();
+  ASSERT_EQ(work.exit_code, 0) << work.describe();
+  // 11 C allocations (realloc(NULL) among them) and 12 operator new variants.
+  EXPECT_EQ(added(work, base, "allocs_seq_count"), 23);
+  EXPECT_EQ(added(work, base, "frees_seq_count"), 23);
+  EXPECT_EQ(added(work, base, "reallocs_count"), 2);
+  // 5107 bytes of C blocks (pvalloc rounds 100 up to a page), 1140 of C++,
+  // and the two realloc sizes 100 and 50.
+  EXPECT_EQ(added(work, base, "requested_seq_bytes"), 5107 + 1140 + 150);
+  EXPECT_EQ(work.num("allocs_par_count") + work.num("allocs_tx_count"), 0);
+  EXPECT_EQ(added(work, base, "heap_requested_end_bytes"), 0);
+  EXPECT_EQ(added(work, base, "live_blocks_end_count"), 0);
+  EXPECT_EQ(work.num("heap_requested_peak_bytes"), work.metric("start_bytes") + 6267);
+  EXPECT_EQ(work.num("heap_peak_error_bytes"), 0);
+  EXPECT_GE(added(work, base, "usable_total_bytes"), 5107 + 1140);
+  EXPECT_EQ(work.num("frees_untracked_count"), 0);
+  EXPECT_EQ(work.num("allocs_untracked_count"), 0);
+  // The histogram has one bin per allocation.
+  int64_t binned = 0;
+  for (const char* bin : {"size_le16_count", "size_le32_count", "size_le48_count", "size_le64_count",
+                          "size_le96_count", "size_le128_count", "size_le256_count", "size_le512_count",
+                          "size_le1024_count", "size_gt1024_count"})
+    binned += work.num(bin);
+  EXPECT_EQ(binned, allocs(work));
+  EXPECT_EQ(added(work, base, "size_le16_count"), 6);  // 10, 6, 6, 4, 1, 10
+  EXPECT_EQ(added(work, base, "size_gt1024_count"), 1);  // the page of pvalloc
+}
+
+TEST_P(Preload, FailuresAndReallocToZero) {
+  // mimalloc (built as C) aborts when operator new fails, with or without memprof.
+  bool no_throw = GetParam().name == "mimalloc";
+  std::vector<std::pair<std::string, std::string>> env;
+  if (no_throw) env.emplace_back("FAILURES_NO_THROW", "1");
+  RunResult r = run("failures", {}, RunOptions{.env = env});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  // calloc overflow, malloc(2^62), and new(2^62) that throws bad_alloc.
+  EXPECT_EQ(r.num("allocs_failed_count"), no_throw ? 2 : 3);
+  bool returned_block = r.out.find("realloc_zero_returned_block=1") != std::string::npos;
+  env.emplace_back("FAILURES_BASELINE", "1");
+  RunResult base = run("failures", {}, RunOptions{.env = env});
+  // malloc(16), malloc(32) and the block realloc(p, 0) may hand back.
+  EXPECT_EQ(added(r, base, "allocs_seq_count"), 2 + (returned_block ? 1 : 0));
+  EXPECT_EQ(added(r, base, "frees_seq_count"), 2 + (returned_block ? 1 : 0));
+  EXPECT_EQ(added(r, base, "heap_requested_end_bytes"), 0);
+}
+
+TEST_P(Preload, ThreadsCrossThreadFreesAndEarlyExit) {
+  RunResult base = run("threads", {"0"});
+  RunResult work = run("threads", {"1"});
+  ASSERT_EQ(base.exit_code, 0) << base.describe();
+  ASSERT_EQ(work.exit_code, 0) << work.describe();
+  EXPECT_EQ(added(work, base, "allocs_seq_count"), 2);      // 1000 and the 77-byte leak
+  EXPECT_EQ(added(work, base, "allocs_par_count"), 1015);   // 1000 handed over + 15 in the early thread
+  EXPECT_EQ(added(work, base, "frees_seq_count"), 11);      // after the joins
+  EXPECT_EQ(added(work, base, "frees_par_count"), 1005);    // cross-thread 1000 + 5
+  EXPECT_EQ(added(work, base, "requested_seq_bytes"), 1077);
+  EXPECT_EQ(added(work, base, "requested_par_bytes"), 26000);
+  EXPECT_EQ(added(work, base, "heap_requested_end_bytes"), 77);
+  EXPECT_EQ(added(work, base, "live_blocks_end_count"), 1);
+  EXPECT_EQ(work.num("frees_untracked_count"), 0);
+  EXPECT_EQ(work.num("threads_peak_count"), 3);
+  EXPECT_GT(work.num("heap_peak_error_bytes"), 0);  // several threads: a stated bound
+  EXPECT_GE(work.num("stack_peak_thread_max_bytes"), 256 * 1024);
+  EXPECT_LT(base.num("stack_peak_thread_max_bytes"), 128 * 1024);
+  EXPECT_EQ(work.num("stack_count"), 4);  // main and three threads
+  EXPECT_GT(work.num("stack_peak_main_bytes"), 0);
+}
+
+TEST_P(Preload, ForkFromThreadedParent) {
+  RunOptions options{.env = {{"MEMPROF_FORK_REPORT", "1"}}, .timeout_seconds = 60};
+  RunResult r = run("forks", {"50"}, options);
+  RunResult none = run("forks", {"0"}, options);
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  ASSERT_EQ(none.exit_code, 0) << none.describe();
+  // Each child printed its own summary on stderr; the parent's record does not
+  // hold the children's 1234-byte blocks.
+  std::regex child_line("memprof: pid [0-9]+ \\(forks\\), forked from pid [0-9]+");
+  auto begin = std::sregex_iterator(r.err.begin(), r.err.end(), child_line);
+  EXPECT_EQ(std::distance(begin, std::sregex_iterator()), 50) << r.err.substr(0, 2000);
+  EXPECT_EQ(r.num("size_gt1024_count"), none.num("size_gt1024_count"));
+  EXPECT_EQ(r.memprof().count("pid"), 1u);
+}
+
+TEST_P(Preload, TransactionsCountedAsTx) {
+  for (const char* method : {"serialirr", "gl_wt", "ml_wt"}) {
+    RunOptions options{.env = {{"ITM_DEFAULT_METHOD", method}}};
+    RunResult r = run("tm", {"1"}, options);
+    ASSERT_EQ(r.exit_code, 0) << method << " " << r.describe();
+    // 200 transactions, each: malloc(40) + new Node (16 bytes); frees the
+    // previous malloc (none in the first).
+    EXPECT_EQ(r.num("allocs_tx_count"), 400) << method;
+    EXPECT_EQ(r.num("requested_tx_bytes"), 200 * (40 + 16)) << method;
+    EXPECT_EQ(r.num("frees_tx_count"), 199) << method;
+  }
+  RunResult two = run("tm", {"2"}, RunOptions{.env = {{"ITM_DEFAULT_METHOD", "ml_wt"}}});
+  ASSERT_EQ(two.exit_code, 0) << two.describe();
+  EXPECT_GE(two.num("allocs_tx_count"), 800);  // aborted attempts allocate too
+  EXPECT_EQ(two.num("frees_untracked_count"), 0);
+}
+
+TEST_P(Preload, RealProgramsComplete) {
+  std::string python = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+  RunResult py = run_program(python, {"-c", "x=[bytes(100) for _ in range(10**5)]"}, GetParam());
+  ASSERT_EQ(py.exit_code, 0) << py.describe();
+  EXPECT_GT(allocs(py), 1000);
+  EXPECT_GT(py.num("rss_kb"), 0);
+  RunResult sorted = run_program("/usr/bin/sort", {"/etc/services"}, GetParam());
+  ASSERT_EQ(sorted.exit_code, 0) << sorted.describe();
+  EXPECT_GT(allocs(sorted), 10);
+  EXPECT_GT(frees(sorted), 0);
+  EXPECT_FALSE(sorted.out.empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(Allocators, Preload, ::testing::ValuesIn(test_allocators()),
+                         [](const auto& info) { return info.param.name; });
+
+// A deterministic single-threaded C++ program gives the same counts and the
+// same requested peak under every allocator.
+TEST(PreloadAcrossAllocators, DeterministicProgramIdentical) {
+  const char* keys[] = {"allocs_seq_count", "allocs_par_count", "allocs_tx_count", "frees_seq_count",
+                        "frees_par_count", "frees_tx_count", "requested_seq_bytes", "reallocs_count",
+                        "heap_requested_peak_bytes", "heap_requested_end_bytes", "live_blocks_peak_count",
+                        "size_le16_count", "size_le32_count", "size_le64_count", "size_gt1024_count"};
+  std::map<std::string, int64_t> reference;
+  std::string reference_name;
+  for (const TestAllocator& allocator : test_allocators()) {
+    if (!installed(allocator)) continue;
+    RunResult r = run_program(target("deterministic"), {}, allocator);
+    ASSERT_EQ(r.exit_code, 0) << allocator.name << " " << r.describe();
+    EXPECT_EQ(r.num("heap_peak_error_bytes"), 0);
+    if (reference.empty()) {
+      reference_name = allocator.name;
+      for (const char* k : keys) reference[k] = r.num(k);
+      EXPECT_GT(reference["allocs_seq_count"], 5000);
+      continue;
+    }
+    for (const char* k : keys) EXPECT_EQ(r.num(k), reference[k]) << k << ": " << allocator.name << " vs " << reference_name;
+  }
+}
+
+// Without MEMPROF_OUT the summary is text on stderr.
+TEST(PreloadStandalone, TextSummaryOnStderr) {
+  RunResult r = run_program(target("entry_points"), {"1"}, test_allocators()[0],
+                            RunOptions{.env = {{"MEMPROF_OUT", ""}}});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_NE(r.err.find("memprof: pid"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("heap requested  peak"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.records.empty());
+}
+
+// A bad option value warns once and keeps the default.
+TEST(PreloadStandalone, BadOptionWarnsAndKeepsDefault) {
+  RunResult r = run_program(target("entry_points"), {"1"}, test_allocators()[0],
+                            RunOptions{.env = {{"MEMPROF_PEAK_SLACK", "lots"}}});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_NE(r.err.find("MEMPROF_PEAK_SLACK='lots' is not valid"), std::string::npos) << r.err;
+  EXPECT_EQ(r.num("peak_slack_bytes"), 65536);
+}
+
+// MEMPROF_SERIES records points; the scope and metric records come through.
+TEST(PreloadStandalone, SeriesScopesAndMetrics) {
+  RunResult r = run_program(target("deterministic"), {}, test_allocators()[0],
+                            RunOptions{.env = {{"MEMPROF_SERIES", "1"}, {"MEMPROF_SERIES_MS", "1"},
+                                               {"MEMPROF_SERIES_SIZE", "64K"}}});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  int samples = 0, scopes = 0;
+  for (const auto& [kind, rec] : r.records) {
+    if (kind == "sample") ++samples;
+    if (kind == "scope" && rec.at("name") == "fill") {
+      ++scopes;
+      EXPECT_EQ(rec.at("calls_count"), "1");
+      EXPECT_GE(std::stoll(rec.at("allocs_count")), 5000);
+      EXPECT_GT(std::stoll(rec.at("held_bytes")), 0);
+    }
+  }
+  EXPECT_GE(samples, 2);
+  EXPECT_EQ(samples, r.num("series_points_count"));
+  EXPECT_EQ(scopes, 1);
+  EXPECT_GT(r.metric("checksum"), 0);
+}
+
+}  // namespace
+}  // namespace allocstamp::testing

@@ -1,0 +1,52 @@
+// profiled_run.h — runs a program the way the driver will (fork + exec with
+// LD_PRELOAD=libmemprof.so:<allocator>, MEMPROF_OUT to a file) and parses the
+// record lines it leaves, for tests that assert exact figures.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace allocstamp::testing {
+
+struct TestAllocator {
+  std::string name;
+  std::string library;  // empty: glibc, nothing preloaded
+};
+
+// The five allocators the tests must pass under, by their Debian paths.
+const std::vector<TestAllocator>& test_allocators();
+bool installed(const TestAllocator& allocator);
+
+using Record = std::map<std::string, std::string>;
+
+struct RunResult {
+  int exit_code = -1;
+  int signal = 0;
+  bool timed_out = false;
+  std::string out, err;
+  std::vector<std::pair<std::string, Record>> records;  // kind, keys
+
+  // Keys of all "@memprof" records merged (continuation lines included).
+  Record memprof() const;
+  // A numeric key of the merged @memprof record; aborts the test if absent.
+  int64_t num(const std::string& key) const;
+  // The value of "@metric <name>=<v>".
+  int64_t metric(const std::string& name) const;
+  std::string describe() const;  // exit status and stderr, for failure messages
+};
+
+struct RunOptions {
+  bool profile = true;
+  std::vector<std::pair<std::string, std::string>> env;
+  int timeout_seconds = 120;
+};
+
+RunResult run_program(const std::string& program, const std::vector<std::string>& args,
+                      const TestAllocator& allocator, const RunOptions& options = {});
+
+std::string memprof_library();  // path of the built libmemprof.so
+std::string target(const std::string& name);  // path of a test target program
+
+}  // namespace allocstamp::testing
