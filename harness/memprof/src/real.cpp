@@ -34,6 +34,13 @@ void find(F*& slot, const char* name, bool required) {
   }
 }
 
+// True when both addresses lie in the same loaded object.
+bool same_object(void* a, void* b) {
+  Dl_info ia, ib;
+  if (!a || !b || !dladdr(a, &ia) || !dladdr(b, &ib)) return false;
+  return ia.dli_fbase == ib.dli_fbase;
+}
+
 }  // namespace
 
 bool resolving() { return resolve_state.load(std::memory_order_acquire) == 1; }
@@ -55,6 +62,8 @@ void resolve_real() {
   find(r.aligned_alloc, "aligned_alloc", false);
   find(r.malloc_usable_size, "malloc_usable_size", true);
   r.in_transaction = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "_ITM_inTransaction"));
+  r.glibc_layout = same_object(reinterpret_cast<void*>(r.malloc_usable_size),
+                               dlsym(RTLD_DEFAULT, "gnu_get_libc_version"));
   real = r;
   resolve_state.store(2, std::memory_order_release);
 }

@@ -16,6 +16,7 @@ struct RealFunctions {
   void* (*memalign)(size_t, size_t);
   size_t (*malloc_usable_size)(void*);
   int (*in_transaction)();  // libitm's _ITM_inTransaction, null without libitm
+  bool glibc_layout;        // the allocator is glibc's own malloc (chunk headers readable)
 };
 
 extern RealFunctions real;

@@ -116,8 +116,17 @@ inline void heap_change(ThreadState& t, int64_t req, int64_t use, int64_t blocks
     publish(t);
 }
 
+// glibc's malloc_usable_size also reads the next chunk's header (another cache
+// line); a live chunk's own header is enough: its size less the header words.
+inline size_t glibc_usable_size(void* p) {
+  size_t header = static_cast<size_t*>(p)[-1];
+  size_t chunk = header & ~size_t(7);
+  return (header & 2) ? chunk - 16 : chunk - 8;  // 2: IS_MMAPPED
+}
+
 inline size_t usable_size(void* p) {
-  return options.track_usable ? real.malloc_usable_size(p) : 0;
+  if (!options.track_usable) return 0;
+  return real.glibc_layout ? glibc_usable_size(p) : real.malloc_usable_size(p);
 }
 
 // The transactional state libitm reports: 0 outside, 1 retryable, 2 irrevocable.

@@ -42,6 +42,11 @@ void store_spilled(uintptr_t address, size_t size);
 size_t load_spilled(uintptr_t address);
 
 // Remembers that `p` holds `size` requested bytes; false if it cannot.
+// True when the 8 spill bytes after `s` lie in the same leaf (almost always).
+inline bool spill_in_leaf(uintptr_t address) {
+  return ((address >> kGranuleShift) & (kLeafBytes - 1)) < kLeafBytes - 9;
+}
+
 inline bool remember(const void* p, size_t size) {
   auto a = reinterpret_cast<uintptr_t>(p);
   if (a & ((1u << kGranuleShift) - 1)) return false;
@@ -50,7 +55,12 @@ inline bool remember(const void* p, size_t size) {
   if (__builtin_expect(size < kInline, 1)) {
     __atomic_store_n(s, uint8_t(size + 1), __ATOMIC_RELAXED);
   } else {
-    store_spilled(a, size);
+    if (__builtin_expect(spill_in_leaf(a), 1)) {
+      uint64_t v = size;
+      __builtin_memcpy(s + 1, &v, sizeof v);
+    } else {
+      store_spilled(a, size);
+    }
     __atomic_store_n(s, kSpilled, __ATOMIC_RELAXED);
   }
   return true;
@@ -64,7 +74,15 @@ inline bool forget(const void* p, size_t* size) {
   if (!s) return false;
   uint8_t v = __atomic_load_n(s, __ATOMIC_RELAXED);
   if (v == 0) return false;
-  *size = v == kSpilled ? load_spilled(a) : size_t(v - 1);
+  if (__builtin_expect(v != kSpilled, 1)) {
+    *size = size_t(v - 1);
+  } else if (__builtin_expect(spill_in_leaf(a), 1)) {
+    uint64_t spilled;
+    __builtin_memcpy(&spilled, s + 1, sizeof spilled);
+    *size = size_t(spilled);
+  } else {
+    *size = load_spilled(a);
+  }
   __atomic_store_n(s, uint8_t(0), __ATOMIC_RELAXED);
   return true;
 }
