@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +15,9 @@ struct TestAllocator {
   std::string name;
   std::string library;  // empty: glibc, nothing preloaded
 };
+
+// gtest prints a parameter with this (instead of its bytes).
+inline void PrintTo(const TestAllocator& allocator, std::ostream* os) { *os << allocator.name; }
 
 // The five allocators the tests must pass under, by their Debian paths.
 const std::vector<TestAllocator>& test_allocators();
