@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <string_view>
 #include <thread>
@@ -23,6 +24,7 @@ struct Config {
   std::uint64_t iterations = 4'000'000;  // per thread
   std::uint32_t slots = 4096;
   std::uint64_t seed = 1;
+  bool fill = false;  // --use all: write every byte of a new block, as a program initialising it would
 };
 
 // xorshift64*: a few cycles per number, so the allocator dominates the profile.
@@ -105,8 +107,12 @@ void churn(unsigned thread_index, const Config& config, std::vector<BlockRing>& 
       std::fprintf(stderr, "churn: malloc(%zu) failed\n", size);
       std::exit(1);
     }
-    block[0] = static_cast<unsigned char>(i);
-    block[size - 1] = static_cast<unsigned char>(size);
+    if (config.fill) {
+      std::memset(block, int(i), size);
+    } else {
+      block[0] = static_cast<unsigned char>(i);
+      block[size - 1] = static_cast<unsigned char>(size);
+    }
     if (i % kCrossThreadEvery == 0) {
       slot = nullptr;
       if (!outgoing.push(block)) std::free(block);
@@ -126,7 +132,7 @@ void churn(unsigned thread_index, const Config& config, std::vector<BlockRing>& 
   std::fprintf(stderr,
                "churn: %s '%.*s'\n"
                "usage: churn [--threads N (2)] [--iterations N per thread (4000000)]"
-               " [--slots N (4096)] [--seed S (1)]\n",
+               " [--slots N (4096)] [--seed S (1)] [--use ends|all (ends)]\n",
                message, int(argument.size()), argument.data());
   std::exit(2);
 }
@@ -154,6 +160,11 @@ Config parse_arguments(int argc, char** argv) {
       config.slots = std::uint32_t(parse_count(option, value, 1, UINT32_MAX));
     else if (option == "--seed")
       config.seed = parse_count(option, value, 0, UINT64_MAX);
+    else if (option == "--use") {
+      if (std::string_view(value) != "ends" && std::string_view(value) != "all")
+        usage_error("--use takes 'ends' or 'all', not", value);
+      config.fill = std::string_view(value) == "all";
+    }
     else
       usage_error("unknown option", option);
   }

@@ -48,14 +48,14 @@ struct Counters {
 };
 
 // Bin of the PPoPP'15 size histogram: <=16, 32, 48, 64, 96, 128, 256, 512, 1024, >1024.
-inline unsigned size_bin(uint64_t n) {
-  if (n <= 64) return n <= 16 ? 0 : unsigned((n - 1) >> 4);  // 17..32→1, 33..48→2, 49..64→3
-  if (n <= 96) return 4;
-  if (n <= 128) return 5;
-  if (n <= 256) return 6;
-  if (n <= 512) return 7;
-  if (n <= 1024) return 8;
-  return 9;
-}
+// For n <= 1024 the bin depends only on ceil(n / 16), so a table serves.
+inline constexpr uint8_t kBinBySixteenths[65] = {
+    0, 0, 1, 2, 3, 4, 4, 5, 5,                                      // 0..128
+    6, 6, 6, 6, 6, 6, 6, 6,                                         // ..256
+    7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,                 // ..512
+    8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,                 // ..1024
+    8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8};
+
+inline unsigned size_bin(uint64_t n) { return n <= 1024 ? kBinBySixteenths[(n + 15) >> 4] : 9; }
 
 }  // namespace memprof

@@ -51,7 +51,7 @@ void* do_malloc(size_t n) {
   }
   ++t.depth;
   void* p = real.malloc(n);
-  record_alloc(current_thread(), p, n);
+  record_alloc(t, p, n);
   --t.depth;
   return p;
 }
@@ -72,27 +72,45 @@ void* do_calloc(size_t count, size_t size) {
   void* p = real.calloc(count, size);
   size_t n;
   if (__builtin_mul_overflow(count, size, &n)) n = SIZE_MAX;
-  record_alloc(current_thread(), p, n);
+  record_alloc(t, p, n);
   --t.depth;
   return p;
 }
 
 void do_free(void* p) {
   if (!p) return;
-  if (__builtin_expect(is_bootstrap(p), 0)) return;
   ThreadState& t = self;
   if (bypass(t)) {
-    if (real.free) real.free(p);
+    if (!is_bootstrap(p) && real.free) real.free(p);
     return;
   }
   ++t.depth;
-  record_free(current_thread(), p);
+  // Bootstrap blocks are never in the shadow: look for them only on a miss.
+  if (__builtin_expect(!record_free(t, p), 0) && is_bootstrap(p)) {
+    --t.depth;
+    return;
+  }
   real.free(p);
   --t.depth;
 }
 
 // realloc(p, n) of a block memprof may know; the caller holds the nesting guard.
 void* tracked_realloc(ThreadState& me, void* p, size_t n) {
+  if (!options.track_heap) {  // counts only
+    void* q = real.realloc(p, n);
+    if (!q && n != 0) {
+      bump(me.c.allocs_failed);
+    } else if (n == 0) {
+      bump(me.c.frees()[shared.region.load(std::memory_order_relaxed)]);
+      if (q) record_alloc(me, q, 0);
+    } else {
+      int r = alloc_region(me, n, q);
+      bump(me.c.reallocs);
+      bump(me.c.requested()[r], n);
+      if (q != p) bump(me.c.realloc_moves);
+    }
+    return q;
+  }
   size_t old_n = 0;
   bool known = shadow::forget(p, &old_n);  // before the allocator can reuse p
   size_t old_u = known ? usable_size(p) : 0;
@@ -151,7 +169,7 @@ void* do_realloc(void* p, size_t n) {
     }
     ++t.depth;
     void* q = real.realloc(nullptr, n);
-    record_alloc(current_thread(), q, n);
+    record_alloc(t, q, n);
     --t.depth;
     return q;
   }
@@ -177,7 +195,7 @@ void* do_memalign(size_t align, size_t n) {
   }
   ++t.depth;
   void* p = real.memalign(align, n);
-  record_alloc(current_thread(), p, n);
+  record_alloc(t, p, n);
   --t.depth;
   return p;
 }
@@ -195,9 +213,9 @@ int do_posix_memalign(void** out, size_t align, size_t n) {
   ++t.depth;
   int rc = real.posix_memalign(out, align, n);
   if (rc == 0) {
-    record_alloc(current_thread(), *out, n);
+    record_alloc(t, *out, n);
   } else if (rc == ENOMEM) {
-    bump(current_thread().c.allocs_failed);
+    bump(t.c.allocs_failed);
   }
   --t.depth;
   return rc;
@@ -212,7 +230,7 @@ void* do_aligned_alloc(size_t align, size_t n) {
   }
   ++t.depth;
   void* p = real.aligned_alloc(align, n);
-  record_alloc(current_thread(), p, n);
+  record_alloc(t, p, n);
   --t.depth;
   return p;
 }
@@ -245,7 +263,7 @@ void* counted_new(Fn fn, size_t n, const Args&... args) {
   if (p) bump(t.c.allocs_failed, uint64_t(-1));
   if (t.alloc_serial == serial && p) {
     ++t.depth;
-    record_alloc(current_thread(), p, n);
+    record_alloc(t, p, n);
     --t.depth;
   }
   return p;
@@ -254,14 +272,16 @@ void* counted_new(Fn fn, size_t n, const Args&... args) {
 template <typename Fn, typename... Args>
 void counted_delete(Fn fn, void* p, const Args&... args) {
   if (!p) return;
-  if (__builtin_expect(is_bootstrap(p), 0)) return;
   ThreadState& t = self;
   if (bypass(t)) {
-    fn(p, args...);
+    if (!is_bootstrap(p)) fn(p, args...);
     return;
   }
   ++t.depth;
-  record_free(current_thread(), p);
+  if (__builtin_expect(!record_free(t, p), 0) && is_bootstrap(p)) {
+    --t.depth;
+    return;
+  }
   fn(p, args...);
   --t.depth;
 }

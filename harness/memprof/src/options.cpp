@@ -25,6 +25,7 @@ struct Entry {
 Entry table[] = {
     {"MEMPROF_OUT", Kind::kString, options.out, "", "where records go: fd:N or a path; empty = text summary on stderr"},
     {"MEMPROF_PEAK_SLACK", Kind::kSize, &options.peak_slack_bytes, "64K", "bytes a thread keeps local before publishing (0 = exact peak)"},
+    {"MEMPROF_HEAP", Kind::kBool, &options.track_heap, "1", "track live heap (sizes at free, peaks, load); 0 = counts only"},
     {"MEMPROF_USABLE", Kind::kBool, &options.track_usable, "1", "track malloc_usable_size bytes"},
     {"MEMPROF_SERIES", Kind::kBool, &options.series, "0", "record a time series"},
     {"MEMPROF_SERIES_MS", Kind::kCount, &options.series_time_ms, "10", "series time resolution in ms"},
@@ -101,6 +102,7 @@ void load_options() {
     }
   }
   if (options.series_time_ms == 0) options.series_time_ms = 1;
+  if (!options.track_heap) options.track_usable = false;  // usable bytes need the block sizes too
   if (options.series_max_points < 16) options.series_max_points = 16;
 }
 

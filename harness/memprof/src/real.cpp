@@ -9,6 +9,7 @@
 
 #include <atomic>
 
+#include "recorder.h"
 #include "text.h"
 
 namespace memprof {
@@ -65,6 +66,7 @@ void resolve_real() {
   r.glibc_layout = same_object(reinterpret_cast<void*>(r.malloc_usable_size),
                                dlsym(RTLD_DEFAULT, "gnu_get_libc_version"));
   real = r;
+  if (r.in_transaction) shared.tm_loaded.store(true, std::memory_order_relaxed);
   resolve_state.store(2, std::memory_order_release);
 }
 
@@ -73,6 +75,7 @@ void* next_symbol(const char* name) { return dlsym(RTLD_NEXT, name); }
 void refresh_tm_symbols() {
   if (!real.in_transaction)
     real.in_transaction = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "_ITM_inTransaction"));
+  if (real.in_transaction) shared.tm_loaded.store(true, std::memory_order_relaxed);
 }
 
 // Each bootstrap block carries its size in the 16 bytes before it.

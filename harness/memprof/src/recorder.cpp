@@ -104,6 +104,81 @@ void reset_for_child(ThreadState& survivor) {
   shared.peak_blocks.store(shared.heap_blocks.load() + survivor.blocks.local);
 }
 
+int alloc_region(ThreadState& t, size_t n, void* p) {
+  if (t.itm_pending != 0 && t.itm_pending == n + 1) {
+    t.itm_pending = 0;  // the program's block; what libitm allocates next is its own
+    tx_set_add(t, p);   // refreshes `fast`
+    return kTx;
+  }
+  int state = tm_state();
+  if (state == 2) return kTx;
+  if (state == 1) bump(t.c.allocs_tm_internal);
+  return shared.region.load(std::memory_order_relaxed);
+}
+
+static int free_region(ThreadState& t, void* p) {
+  if (t.tx_count != 0 && tx_set_take(t, p)) return kTx;
+  int state = tm_state();
+  if (state == 2) return kTx;
+  if (state == 1) bump(t.c.frees_tm_internal);
+  return shared.region.load(std::memory_order_relaxed);
+}
+
+void record_alloc_careful(ThreadState& t, void* p, size_t n) {
+  if (t.status == kNew) thread_attach(t);
+  if (t.new_request != 0) {
+    if (!p) return;  // operator new retries or throws; it counts the failure itself
+    n = size_t(t.new_request - 1);
+    t.new_request = 0;
+  }
+  if (!p) {
+    bump(t.c.allocs_failed);
+    return;
+  }
+  int r = alloc_region(t, n, p);
+  bump(t.c.allocs()[r]);
+  bump(t.c.requested()[r], n);
+  bump(t.c.histogram()[size_bin(n)]);
+  ++t.alloc_serial;
+  if (!options.track_heap) {
+    // counts only
+  } else if (!shadow::remember(p, n)) {
+    bump(t.c.allocs_untracked);
+  } else {
+    size_t u = usable_size(p);
+    bump(t.c.usable_total, u);
+    heap_grow(t, int64_t(n), int64_t(u));
+  }
+  if (t.scope_depth != 0) scope_note_alloc(t, n);
+  if (t.status == kExited) merge_exited(t);
+}
+
+void account_free(ThreadState& t, void* p, size_t n, size_t u) {
+  int r = free_region(t, p);
+  bump(t.c.frees()[r]);
+  heap_shrink(t, int64_t(n), int64_t(u));
+  if (t.scope_depth != 0) scope_note_free(t, n);
+}
+
+bool record_free_careful(ThreadState& t, void* p) {
+  if (t.status == kNew) thread_attach(t);
+  if (!options.track_heap) {
+    if (is_bootstrap(p)) return false;
+    bump(t.c.frees()[free_region(t, p)]);
+    if (t.status == kExited) merge_exited(t);
+    return true;
+  }
+  size_t n;
+  bool known = shadow::forget(p, &n);
+  if (!known) {
+    bump(t.c.frees_untracked);
+  } else {
+    account_free(t, p, n, usable_size(p));
+  }
+  if (t.status == kExited) merge_exited(t);
+  return known;
+}
+
 void tx_set_add(ThreadState& t, void* p) {
   if (!p) return;
   for (uint32_t i = 0; i < kTxSetSize; ++i)
@@ -112,6 +187,7 @@ void tx_set_add(ThreadState& t, void* p) {
     if (!t.tx_set[i]) {
       t.tx_set[i] = p;
       ++t.tx_count;
+      refresh_fast(t);
       return;
     }
   t.tx_set[t.tx_next++ % kTxSetSize] = p;  // full: forget the oldest guess
@@ -122,6 +198,7 @@ bool tx_set_take(ThreadState& t, void* p) {
     if (t.tx_set[i] == p) {
       t.tx_set[i] = nullptr;
       --t.tx_count;
+      refresh_fast(t);
       return true;
     }
   return false;
@@ -130,6 +207,7 @@ bool tx_set_take(ThreadState& t, void* p) {
 void tx_set_clear(ThreadState& t) {
   for (uint32_t i = 0; i < kTxSetSize; ++i) t.tx_set[i] = nullptr;
   t.tx_count = 0;
+  refresh_fast(t);
 }
 
 // --- named scopes ---
@@ -160,11 +238,13 @@ void scope_begin(ThreadState& t, const char* name) {
   }
   ScopeFrame& f = t.scopes[t.scope_depth++];
   f = ScopeFrame{scope_id(name), now_ns(), 0, 0, 0};
+  refresh_fast(t);
 }
 
 void scope_end(ThreadState& t) {
   if (t.scope_depth == 0) return;
   if (t.scope_depth-- > kMaxScopeDepth) return;
+  refresh_fast(t);
   ScopeFrame& f = t.scopes[t.scope_depth];
   if (f.id < kMaxScopes) {
     ScopeTotals& s = scopes[f.id];

@@ -42,6 +42,7 @@ struct ScopeFrame {
 
 struct ThreadState {
   uint32_t depth;         // > 0 while inside a hook: nested calls only forward
+  bool fast;              // attached, and none of the rare conditions below holds
   ThreadStatus status;
   uint64_t itm_pending;   // requested size + 1 of the block libitm is about to allocate for the program
   uint64_t new_request;   // size + 1 the program gave operator new (libstdc++ may pass malloc another)
@@ -67,6 +68,7 @@ extern __thread ThreadState self __attribute__((tls_model("initial-exec")));
 struct Shared {
   std::atomic<bool> ready;             // real functions resolved and options read
   std::atomic<bool> counting;          // memprof's constructor ran: what follows is the program's
+  std::atomic<bool> tm_loaded;         // libitm is in the process: every call asks its state
   std::atomic<uint64_t> startup_allocs, startup_bytes;  // before that: library initialisers
   std::atomic<int> region;             // region of allocations outside transactions
   std::atomic<bool> region_explicit;   // the program set it through the header
@@ -97,6 +99,12 @@ inline ThreadState& current_thread() {
   return t;
 }
 
+// After any change to the fields `fast` summarises (rare: libitm, scopes,
+// transactional frees, attach and exit).
+inline void refresh_fast(ThreadState& t) {
+  t.fast = t.status == kLive && t.itm_pending == 0 && t.scope_depth == 0 && t.tx_count == 0;
+}
+
 inline bool beyond(int64_t local, int64_t slack) {
   uint64_t magnitude = local < 0 ? uint64_t(-local) : uint64_t(local);
   return magnitude >= uint64_t(slack);
@@ -107,12 +115,33 @@ inline void track(HeapDelta& d, int64_t change) {
   if (d.local > d.local_max) d.local_max = d.local;
 }
 
+// Any mix of signs (realloc).
 inline void heap_change(ThreadState& t, int64_t req, int64_t use, int64_t blocks) {
   track(t.req, req);
   track(t.use, use);
   track(t.blocks, blocks);
   if (__builtin_expect(beyond(t.req.local, shared.slack) | beyond(t.use.local, shared.slack) |
                            beyond(t.blocks.local, shared.block_slack), 0))
+    publish(t);
+}
+
+// A block arrived: locals only grow, so only the upper bound can be crossed.
+inline void heap_grow(ThreadState& t, int64_t req, int64_t use) {
+  track(t.req, req);
+  track(t.use, use);
+  track(t.blocks, 1);
+  if (__builtin_expect((t.req.local >= shared.slack) | (t.use.local >= shared.slack) |
+                           (t.blocks.local >= shared.block_slack), 0))
+    publish(t);
+}
+
+// A block left: locals only shrink (and their maxima cannot move).
+inline void heap_shrink(ThreadState& t, int64_t req, int64_t use) {
+  t.req.local -= req;
+  t.use.local -= use;
+  t.blocks.local -= 1;
+  if (__builtin_expect((t.req.local <= -shared.slack) | (t.use.local <= -shared.slack) |
+                           (t.blocks.local <= -shared.block_slack), 0))
     publish(t);
 }
 
@@ -132,74 +161,59 @@ inline size_t usable_size(void* p) {
 // The transactional state libitm reports: 0 outside, 1 retryable, 2 irrevocable.
 inline int tm_state() { return real.in_transaction ? real.in_transaction() : 0; }
 
-inline int alloc_region(ThreadState& t, size_t n, void* p) {
-  if (__builtin_expect(t.itm_pending != 0, 0) && t.itm_pending == n + 1) {
-    t.itm_pending = 0;  // the program's block; what libitm allocates next is its own
-    tx_set_add(t, p);
-    return kTx;
-  }
-  if (real.in_transaction) {
-    int state = real.in_transaction();
-    if (state == 2) return kTx;
-    if (state == 1) bump(t.c.allocs_tm_internal);
-  }
-  return shared.region.load(std::memory_order_relaxed);
+inline bool careful(const ThreadState& t) {
+  return __builtin_expect(!t.fast | shared.tm_loaded.load(std::memory_order_relaxed), 0);
 }
 
-inline int free_region(ThreadState& t, void* p) {
-  if (__builtin_expect(t.tx_count != 0, 0) && tx_set_take(t, p)) return kTx;
-  if (real.in_transaction) {
-    int state = real.in_transaction();
-    if (state == 2) return kTx;
-    if (state == 1) bump(t.c.frees_tm_internal);
-  }
-  return shared.region.load(std::memory_order_relaxed);
-}
+// The careful paths (recorder.cpp): unattached threads, libitm, scopes,
+// exited threads, failures.
+void record_alloc_careful(ThreadState& t, void* p, size_t n);
+bool record_free_careful(ThreadState& t, void* p);
+void account_free(ThreadState& t, void* p, size_t n, size_t u);
+int alloc_region(ThreadState& t, size_t n, void* p);
 
 // A block of `n` requested bytes came back from the allocator (p may be null).
 inline void record_alloc(ThreadState& t, void* p, size_t n) {
-  if (__builtin_expect(t.new_request != 0, 0)) {
-    if (!p) return;  // operator new retries or throws; it counts the failure itself
-    n = size_t(t.new_request - 1);
-    t.new_request = 0;
-  }
-  if (__builtin_expect(p == nullptr, 0)) {
-    bump(t.c.allocs_failed);
+  if (careful(t) || __builtin_expect(p == nullptr, 0)) {
+    record_alloc_careful(t, p, n);
     return;
   }
-  int r = alloc_region(t, n, p);
+  if (uint64_t asked = t.new_request) {  // operator new in flight: its size, not ours
+    n = size_t(asked - 1);
+    t.new_request = 0;
+  }
+  int r = shared.region.load(std::memory_order_relaxed);
   bump(t.c.allocs()[r]);
   bump(t.c.requested()[r], n);
   bump(t.c.histogram()[size_bin(n)]);
   ++t.alloc_serial;
+  if (!options.track_heap) return;
   if (__builtin_expect(!shadow::remember(p, n), 0)) {
     bump(t.c.allocs_untracked);
-  } else {
-    size_t u = usable_size(p);
-    bump(t.c.usable_total, u);
-    heap_change(t, int64_t(n), int64_t(u), 1);
+    return;
   }
-  if (__builtin_expect(t.scope_depth != 0, 0)) scope_note_alloc(t, n);
-  if (__builtin_expect(t.status == kExited, 0)) merge_exited(t);
-}
-
-// A known block of `n` requested and `u` usable bytes is being released.
-inline void account_free(ThreadState& t, void* p, size_t n, size_t u) {
-  int r = free_region(t, p);
-  bump(t.c.frees()[r]);
-  heap_change(t, -int64_t(n), -int64_t(u), -1);
-  if (__builtin_expect(t.scope_depth != 0, 0)) scope_note_free(t, n);
+  size_t u = usable_size(p);
+  bump(t.c.usable_total, u);
+  heap_grow(t, int64_t(n), int64_t(u));
 }
 
 // `p` (not null) is about to be released; call before the allocator frees it.
-inline void record_free(ThreadState& t, void* p) {
+// False when memprof never saw the block.
+inline bool record_free(ThreadState& t, void* p) {
+  if (careful(t)) return record_free_careful(t, p);
+  if (!options.track_heap) {
+    if (__builtin_expect(is_bootstrap(p), 0)) return false;
+    bump(t.c.frees()[shared.region.load(std::memory_order_relaxed)]);
+    return true;
+  }
   size_t n;
   if (__builtin_expect(!shadow::forget(p, &n), 0)) {
     bump(t.c.frees_untracked);
-  } else {
-    account_free(t, p, n, usable_size(p));
+    return false;
   }
-  if (__builtin_expect(t.status == kExited, 0)) merge_exited(t);
+  bump(t.c.frees()[shared.region.load(std::memory_order_relaxed)]);
+  heap_shrink(t, int64_t(n), int64_t(usable_size(p)));
+  return true;
 }
 
 }  // namespace memprof

@@ -71,16 +71,18 @@ void write_records(int fd, const Figures& f) {
 #define MEMPROF_KEY(field, key) r.kv(key, t.c.field);
   MEMPROF_COUNTERS(MEMPROF_KEY)
 #undef MEMPROF_KEY
-  r.kvs("heap_requested_peak_bytes", t.req_peak).kvs("heap_requested_end_bytes", t.req_end);
-  if (options.track_usable)
-    r.kvs("heap_usable_peak_bytes", t.use_peak).kvs("heap_usable_end_bytes", t.use_end);
-  r.kv("heap_peak_error_bytes", t.peak_error_bytes)
-      .kvs("live_blocks_peak_count", t.blocks_peak)
-      .kvs("live_blocks_end_count", t.blocks_end)
-      .kv("live_blocks_peak_error_count", t.blocks_peak_error)
-      .kv("load_total_byte_ns", uint64_t(f.load_total > 0 ? f.load_total : 0))
-      .kv("load_avg_bytes", f.duration_ns ? uint64_t(f.load_total / double(f.duration_ns)) : 0)
-      .kv("duration_ns", f.duration_ns)
+  if (options.track_heap) {
+    r.kvs("heap_requested_peak_bytes", t.req_peak).kvs("heap_requested_end_bytes", t.req_end);
+    if (options.track_usable)
+      r.kvs("heap_usable_peak_bytes", t.use_peak).kvs("heap_usable_end_bytes", t.use_end);
+    r.kv("heap_peak_error_bytes", t.peak_error_bytes)
+        .kvs("live_blocks_peak_count", t.blocks_peak)
+        .kvs("live_blocks_end_count", t.blocks_end)
+        .kv("live_blocks_peak_error_count", t.blocks_peak_error)
+        .kv("load_total_byte_ns", uint64_t(f.load_total > 0 ? f.load_total : 0))
+        .kv("load_avg_bytes", f.duration_ns ? uint64_t(f.load_total / double(f.duration_ns)) : 0);
+  }
+  r.kv("duration_ns", f.duration_ns)
       .kv("stack_peak_main_bytes", f.stacks.main_bytes)
       .kv("stack_peak_thread_max_bytes", f.stacks.thread_max_bytes)
       .kv("stack_count", f.stacks.count);
@@ -177,17 +179,23 @@ void write_text(const Figures& f) {
   l.add("  reallocs ").append(count_text(c.reallocs)).add(" (").append(count_text(c.realloc_moves))
       .add(" moved), failed ").append(count_text(c.allocs_failed)).add(", frees of unknown blocks ")
       .append(count_text(c.frees_untracked)).add('\n');
-  l.add("  heap requested  peak ").append(bytes_text(double(t.req_peak))).add(", at exit ")
-      .append(bytes_text(double(t.req_end)));
-  if (t.peak_error_bytes) l.add(" (peak within +/- ").append(bytes_text(double(t.peak_error_bytes))).add(')');
-  l.add('\n');
+  if (!options.track_heap) {
+    l.add("  heap            not tracked (MEMPROF_HEAP=0: counts only)\n");
+  } else {
+    l.add("  heap requested  peak ").append(bytes_text(double(t.req_peak))).add(", at exit ")
+        .append(bytes_text(double(t.req_end)));
+    if (t.peak_error_bytes) l.add(" (peak within +/- ").append(bytes_text(double(t.peak_error_bytes))).add(')');
+    l.add('\n');
+  }
   if (options.track_usable)
     l.add("  heap usable     peak ").append(bytes_text(double(t.use_peak))).add(", at exit ")
         .append(bytes_text(double(t.use_end))).add('\n');
-  l.add("  live blocks     peak ").append(count_text(uint64_t(t.blocks_peak > 0 ? t.blocks_peak : 0)))
+  if (options.track_heap)
+    l.add("  live blocks     peak ").append(count_text(uint64_t(t.blocks_peak > 0 ? t.blocks_peak : 0)))
       .add(", at exit ").append(count_text(uint64_t(t.blocks_end > 0 ? t.blocks_end : 0))).add('\n');
-  l.add("  load average    ")
-      .append(bytes_text(f.duration_ns ? f.load_total / double(f.duration_ns) : 0)).add('\n');
+  if (options.track_heap)
+    l.add("  load average    ")
+        .append(bytes_text(f.duration_ns ? f.load_total / double(f.duration_ns) : 0)).add('\n');
   l.add("  sizes          ");
   static const char* bins[] = {"<=16", "<=32", "<=48", "<=64", "<=96", "<=128", "<=256", "<=512", "<=1K", ">1K"};
   for (int b = 0; b < 10; ++b) l.add(' ').add(bins[b]).add(':').append(count_text(c.histogram()[b]));

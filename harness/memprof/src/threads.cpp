@@ -78,6 +78,7 @@ void on_thread_exit(void* arg) {
   fold_into_orphans(t, now_ns());
   unlink(t);
   t.status = kExited;
+  refresh_fast(t);
   unlock();
   if (t.counted) thread_ended();
 }
@@ -190,6 +191,7 @@ namespace memprof {
 
 void thread_attach(ThreadState& t) {
   t.status = kLive;
+  refresh_fast(t);
   t.last_publish_ns = now_ns();
   threads::lock();
   threads::link(t);
