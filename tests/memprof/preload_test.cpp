@@ -157,6 +157,26 @@ TEST_P(Preload, RealProgramsComplete) {
   EXPECT_FALSE(sorted.out.empty());
 }
 
+// What the allocator says about itself, read at the end of the measured phase.
+TEST_P(Preload, AllocatorStatistics) {
+  RunResult r = run("deterministic");
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  const std::map<std::string, std::string> source = {{"glibc", "glibc"}, {"jemalloc", "jemalloc"},
+      {"tcmalloc", "gperftools"}, {"mimalloc", "mimalloc"}, {"tbbmalloc", "tbbmalloc"}};
+  EXPECT_EQ(r.memprof().at("alloc_stats"), source.at(GetParam().name));
+  Record m = r.memprof();
+  if (GetParam().name == "tbbmalloc") {
+    EXPECT_EQ(m.count("alloc_in_use_bytes") + m.count("alloc_mapped_bytes"), 0u) << "TBB has no statistics API";
+    return;
+  }
+  EXPECT_GT(r.num("alloc_mapped_bytes"), 0);
+  if (GetParam().name != "mimalloc") {
+    // The map of 2500 strings is still alive at the end of the phase.
+    EXPECT_GT(r.num("alloc_in_use_bytes"), 2500 * 32);
+    EXPECT_GE(r.num("alloc_mapped_bytes"), r.num("alloc_in_use_bytes"));
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Allocators, Preload, ::testing::ValuesIn(test_allocators()),
                          [](const auto& info) { return info.param.name; });
 

@@ -101,6 +101,10 @@ void end_measured_phase() {
   threads::unlock();
   measured.end_ns = now;
   measured.memory = procfs::read_memory();
+  ThreadState& t = self;
+  ++t.depth;  // allocators may allocate to answer: not the program's
+  measured.allocator = introspect::read(real.glibc_layout);
+  --t.depth;
   measured.ended = true;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 #include <stdint.h>
 
+#include "introspect.h"
 #include "procfs.h"
 
 namespace memprof {
@@ -14,6 +15,7 @@ struct Phase {
   uint64_t begin_ns, end_ns;
   double load_begin, load_end;
   procfs::Memory memory;
+  introspect::AllocatorStats allocator;
   bool ended;
 };
 

@@ -88,6 +88,17 @@ void write_records(int fd, const Figures& f) {
       .kv("stack_count", f.stacks.count);
   if (m.valid)
     r.kv("rss_kb", m.rss_kb).kv("pss_kb", m.pss_kb).kv("uss_kb", m.uss_kb).kv("pss_anon_kb", m.pss_anon_kb);
+  const introspect::AllocatorStats& a = f.phase.allocator;
+  r.kvstr("alloc_stats", a.source);
+  auto optional = [&](const char* key, int64_t v) {
+    if (v >= 0) r.kvs(key, v);
+  };
+  optional("alloc_in_use_bytes", a.in_use);
+  optional("alloc_cached_bytes", a.cached);
+  optional("alloc_resident_bytes", a.resident);
+  optional("alloc_mapped_bytes", a.mapped);
+  optional("alloc_metadata_bytes", a.metadata);
+  for (int i = 0; i < a.own_count; ++i) optional(a.own[i].key, a.own[i].value);
   r.kv("hwm_kb", m.hwm_kb).kv("memprof_self_kb", f.self_kb).kv("series_points_count", f.series_points)
       .kv("peak_slack_bytes", options.peak_slack_bytes);
   r.finish();
@@ -209,6 +220,23 @@ void write_text(const Figures& f) {
         .add(", uss ").append(bytes_text(double(m.uss_kb) * 1024))
         .add(", peak rss ").append(bytes_text(double(m.hwm_kb) * 1024))
         .add(" (memprof itself ").append(bytes_text(double(f.self_kb) * 1024)).add(")\n");
+  const introspect::AllocatorStats& a = f.phase.allocator;
+  if (text::iequal(a.source, "none")) {
+    l.add("  allocator       no statistics (unknown allocator)\n");
+  } else if (text::iequal(a.source, "tbbmalloc")) {
+    l.add("  allocator       tbbmalloc has no statistics API\n");
+  } else {
+    l.add("  allocator       (").add(a.source).add(") ");
+    const char* names[] = {", in use ", ", cached ", ", resident ", ", mapped ", ", metadata "};
+    int64_t values[] = {a.in_use, a.cached, a.resident, a.mapped, a.metadata};
+    bool first = true;
+    for (int i = 0; i < 5; ++i) {
+      if (values[i] < 0) continue;
+      l.add(first ? names[i] + 2 : names[i]).append(bytes_text(double(values[i])));
+      first = false;
+    }
+    l.add('\n');
+  }
   l.write_to(2);
 }
 

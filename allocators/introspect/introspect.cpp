@@ -1,0 +1,111 @@
+// introspect.cpp — the adapters: jemalloc's mallctl (after refreshing "epoch"),
+// gperftools' MallocExtension_GetNumericProperty, mimalloc's mi_process_info,
+// glibc's mallinfo2. TBB's scalable malloc has no statistics API.
+#include "introspect.h"
+
+#include <dlfcn.h>
+#include <malloc.h>
+#include <stddef.h>
+
+namespace memprof::introspect {
+
+namespace {
+
+void add_own(AllocatorStats& s, const char* key, int64_t value) {
+  if (s.own_count < kMaxOwn) s.own[s.own_count++] = {key, value};
+}
+
+int64_t non_negative(int64_t v) { return v < 0 ? 0 : v; }
+
+bool read_jemalloc(AllocatorStats& s) {
+  using Mallctl = int (*)(const char*, void*, size_t*, void*, size_t);
+  auto mallctl = reinterpret_cast<Mallctl>(dlsym(RTLD_DEFAULT, "mallctl"));
+  if (!mallctl) return false;
+  uint64_t epoch = 1;
+  size_t epoch_len = sizeof epoch;
+  mallctl("epoch", &epoch, &epoch_len, &epoch, sizeof epoch);  // statistics are cached until refreshed
+  auto get = [&](const char* name) -> int64_t {
+    size_t v = 0, len = sizeof v;
+    return mallctl(name, &v, &len, nullptr, 0) == 0 ? int64_t(v) : -1;
+  };
+  int64_t allocated = get("stats.allocated"), active = get("stats.active");
+  int64_t resident = get("stats.resident"), mapped = get("stats.mapped");
+  int64_t metadata = get("stats.metadata"), retained = get("stats.retained");
+  if (allocated < 0) return false;  // built without statistics
+  s.source = "jemalloc";
+  s.in_use = allocated;
+  s.resident = resident;
+  s.mapped = mapped;
+  s.metadata = metadata;
+  s.cached = resident >= 0 && metadata >= 0 ? non_negative(resident - allocated - metadata) : -1;
+  add_own(s, "je_active_bytes", active);
+  add_own(s, "je_retained_bytes", retained);
+  return true;
+}
+
+bool read_gperftools(AllocatorStats& s) {
+  using Property = int (*)(const char*, size_t*);
+  auto property = reinterpret_cast<Property>(dlsym(RTLD_DEFAULT, "MallocExtension_GetNumericProperty"));
+  if (!property) return false;
+  auto get = [&](const char* name) -> int64_t {
+    size_t v = 0;
+    return property(name, &v) ? int64_t(v) : -1;
+  };
+  int64_t allocated = get("generic.current_allocated_bytes"), heap = get("generic.heap_size");
+  int64_t page_free = get("tcmalloc.pageheap_free_bytes"), unmapped = get("tcmalloc.pageheap_unmapped_bytes");
+  int64_t central = get("tcmalloc.central_cache_free_bytes"), transfer = get("tcmalloc.transfer_cache_free_bytes");
+  int64_t thread = get("tcmalloc.thread_cache_free_bytes");
+  if (allocated < 0) return false;
+  s.source = "gperftools";
+  s.in_use = allocated;
+  // TOMA's decomposition: the page heap less what sits free in the caches.
+  if (page_free >= 0 && central >= 0 && transfer >= 0 && thread >= 0)
+    s.cached = page_free + central + transfer + thread;
+  s.mapped = heap;
+  if (heap >= 0 && unmapped >= 0) s.resident = heap - unmapped;
+  add_own(s, "tc_pageheap_free_bytes", page_free);
+  add_own(s, "tc_pageheap_unmapped_bytes", unmapped);
+  add_own(s, "tc_central_cache_free_bytes", central);
+  add_own(s, "tc_transfer_cache_free_bytes", transfer);
+  add_own(s, "tc_thread_cache_free_bytes", thread);
+  return true;
+}
+
+bool read_mimalloc(AllocatorStats& s) {
+  using ProcessInfo = void (*)(size_t*, size_t*, size_t*, size_t*, size_t*, size_t*, size_t*, size_t*);
+  auto info = reinterpret_cast<ProcessInfo>(dlsym(RTLD_DEFAULT, "mi_process_info"));
+  if (!info) return false;
+  size_t elapsed = 0, user = 0, system = 0, rss = 0, peak_rss = 0, commit = 0, peak_commit = 0, faults = 0;
+  info(&elapsed, &user, &system, &rss, &peak_rss, &commit, &peak_commit, &faults);
+  s.source = "mimalloc";
+  s.mapped = int64_t(commit);  // committed by mimalloc; its RSS figure is the whole process's
+  add_own(s, "mi_peak_commit_bytes", int64_t(peak_commit));
+  return true;
+}
+
+bool read_glibc(AllocatorStats& s) {
+  struct mallinfo2 mi = ::mallinfo2();
+  s.source = "glibc";
+  s.in_use = int64_t(mi.uordblks + mi.hblkhd);
+  s.cached = int64_t(mi.fordblks);
+  s.mapped = int64_t(mi.arena + mi.hblkhd);
+  add_own(s, "glibc_arena_bytes", int64_t(mi.arena));
+  add_own(s, "glibc_mmap_bytes", int64_t(mi.hblkhd));
+  add_own(s, "glibc_releasable_bytes", int64_t(mi.keepcost));
+  return true;
+}
+
+}  // namespace
+
+AllocatorStats read(bool glibc_is_allocator) {
+  AllocatorStats s{"none", -1, -1, -1, -1, -1, {}, 0};
+  if (read_jemalloc(s) || read_gperftools(s) || read_mimalloc(s)) return s;
+  if (glibc_is_allocator) {
+    read_glibc(s);
+  } else if (dlsym(RTLD_DEFAULT, "scalable_msize")) {
+    s.source = "tbbmalloc";  // loaded, but it has no statistics API: the figures stay empty
+  }
+  return s;
+}
+
+}  // namespace memprof::introspect
