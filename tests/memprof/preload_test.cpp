@@ -157,6 +157,28 @@ TEST_P(Preload, RealProgramsComplete) {
   EXPECT_FALSE(sorted.out.empty());
 }
 
+// Regions the program sets, and nested scopes folding into their parent.
+TEST_P(Preload, ExplicitRegionsAndNestedScopes) {
+  RunResult r = run("regions");
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  // 7 + 1 + 3 + 1 allocations in the par region although one thread ran them.
+  EXPECT_EQ(r.num("allocs_par_count"), 12);
+  EXPECT_EQ(r.num("frees_par_count"), 10);
+  EXPECT_EQ(r.num("requested_par_bytes"), 700 + 1000 + 30 + 20);
+  std::map<std::string, Record> scopes;
+  for (const auto& [kind, rec] : r.records)
+    if (kind == "scope") scopes[rec.at("name")] = rec;
+  ASSERT_EQ(scopes.count("inner"), 1u);
+  ASSERT_EQ(scopes.count("outer"), 1u);
+  EXPECT_EQ(scopes["inner"].at("allocs_count"), "4");
+  EXPECT_EQ(scopes["inner"].at("requested_bytes"), "50");
+  EXPECT_EQ(scopes["inner"].at("held_bytes"), "20");
+  EXPECT_EQ(scopes["outer"].at("allocs_count"), "5");  // its own block and inner's four
+  EXPECT_EQ(scopes["outer"].at("requested_bytes"), "1050");
+  EXPECT_EQ(scopes["outer"].at("held_bytes"), "1020");
+  EXPECT_EQ(scopes["outer"].at("calls_count"), "1");
+}
+
 // What the allocator says about itself, read at the end of the measured phase.
 TEST_P(Preload, AllocatorStatistics) {
   RunResult r = run("deterministic");

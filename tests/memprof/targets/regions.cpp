@@ -1,0 +1,32 @@
+// regions — the program sets regions itself (so memprof stops guessing from
+// the thread count) and nests named scopes: exact counts for each.
+// Needs libmemprof.so preloaded (calls memprof_region directly).
+#include <memprof/memprof.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+void* idle(void* arg) { return arg; }
+
+int main() {
+  memprof_region(MEMPROF_SEQ);  // from here on the program says which region it is in
+  pthread_t helper;             // what pthread_create allocates is seq, although two threads live
+  pthread_create(&helper, nullptr, idle, nullptr);
+  pthread_join(helper, nullptr);
+  {
+    memprof::region par(MEMPROF_PAR);  // one thread, but the program says par
+    for (int i = 0; i < 7; ++i) free(malloc(100));
+    {
+      memprof::scope outer("outer");
+      void* kept = malloc(1000);       // held at the end of outer
+      {
+        memprof::scope inner("inner");
+        for (int i = 0; i < 3; ++i) free(malloc(10));
+        void* inner_kept = malloc(20);  // held at the end of inner
+        (void)inner_kept;
+      }
+      (void)kept;
+    }
+  }
+  for (int i = 0; i < 5; ++i) free(malloc(50));  // back to seq
+  return 0;
+}
