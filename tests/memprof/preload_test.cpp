@@ -79,8 +79,11 @@ TEST_P(Preload, FailuresAndReallocToZero) {
   if (no_throw) env.emplace_back("FAILURES_NO_THROW", "1");
   RunResult r = run("failures", {}, RunOptions{.env = env});
   ASSERT_EQ(r.exit_code, 0) << r.describe();
-  // calloc overflow, malloc(2^62), and new(2^62) that throws bad_alloc.
-  EXPECT_EQ(r.num("allocs_failed_count"), no_throw ? 2 : 3);
+  // calloc overflow, malloc(2^62), new(2^62) that throws bad_alloc, nothrow new[](2^62).
+  EXPECT_EQ(r.num("allocs_failed_count"), no_throw ? 3 : 4);
+  // The failed sizes are not the program's bytes (nor the exception object's).
+  EXPECT_LT(r.num("requested_seq_bytes"), 1 << 20);
+  EXPECT_LT(r.num("heap_requested_peak_bytes"), 1 << 20);
   bool returned_block = r.out.find("realloc_zero_returned_block=1") != std::string::npos;
   env.emplace_back("FAILURES_BASELINE", "1");
   RunResult base = run("failures", {}, RunOptions{.env = env});
@@ -108,6 +111,8 @@ TEST_P(Preload, ThreadsCrossThreadFreesAndEarlyExit) {
   EXPECT_GT(work.num("heap_peak_error_bytes"), 0);  // several threads: a stated bound
   EXPECT_GE(work.num("stack_peak_thread_max_bytes"), 256 * 1024);
   EXPECT_LT(base.num("stack_peak_thread_max_bytes"), 128 * 1024);
+  // Creating threads allocates for glibc (their TLS vectors), not for the program.
+  EXPECT_EQ(base.num("allocs_par_count"), 0);
   EXPECT_EQ(work.num("stack_count"), 4);  // main and three threads
   EXPECT_GT(work.num("stack_peak_main_bytes"), 0);
 }
@@ -234,6 +239,15 @@ TEST(PreloadStandalone, TextSummaryOnStderr) {
   EXPECT_NE(r.err.find("memprof: pid"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("heap requested  peak"), std::string::npos) << r.err;
   EXPECT_TRUE(r.records.empty());
+}
+
+// fd:2 sends records to stderr through a private copy of the descriptor.
+TEST(PreloadStandalone, RecordsToStderrDescriptor) {
+  RunResult r = run_program(target("entry_points"), {"1"}, test_allocators()[0],
+                            RunOptions{.env = {{"MEMPROF_OUT", "fd:2"}}});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_NE(r.err.find("@memprof pid="), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("memprof: pid"), std::string::npos) << "records, not the text summary";
 }
 
 // A bad option value warns once and keeps the default.

@@ -60,6 +60,15 @@ TEST(Shadow, NeighboursDoNotInterfere) {
   }
 }
 
+TEST(Shadow, ForgettingASpilledSizeClearsItsSpillBytes) {
+  uintptr_t base = base_of_leaf(107);
+  ASSERT_TRUE(remember(at(base), 5000));
+  size_t got = 0;
+  ASSERT_TRUE(forget(at(base), &got));
+  for (uintptr_t k = 1; k <= 8; ++k)
+    EXPECT_FALSE(forget(at(base + 8 * k), &got)) << "granule " << k << " looks like a live entry";
+}
+
 TEST(Shadow, UnknownAndMisalignedPointers) {
   size_t got = 0;
   EXPECT_FALSE(forget(at(base_of_leaf(105) + 64), &got)) << "never remembered";

@@ -16,8 +16,11 @@ using namespace memprof;
 MEMPROF_API int memprof_region(int region) {
   ensure_ready();
   if (region < MEMPROF_SEQ || region > MEMPROF_PAR) region = MEMPROF_SEQ;
-  shared.region_explicit.store(true, std::memory_order_relaxed);
-  return shared.region.exchange(region, std::memory_order_relaxed);
+  int previous = shared.region.load(std::memory_order_relaxed);
+  shared.explicit_region.store(region, std::memory_order_relaxed);
+  shared.region_explicit.store(true, std::memory_order_release);
+  shared.region.store(region, std::memory_order_relaxed);
+  return previous;
 }
 
 MEMPROF_API void memprof_phase_begin(void) {

@@ -94,8 +94,17 @@ void do_free(void* p) {
   --t.depth;
 }
 
+void* realloc_paths(ThreadState& me, void* p, size_t n);
+
 // realloc(p, n) of a block memprof may know; the caller holds the nesting guard.
 void* tracked_realloc(ThreadState& me, void* p, size_t n) {
+  void* q = realloc_paths(me, p, n);
+  if (__builtin_expect(me.status == kExited, 0)) merge_exited(me);
+  return q;
+}
+
+// Every outcome of realloc: failure, release (n == 0), resize or move.
+void* realloc_paths(ThreadState& me, void* p, size_t n) {
   if (!options.track_heap) {  // counts only
     void* q = real.realloc(p, n);
     if (!q && n != 0) {
@@ -146,7 +155,6 @@ void* tracked_realloc(ThreadState& me, void* p, size_t n) {
   } else if (known) {
     heap_change(me, -int64_t(old_n), -int64_t(old_u), -1);
   }
-  if (__builtin_expect(me.status == kExited, 0)) merge_exited(me);
   return q;
 }
 
@@ -239,10 +247,21 @@ void* do_aligned_alloc(size_t align, size_t n) {
 // TBB) serves them without malloc; libstdc++'s call malloc. The hook counts an
 // allocation only if no inner hook did, and never holds the nesting guard
 // across a call that may throw.
+// Looked up once, under the nesting guard (dlsym allocates its error text);
+// a miss is remembered too (libstdc++ loaded RTLD_LOCAL by a plugin), so the
+// hook falls back to the C functions without asking again.
 template <typename Fn>
 Fn next_fn(Fn& cached, const char* name) {
-  if (!cached) cached = reinterpret_cast<Fn>(next_symbol(name));
-  return cached;
+  static_assert(sizeof(Fn) == sizeof(uintptr_t));
+  const Fn missing = reinterpret_cast<Fn>(uintptr_t(1));
+  if (__builtin_expect(!cached, 0)) {
+    ThreadState& t = self;
+    ++t.depth;
+    Fn found = reinterpret_cast<Fn>(next_symbol(name));
+    --t.depth;
+    cached = found ? found : missing;
+  }
+  return cached == missing ? nullptr : cached;
 }
 
 template <typename Fn, typename... Args>
@@ -254,6 +273,8 @@ void* counted_new(Fn fn, size_t n, const Args&... args) {
     if (shared.startup_allocs.load(std::memory_order_relaxed) == before) note_startup(t, n);
     return p;
   }
+  // libstdc++'s new[] and nothrow new call ::operator new: the outer hook counts.
+  if (t.new_request != 0) return fn(n, args...);
   uint64_t serial = t.alloc_serial;
   t.new_request = n + 1;  // an inner malloc/aligned_alloc records this size
   // Counted as failed until it returns: an operator new that throws never does.
@@ -266,6 +287,7 @@ void* counted_new(Fn fn, size_t n, const Args&... args) {
     record_alloc(t, p, n);
     --t.depth;
   }
+  if (__builtin_expect(t.status == kExited, 0)) merge_exited(t);
   return p;
 }
 

@@ -32,10 +32,16 @@ void open_output() {
     const char* end;
     uint64_t fd = text::parse_u64(out + 3, &end);
     if (*end == 0 && end != out + 3 && fcntl(int(fd), F_GETFD) != -1) {
-      out_fd = int(fd);
-      // Programs this one runs must not write into the driver's pipe.
-      fcntl(out_fd, F_SETFD, FD_CLOEXEC);
-      return;
+      if (fd <= 2) {
+        // The program's own stdin/stdout/stderr: keep a private copy, leave it alone.
+        out_fd = fcntl(int(fd), F_DUPFD_CLOEXEC, 3);
+        if (out_fd >= 0) return;
+      } else {
+        out_fd = int(fd);
+        // Programs this one runs must not write into the driver's pipe.
+        fcntl(out_fd, F_SETFD, FD_CLOEXEC);
+        return;
+      }
     }
   } else {
     out_fd = open(out, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -86,8 +92,8 @@ void ensure_ready() {
 }
 
 void begin_measured_phase() {
-  uint64_t now = now_ns();
   threads::lock();
+  uint64_t now = now_ns();  // under the lock: no thread folds a later time in between
   measured.load_begin = load_until(now);
   threads::unlock();
   measured.begin_ns = now;
@@ -95,8 +101,8 @@ void begin_measured_phase() {
 }
 
 void end_measured_phase() {
-  uint64_t now = now_ns();
   threads::lock();
+  uint64_t now = now_ns();
   measured.load_end = load_until(now);
   threads::unlock();
   measured.end_ns = now;

@@ -63,8 +63,9 @@ void resolve_real() {
   find(r.aligned_alloc, "aligned_alloc", false);
   find(r.malloc_usable_size, "malloc_usable_size", true);
   r.in_transaction = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "_ITM_inTransaction"));
-  r.glibc_layout = same_object(reinterpret_cast<void*>(r.malloc_usable_size),
-                               dlsym(RTLD_DEFAULT, "gnu_get_libc_version"));
+  void* libc = dlsym(RTLD_DEFAULT, "gnu_get_libc_version");
+  r.glibc_layout = same_object(reinterpret_cast<void*>(r.malloc_usable_size), libc) &&
+                   same_object(reinterpret_cast<void*>(r.malloc), libc);
   real = r;
   if (r.in_transaction) shared.tm_loaded.store(true, std::memory_order_relaxed);
   resolve_state.store(2, std::memory_order_release);

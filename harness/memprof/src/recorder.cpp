@@ -45,6 +45,12 @@ constinit std::atomic<bool> scope_lock{false};
 
 }  // namespace
 
+void scope_names_lock() {
+  while (scope_lock.exchange(true, std::memory_order_acquire)) __builtin_ia32_pause();
+}
+
+void scope_names_unlock() { scope_lock.store(false, std::memory_order_release); }
+
 uint64_t now_ns() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -70,7 +76,7 @@ void publish(ThreadState& t) {
   t.blocks = HeapDelta{0, 0};
 }
 
-void merge_exited(ThreadState& t) {
+void merge_counters(ThreadState& t) {
   publish(t);
 #define MEMPROF_MERGE(field, key) \
   __atomic_fetch_add(&exited.field, t.c.field, __ATOMIC_RELAXED);
@@ -79,10 +85,21 @@ void merge_exited(ThreadState& t) {
   t.c = Counters{};
 }
 
+// A thread whose exit destructor already ran still allocates or frees (other
+// libraries' destructors run after memprof's): merge at once, load included.
+void merge_exited(ThreadState& t) {
+  merge_counters(t);
+  threads::lock();
+  fold_into_orphans(t, now_ns());
+  threads::unlock();
+}
+
 void fold_into_orphans(ThreadState& t, uint64_t now) {
+  if (now < orphans.last_ns) now = orphans.last_ns;
   if (orphans.last_ns) orphans.load_byte_ns += double(orphans.published_req) * double(now - orphans.last_ns);
   orphans.last_ns = now;
-  if (t.last_publish_ns) t.load_byte_ns += double(t.published_req) * double(now - t.last_publish_ns);
+  if (t.last_publish_ns && now > t.last_publish_ns)
+    t.load_byte_ns += double(t.published_req) * double(now - t.last_publish_ns);
   orphans.load_byte_ns += t.load_byte_ns;
   orphans.published_req += t.published_req;
   t.load_byte_ns = 0;
@@ -126,10 +143,10 @@ static int free_region(ThreadState& t, void* p) {
 
 void record_alloc_careful(ThreadState& t, void* p, size_t n) {
   if (t.status == kNew) thread_attach(t);
-  if (t.new_request != 0) {
-    if (!p) return;  // operator new retries or throws; it counts the failure itself
-    n = size_t(t.new_request - 1);
-    t.new_request = 0;
+  if (uint64_t asked = t.new_request) {
+    t.new_request = 0;  // the first allocation inside operator new is its block
+    if (!p) return;     // operator new retries or throws; it counts the failure itself
+    if (n + 1 >= asked) n = size_t(asked - 1);
   }
   if (!p) {
     bump(t.c.allocs_failed);
@@ -212,22 +229,26 @@ void tx_set_clear(ThreadState& t) {
 
 // --- named scopes ---
 
+// Names are compared as stored: at most sizeof name - 1 characters.
+static bool same_scope_name(const char* stored, const char* name) {
+  return text::equal_prefix(stored, name, sizeof(ScopeTotals::name) - 1);
+}
+
 static uint32_t scope_id(const char* name) {
   uint32_t n = scope_count.load(std::memory_order_acquire);
   for (uint32_t i = 0; i < n; ++i)
-    if (text::iequal(scopes[i].name, name) && text::length(scopes[i].name) == text::length(name)) return i;
-  while (scope_lock.exchange(true, std::memory_order_acquire)) {
-  }
+    if (same_scope_name(scopes[i].name, name)) return i;
+  scope_names_lock();
   n = scope_count.load(std::memory_order_relaxed);
   uint32_t id = kMaxScopes;
   for (uint32_t i = 0; i < n; ++i)
-    if (text::iequal(scopes[i].name, name)) id = i;
+    if (same_scope_name(scopes[i].name, name)) id = i;
   if (id == kMaxScopes && n < kMaxScopes) {
     text::copy(scopes[n].name, sizeof scopes[n].name, name);
     id = n;
     scope_count.store(n + 1, std::memory_order_release);
   }
-  scope_lock.store(false, std::memory_order_release);
+  scope_names_unlock();
   return id;
 }
 
@@ -292,7 +313,8 @@ uint32_t scope_totals(ScopeReport* out, uint32_t max) {
 
 double load_until(uint64_t now) {
   double load = orphans.load_byte_ns;
-  if (orphans.last_ns) load += double(orphans.published_req) * double(now - orphans.last_ns);
+  if (orphans.last_ns && now > orphans.last_ns)
+    load += double(orphans.published_req) * double(now - orphans.last_ns);
   for (ThreadState* t = threads::first(); t; t = t->next) {
     load += t->load_byte_ns;
     if (t->last_publish_ns && now > t->last_publish_ns)

@@ -72,6 +72,7 @@ struct Shared {
   std::atomic<uint64_t> startup_allocs, startup_bytes;  // before that: library initialisers
   std::atomic<int> region;             // region of allocations outside transactions
   std::atomic<bool> region_explicit;   // the program set it through the header
+  std::atomic<int> explicit_region;    // the region it set
   std::atomic<int64_t> heap_req, heap_use, heap_blocks;  // published totals
   std::atomic<int64_t> peak_req, peak_use, peak_blocks;
   int64_t slack = 0;
@@ -178,9 +179,12 @@ inline void record_alloc(ThreadState& t, void* p, size_t n) {
     record_alloc_careful(t, p, n);
     return;
   }
-  if (uint64_t asked = t.new_request) {  // operator new in flight: its size, not ours
-    n = size_t(asked - 1);
+  if (uint64_t asked = t.new_request) {
+    // The first allocation inside operator new is its block: record the size
+    // the program asked for (libstdc++ may pass more). A smaller one means the
+    // new threw without allocating (its exception object is what we see).
     t.new_request = 0;
+    if (n + 1 >= asked) n = size_t(asked - 1);
   }
   int r = shared.region.load(std::memory_order_relaxed);
   bump(t.c.allocs()[r]);

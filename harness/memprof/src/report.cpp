@@ -40,6 +40,11 @@ class Records {
   Records& kv(const char* key, uint64_t v) { room(); line_.kv(key, v); return *this; }
   Records& kvs(const char* key, int64_t v) { room(); line_.kvs(key, v); return *this; }
   Records& kvstr(const char* key, const char* v) { room(); line_.kvstr(key, v); return *this; }
+  Records& kvwhole(const char* key, double v) {
+    room();
+    line_.add(' ').add(key).add('=').whole(v);
+    return *this;
+  }
   void finish() {
     line_.add('\n');
     line_.write_to(fd_);
@@ -79,7 +84,7 @@ void write_records(int fd, const Figures& f) {
         .kvs("live_blocks_peak_count", t.blocks_peak)
         .kvs("live_blocks_end_count", t.blocks_end)
         .kv("live_blocks_peak_error_count", t.blocks_peak_error)
-        .kv("load_total_byte_ns", uint64_t(f.load_total > 0 ? f.load_total : 0))
+        .kvwhole("load_total_byte_ns", f.load_total)
         .kv("load_avg_bytes", f.duration_ns ? uint64_t(f.load_total / double(f.duration_ns)) : 0);
   }
   r.kv("duration_ns", f.duration_ns)

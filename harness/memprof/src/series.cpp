@@ -51,6 +51,7 @@ void decimate() {
 
 // Appends a point if a resolution is exceeded; caller holds `busy`.
 void offer(uint64_t now, bool force) {
+  if (now < last_point_ns) now = last_point_ns;  // `now` was read before the lock
   int64_t cur = shared.heap_req.load(std::memory_order_relaxed);
   int64_t diff = cur - last_point_req;
   if (diff < 0) diff = -diff;
@@ -117,7 +118,7 @@ void on_publish(uint64_t now, int64_t heap_req, int64_t heap_req_max) {
   note_max(heap_req_max);
   int64_t diff = heap_req - last_point_req;
   if (diff < 0) diff = -diff;
-  if (uint64_t(diff) < options.series_size_bytes && now - last_point_ns < time_res_ns) return;
+  if (uint64_t(diff) < options.series_size_bytes && (now < last_point_ns || now - last_point_ns < time_res_ns)) return;
   if (busy.exchange(true, std::memory_order_acquire)) return;  // someone is adding a point
   offer(now, false);
   unlock();

@@ -80,8 +80,12 @@ inline bool forget(const void* p, size_t* size) {
     uint64_t spilled;
     __builtin_memcpy(&spilled, s + 1, sizeof spilled);
     *size = size_t(spilled);
+    // Stale spill bytes could be read as the entry of a block memprof never saw.
+    const uint64_t zero = 0;
+    __builtin_memcpy(s + 1, &zero, sizeof zero);
   } else {
     *size = load_spilled(a);
+    store_spilled(a, 0);
   }
   __atomic_store_n(s, uint8_t(0), __ATOMIC_RELAXED);
   return true;

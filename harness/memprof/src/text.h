@@ -19,6 +19,15 @@ inline bool iequal(const char* a, const char* b) {
   return *a == *b;
 }
 
+// Equal in their first `n` characters (or up to the end of both).
+inline bool equal_prefix(const char* a, const char* b, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if (a[i] != b[i]) return false;
+    if (!a[i]) return true;
+  }
+  return true;
+}
+
 inline bool starts_with(const char* s, const char* prefix) {
   for (; *prefix; ++s, ++prefix)
     if (*s != *prefix) return false;
@@ -92,6 +101,18 @@ class Line {
       }
     }
     return *this;
+  }
+  // A non-negative whole number that may exceed 64 bits: digits as long as it
+  // fits, else scientific notation (1.234567e+20), which CSV readers parse.
+  Line& whole(double v) {
+    if (v < 0) v = 0;
+    if (v < 1.8e19) return num(uint64_t(v));
+    int exponent = 0;
+    while (v >= 10) {
+      v /= 10;
+      ++exponent;
+    }
+    return fixed(v, 6).add("e+").num(uint64_t(exponent));
   }
   // " key=value" as in the record format.
   Line& kv(const char* key, uint64_t v) { return add(' ').add(key).add('=').num(v); }

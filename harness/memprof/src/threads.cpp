@@ -30,10 +30,20 @@ uintptr_t main_sp = 0;
 bool is_forked_child = false;
 int pid_before_fork = 0;
 
+// Until the program names its region, par while more than one thread lives.
+// Retried until the count it acted on is still current (threads start and end
+// concurrently); an explicit region set meanwhile wins.
 void update_region() {
-  if (!shared.region_explicit.load(std::memory_order_relaxed))
-    shared.region.store(alive_count.load(std::memory_order_relaxed) > 1 ? kPar : kSeq,
-                        std::memory_order_relaxed);
+  for (;;) {
+    if (shared.region_explicit.load(std::memory_order_acquire)) {
+      shared.region.store(shared.explicit_region.load(std::memory_order_relaxed), std::memory_order_relaxed);
+      return;
+    }
+    int n = alive_count.load(std::memory_order_acquire);
+    shared.region.store(n > 1 ? kPar : kSeq, std::memory_order_relaxed);
+    if (alive_count.load(std::memory_order_acquire) == n && !shared.region_explicit.load(std::memory_order_acquire))
+      return;
+  }
 }
 
 void thread_started() {
@@ -74,7 +84,7 @@ void on_thread_exit(void* arg) {
     stacks_measured.fetch_add(1, std::memory_order_relaxed);
   }
   lock();
-  merge_exited(t);
+  merge_counters(t);
   fold_into_orphans(t, now_ns());
   unlink(t);
   t.status = kExited;
@@ -117,6 +127,8 @@ void* trampoline(void* raw) {
 }
 
 void before_fork() {
+  current_thread();  // attach now: attaching takes the registry lock held below
+  scope_names_lock();
   series::lock();
   lock();
 }
@@ -124,6 +136,7 @@ void before_fork() {
 void after_fork_parent() {
   unlock();
   series::unlock();
+  scope_names_unlock();
 }
 
 void after_fork_child() {
@@ -146,6 +159,7 @@ void after_fork_child() {
   pid_before_fork = getppid();
   series::after_fork_child();
   unlock();
+  scope_names_unlock();
 }
 
 }  // namespace
@@ -210,25 +224,32 @@ extern "C" __attribute__((visibility("default"))) int pthread_create(
   if (!shared.ready.load(std::memory_order_acquire)) return next(thread, attr, fn, arg);
 
   ThreadState& t = current_thread();
-  ++t.depth;
+  // A thread an allocator starts from inside malloc (jemalloc's background
+  // threads) is not the program's.
+  if (t.depth != 0) return next(thread, attr, fn, arg);
+  ++t.depth;  // what glibc allocates for the new thread (its TLS vector) is not the program's
   auto* launch = static_cast<threads::Launch*>(real.malloc(sizeof(threads::Launch)));
-  --t.depth;
-  if (!launch) return next(thread, attr, fn, arg);
+  if (!launch) {
+    int rc = next(thread, attr, fn, arg);
+    --t.depth;
+    return rc;
+  }
   launch->fn = fn;
   launch->arg = arg;
   launch->user_stack = false;
   if (attr) {
+    // Without an address set, glibc reports "address 0 minus size" as the stack.
     void* addr = nullptr;
     size_t size = 0;
-    launch->user_stack = pthread_attr_getstack(attr, &addr, &size) == 0 && addr != nullptr;
+    launch->user_stack = pthread_attr_getstack(attr, &addr, &size) == 0 && addr != nullptr &&
+                         reinterpret_cast<uintptr_t>(addr) + size != 0;
   }
   threads::thread_started();
   int rc = next(thread, attr, threads::trampoline, launch);
   if (rc != 0) {
     threads::thread_ended();
-    ++t.depth;
     real.free(launch);
-    --t.depth;
   }
+  --t.depth;
   return rc;
 }

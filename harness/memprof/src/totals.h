@@ -38,6 +38,12 @@ void fold_into_orphans(ThreadState& t, uint64_t now);
 // After fork, in the child: counting starts again from the inherited heap.
 void reset_for_child(ThreadState& survivor);
 
+// Fork handlers hold this across fork (the name table's only lock).
+void scope_names_lock();
+void scope_names_unlock();
+// Thread exit: publish and move the counters to the exited totals (caller holds threads::lock()).
+void merge_counters(ThreadState& t);
+
 int64_t current_requested();
 int64_t peak_requested();
 void reset_requested_peak();
