@@ -39,42 +39,37 @@ void* early_alloc(size_t n, size_t align) {
   return bootstrap_alloc(n, align);
 }
 
-void* do_malloc(size_t n) {
+// The shape every allocating C entry point shares. Before memprof counts (or
+// nested inside a hook) it only forwards, serving dlsym from the bootstrap
+// arena while the allocator is still unknown; otherwise it forwards under the
+// nesting guard and records the block.
+template <typename Forward>
+void* allocate(size_t n, size_t align, bool resolved, Forward forward) {
   ThreadState& t = self;
   if (bypass(t)) {
-    if (!real.malloc || resolving()) {
-      void* p = early_alloc(n, 16);
+    if (!resolved || resolving()) {
+      void* p = early_alloc(n, align);
       if (p || resolving()) return p;
     }
     note_startup(t, n);
-    return real.malloc(n);
+    return forward();
   }
   ++t.depth;
-  void* p = real.malloc(n);
+  void* p = forward();
   record_alloc(t, p, n);
   --t.depth;
   return p;
 }
 
+void* do_malloc(size_t n) {
+  return allocate(n, 16, real.malloc != nullptr, [n] { return real.malloc(n); });
+}
+
 void* do_calloc(size_t count, size_t size) {
-  ThreadState& t = self;
-  if (bypass(t)) {
-    if (!real.calloc || resolving()) {
-      size_t n;
-      if (__builtin_mul_overflow(count, size, &n)) return nullptr;
-      void* p = early_alloc(n, 16);  // the arena is zeroed and never reused
-      if (p || resolving()) return p;
-    }
-    note_startup(t, count * size);
-    return real.calloc(count, size);
-  }
-  ++t.depth;
-  void* p = real.calloc(count, size);
   size_t n;
-  if (__builtin_mul_overflow(count, size, &n)) n = SIZE_MAX;
-  record_alloc(t, p, n);
-  --t.depth;
-  return p;
+  if (__builtin_mul_overflow(count, size, &n)) n = SIZE_MAX;  // the allocator returns NULL
+  // The bootstrap arena is zeroed and never reused: it serves calloc as it is.
+  return allocate(n, 16, real.calloc != nullptr, [=] { return real.calloc(count, size); });
 }
 
 void do_free(void* p) {
@@ -192,55 +187,24 @@ void* do_realloc(void* p, size_t n) {
 }
 
 void* do_memalign(size_t align, size_t n) {
-  ThreadState& t = self;
-  if (bypass(t)) {
-    if (!real.memalign || resolving()) {
-      void* p = early_alloc(n, align);
-      if (p || resolving()) return p;
-    }
-    note_startup(t, n);
-    return real.memalign(align, n);
-  }
-  ++t.depth;
-  void* p = real.memalign(align, n);
-  record_alloc(t, p, n);
-  --t.depth;
-  return p;
+  return allocate(n, align, real.memalign != nullptr, [=] { return real.memalign(align, n); });
 }
 
 int do_posix_memalign(void** out, size_t align, size_t n) {
-  ThreadState& t = self;
-  if (bypass(t)) {
-    if (!real.posix_memalign || resolving()) {
-      void* p = early_alloc(n, align);
-      if (p || resolving()) return p ? (*out = p, 0) : ENOMEM;
-    }
-    note_startup(t, n);
-    return real.posix_memalign(out, align, n);
-  }
-  ++t.depth;
-  int rc = real.posix_memalign(out, align, n);
-  if (rc == 0) {
-    record_alloc(t, *out, n);
-  } else if (rc == ENOMEM) {
-    bump(t.c.allocs_failed);
-  }
-  --t.depth;
-  return rc;
+  int rc = 0;
+  void* p = allocate(n, align, real.posix_memalign != nullptr, [&] {
+    void* block = nullptr;
+    rc = real.posix_memalign(&block, align, n);
+    return rc == 0 ? block : nullptr;
+  });
+  if (!p) return rc ? rc : ENOMEM;
+  *out = p;
+  return 0;
 }
 
 void* do_aligned_alloc(size_t align, size_t n) {
-  ThreadState& t = self;
   if (!real.aligned_alloc) return do_memalign(align, n);
-  if (bypass(t)) {
-    note_startup(t, n);
-    return real.aligned_alloc(align, n);
-  }
-  ++t.depth;
-  void* p = real.aligned_alloc(align, n);
-  record_alloc(t, p, n);
-  --t.depth;
-  return p;
+  return allocate(n, align, true, [=] { return real.aligned_alloc(align, n); });
 }
 
 // C++ operators. An allocator that defines them (jemalloc, tcmalloc, mimalloc,
