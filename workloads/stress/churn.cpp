@@ -1,5 +1,5 @@
-// churn.cpp — the malloc-heavy multi-threaded program scripts/overhead times with
-// and without libmemprof.so preloaded: random-size malloc/free churn plus cross-thread frees.
+// churn.cpp — the stress workload "churn": random-size malloc/free churn plus cross-thread
+// frees, 2 threads by default. Also the program scripts/overhead times with and without memprof.
 #include <atomic>
 #include <barrier>
 #include <cerrno>
@@ -11,6 +11,8 @@
 #include <string_view>
 #include <thread>
 #include <vector>
+
+#include <memprof/memprof.h>
 
 namespace allocstamp {
 namespace {
@@ -132,7 +134,7 @@ void churn(unsigned thread_index, const Config& config, std::vector<BlockRing>& 
   std::fprintf(stderr,
                "churn: %s '%.*s'\n"
                "usage: churn [--threads N (2)] [--iterations N per thread (4000000)]"
-               " [--slots N (4096)] [--seed S (1)] [--use ends|all (ends)]\n",
+               " [--size tiny|small|medium|large] [--slots N (4096)] [--seed S (1)] [--use ends|all (ends)]\n",
                message, int(argument.size()), argument.data());
   std::exit(2);
 }
@@ -146,9 +148,20 @@ std::uint64_t parse_count(std::string_view option, const char* text, std::uint64
   return value;
 }
 
+// --size as bench passes it (Contract 3): iterations per thread.
+std::uint64_t iterations_for_size(std::string_view size) {
+  if (size == "tiny") return 20'000;
+  if (size == "small") return 1'000'000;
+  if (size == "medium") return 4'000'000;
+  if (size == "large") return 16'000'000;
+  usage_error("--size takes tiny, small, medium or large, not", size);
+}
+
 Config parse_arguments(int argc, char** argv) {
   Config config;
-  for (int i = 1; i < argc; ++i) {
+  int first = 1;
+  if (argc > 1 && std::string_view(argv[1]) == "churn") first = 2;  // the app name, as bench runs it
+  for (int i = first; i < argc; ++i) {
     std::string_view option = argv[i];
     if (i + 1 == argc) usage_error("missing value for", option);
     const char* value = argv[++i];
@@ -156,6 +169,8 @@ Config parse_arguments(int argc, char** argv) {
       config.threads = unsigned(parse_count(option, value, 1, 1024));
     else if (option == "--iterations")
       config.iterations = parse_count(option, value, 0, UINT64_MAX);
+    else if (option == "--size")
+      config.iterations = iterations_for_size(value);
     else if (option == "--slots")
       config.slots = std::uint32_t(parse_count(option, value, 1, UINT32_MAX));
     else if (option == "--seed")
@@ -180,12 +195,15 @@ int main(int argc, char** argv) {
   std::vector<BlockRing> rings(config.threads);
   std::barrier all_done_sending(config.threads);
 
+  memprof::phase_begin();
   auto start = std::chrono::steady_clock::now();
   std::vector<std::thread> workers;
   for (unsigned t = 0; t < config.threads; ++t)
     workers.emplace_back(churn, t, std::cref(config), std::ref(rings), std::ref(all_done_sending));
   for (std::thread& worker : workers) worker.join();
   auto elapsed = std::chrono::steady_clock::now() - start;
+  memprof::phase_end();
+  memprof::metric("elapsed_ns", std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count());
 
   std::printf("churn: threads=%u iterations=%llu elapsed_ns=%lld\n", config.threads,
               static_cast<unsigned long long>(config.iterations),

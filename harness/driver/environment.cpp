@@ -1,0 +1,38 @@
+// environment.cpp — bench's own environment minus anything that would steer the
+// child (LD_PRELOAD, MEMPROF_*, ITM_*), plus the run's preload, memprof options,
+// the allocator's extra variables and, for TM workloads, the libitm method.
+#include "environment.h"
+
+#include <unistd.h>
+
+namespace allocstamp {
+
+std::vector<std::string> child_arguments(const Run& run, const Options& options) {
+  std::vector<std::string> args;
+  if (!run.workload.app.empty()) args.push_back(run.workload.app);
+  args.insert(args.end(), {"--threads", std::to_string(run.threads), "--size", run.size, "--seed",
+                           std::to_string(options.seed)});
+  if (run.workload.tm) args.insert(args.end(), {"--tm", run.tm});
+  args.insert(args.end(), run.workload.args.begin(), run.workload.args.end());
+  return args;
+}
+
+std::vector<std::string> child_environment(const Run& run, const Options& options, const Paths& paths) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e) {
+    std::string s = *e;
+    if (s.rfind("LD_PRELOAD=", 0) == 0 || s.rfind("MEMPROF_", 0) == 0 || s.rfind("ITM_", 0) == 0) continue;
+    env.push_back(std::move(s));
+  }
+  std::string preload = options.no_profile ? "" : paths.memprof.string();
+  if (!run.allocator.library.empty()) preload += (preload.empty() ? "" : ":") + run.allocator.library;
+  if (!preload.empty()) env.push_back("LD_PRELOAD=" + preload);
+  if (options.series) env.push_back("MEMPROF_SERIES=1");
+  for (const auto& [k, v] : run.allocator.env) env.push_back(k + "=" + v);
+  // libitm's default changes with the thread count: always say which method.
+  if (run.workload.tm && (run.tm == "ml_wt" || run.tm == "gl_wt" || run.tm == "serialirr"))
+    env.push_back("ITM_DEFAULT_METHOD=" + run.tm);
+  return env;
+}
+
+}  // namespace allocstamp

@@ -1,0 +1,16 @@
+// environment.h — what a run's child process gets (Contract 1): its command
+// line (Contract 3) and its environment, LD_PRELOAD=libmemprof.so:<allocator>.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "options.h"
+#include "plan.h"
+#include "selection.h"
+
+namespace allocstamp {
+
+std::vector<std::string> child_arguments(const Run& run, const Options& options);
+std::vector<std::string> child_environment(const Run& run, const Options& options, const Paths& paths);
+
+}  // namespace allocstamp

@@ -1,0 +1,50 @@
+// executor.h — runs one child process and reports how it ended. The interface
+// lets the driver's logic be tested with a fake; ProcessExecutor is the real
+// one: fork + execve, a pipe for records, a per-run log, timeout, wait4.
+#pragma once
+#include <sys/resource.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace allocstamp {
+
+struct Launch {
+  std::string program;
+  std::vector<std::string> args;         // without argv[0]
+  std::vector<std::string> env;          // complete environment, "KEY=value"
+  std::string records_env = "MEMPROF_OUT";  // set to fd:N of the record pipe
+  std::string log_path;                  // child's stdout and stderr
+  double timeout_seconds = 600;
+};
+
+struct Finished {
+  int exit_code = -1;       // when it exited
+  int signal = 0;           // when a signal ended it
+  bool timed_out = false;   // stopped by the timeout (TERM, then KILL)
+  bool interrupted = false; // stopped because bench was interrupted
+  bool start_failed = false;
+  std::string error;        // why it could not start
+  uint64_t wall_ns = 0;
+  uint64_t user_ns = 0, sys_ns = 0;
+  int64_t maxrss_kb = 0;    // from wait4: this child alone
+  std::string records;      // everything it wrote to the record pipe
+};
+
+class Executor {
+ public:
+  virtual ~Executor() = default;
+  virtual Finished run(const Launch& launch) = 0;
+};
+
+class ProcessExecutor : public Executor {
+ public:
+  Finished run(const Launch& launch) override;
+};
+
+// SIGINT/SIGTERM: the running child is stopped and the sweep ends cleanly.
+void install_interrupt_handlers();
+bool interrupted();
+
+}  // namespace allocstamp

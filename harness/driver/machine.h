@@ -1,0 +1,16 @@
+// machine.h — the run context for meta.json and the start of a sweep: host,
+// CPU, kernel, compiler, git commit, and warnings about a noisy machine.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace allocstamp {
+
+nlohmann::json describe_machine(const std::filesystem::path& source_dir);
+// Conditions that make timings less trustworthy (CPU frequency scaling, load).
+std::vector<std::string> machine_warnings();
+
+}  // namespace allocstamp

@@ -1,0 +1,41 @@
+// main.cpp — bench: arguments → options → sweep (or --list, summarize). Typed
+// errors are caught here once: "error: what — how to fix", exit 2 for bad usage.
+#include <iostream>
+
+#include "errors.h"
+#include "executor.h"
+#include "options.h"
+#include "ranking.h"
+#include "results.h"
+#include "selection.h"
+#include "sweep.h"
+
+int main(int argc, char** argv) {
+  using namespace allocstamp;
+  try {
+    Options options;
+    if (!parse_command_line(argc, argv, options)) return 0;
+    Paths paths = default_paths();
+    if (!options.summarize.empty()) {
+      auto summary = write_summary(options.summarize);
+      print_ranking(options.summarize, std::cout);
+      std::cout << "\nwrote " << summary.string() << "\n";
+      return 0;
+    }
+    if (options.list) {
+      print_list(load_catalog(options, paths), paths);
+      return 0;
+    }
+    ProcessExecutor executor;
+    return run_sweep(options, paths, executor, std::cout);
+  } catch (const UsageError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  } catch (const RunError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << " — this is a bug in bench; please report it\n";
+    return 1;
+  }
+}

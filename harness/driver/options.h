@@ -1,0 +1,40 @@
+// options.h — everything a bench invocation asks for, after parsing and
+// validation; the same struct is saved in meta.json so --resume can replay it.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace allocstamp {
+
+struct Options {
+  std::vector<std::string> allocators;  // names or paths; "all" expanded later
+  std::vector<std::string> workloads;   // names; "all" expanded later
+  std::vector<int> threads{1};
+  std::string size = "small";
+  int reps = 3;
+  std::string tm = "ml_wt";
+  std::string out;                      // results folder; empty: results/runs/<timestamp>
+  double timeout_seconds = 600;
+  bool no_profile = false;
+  bool series = false;
+  bool shuffle = false;
+  unsigned seed = 1;
+  bool dry_run = false;
+  bool list = false;
+  std::string resume;                   // results folder to complete
+  std::vector<std::string> registries;  // more allocator files
+  std::vector<std::string> workload_files;
+  std::string summarize;                // `bench summarize DIR`
+  std::vector<std::string> command_line;
+};
+
+void to_json(nlohmann::json& j, const Options& o);
+void from_json(const nlohmann::json& j, Options& o);
+
+// Parses the command line (flags fall back to ALLOCSTAMP_* variables). Returns
+// false when --help or --version was answered; throws UsageError on bad input.
+bool parse_command_line(int argc, char** argv, Options& options);
+
+}  // namespace allocstamp

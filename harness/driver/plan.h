@@ -1,0 +1,27 @@
+// plan.h — the experiment matrix as an ordered list of runs. Allocators are
+// interleaved within each repetition (drift of the machine hits all alike),
+// optionally shuffled with a seed; a run's key identifies it for --resume.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "options.h"
+#include "registry.h"
+
+namespace allocstamp {
+
+struct Run {
+  int id = 0;  // 1-based position in the plan
+  Workload workload;
+  Allocator allocator;
+  std::string size;
+  std::string tm;  // "" for workloads that are not transactional
+  int threads = 1;
+  int rep = 1;
+  std::string key() const;
+};
+
+std::vector<Run> make_plan(const Options& options, const std::vector<Workload>& workloads,
+                           const std::vector<Allocator>& allocators);
+
+}  // namespace allocstamp

@@ -1,0 +1,100 @@
+// ranking.cpp — reads runs.csv, groups ok runs by cell, and formats the table.
+#include "ranking.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "results.h"
+#include "statistics.h"
+
+namespace allocstamp {
+
+namespace {
+
+std::string fmt(const char* format, double v) {
+  if (std::isnan(v)) return "-";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+std::string mib(double bytes) { return fmt("%.1f MiB", bytes / (1024.0 * 1024.0)); }
+
+}  // namespace
+
+void print_ranking(const std::filesystem::path& dir, std::ostream& out) {
+  CsvRow header;
+  auto rows = read_csv(dir / "runs.csv", &header);
+  std::map<std::string, size_t> col;
+  for (size_t i = 0; i < header.size(); ++i) col[header[i]] = i;
+  auto value = [&](const CsvRow& row, const char* name) {
+    const std::string& v = row[col[name]];
+    return v.empty() ? NAN : std::strtod(v.c_str(), nullptr);
+  };
+  // group: "workload size tm threads" -> allocator -> rows
+  std::map<std::string, std::map<std::string, std::vector<const CsvRow*>>> groups;
+  std::map<std::string, int> not_ok;
+  for (const auto& row : rows) {
+    if (row.size() != header.size()) continue;
+    std::string group = row[col["workload"]] + ", size " + row[col["size"]] +
+                        (row[col["tm"]].empty() ? "" : ", " + row[col["tm"]]) + ", " + row[col["threads"]] + " thread(s)";
+    if (row[col["status"]] == "ok") groups[group][row[col["allocator"]]].push_back(&row);
+    else ++not_ok[row[col["status"]]];
+  }
+  for (const auto& [group, by_allocator] : groups) {
+    struct Line {
+      std::string allocator;
+      stats::Summary time;
+      double heap, hwm, pss;
+      size_t outliers;
+    };
+    std::vector<Line> lines;
+    for (const auto& [allocator, list] : by_allocator) {
+      std::vector<double> times, heaps, hwms, psss;
+      for (const CsvRow* r : list) {
+        double t = value(*r, "elapsed_ns");
+        times.push_back(std::isnan(t) ? value(*r, "wall_ns") : t);
+        heaps.push_back(value(*r, "heap_requested_peak_bytes"));
+        hwms.push_back(value(*r, "hwm_kb"));
+        psss.push_back(value(*r, "pss_kb"));
+      }
+      // Outliers are judged from five runs up: with fewer the MAD says little.
+      size_t outliers = times.size() >= 5 ? stats::mad_outliers(times).size() : 0;
+      lines.push_back({allocator, stats::summarize(times), stats::summarize(heaps).median, stats::summarize(hwms).median,
+                       stats::summarize(psss).median, outliers});
+    }
+    std::sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) { return a.time.mean < b.time.mean; });
+    const Line* glibc = nullptr;
+    for (const auto& l : lines)
+      if (l.allocator == "glibc") glibc = &l;
+    out << "\n" << group << "\n";
+    char head[256];
+    std::snprintf(head, sizeof head, "  %-14s %4s %12s %22s %14s %12s %12s\n", "allocator", "n", "time (ms)",
+                  "vs glibc [95% CI]", "heap peak", "peak RSS", "PSS");
+    out << head;
+    bool few = false;
+    for (const auto& l : lines) {
+      std::string ratio = "-";
+      if (glibc) {
+        stats::Ratio r = stats::ratio_of_means(l.time, glibc->time);
+        // A ratio of times is positive: an interval reaching below 0 says "very noisy".
+        ratio = fmt("%.3f", r.value) +
+                (std::isnan(r.ci_low) ? "" : " [" + fmt("%.3f", std::max(0.0, r.ci_low)) + ", " + fmt("%.3f", r.ci_high) + "]");
+      }
+      char line[320];
+      std::snprintf(line, sizeof line, "  %-14s %4zu %12s %22s %14s %12s %12s\n", l.allocator.c_str(), l.time.n,
+                    fmt("%.2f", l.time.mean / 1e6).c_str(), ratio.c_str(), mib(l.heap).c_str(),
+                    mib(l.hwm * 1024).c_str(), mib(l.pss * 1024).c_str());
+      out << line;
+      if (l.time.n < 3) few = true;
+      if (l.outliers) out << "    warning: " << l.outliers << " outlier run(s) for " << l.allocator << " (modified Z-score > 3.5): noisy\n";
+    }
+    if (few) out << "    warning: fewer than 3 ok repetitions in some cells: no confidence interval (use --reps 3 or more)\n";
+  }
+  for (const auto& [status, count] : not_ok) out << "\n" << count << " run(s) " << status << " (see runs.csv and logs/)";
+  if (!not_ok.empty()) out << "\n";
+}
+
+}  // namespace allocstamp

@@ -1,0 +1,13 @@
+// ranking.h — the table printed at the end of a sweep (and by `bench
+// summarize`): per workload, allocators ranked by time with the ratio to glibc
+// and its confidence interval, peak requested heap, peak RSS, PSS; warnings
+// when repetitions are too few or runs are outliers.
+#pragma once
+#include <filesystem>
+#include <ostream>
+
+namespace allocstamp {
+
+void print_ranking(const std::filesystem::path& results_dir, std::ostream& out);
+
+}  // namespace allocstamp

@@ -1,0 +1,120 @@
+// registry.cpp — parsing and validating the registry files with nlohmann-json,
+// resolving allocator libraries, and asking dpkg for package versions.
+#include "registry.h"
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "errors.h"
+
+namespace allocstamp {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+json read_registry(const fs::path& file, const char* list_key) {
+  std::ifstream in(file);
+  if (!in) throw UsageError("cannot read " + file.string(), "check the path (--registry / --workloads)");
+  json doc;
+  try {
+    doc = json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw UsageError(file.string() + " is not valid JSON: " + e.what(), "fix the file");
+  }
+  int schema = doc.value("schema", 0);
+  if (schema > kRegistrySchema)
+    throw UsageError(file.string() + " has schema " + std::to_string(schema) + ", newer than this bench (" +
+                         std::to_string(kRegistrySchema) + ")",
+                     "update allocstamp");
+  if (!doc.contains(list_key) || !doc[list_key].is_array())
+    throw UsageError(file.string() + " has no \"" + list_key + "\" list", "see allocators/allocators.json for the shape");
+  return doc;
+}
+
+std::string required(const json& entry, const char* key, const fs::path& file) {
+  if (!entry.contains(key) || !entry[key].is_string() || entry[key].get<std::string>().empty())
+    throw UsageError(file.string() + ": an entry lacks \"" + key + "\"", "every entry needs it");
+  return entry[key].get<std::string>();
+}
+
+void resolve(Allocator& a) {
+  a.installed = a.candidates.empty();  // glibc: nothing to preload
+  for (const auto& candidate : a.candidates)
+    if (fs::exists(candidate)) {
+      a.library = candidate;
+      a.installed = true;
+      break;
+    }
+}
+
+template <typename T>
+void upsert(std::vector<T>& list, T item) {
+  for (auto& existing : list)
+    if (existing.name == item.name) {
+      existing = std::move(item);
+      return;
+    }
+  list.push_back(std::move(item));
+}
+
+}  // namespace
+
+void load_allocators(const fs::path& file, std::vector<Allocator>& into) {
+  json doc = read_registry(file, "allocators");
+  for (const json& e : doc["allocators"]) {
+    Allocator a;
+    a.name = required(e, "name", file);
+    a.description = e.value("description", "");
+    a.package = e.value("package", "");
+    a.candidates = e.value("libraries", std::vector<std::string>{});
+    a.env = e.value("env", std::map<std::string, std::string>{});
+    resolve(a);
+    upsert(into, std::move(a));
+  }
+}
+
+void load_workloads(const fs::path& file, std::vector<Workload>& into) {
+  json doc = read_registry(file, "workloads");
+  for (const json& e : doc["workloads"]) {
+    Workload w;
+    w.name = required(e, "name", file);
+    w.binary = required(e, "binary", file);
+    w.family = e.value("family", "");
+    w.app = e.value("app", "");
+    w.args = e.value("args", std::vector<std::string>{});
+    w.tm = e.value("tm", false);
+    w.description = e.value("description", "");
+    upsert(into, std::move(w));
+  }
+}
+
+Allocator allocator_from_path(const std::string& path) {
+  Allocator a;
+  a.name = fs::path(path).filename().string();
+  a.description = "given by path";
+  a.candidates = {path};
+  a.by_path = true;
+  resolve(a);
+  return a;
+}
+
+std::string package_version(const std::string& package) {
+  if (package.empty()) return "";
+  for (char c : package)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '+')) return "";
+  std::string command = "dpkg-query -W -f='${Version}' " + package + " 2>/dev/null";
+  FILE* p = popen(command.c_str(), "r");
+  if (!p) return "";
+  std::array<char, 256> buf{};
+  std::string out;
+  while (fgets(buf.data(), int(buf.size()), p)) out += buf.data();
+  pclose(p);
+  return out;
+}
+
+}  // namespace allocstamp

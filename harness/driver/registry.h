@@ -1,0 +1,46 @@
+// registry.h — the allocators and workloads bench knows, read from JSON data
+// files a user can extend without recompiling (allocators/allocators.json,
+// workloads/workloads.json, or more with --registry / --workloads).
+#pragma once
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace allocstamp {
+
+constexpr int kRegistrySchema = 1;
+
+struct Allocator {
+  std::string name;
+  std::string description;
+  std::string package;                  // the Debian package that provides it
+  std::vector<std::string> candidates;  // library paths, first existing wins
+  std::map<std::string, std::string> env;
+  std::string library;                  // resolved; empty for glibc
+  bool installed = false;
+  bool by_path = false;                 // --alloc=/path/to/lib.so
+};
+
+struct Workload {
+  std::string name;
+  std::string family;
+  std::string binary;  // relative to the build folder
+  std::string app;     // first argument; empty for none
+  std::vector<std::string> args;
+  bool tm = false;     // transactional: receives --tm
+  std::string description;
+};
+
+// Reads allocators from `file` and resolves each library; later files
+// override earlier entries of the same name. Throws UsageError on bad files.
+void load_allocators(const std::filesystem::path& file, std::vector<Allocator>& into);
+void load_workloads(const std::filesystem::path& file, std::vector<Workload>& into);
+
+// An allocator given as a path to a shared library.
+Allocator allocator_from_path(const std::string& path);
+
+// The installed version of a Debian package ("" when unknown).
+std::string package_version(const std::string& package);
+
+}  // namespace allocstamp

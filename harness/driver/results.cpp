@@ -1,0 +1,354 @@
+// results.cpp — CSV writing and reading (RFC 4180 quoting), the fixed column
+// order of runs.csv, resume bookkeeping, and summary.csv.
+#include "results.h"
+
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "errors.h"
+#include "statistics.h"
+
+namespace allocstamp {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::vector<Column> kColumns = {
+    {"run_id", "position of the run in the plan"},
+    {"workload", "workload name (bench --list)"},
+    {"app", "the app the workload binary ran"},
+    {"size", "input size: tiny, small, medium, large"},
+    {"allocator", "allocator name, or the file name of one given by path"},
+    {"tm", "TM method for transactional workloads, else empty"},
+    {"threads", "threads the workload was asked to use"},
+    {"rep", "repetition, from 1"},
+    {"status", "ok, failed, verify_failed (exit status 3), crashed (signal), timeout, skipped (allocator not installed)"},
+    {"exit_code", "exit status, when the process exited"},
+    {"signal", "signal number that ended it (crashed, or the timeout's TERM/KILL)"},
+    {"wall_ns", "wall time of the whole process, measured by bench"},
+    {"elapsed_ns", "the measured phase's time, reported by the workload (@metric elapsed_ns)"},
+    {"user_ns", "user CPU time of the process (wait4)"},
+    {"sys_ns", "system CPU time of the process (wait4)"},
+    {"maxrss_kb", "peak RSS of the process alone (wait4 ru_maxrss)"},
+    {"startup_allocs_count", "memprof: allocations by shared-library initialisers before it started"},
+    {"startup_requested_bytes", "memprof: their bytes"},
+    {"allocs_seq_count", "memprof: calls that returned a new block, sequential region"},
+    {"allocs_par_count", "memprof: the same, parallel region"},
+    {"allocs_tx_count", "memprof: the same, inside transactions"},
+    {"frees_seq_count", "memprof: calls that released a block, sequential region"},
+    {"frees_par_count", "memprof: the same, parallel region"},
+    {"frees_tx_count", "memprof: the same, transactional (deferred to commit, or undone on abort)"},
+    {"requested_seq_bytes", "memprof: bytes asked for (allocations and realloc sizes), sequential"},
+    {"requested_par_bytes", "memprof: the same, parallel"},
+    {"requested_tx_bytes", "memprof: the same, transactional"},
+    {"usable_total_bytes", "memprof: sum of malloc_usable_size of allocated blocks"},
+    {"reallocs_count", "memprof: realloc(p, n) with both non-zero"},
+    {"realloc_moves_count", "memprof: of those, the ones that moved the block"},
+    {"allocs_failed_count", "memprof: allocation calls that returned NULL or threw"},
+    {"allocs_untracked_count", "memprof: blocks whose size could not be kept (misaligned)"},
+    {"frees_untracked_count", "memprof: frees of blocks memprof never saw"},
+    {"allocs_tm_internal_count", "memprof: libitm's own allocations inside transactions"},
+    {"frees_tm_internal_count", "memprof: libitm's own frees inside transactions"},
+    {"size_le16_count", "memprof: allocations of at most 16 bytes"},
+    {"size_le32_count", "memprof: 17 to 32 bytes"},
+    {"size_le48_count", "memprof: 33 to 48 bytes"},
+    {"size_le64_count", "memprof: 49 to 64 bytes"},
+    {"size_le96_count", "memprof: 65 to 96 bytes"},
+    {"size_le128_count", "memprof: 97 to 128 bytes"},
+    {"size_le256_count", "memprof: 129 to 256 bytes"},
+    {"size_le512_count", "memprof: 257 to 512 bytes"},
+    {"size_le1024_count", "memprof: 513 to 1024 bytes"},
+    {"size_gt1024_count", "memprof: more than 1024 bytes"},
+    {"heap_requested_peak_bytes", "memprof: peak of live requested bytes"},
+    {"heap_requested_end_bytes", "memprof: live requested bytes at exit (leaks)"},
+    {"heap_usable_peak_bytes", "memprof: peak of live malloc_usable_size bytes"},
+    {"heap_usable_end_bytes", "memprof: live usable bytes at exit"},
+    {"heap_peak_error_bytes", "memprof: bound on the peaks' error (0: exact)"},
+    {"live_blocks_peak_count", "memprof: most blocks live at once"},
+    {"live_blocks_end_count", "memprof: blocks live at exit"},
+    {"live_blocks_peak_error_count", "memprof: bound on live_blocks_peak_count's error"},
+    {"load_total_byte_ns", "memprof: integral of live requested bytes over the measured phase (mma's load)"},
+    {"load_avg_bytes", "memprof: load_total_byte_ns / duration_ns"},
+    {"duration_ns", "memprof: length of the measured phase"},
+    {"stack_peak_main_bytes", "memprof: main thread's stack high-water mark"},
+    {"stack_peak_thread_max_bytes", "memprof: deepest stack among the other threads"},
+    {"stack_count", "memprof: stacks measured"},
+    {"threads_peak_count", "memprof: most threads alive at once"},
+    {"rss_kb", "memprof: RSS at the end of the measured phase (smaps_rollup)"},
+    {"pss_kb", "memprof: PSS at the end of the measured phase"},
+    {"uss_kb", "memprof: private clean + dirty at the end of the measured phase"},
+    {"pss_anon_kb", "memprof: anonymous PSS at the end of the measured phase"},
+    {"hwm_kb", "memprof: peak RSS (VmHWM)"},
+    {"memprof_self_kb", "memprof: its own resident memory (part of rss_kb)"},
+    {"alloc_stats", "which allocator reported: jemalloc, gperftools, mimalloc, glibc, tbbmalloc (none), none"},
+    {"alloc_in_use_bytes", "allocator: bytes handed out"},
+    {"alloc_cached_bytes", "allocator: free bytes it keeps"},
+    {"alloc_resident_bytes", "allocator: its resident bytes"},
+    {"alloc_mapped_bytes", "allocator: bytes it has mapped"},
+    {"alloc_metadata_bytes", "allocator: its own bookkeeping"},
+    {"tx_attempts_count", "workload: transaction attempts (@metric)"},
+    {"tx_commits_count", "workload: transactions committed (@metric)"},
+    {"extra", "other keys the run reported, as key=value;key=value"},
+    {"log", "the run's stdout and stderr, relative to the folder"},
+};
+
+std::string quote(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+void write_row(std::ostream& out, const CsvRow& row) {
+  for (size_t i = 0; i < row.size(); ++i) out << (i ? "," : "") << quote(row[i]);
+  out << '\n';
+}
+
+CsvRow split_csv_line(const std::string& line) {
+  CsvRow row;
+  std::string cell;
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') cell += '"', ++i;
+      else if (c == '"') quoted = false;
+      else cell += c;
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      row.push_back(cell);
+      cell.clear();
+    } else {
+      cell += c;
+    }
+  }
+  row.push_back(cell);
+  return row;
+}
+
+std::string schema_line(const char* file) {
+  return std::string("# allocstamp ") + file + " schema " + std::to_string(kResultsSchema);
+}
+
+const std::vector<std::string> kSeriesColumns = {"run_id", "t_ns", "heap_requested_bytes", "heap_requested_max_bytes",
+                                                 "heap_usable_bytes", "rss_kb"};
+
+}  // namespace
+
+const std::vector<Column>& run_columns() { return kColumns; }
+
+std::string status_of(const Finished& f) {
+  if (f.timed_out) return "timeout";
+  if (f.start_failed) return "failed";
+  if (f.signal) return "crashed";
+  if (f.exit_code == 0) return "ok";
+  if (f.exit_code == 3) return "verify_failed";
+  return "failed";
+}
+
+std::vector<CsvRow> read_csv(const fs::path& file, CsvRow* header) {
+  std::ifstream in(file);
+  if (!in) throw UsageError("cannot read " + file.string(), "is it a bench results folder?");
+  std::vector<CsvRow> rows;
+  std::string line;
+  bool have_header = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("# allocstamp", 0) == 0) {
+      int schema = std::atoi(line.substr(line.rfind(' ') + 1).c_str());
+      if (schema > kResultsSchema)
+        throw UsageError(file.string() + " has schema " + std::to_string(schema) + ", newer than this bench",
+                         "read it with a newer allocstamp");
+      continue;
+    }
+    if (line.empty() || line[0] == '#') continue;
+    CsvRow row = split_csv_line(line);
+    if (!have_header) {
+      if (header) *header = row;
+      have_header = true;
+    } else {
+      rows.push_back(std::move(row));
+    }
+  }
+  return rows;
+}
+
+ResultsFolder ResultsFolder::create(const fs::path& dir) {
+  std::error_code ec;
+  fs::create_directories(dir / "logs", ec);
+  if (ec) throw UsageError("cannot create " + dir.string() + ": " + ec.message(), "choose a writable --out");
+  if (fs::exists(dir / "runs.csv"))
+    throw UsageError(dir.string() + " already holds results", "choose another --out, or --resume it");
+  ResultsFolder folder(dir);
+  folder.open_streams(true);
+  return folder;
+}
+
+ResultsFolder ResultsFolder::reopen(const fs::path& dir) {
+  if (!fs::exists(dir / "meta.json") || !fs::exists(dir / "runs.csv"))
+    throw UsageError(dir.string() + " has no meta.json and runs.csv", "--resume takes a folder bench wrote");
+  CsvRow header;
+  read_csv(dir / "runs.csv", &header);  // checks the schema
+  ResultsFolder folder(dir);
+  folder.open_streams(false);
+  return folder;
+}
+
+void ResultsFolder::open_streams(bool fresh) {
+  auto mode = fresh ? std::ios::trunc : std::ios::app;
+  runs_.open(dir_ / "runs.csv", std::ios::out | mode);
+  series_.open(dir_ / "series.csv", std::ios::out | mode);
+  if (!runs_ || !series_) throw UsageError("cannot write in " + dir_.string(), "choose a writable --out");
+  if (fresh) {
+    runs_ << schema_line("runs.csv") << '\n';
+    CsvRow header;
+    for (const Column& c : kColumns) header.push_back(c.name);
+    write_row(runs_, header);
+    series_ << schema_line("series.csv") << '\n';
+    write_row(series_, kSeriesColumns);
+    runs_.flush();
+    series_.flush();
+  }
+}
+
+fs::path ResultsFolder::log_path(const Run& run) const {
+  return dir_ / "logs" / (std::to_string(run.id) + "-" + run.workload.name + "-" + run.allocator.name + "-t" +
+                          std::to_string(run.threads) + "-r" + std::to_string(run.rep) + ".log");
+}
+
+std::set<std::string> ResultsFolder::completed_keys() const {
+  CsvRow header;
+  auto rows = read_csv(dir_ / "runs.csv", &header);
+  auto index = [&](const char* name) {
+    for (size_t i = 0; i < header.size(); ++i)
+      if (header[i] == name) return i;
+    throw UsageError("runs.csv lacks column " + std::string(name), "the folder was not written by bench");
+  };
+  size_t w = index("workload"), s = index("size"), a = index("allocator"), t = index("tm"), th = index("threads"),
+         r = index("rep");
+  std::set<std::string> keys;
+  for (const auto& row : rows)
+    if (row.size() == header.size()) keys.insert(row[w] + "|" + row[s] + "|" + row[a] + "|" + row[t] + "|" + row[th] + "|" + row[r]);
+  return keys;
+}
+
+void ResultsFolder::write_meta(const nlohmann::json& meta) {
+  fs::path tmp = dir_ / "meta.json.tmp";
+  {
+    std::ofstream out(tmp);
+    out << meta.dump(2) << '\n';
+  }
+  fs::rename(tmp, dir_ / "meta.json");  // never half-written
+}
+
+void ResultsFolder::append(const Run& run, const std::string& status, const Finished& f, const Records& r) {
+  KeyValues values = r.memprof;
+  for (const auto& [k, v] : r.metrics) values[k] = v;
+  values["run_id"] = std::to_string(run.id);
+  values["workload"] = run.workload.name;
+  values["app"] = run.workload.app;
+  values["size"] = run.size;
+  values["allocator"] = run.allocator.name;
+  values["tm"] = run.tm;
+  values["threads"] = std::to_string(run.threads);
+  values["rep"] = std::to_string(run.rep);
+  values["status"] = status;
+  values["exit_code"] = f.exit_code >= 0 && !f.signal ? std::to_string(f.exit_code) : "";
+  values["signal"] = f.signal ? std::to_string(f.signal) : "";
+  values["wall_ns"] = std::to_string(f.wall_ns);
+  values["user_ns"] = std::to_string(f.user_ns);
+  values["sys_ns"] = std::to_string(f.sys_ns);
+  values["maxrss_kb"] = std::to_string(f.maxrss_kb);
+  values["log"] = fs::relative(log_path(run), dir_).string();
+  // Keys that are not columns (and not identity keys of the record) go to extra.
+  static const std::set<std::string> dropped = {"pid", "program", "format", "peak_slack_bytes", "series_points_count"};
+  std::set<std::string> known;
+  for (const Column& c : kColumns) known.insert(c.name);
+  std::string extra;
+  for (const auto& [k, v] : values)
+    if (!known.count(k) && !dropped.count(k)) extra += (extra.empty() ? "" : ";") + k + "=" + v;
+  values["extra"] = extra;
+  CsvRow row;
+  for (const Column& c : kColumns) row.push_back(values.count(c.name) ? values[c.name] : "");
+  write_row(runs_, row);
+  runs_.flush();
+  for (const KeyValues& sample : r.samples) {
+    CsvRow srow{std::to_string(run.id)};
+    for (size_t i = 1; i < kSeriesColumns.size(); ++i) {
+      auto it = sample.find(kSeriesColumns[i]);
+      srow.push_back(it == sample.end() ? "" : it->second);
+    }
+    write_row(series_, srow);
+  }
+  series_.flush();
+}
+
+void ResultsFolder::append_skipped(const Run& run, const std::string& why) {
+  Finished none;
+  Records records;
+  records.metrics["skip_reason"] = why;
+  append(run, "skipped", none, records);
+}
+
+fs::path write_summary(const fs::path& dir) {
+  CsvRow header;
+  auto rows = read_csv(dir / "runs.csv", &header);
+  std::map<std::string, size_t> col;
+  for (size_t i = 0; i < header.size(); ++i) col[header[i]] = i;
+  const std::vector<std::string> cell_keys = {"workload", "app", "size", "allocator", "tm", "threads"};
+  for (const auto& k : cell_keys)
+    if (!col.count(k)) throw UsageError("runs.csv lacks column " + k, "the folder was not written by bench");
+  // cell -> metric -> values
+  std::map<CsvRow, std::map<std::string, std::vector<double>>> cells;
+  std::vector<std::string> metric_order;
+  for (size_t i = col["status"] + 1; i < header.size(); ++i) {
+    const std::string& name = header[i];
+    if (name == "exit_code" || name == "signal" || name == "extra" || name == "log" || name == "alloc_stats") continue;
+    metric_order.push_back(name);
+  }
+  for (const auto& row : rows) {
+    if (row.size() != header.size() || row[col["status"]] != "ok") continue;
+    CsvRow cell;
+    for (const auto& k : cell_keys) cell.push_back(row[col[k]]);
+    auto& metrics = cells[cell];
+    for (const auto& m : metric_order) {
+      const std::string& v = row[col[m]];
+      if (v.empty()) continue;
+      char* end = nullptr;
+      double d = std::strtod(v.c_str(), &end);
+      if (end && *end == 0) metrics[m].push_back(d);
+    }
+  }
+  fs::path out_path = dir / "summary.csv";
+  fs::path tmp = dir / "summary.csv.tmp";
+  {
+    std::ofstream out(tmp);
+    out << schema_line("summary.csv") << '\n';
+    CsvRow head = cell_keys;
+    for (const char* h : {"metric", "n", "mean", "median", "stddev", "ci95_low", "ci95_high"}) head.push_back(h);
+    write_row(out, head);
+    auto num = [](double v) {
+      if (std::isnan(v)) return std::string();
+      std::ostringstream s;
+      s.precision(10);
+      s << v;
+      return s.str();
+    };
+    for (const auto& [cell, metrics] : cells)
+      for (const auto& m : metric_order) {
+        auto it = metrics.find(m);
+        if (it == metrics.end()) continue;
+        stats::Summary s = stats::summarize(it->second);
+        CsvRow row = cell;
+        row.insert(row.end(), {m, std::to_string(s.n), num(s.mean), num(s.median), num(s.stddev), num(s.ci_low),
+                               num(s.ci_high)});
+        write_row(out, row);
+      }
+  }
+  fs::rename(tmp, out_path);
+  return out_path;
+}
+
+}  // namespace allocstamp

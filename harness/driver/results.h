@@ -1,0 +1,59 @@
+// results.h — the results folder (Contract 4): runs.csv appended and flushed
+// after every run, series.csv, meta.json, summary.csv, logs/. Each file
+// carries the schema version; readers refuse a newer one.
+#pragma once
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "executor.h"
+#include "plan.h"
+#include "records.h"
+
+namespace allocstamp {
+
+constexpr int kResultsSchema = 1;
+
+struct Column {
+  const char* name;
+  const char* meaning;  // unit and source, for --columns and the README
+};
+// runs.csv's columns, in order (extra and log last).
+const std::vector<Column>& run_columns();
+
+// The status of a finished run: ok, failed, verify_failed, crashed, timeout.
+std::string status_of(const Finished& f);
+
+using CsvRow = std::vector<std::string>;
+// Reads a CSV written by bench (comment lines skipped); checks the schema line.
+std::vector<CsvRow> read_csv(const std::filesystem::path& file, CsvRow* header);
+
+class ResultsFolder {
+ public:
+  // A new folder (it must not hold runs.csv yet) or, for --resume, an existing one.
+  static ResultsFolder create(const std::filesystem::path& dir);
+  static ResultsFolder reopen(const std::filesystem::path& dir);
+
+  const std::filesystem::path& dir() const { return dir_; }
+  std::filesystem::path log_path(const Run& run) const;
+  std::set<std::string> completed_keys() const;  // runs already in runs.csv
+  void write_meta(const nlohmann::json& meta);
+  void append(const Run& run, const std::string& status, const Finished& f, const Records& r);
+  void append_skipped(const Run& run, const std::string& why);
+
+ private:
+  explicit ResultsFolder(std::filesystem::path dir) : dir_(std::move(dir)) {}
+  void open_streams(bool fresh);
+  std::filesystem::path dir_;
+  std::ofstream runs_, series_;
+};
+
+// Writes summary.csv from runs.csv: per cell and metric n, mean, median,
+// stddev, 95% CI over the ok runs. Returns the path.
+std::filesystem::path write_summary(const std::filesystem::path& dir);
+
+}  // namespace allocstamp

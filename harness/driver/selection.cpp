@@ -1,0 +1,110 @@
+// selection.cpp — registry loading, name resolution and `bench --list`.
+#include "selection.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "errors.h"
+
+namespace allocstamp {
+
+namespace fs = std::filesystem;
+
+Paths default_paths() {
+  Paths p;
+  const char* source = std::getenv("ALLOCSTAMP_SOURCE_DIR");
+  const char* build = std::getenv("ALLOCSTAMP_BUILD_DIR");
+  p.source = source ? source : ALLOCSTAMP_SOURCE_DIR;
+  p.build = build ? build : ALLOCSTAMP_BUILD_DIR;
+  p.memprof = p.build / "lib" / "libmemprof.so";
+  return p;
+}
+
+Catalog load_catalog(const Options& options, const Paths& paths) {
+  Catalog c;
+  load_allocators(paths.source / "allocators" / "allocators.json", c.allocators);
+  for (const auto& file : options.registries) load_allocators(file, c.allocators);
+  load_workloads(paths.source / "workloads" / "workloads.json", c.workloads);
+  for (const auto& file : options.workload_files) load_workloads(file, c.workloads);
+  return c;
+}
+
+namespace {
+
+template <typename T>
+std::string names_of(const std::vector<T>& list) {
+  std::string out;
+  for (const auto& item : list) out += (out.empty() ? "" : ", ") + item.name;
+  return out;
+}
+
+}  // namespace
+
+std::vector<Allocator> select_allocators(const Options& options, const Catalog& catalog) {
+  std::vector<std::string> wanted = options.allocators;
+  if (wanted.empty()) wanted = {"all"};
+  std::vector<Allocator> out;
+  for (const auto& name : wanted) {
+    if (name == "all") {
+      for (const auto& a : catalog.allocators) out.push_back(a);
+      continue;
+    }
+    if (name.find('/') != std::string::npos || name.ends_with(".so") || name.find(".so.") != std::string::npos) {
+      Allocator a = allocator_from_path(name);
+      if (!a.installed) throw UsageError("no allocator library at " + name, "give the path of an existing .so");
+      out.push_back(a);
+      continue;
+    }
+    const Allocator* found = nullptr;
+    for (const auto& a : catalog.allocators)
+      if (a.name == name) found = &a;
+    if (!found) throw UsageError("unknown allocator '" + name + "'", "choose from: " + names_of(catalog.allocators) + ", all, or a path to a .so");
+    if (!found->installed)
+      throw UsageError("allocator '" + name + "' is not installed (no " +
+                           (found->candidates.empty() ? std::string("library") : found->candidates.front()) + ")",
+                       "install it: apt-get install " + found->package + " (or run scripts/install-deps)");
+    out.push_back(*found);
+  }
+  if (out.empty()) throw UsageError("no allocator selected", "see 'bench --list'");
+  return out;
+}
+
+std::vector<Workload> select_workloads(const Options& options, const Catalog& catalog, const Paths& paths) {
+  if (options.workloads.empty())
+    throw UsageError("no workload chosen", "pass --workload=NAME (names: " + names_of(catalog.workloads) + ", or all)");
+  std::vector<Workload> out;
+  for (const auto& name : options.workloads) {
+    if (name == "all") {
+      out.insert(out.end(), catalog.workloads.begin(), catalog.workloads.end());
+      continue;
+    }
+    const Workload* found = nullptr;
+    for (const auto& w : catalog.workloads)
+      if (w.name == name) found = &w;
+    if (!found) throw UsageError("unknown workload '" + name + "'", "choose from: " + names_of(catalog.workloads) + ", or all");
+    out.push_back(*found);
+  }
+  for (const auto& w : out)
+    if (!fs::exists(paths.build / w.binary))
+      throw UsageError("workload '" + w.name + "' is not built (" + (paths.build / w.binary).string() + ")", "run 'make build'");
+  return out;
+}
+
+void print_list(const Catalog& catalog, const Paths& paths) {
+  std::printf("Allocators (allocators/allocators.json; more with --registry FILE or --alloc=/path/lib.so):\n");
+  std::printf("  %-14s %-9s %-22s %s\n", "name", "installed", "version", "library / package");
+  for (const auto& a : catalog.allocators) {
+    std::string version = package_version(a.package);
+    std::string where = a.candidates.empty() ? "(nothing preloaded)" : (a.installed ? a.library : a.candidates.front());
+    std::printf("  %-14s %-9s %-22s %s  [%s]\n", a.name.c_str(), a.installed ? "yes" : "no",
+                version.empty() ? "-" : version.c_str(), where.c_str(), a.package.c_str());
+  }
+  std::printf("\nWorkloads (workloads/workloads.json; more with --workloads FILE):\n");
+  std::printf("  %-20s %-8s %-6s %s\n", "name", "family", "built", "description");
+  for (const auto& w : catalog.workloads)
+    std::printf("  %-20s %-8s %-6s %s\n", w.name.c_str(), w.family.c_str(),
+                fs::exists(paths.build / w.binary) ? "yes" : "no", w.description.c_str());
+  std::printf("\nlibmemprof.so: %s%s\n", paths.memprof.c_str(), fs::exists(paths.memprof) ? "" : " (not built: make build)");
+}
+
+}  // namespace allocstamp

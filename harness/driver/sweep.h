@@ -1,0 +1,16 @@
+// sweep.h — one bench invocation from validated options to a results folder:
+// plan, run each cell in a fresh child, append every row as it ends, then
+// summary.csv and the ranking. Exit status: 0 done, 1 some run did not
+// succeed, 130 interrupted (resume with --resume).
+#pragma once
+#include <ostream>
+
+#include "executor.h"
+#include "options.h"
+#include "selection.h"
+
+namespace allocstamp {
+
+int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostream& out);
+
+}  // namespace allocstamp
