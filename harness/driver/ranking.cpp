@@ -77,7 +77,9 @@ void print_ranking(const std::filesystem::path& dir, std::ostream& out) {
     bool few = false;
     for (const auto& l : lines) {
       std::string ratio = "-";
-      if (glibc) {
+      if (&l == glibc) {
+        ratio = "1 (reference)";
+      } else if (glibc) {
         stats::Ratio r = stats::ratio_of_means(l.time, glibc->time);
         // A ratio of times is positive: an interval reaching below 0 says "very noisy".
         ratio = fmt("%.3f", r.value) +

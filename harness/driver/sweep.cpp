@@ -94,7 +94,7 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
                          {"memprof", options.no_profile ? "" : paths.memprof.string()},
                          {"allocators", allocator_meta(allocators)}};
   folder.write_meta(meta);
-  point_latest_at(paths, dir);
+  if (options.out.empty()) point_latest_at(paths, dir);  // an explicit --out leaves results/latest alone
   for (const auto& warning : machine_warnings()) std::cerr << "warning: " << warning << "\n";
 
   install_interrupt_handlers();

@@ -1,0 +1,242 @@
+// bench_e2e_test — the real bench binary against the test workloads: every run
+// status (ok, crashed, timeout, verify_failed, failed), an allocator given by
+// path that crashes or hangs, a missing allocator, interrupt then --resume, and
+// bad command lines (clear message, exit 2, no results folder left behind).
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "results.h"
+
+namespace allocstamp {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct BenchResult {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+fs::path scratch(const std::string& name) {
+  fs::path p = fs::temp_directory_path() / ("bench-e2e-" + std::to_string(getpid()) + "-" + name);
+  fs::remove_all(p);
+  return p;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Runs bench; `interrupt_after_ms` > 0 sends SIGINT after that long.
+BenchResult bench(std::vector<std::string> args, std::vector<std::string> env = {}, int interrupt_after_ms = 0) {
+  fs::path out = scratch("stdout"), err = scratch("stderr");
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e; ++e) env_strings.emplace_back(*e);
+  env_strings.push_back("ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS));
+  for (auto& e : env) env_strings.push_back(e);
+  args.insert(args.begin(), BENCH_BINARY);
+  std::vector<char*> argv, envp;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  for (auto& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  pid_t pid = fork();
+  if (pid == 0) {
+    int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(o, 1);
+    dup2(e, 2);
+    execve(argv[0], argv.data(), envp.data());
+    _exit(127);
+  }
+  if (interrupt_after_ms > 0) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(interrupt_after_ms));
+    kill(pid, SIGINT);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  BenchResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = slurp(out);
+  r.err = slurp(err);
+  fs::remove(out);
+  fs::remove(err);
+  return r;
+}
+
+std::vector<std::map<std::string, std::string>> rows_of(const fs::path& dir) {
+  CsvRow header;
+  auto rows = read_csv(dir / "runs.csv", &header);
+  std::vector<std::map<std::string, std::string>> out;
+  for (const auto& row : rows) {
+    std::map<std::string, std::string> m;
+    for (size_t i = 0; i < header.size() && i < row.size(); ++i) m[header[i]] = row[i];
+    out.push_back(m);
+  }
+  return out;
+}
+
+TEST(BenchEndToEnd, OkRunFillsMemprofAndAllocatorColumns) {
+  fs::path dir = scratch("ok");
+  BenchResult r = bench({"--alloc=glibc,jemalloc,tcmalloc,mimalloc,tbbmalloc", "--workload=test-alloc", "--size=tiny",
+                         "--reps=2", "--out=" + dir.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto rows = rows_of(dir);
+  ASSERT_EQ(rows.size(), 10u);
+  // Allocators interleave within a repetition.
+  EXPECT_EQ(rows[0]["allocator"], "glibc");
+  EXPECT_EQ(rows[1]["allocator"], "jemalloc");
+  EXPECT_EQ(rows[5]["rep"], "2");
+  for (auto& row : rows) {
+    EXPECT_EQ(row["status"], "ok");
+    EXPECT_FALSE(row["elapsed_ns"].empty());
+    EXPECT_GE(std::stoll(row["allocs_seq_count"]) + std::stoll(row["allocs_par_count"]), 1000);
+    EXPECT_FALSE(row["heap_requested_peak_bytes"].empty());
+    EXPECT_FALSE(row["rss_kb"].empty());
+    if (row["allocator"] != "tbbmalloc") {
+      EXPECT_FALSE(row["alloc_mapped_bytes"].empty()) << row["allocator"];
+    }
+    if (row["allocator"] != "tbbmalloc" && row["allocator"] != "mimalloc") {
+      EXPECT_FALSE(row["alloc_in_use_bytes"].empty()) << row["allocator"];
+    }
+  }
+  for (const char* f : {"runs.csv", "series.csv", "meta.json", "summary.csv"}) EXPECT_TRUE(fs::exists(dir / f)) << f;
+  EXPECT_NE(slurp(dir / "meta.json").find("\"git_commit\""), std::string::npos);
+  EXPECT_NE(r.out.find("vs glibc"), std::string::npos) << r.out;
+  fs::remove_all(dir);
+}
+
+TEST(BenchEndToEnd, EveryFailureStatus) {
+  fs::path dir = scratch("statuses");
+  BenchResult r = bench({"--alloc=glibc", "--workload=test-crash,test-hang,test-hang-stubborn,test-fail-verify,test-fail",
+                         "--reps=1", "--timeout=1", "--out=" + dir.string()});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  auto rows = rows_of(dir);
+  ASSERT_EQ(rows.size(), 5u);
+  std::map<std::string, std::map<std::string, std::string>> by;
+  for (auto& row : rows) by[row["workload"]] = row;
+  EXPECT_EQ(by["test-crash"]["status"], "crashed");
+  EXPECT_EQ(by["test-crash"]["signal"], std::to_string(SIGSEGV));
+  EXPECT_EQ(by["test-hang"]["status"], "timeout");
+  EXPECT_EQ(by["test-hang-stubborn"]["status"], "timeout");
+  EXPECT_EQ(by["test-hang-stubborn"]["signal"], std::to_string(SIGKILL));  // TERM was ignored
+  EXPECT_EQ(by["test-fail-verify"]["status"], "verify_failed");
+  EXPECT_EQ(by["test-fail-verify"]["exit_code"], "3");
+  EXPECT_EQ(by["test-fail"]["status"], "failed");
+  EXPECT_NE(slurp(dir / by["test-fail"]["log"]).find("failing on purpose"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST(BenchEndToEnd, AllocatorByPathThatCrashesOrHangs) {
+  fs::path dir = scratch("crashalloc");
+  BenchResult r = bench({"--alloc=" + std::string(CRASHALLOC) + ",glibc", "--workload=test-alloc", "--size=tiny",
+                         "--reps=1", "--out=" + dir.string()},
+                        {"CRASHALLOC_AFTER=200"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  auto rows = rows_of(dir);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0]["allocator"], "libcrashalloc.so");
+  EXPECT_EQ(rows[0]["status"], "crashed");
+  EXPECT_EQ(rows[0]["signal"], std::to_string(SIGSEGV));
+  EXPECT_EQ(rows[1]["status"], "ok") << "the sweep goes on after a crash";
+  fs::remove_all(dir);
+
+  BenchResult hang = bench({"--alloc=" + std::string(CRASHALLOC), "--workload=test-alloc", "--size=tiny", "--reps=1",
+                            "--timeout=1", "--out=" + dir.string()},
+                           {"CRASHALLOC_AFTER=200", "CRASHALLOC_MODE=hang"});
+  EXPECT_EQ(hang.exit_code, 1) << hang.err;
+  EXPECT_EQ(rows_of(dir).at(0)["status"], "timeout");
+  fs::remove_all(dir);
+}
+
+TEST(BenchEndToEnd, MissingAllocatorNamesThePackage) {
+  fs::path dir = scratch("missing");
+  fs::path registry = scratch("registry.json");
+  std::ofstream(registry) << R"({"schema": 1, "allocators": [{"name": "ghost", "package": "libghost-malloc1",
+                                  "libraries": ["/nonexistent/libghost.so"]}]})";
+  BenchResult r = bench({"--registry=" + registry.string(), "--alloc=ghost", "--workload=test-alloc", "--out=" + dir.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("not installed"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("apt-get install libghost-malloc1"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir));
+  // With --alloc=all the missing one becomes a skipped row and the rest runs.
+  BenchResult all = bench({"--registry=" + registry.string(), "--alloc=all", "--workload=test-alloc", "--size=tiny",
+                           "--reps=1", "--out=" + dir.string()});
+  EXPECT_EQ(all.exit_code, 0) << "skipping is not failing: " << all.err;
+  EXPECT_NE(all.out.find("skipped"), std::string::npos) << all.out;
+  bool skipped = false;
+  for (auto& row : rows_of(dir))
+    if (row["allocator"] == "ghost") skipped = row["status"] == "skipped";
+  EXPECT_TRUE(skipped);
+  fs::remove_all(dir);
+  fs::remove(registry);
+}
+
+TEST(BenchEndToEnd, InterruptThenResume) {
+  fs::path dir = scratch("resume");
+  std::vector<std::string> args = {"--alloc=glibc,jemalloc", "--workload=test-slow", "--reps=4", "--out=" + dir.string()};
+  BenchResult first = bench(args, {}, 1000);  // 8 runs of 300 ms: interrupted after about 3
+  EXPECT_EQ(first.exit_code, 130) << first.err;
+  EXPECT_NE(first.err.find("--resume"), std::string::npos) << first.err;
+  size_t recorded = rows_of(dir).size();
+  EXPECT_GT(recorded, 0u);
+  EXPECT_LT(recorded, 8u);
+  for (auto& row : rows_of(dir)) EXPECT_EQ(row["status"], "ok") << "an interrupted run is not recorded";
+  BenchResult second = bench({"--resume=" + dir.string()});
+  EXPECT_EQ(second.exit_code, 0) << second.err;
+  auto rows = rows_of(dir);
+  EXPECT_EQ(rows.size(), 8u);
+  std::set<std::string> keys;
+  for (auto& row : rows) keys.insert(row["allocator"] + row["rep"]);
+  EXPECT_EQ(keys.size(), 8u) << "no run twice";
+  fs::remove_all(dir);
+}
+
+TEST(BenchEndToEnd, BadCommandLinesLeaveNothing) {
+  fs::path dir = scratch("bad");
+  const std::vector<std::vector<std::string>> bad = {
+      {"--alloc=nosuch", "--workload=test-alloc"},
+      {"--workload=nosuch"},
+      {"--threads=1,x", "--workload=test-alloc"},
+      {"--reps=0", "--workload=test-alloc"},
+      {"--size=enormous", "--workload=test-alloc"},
+      {"--timeout=-3", "--workload=test-alloc"},
+      {"--alloc=/nonexistent/lib.so", "--workload=test-alloc"},
+      {"--bogus-flag"},
+      {"--alloc=glibc"},  // no workload
+  };
+  for (auto args : bad) {
+    args.push_back("--out=" + dir.string());
+    BenchResult r = bench(args);
+    EXPECT_EQ(r.exit_code, 2) << args[0] << "\n" << r.err;
+    EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(" — "), std::string::npos) << "says how to fix: " << r.err;
+    EXPECT_FALSE(fs::exists(dir)) << args[0];
+  }
+  BenchResult unwritable = bench({"--workload=test-alloc", "--alloc=glibc", "--out=/proc/allocstamp-cannot"});
+  EXPECT_EQ(unwritable.exit_code, 2) << unwritable.err;
+}
+
+TEST(BenchEndToEnd, ListShowsAllocatorsAndWorkloads) {
+  BenchResult r = bench({"--list"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* name : {"glibc", "jemalloc", "tcmalloc", "tcmalloc-full", "mimalloc", "tbbmalloc", "churn", "test-alloc"})
+    EXPECT_NE(r.out.find(name), std::string::npos) << name;
+  EXPECT_NE(r.out.find("installed"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace allocstamp
