@@ -6,6 +6,9 @@
 #include <dlfcn.h>
 #include <malloc.h>
 #include <stddef.h>
+#include <stdlib.h>
+
+#include <cstring>
 
 namespace memprof::introspect {
 
@@ -71,8 +74,44 @@ bool read_gperftools(AllocatorStats& s) {
   return true;
 }
 
+// mimalloc's statistics printer, captured into a fixed buffer.
+char mi_text[4096];
+size_t mi_text_used = 0;
+
+void mi_collect(const char* msg, void*) {
+  while (*msg && mi_text_used + 1 < sizeof mi_text) mi_text[mi_text_used++] = *msg++;
+  mi_text[mi_text_used] = 0;
+}
+
+// "  reserved:   32.0 MiB   32.0 MiB      0       32.0 MiB" -> the fourth
+// figure (current), in bytes; -1 when absent. Units as mimalloc prints them.
+int64_t mi_current(const char* label) {
+  const char* line = std::strstr(mi_text, label);
+  if (!line) return -1;
+  const char* p = line + std::strlen(label);
+  double value = 0;
+  for (int field = 0; field < 4; ++field) {
+    while (*p == ' ') ++p;
+    char* end = nullptr;
+    value = std::strtod(p, &end);
+    if (end == p) return -1;
+    p = end;
+    while (*p == ' ') ++p;
+    double scale = 1;
+    if (p[0] == 'K' && p[1] == 'i') scale = 1024.0;
+    if (p[0] == 'M' && p[1] == 'i') scale = 1024.0 * 1024;
+    if (p[0] == 'G' && p[1] == 'i') scale = 1024.0 * 1024 * 1024;
+    if (scale > 1 || (p[0] == 'B' && p[1] == ' ')) {
+      while (*p && *p != ' ') ++p;
+    }
+    value *= scale;
+  }
+  return int64_t(value);
+}
+
 bool read_mimalloc(AllocatorStats& s) {
   using ProcessInfo = void (*)(size_t*, size_t*, size_t*, size_t*, size_t*, size_t*, size_t*, size_t*);
+  using PrintOut = void (*)(void (*)(const char*, void*), void*);
   auto info = reinterpret_cast<ProcessInfo>(dlsym(RTLD_DEFAULT, "mi_process_info"));
   if (!info) return false;
   size_t elapsed = 0, user = 0, system = 0, rss = 0, peak_rss = 0, commit = 0, peak_commit = 0, faults = 0;
@@ -80,6 +119,17 @@ bool read_mimalloc(AllocatorStats& s) {
   s.source = "mimalloc";
   s.mapped = int64_t(commit);  // committed by mimalloc; its RSS figure is the whole process's
   add_own(s, "mi_peak_commit_bytes", int64_t(peak_commit));
+  // A release build prints reserved/committed/touched only: no bytes in use, and
+  // "touched" goes negative once threads free each other's blocks, so only
+  // "reserved" is taken.
+  auto merge = reinterpret_cast<void (*)()>(dlsym(RTLD_DEFAULT, "mi_stats_merge"));
+  auto print = reinterpret_cast<PrintOut>(dlsym(RTLD_DEFAULT, "mi_stats_print_out"));
+  if (merge && print) {
+    merge();
+    mi_text_used = 0;
+    print(mi_collect, nullptr);
+    add_own(s, "mi_reserved_bytes", mi_current("reserved:"));
+  }
   return true;
 }
 
