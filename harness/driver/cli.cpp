@@ -77,6 +77,7 @@ bool parse_command_line(int argc, char** argv, Options& o) {
   app.add_option("--seed", o.seed, "Seed for --shuffle and for the workloads' inputs")->envname("ALLOCSTAMP_SEED");
   app.add_flag("--dry-run", o.dry_run, "Print the runs that would be made, run nothing");
   app.add_flag("--list", o.list, "List allocators and workloads, installed or not, with versions");
+  app.add_flag("--columns", o.columns, "Print the columns of runs.csv with their meaning (Markdown)");
   app.add_option("--resume", o.resume, "Complete the runs missing from an earlier results folder")
       ->check(CLI::ExistingDirectory);
   app.add_option("--registry", o.registries, "More allocators from a JSON file (shape of allocators/allocators.json)")

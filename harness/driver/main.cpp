@@ -22,6 +22,11 @@ int main(int argc, char** argv) {
       std::cout << "\nwrote " << summary.string() << "\n";
       return 0;
     }
+    if (options.columns) {
+      std::cout << "| column | meaning |\n|---|---|\n";
+      for (const Column& c : run_columns()) std::cout << "| `" << c.name << "` | " << c.meaning << " |\n";
+      return 0;
+    }
     if (options.list) {
       print_list(load_catalog(options, paths), paths);
       return 0;

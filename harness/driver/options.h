@@ -23,6 +23,7 @@ struct Options {
   unsigned seed = 1;
   bool dry_run = false;
   bool list = false;
+  bool columns = false;                 // print runs.csv's columns (Markdown)
   std::string resume;                   // results folder to complete
   std::vector<std::string> registries;  // more allocator files
   std::vector<std::string> workload_files;

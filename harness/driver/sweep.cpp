@@ -104,9 +104,13 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   Progress progress(to_run);
   int finished = 0;
   bool all_ok = true;
+  bool stopped = false;
   for (const Run& run : plan) {
     if (done.count(run.key())) continue;
-    if (interrupted()) break;
+    if (interrupted()) {
+      stopped = true;
+      break;
+    }
     if (!run.allocator.installed) {
       folder.append_skipped(run, "allocator not installed: apt-get install " + run.allocator.package);
       progress.finished(run, "skipped", 0);
@@ -121,7 +125,10 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     launch.log_path = folder.log_path(run).string();
     launch.timeout_seconds = options.timeout_seconds;
     Finished f = executor.run(launch);
-    if (f.interrupted) break;  // not recorded: --resume runs it again
+    if (f.interrupted) {  // not recorded: --resume runs it again
+      stopped = true;
+      break;
+    }
     std::string status = status_of(f);
     if (f.start_failed) std::cerr << "error: " << f.error << "\n";
     folder.append(run, status, f, parse_records(f.records));
@@ -131,12 +138,12 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   }
   progress.done();
   meta["finished"] = timestamp("%Y-%m-%dT%H:%M:%S%z");
-  meta["interrupted"] = interrupted();
+  meta["interrupted"] = stopped;
   folder.write_meta(meta);
   write_summary(dir);
   print_ranking(dir, out);
   out << "\nresults: " << dir.string() << "  (runs.csv, summary.csv, meta.json, series.csv, logs/)\n";
-  if (interrupted()) {
+  if (stopped) {
     std::cerr << "interrupted: " << finished << " run(s) recorded; finish with: bench --resume " << dir.string() << "\n";
     return 130;
   }

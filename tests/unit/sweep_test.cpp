@@ -1,0 +1,218 @@
+// sweep_test — the driver's logic with a fake executor: which runs are
+// launched in what order, with what command line and environment; how their
+// records become rows; statuses, exit codes, an interruption and --resume.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "executor.h"
+#include "results.h"
+#include "sweep.h"
+
+namespace allocstamp {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Returns scripted outcomes and remembers every launch.
+class FakeExecutor : public Executor {
+ public:
+  std::vector<Launch> launches;
+  std::function<Finished(const Launch&, int)> script;
+  Finished run(const Launch& launch) override {
+    launches.push_back(launch);
+    return script(launch, int(launches.size()));
+  }
+};
+
+Finished ok_with(const std::string& records) {
+  Finished f;
+  f.exit_code = 0;
+  f.wall_ns = 1000;
+  f.records = records;
+  return f;
+}
+
+class Sweep : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root = fs::temp_directory_path() / ("sweep-test-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(root);
+    paths.source = root / "src";
+    paths.build = root / "build";
+    paths.memprof = paths.build / "lib" / "libmemprof.so";
+    fs::create_directories(paths.source / "allocators");
+    fs::create_directories(paths.source / "workloads");
+    fs::create_directories(paths.build / "bin");
+    fs::create_directories(paths.build / "lib");
+    std::ofstream(paths.memprof) << "";
+    std::ofstream(paths.build / "bin" / "work") << "";
+    std::ofstream(root / "libfast.so") << "";
+    std::ofstream(paths.source / "allocators" / "allocators.json")
+        << R"({"schema": 1, "allocators": [
+              {"name": "glibc", "package": "libc6", "libraries": []},
+              {"name": "fast", "package": "libfast1", "libraries": [")" << (root / "libfast.so").string()
+        << R"("], "env": {"FAST_TUNING": "1"}},
+              {"name": "gone", "package": "libgone1", "libraries": ["/nonexistent/libgone.so"]}]})";
+    std::ofstream(paths.source / "workloads" / "workloads.json")
+        << R"({"schema": 1, "workloads": [
+              {"name": "plain", "binary": "bin/work", "app": "plain", "args": ["--extra", "1"]},
+              {"name": "txn", "binary": "bin/work", "app": "txn", "tm": true}]})";
+    options.out = (root / "out").string();
+    options.command_line = {"bench"};
+  }
+  void TearDown() override { fs::remove_all(root); }
+
+  std::vector<std::map<std::string, std::string>> rows() {
+    CsvRow header;
+    auto raw = read_csv(root / "out" / "runs.csv", &header);
+    std::vector<std::map<std::string, std::string>> out;
+    for (auto& r : raw) {
+      std::map<std::string, std::string> m;
+      for (size_t i = 0; i < header.size(); ++i) m[header[i]] = r[i];
+      out.push_back(m);
+    }
+    return out;
+  }
+
+  static bool has(const std::vector<std::string>& list, const std::string& item) {
+    return std::find(list.begin(), list.end(), item) != list.end();
+  }
+
+  fs::path root;
+  Paths paths;
+  Options options;
+  FakeExecutor executor;
+  std::ostringstream out;
+};
+
+TEST_F(Sweep, InterleavesAllocatorsAndBuildsTheChildsCommandLine) {
+  options.allocators = {"glibc", "fast"};
+  options.workloads = {"plain", "txn"};
+  options.threads = {1, 2};
+  options.reps = 2;
+  options.tm = "gl_wt";
+  executor.script = [](const Launch&, int) { return ok_with("@metric elapsed_ns=5\n"); };
+  ASSERT_EQ(run_sweep(options, paths, executor, out), 0);
+  ASSERT_EQ(executor.launches.size(), 16u);  // 2 workloads x 2 thread counts x 2 allocators x 2 reps
+  // Within a repetition every allocator runs before any runs twice.
+  for (size_t i = 0; i < 16; i += 2) {
+    EXPECT_TRUE(has(executor.launches[i].env, "LD_PRELOAD=" + paths.memprof.string())) << i;
+    EXPECT_TRUE(has(executor.launches[i + 1].env, "LD_PRELOAD=" + paths.memprof.string() + ":" + (root / "libfast.so").string()));
+    EXPECT_TRUE(has(executor.launches[i + 1].env, "FAST_TUNING=1"));
+  }
+  const Launch& first = executor.launches[0];
+  EXPECT_EQ(first.program, (paths.build / "bin" / "work").string());
+  EXPECT_EQ(first.args, (std::vector<std::string>{"plain", "--threads", "1", "--size", "small", "--seed", "1", "--extra", "1"}));
+  const Launch& txn = executor.launches[4];
+  EXPECT_EQ(txn.args[0], "txn");
+  EXPECT_TRUE(has(txn.args, "--tm"));
+  EXPECT_TRUE(has(txn.env, "ITM_DEFAULT_METHOD=gl_wt"));
+  EXPECT_FALSE(has(first.env, "ITM_DEFAULT_METHOD=gl_wt")) << "only transactional workloads";
+  EXPECT_EQ(rows().size(), 16u);
+}
+
+TEST_F(Sweep, RecordsBecomeColumnsAndUnknownKeysGoToExtra) {
+  options.allocators = {"glibc"};
+  options.workloads = {"plain"};
+  options.reps = 3;
+  executor.script = [](const Launch&, int n) {
+    return ok_with("@memprof pid=1 allocs_seq_count=" + std::to_string(10 * n) +
+                   " heap_requested_peak_bytes=4096 novel_key=7\n@metric elapsed_ns=" + std::to_string(100 * n) +
+                   "\n@metric tx_commits_count=3\n@sample t_ns=5 heap_requested_bytes=64 rss_kb=100\n");
+  };
+  ASSERT_EQ(run_sweep(options, paths, executor, out), 0);
+  auto r = rows();
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(r[1]["allocs_seq_count"], "20");
+  EXPECT_EQ(r[1]["elapsed_ns"], "200");
+  EXPECT_EQ(r[1]["tx_commits_count"], "3");
+  EXPECT_EQ(r[1]["extra"], "novel_key=7");
+  EXPECT_EQ(r[1]["status"], "ok");
+  // summary.csv: elapsed_ns over 3 reps is 100, 200, 300.
+  CsvRow header;
+  auto summary = read_csv(root / "out" / "summary.csv", &header);
+  bool found = false;
+  for (auto& row : summary)
+    if (row[6] == "elapsed_ns") {
+      found = true;
+      EXPECT_EQ(row[7], "3");
+      EXPECT_EQ(row[8], "200");
+      EXPECT_EQ(row[9], "200");
+      EXPECT_EQ(row[10], "100");  // two-pass sample stddev
+    }
+  EXPECT_TRUE(found);
+  std::ifstream series(root / "out" / "series.csv");
+  std::string all((std::istreambuf_iterator<char>(series)), {});
+  EXPECT_NE(all.find("1,5,64,,,100"), std::string::npos) << all;
+}
+
+TEST_F(Sweep, StatusesAndExitCode) {
+  options.allocators = {"glibc"};
+  options.workloads = {"plain"};
+  options.reps = 4;
+  executor.script = [](const Launch&, int n) {
+    Finished f = ok_with("");
+    if (n == 2) f.signal = 11, f.exit_code = -1;
+    if (n == 3) f.exit_code = 3;
+    if (n == 4) f.timed_out = true, f.signal = 15;
+    return f;
+  };
+  EXPECT_EQ(run_sweep(options, paths, executor, out), 1);
+  auto r = rows();
+  ASSERT_EQ(r.size(), 4u);
+  EXPECT_EQ(r[0]["status"], "ok");
+  EXPECT_EQ(r[1]["status"], "crashed");
+  EXPECT_EQ(r[1]["signal"], "11");
+  EXPECT_EQ(r[2]["status"], "verify_failed");
+  EXPECT_EQ(r[3]["status"], "timeout");
+}
+
+TEST_F(Sweep, NoProfileAndSkippedAllocators) {
+  options.allocators = {"all"};
+  options.workloads = {"plain"};
+  options.reps = 1;
+  options.no_profile = true;
+  executor.script = [](const Launch&, int) { return ok_with(""); };
+  EXPECT_EQ(run_sweep(options, paths, executor, out), 0);
+  ASSERT_EQ(executor.launches.size(), 2u) << "'gone' is not installed: not launched";
+  for (const auto& e : executor.launches[0].env) EXPECT_EQ(e.rfind("LD_PRELOAD=", 0), std::string::npos) << e;
+  EXPECT_TRUE(has(executor.launches[1].env, "LD_PRELOAD=" + (root / "libfast.so").string()));
+  auto r = rows();
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(r[2]["allocator"], "gone");
+  EXPECT_EQ(r[2]["status"], "skipped");
+  EXPECT_NE(r[2]["extra"].find("apt-get install libgone1"), std::string::npos);
+}
+
+TEST_F(Sweep, InterruptedRunIsNotRecordedAndResumeCompletes) {
+  options.allocators = {"glibc", "fast"};
+  options.workloads = {"plain"};
+  options.reps = 2;
+  executor.script = [](const Launch&, int n) {
+    Finished f = ok_with("@metric elapsed_ns=1\n");
+    if (n == 3) f.interrupted = true;
+    return f;
+  };
+  EXPECT_EQ(run_sweep(options, paths, executor, out), 130);
+  EXPECT_EQ(rows().size(), 2u);
+  FakeExecutor second;
+  second.script = [](const Launch&, int) { return ok_with("@metric elapsed_ns=1\n"); };
+  Options resume;
+  resume.resume = (root / "out").string();
+  resume.command_line = {"bench", "--resume"};
+  EXPECT_EQ(run_sweep(resume, paths, second, out), 0);
+  EXPECT_EQ(second.launches.size(), 2u) << "only the two missing runs";
+  auto r = rows();
+  ASSERT_EQ(r.size(), 4u);
+  std::set<std::string> keys;
+  for (auto& row : r) keys.insert(row["allocator"] + row["rep"]);
+  EXPECT_EQ(keys.size(), 4u);
+}
+
+}  // namespace
+}  // namespace allocstamp
