@@ -1,11 +1,11 @@
 # Thin wrapper over CMake: every target installs what is missing first.
-#   make demo   the profiled demo (main job until the bench driver lands)
+#   ./bench ... the main job (builds through `make build` on first use)
 #   make test   build and run every test (what CI runs)
 BUILD ?= build
 PRESET_TYPE ?= Release
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build test demo overhead clean
+.PHONY: all deps build test overhead clean
 
 all: build
 
@@ -18,9 +18,6 @@ build: deps
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j 2
-
-demo: build
-	./scripts/demo $(BUILD)
 
 overhead: build
 	./scripts/overhead --build $(BUILD)
