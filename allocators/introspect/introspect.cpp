@@ -58,6 +58,8 @@ bool read_gperftools(AllocatorStats& s) {
   int64_t page_free = get("tcmalloc.pageheap_free_bytes"), unmapped = get("tcmalloc.pageheap_unmapped_bytes");
   int64_t central = get("tcmalloc.central_cache_free_bytes"), transfer = get("tcmalloc.transfer_cache_free_bytes");
   int64_t thread = get("tcmalloc.thread_cache_free_bytes");
+  // Physical bytes: the page heap's resident part plus tcmalloc's metadata.
+  int64_t physical = get("generic.total_physical_bytes");
   if (allocated < 0) return false;
   s.source = "gperftools";
   s.in_use = allocated;
@@ -65,7 +67,8 @@ bool read_gperftools(AllocatorStats& s) {
   if (page_free >= 0 && central >= 0 && transfer >= 0 && thread >= 0)
     s.cached = page_free + central + transfer + thread;
   s.mapped = heap;
-  if (heap >= 0 && unmapped >= 0) s.resident = heap - unmapped;
+  if (physical >= 0) s.resident = physical;
+  if (physical >= 0 && heap >= 0 && unmapped >= 0) s.metadata = non_negative(physical - (heap - unmapped));
   add_own(s, "tc_pageheap_free_bytes", page_free);
   add_own(s, "tc_pageheap_unmapped_bytes", unmapped);
   add_own(s, "tc_central_cache_free_bytes", central);

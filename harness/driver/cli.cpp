@@ -72,7 +72,8 @@ bool parse_command_line(int argc, char** argv, Options& o) {
       ->envname("ALLOCSTAMP_TIMEOUT")->check(CLI::PositiveNumber);
   app.add_flag("--no-profile", o.no_profile, "Preload the allocator only, without memprof (the timing baseline)")
       ->envname("ALLOCSTAMP_NO_PROFILE");
-  app.add_flag("--series", o.series, "Record memprof's time series into series.csv")->envname("ALLOCSTAMP_SERIES");
+  app.add_flag("--series,!--no-series", o.series, "Record memprof's time series into series.csv (default on)")
+      ->envname("ALLOCSTAMP_SERIES");
   app.add_flag("--shuffle", o.shuffle, "Shuffle the order of runs within each repetition")->envname("ALLOCSTAMP_SHUFFLE");
   app.add_option("--seed", o.seed, "Seed for --shuffle and for the workloads' inputs")->envname("ALLOCSTAMP_SEED");
   app.add_flag("--dry-run", o.dry_run, "Print the runs that would be made, run nothing");

@@ -18,7 +18,7 @@ struct Options {
   std::string out;                      // results folder; empty: results/runs/<timestamp>
   double timeout_seconds = 600;
   bool no_profile = false;
-  bool series = false;
+  bool series = true;
   bool shuffle = false;
   unsigned seed = 1;
   bool dry_run = false;
