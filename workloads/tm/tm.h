@@ -1,0 +1,49 @@
+// tm.h — the transactional layer every TM workload is written against. One
+// source, three builds: ALLOCSTAMP_TM_STM (GCC's __transaction_atomic on
+// libitm, method chosen at run time), ALLOCSTAMP_TM_LOCK (one global mutex),
+// ALLOCSTAMP_TM_SEQ (no synchronisation, one thread). Each transaction counts
+// its attempts (a transaction_pure call at the top of the body re-runs on
+// abort) and its commits.
+//
+//   TM_BEGIN
+//     ... shared reads and writes, new/delete, malloc/free ...
+//   TM_END
+#pragma once
+#include <cstdint>
+#include <mutex>
+
+namespace allocstamp::tm {
+
+struct Counts {
+  uint64_t attempts = 0;
+  uint64_t commits = 0;
+};
+
+Counts& thread_counts();   // this thread's, in thread-local storage
+std::mutex& global_lock(); // the lock build's single lock
+
+// static: each build's translation unit has its own copy (the attribute differs).
+#if defined(ALLOCSTAMP_TM_STM)
+__attribute__((transaction_pure)) static inline void note_attempt() { ++thread_counts().attempts; }
+#else
+static inline void note_attempt() { ++thread_counts().attempts; }
+#endif
+static inline void note_commit() { ++thread_counts().commits; }
+
+}  // namespace allocstamp::tm
+
+#if defined(ALLOCSTAMP_TM_STM)
+#define TM_BEGIN __transaction_atomic { ::allocstamp::tm::note_attempt();
+#define TM_END } ::allocstamp::tm::note_commit();
+#define TM_SAFE __attribute__((transaction_safe))
+#elif defined(ALLOCSTAMP_TM_LOCK)
+#define TM_BEGIN { std::lock_guard<std::mutex> tm_lock_guard(::allocstamp::tm::global_lock()); ::allocstamp::tm::note_attempt();
+#define TM_END } ::allocstamp::tm::note_commit();
+#define TM_SAFE
+#elif defined(ALLOCSTAMP_TM_SEQ)
+#define TM_BEGIN { ::allocstamp::tm::note_attempt();
+#define TM_END } ::allocstamp::tm::note_commit();
+#define TM_SAFE
+#else
+#error "define ALLOCSTAMP_TM_STM, ALLOCSTAMP_TM_LOCK or ALLOCSTAMP_TM_SEQ before including tm.h"
+#endif
