@@ -3,6 +3,9 @@
 // every bad value into a UsageError before anything runs.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <filesystem>
+
 #include "errors.h"
 #include "options.h"
 #include "version.h"
@@ -100,6 +103,19 @@ bool parse_command_line(int argc, char** argv, Options& o) {
     throw UsageError(e.what(), "see 'bench --help'");
   }
   for (int i = 0; i < argc; ++i) o.command_line.emplace_back(argv[i]);
+  // Flags typed on the command line (ALLOCSTAMP_* variables are ambient, not given).
+  for (int i = 1; i < argc; ++i) {
+    std::string word = argv[i];
+    if (word.rfind("--", 0) == 0) o.given.push_back(word.substr(0, word.find('=')));
+  }
+  // Saved in meta.json for --resume, which may run from another directory.
+  auto absolute = [](std::string& path) { path = std::filesystem::absolute(path).string(); };
+  for (auto& f : o.registries) absolute(f);
+  for (auto& f : o.workload_files) absolute(f);
+  for (auto& a : o.allocators)
+    if (a.find('/') != std::string::npos) absolute(a);
+  std::sort(o.threads.begin(), o.threads.end());
+  o.threads.erase(std::unique(o.threads.begin(), o.threads.end()), o.threads.end());
   return true;
 }
 

@@ -17,11 +17,22 @@ std::vector<std::string> child_arguments(const Run& run, const Options& options)
   return args;
 }
 
+std::vector<std::string> inherited_tuning() {
+  static const char* prefixes[] = {"MALLOC_", "GLIBC_TUNABLES", "MIMALLOC_", "TCMALLOC_", "JEMALLOC_", "TBB_", "LD_"};
+  std::vector<std::string> found;
+  for (char** e = environ; *e; ++e)
+    for (const char* prefix : prefixes)
+      if (std::string(*e).rfind(prefix, 0) == 0 && std::string(*e).rfind("LD_PRELOAD=", 0) != 0) found.emplace_back(*e);
+  return found;
+}
+
 std::vector<std::string> child_environment(const Run& run, const Options& options, const Paths& paths) {
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {
     std::string s = *e;
     if (s.rfind("LD_PRELOAD=", 0) == 0 || s.rfind("MEMPROF_", 0) == 0 || s.rfind("ITM_", 0) == 0) continue;
+    std::string key = s.substr(0, s.find('='));
+    if (run.allocator.env.count(key)) continue;  // the registry's value wins
     env.push_back(std::move(s));
   }
   std::string preload = options.no_profile ? "" : paths.memprof.string();

@@ -12,5 +12,8 @@ namespace allocstamp {
 
 std::vector<std::string> child_arguments(const Run& run, const Options& options);
 std::vector<std::string> child_environment(const Run& run, const Options& options, const Paths& paths);
+// Variables in bench's environment that tune allocators or the loader: every
+// run inherits them, so meta.json records them.
+std::vector<std::string> inherited_tuning();
 
 }  // namespace allocstamp

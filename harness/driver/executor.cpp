@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,12 +30,17 @@ uint64_t since(std::chrono::steady_clock::time_point start) {
 
 uint64_t timeval_ns(const timeval& tv) { return uint64_t(tv.tv_sec) * 1000000000ull + uint64_t(tv.tv_usec) * 1000ull; }
 
-void drain(int fd, std::string& into) {
+constexpr size_t kMaxRecordBytes = size_t(64) << 20;  // a runaway writer cannot exhaust memory
+
+// Reads what is there, at most 16 chunks per call so that the caller keeps
+// checking the timeout and interrupts even when a child writes without pause.
+void drain(int fd, std::string& into, bool& truncated) {
   char buf[65536];
-  for (;;) {
+  for (int chunk = 0; chunk < 16; ++chunk) {
     ssize_t n = read(fd, buf, sizeof buf);
     if (n > 0) {
-      into.append(buf, size_t(n));
+      if (into.size() + size_t(n) <= kMaxRecordBytes) into.append(buf, size_t(n));
+      else truncated = true;
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
@@ -48,8 +54,10 @@ void install_interrupt_handlers() {
   struct sigaction sa {};
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaction(sig, &sa, nullptr);
+  // An ignored SIGCHLD (inheritable across exec) would make the kernel reap
+  // children itself and wait4 fail.
+  signal(SIGCHLD, SIG_DFL);
 }
 
 bool interrupted() { return stop_requested.load(); }
@@ -63,6 +71,7 @@ Finished ProcessExecutor::run(const Launch& launch) {
     return f;
   }
   int log_fd = open(launch.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (log_fd < 0) {
     f.start_failed = true;
     f.error = "cannot write " + launch.log_path + ": " + std::strerror(errno);
@@ -86,19 +95,23 @@ Finished ProcessExecutor::run(const Launch& launch) {
   pid_t pid = fork();
   if (pid == 0) {
     setpgid(0, 0);
-    int devnull = open("/dev/null", O_RDONLY);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);  // bench gone (ssh dropped): the workload goes too
     if (devnull >= 0) dup2(devnull, 0);
     dup2(log_fd, 1);
     dup2(log_fd, 2);
-    dup2(pipe_fds[1], child_records_fd);  // dup2 clears close-on-exec
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
+    if (pipe_fds[1] == child_records_fd) fcntl(child_records_fd, F_SETFD, 0);
+    else dup2(pipe_fds[1], child_records_fd);  // dup2 clears close-on-exec
+    // Nothing else of bench's (its CSV files above all) reaches the workload.
+    close_range(3, child_records_fd - 1, CLOSE_RANGE_CLOEXEC);
+    close_range(child_records_fd + 1, ~0U, CLOSE_RANGE_CLOEXEC);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) signal(sig, SIG_DFL);
     execve(launch.program.c_str(), argv.data(), envp.data());
     dprintf(2, "bench: cannot start %s: %s\n", launch.program.c_str(), std::strerror(errno));
     _exit(127);
   }
   close(pipe_fds[1]);
   close(log_fd);
+  if (devnull >= 0) close(devnull);
   if (pid < 0) {
     f.start_failed = true;
     f.error = std::string("fork: ") + std::strerror(errno);
@@ -113,12 +126,20 @@ Finished ProcessExecutor::run(const Launch& launch) {
   std::chrono::steady_clock::time_point kill_at{};
   int status = 0;
   struct rusage usage {};
+  bool truncated = false;
   for (;;) {
     pollfd p{pipe_fds[0], POLLIN, 0};
     int ready = poll(&p, 1, 50);
-    if (ready > 0) drain(pipe_fds[0], f.records);
-    pid_t w = wait4(pid, &status, WNOHANG, &usage);
-    if (w == pid) break;
+    if (ready > 0) drain(pipe_fds[0], f.records, truncated);
+    // Wait without reaping: the process group is stopped before the pid can be reused.
+    siginfo_t info{};
+    int waited = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT);
+    if (waited == 0 && info.si_pid == pid) break;
+    if (waited != 0 && errno == ECHILD) {
+      f.start_failed = true;
+      f.error = "lost track of the child (wait failed)";
+      break;
+    }
     auto now = std::chrono::steady_clock::now();
     bool stop = false;
     if (!term_sent && now > deadline) {
@@ -139,9 +160,15 @@ Finished ProcessExecutor::run(const Launch& launch) {
     }
   }
   f.wall_ns = since(start);
-  drain(pipe_fds[0], f.records);
-  close(pipe_fds[0]);
   kill(-pid, SIGKILL);  // anything the workload left running in its group
+  wait4(pid, &status, 0, &usage);
+  for (;;) {  // what is still in the pipe
+    size_t before = f.records.size();
+    drain(pipe_fds[0], f.records, truncated);
+    if (f.records.size() == before) break;
+  }
+  close(pipe_fds[0]);
+  if (truncated) f.records += "\n@error records_truncated_at_bytes=" + std::to_string(kMaxRecordBytes) + "\n";
   if (WIFEXITED(status)) f.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) f.signal = WTERMSIG(status);
   f.user_ns = timeval_ns(usage.ru_utime);

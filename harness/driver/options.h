@@ -29,6 +29,7 @@ struct Options {
   std::vector<std::string> workload_files;
   std::string summarize;                // `bench summarize DIR`
   std::vector<std::string> command_line;
+  std::vector<std::string> given;       // flags typed on the command line
 };
 
 void to_json(nlohmann::json& j, const Options& o);

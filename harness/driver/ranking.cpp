@@ -30,9 +30,15 @@ void print_ranking(const std::filesystem::path& dir, std::ostream& out) {
   std::map<std::string, size_t> col;
   for (size_t i = 0; i < header.size(); ++i) col[header[i]] = i;
   auto value = [&](const CsvRow& row, const char* name) {
-    const std::string& v = row[col[name]];
-    return v.empty() ? NAN : std::strtod(v.c_str(), nullptr);
+    auto it = col.find(name);
+    if (it == col.end() || row[it->second].empty()) return double(NAN);
+    return std::strtod(row[it->second].c_str(), nullptr);
   };
+  for (const char* needed : {"workload", "size", "tm", "threads", "status", "allocator"})
+    if (!col.count(needed)) {
+      out << "runs.csv lacks the column " << needed << ": no ranking\n";
+      return;
+    }
   // group: "workload size tm threads" -> allocator -> rows
   std::map<std::string, std::map<std::string, std::vector<const CsvRow*>>> groups;
   std::map<std::string, int> not_ok;
@@ -93,7 +99,7 @@ void print_ranking(const std::filesystem::path& dir, std::ostream& out) {
       if (l.time.n < 3) few = true;
       if (l.outliers) out << "    warning: " << l.outliers << " outlier run(s) for " << l.allocator << " (modified Z-score > 3.5): noisy\n";
     }
-    if (few) out << "    warning: fewer than 3 ok repetitions in some cells: no confidence interval (use --reps 3 or more)\n";
+    if (few) out << "    warning: fewer than 3 ok repetitions in some cells: intervals are missing or very wide (use --reps 3 or more)\n";
   }
   for (const auto& [status, count] : not_ok) out << "\n" << count << " run(s) " << status << " (see runs.csv and logs/)";
   if (!not_ok.empty()) out << "\n";

@@ -26,12 +26,12 @@ json read_registry(const fs::path& file, const char* list_key) {
   } catch (const json::parse_error& e) {
     throw UsageError(file.string() + " is not valid JSON: " + e.what(), "fix the file");
   }
-  int schema = doc.value("schema", 0);
+  int schema = doc.is_object() && doc.contains("schema") && doc["schema"].is_number_integer() ? doc["schema"].get<int>() : 0;
   if (schema > kRegistrySchema)
     throw UsageError(file.string() + " has schema " + std::to_string(schema) + ", newer than this bench (" +
                          std::to_string(kRegistrySchema) + ")",
                      "update allocstamp");
-  if (!doc.contains(list_key) || !doc[list_key].is_array())
+  if (!doc.is_object() || !doc.contains(list_key) || !doc[list_key].is_array())
     throw UsageError(file.string() + " has no \"" + list_key + "\" list", "see allocators/allocators.json for the shape");
   return doc;
 }
@@ -64,23 +64,42 @@ void upsert(std::vector<T>& list, T item) {
 
 }  // namespace
 
+// Runs `read` on each entry; a wrong type names the file and the entry.
+template <typename Read>
+void each_entry(const json& list, const fs::path& file, Read read) {
+  size_t index = 0;
+  for (const json& e : list) {
+    ++index;
+    try {
+      read(e);
+    } catch (const json::exception& error) {
+      std::string which = e.is_object() && e.contains("name") && e["name"].is_string() ? "'" + e["name"].get<std::string>() + "'"
+                                                                                      : "#" + std::to_string(index);
+      throw UsageError(file.string() + ": entry " + which + " has a value of the wrong type (" + error.what() + ")",
+                       "compare with allocators/allocators.json or workloads/workloads.json");
+    }
+  }
+}
+
 void load_allocators(const fs::path& file, std::vector<Allocator>& into) {
   json doc = read_registry(file, "allocators");
-  for (const json& e : doc["allocators"]) {
+  each_entry(doc["allocators"], file, [&](const json& e) {
     Allocator a;
     a.name = required(e, "name", file);
     a.description = e.value("description", "");
     a.package = e.value("package", "");
     a.candidates = e.value("libraries", std::vector<std::string>{});
-    a.env = e.value("env", std::map<std::string, std::string>{});
+    const json env = e.value("env", json::object());
+    for (const auto& [key, value] : env.items())
+      a.env[key] = value.is_string() ? value.get<std::string>() : value.dump();  // numbers are fine too
     resolve(a);
     upsert(into, std::move(a));
-  }
+  });
 }
 
 void load_workloads(const fs::path& file, std::vector<Workload>& into) {
   json doc = read_registry(file, "workloads");
-  for (const json& e : doc["workloads"]) {
+  each_entry(doc["workloads"], file, [&](const json& e) {
     Workload w;
     w.name = required(e, "name", file);
     w.binary = required(e, "binary", file);
@@ -90,7 +109,7 @@ void load_workloads(const fs::path& file, std::vector<Workload>& into) {
     w.tm = e.value("tm", false);
     w.description = e.value("description", "");
     upsert(into, std::move(w));
-  }
+  });
 }
 
 Allocator allocator_from_path(const std::string& path) {

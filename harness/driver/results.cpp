@@ -191,6 +191,21 @@ ResultsFolder ResultsFolder::reopen(const fs::path& dir) {
     throw UsageError(dir.string() + " has no meta.json and runs.csv", "--resume takes a folder bench wrote");
   CsvRow header;
   read_csv(dir / "runs.csv", &header);  // checks the schema
+  CsvRow expected;
+  for (const Column& c : kColumns) expected.push_back(c.name);
+  if (header != expected)
+    throw UsageError(dir.string() + "/runs.csv has other columns than this bench writes",
+                     "it comes from another version of allocstamp: start a new folder");
+  // A last row without its newline (an editor, a full disk) must not swallow the next one.
+  {
+    std::ifstream in(dir / "runs.csv", std::ios::binary | std::ios::ate);
+    if (in.tellg() > 0) {
+      in.seekg(-1, std::ios::end);
+      char last = 0;
+      in.get(last);
+      if (last != '\n') std::ofstream(dir / "runs.csv", std::ios::app) << '\n';
+    }
+  }
   ResultsFolder folder(dir);
   folder.open_streams(false);
   return folder;
@@ -198,6 +213,7 @@ ResultsFolder ResultsFolder::reopen(const fs::path& dir) {
 
 void ResultsFolder::open_streams(bool fresh) {
   auto mode = fresh ? std::ios::trunc : std::ios::app;
+  bool series_new = fresh || !fs::exists(dir_ / "series.csv");
   runs_.open(dir_ / "runs.csv", std::ios::out | mode);
   series_.open(dir_ / "series.csv", std::ios::out | mode);
   if (!runs_ || !series_) throw UsageError("cannot write in " + dir_.string(), "choose a writable --out");
@@ -206,11 +222,20 @@ void ResultsFolder::open_streams(bool fresh) {
     CsvRow header;
     for (const Column& c : kColumns) header.push_back(c.name);
     write_row(runs_, header);
+  }
+  if (series_new) {
     series_ << schema_line("series.csv") << '\n';
     write_row(series_, kSeriesColumns);
-    runs_.flush();
-    series_.flush();
   }
+  check_written();
+}
+
+void ResultsFolder::check_written() {
+  runs_.flush();
+  series_.flush();
+  if (!runs_ || !series_)
+    throw RunError("cannot write runs.csv/series.csv in " + dir_.string() + " (disk full?)",
+                   "free space, then finish with: bench --resume " + dir_.string());
 }
 
 fs::path ResultsFolder::log_path(const Run& run) const {
@@ -218,7 +243,7 @@ fs::path ResultsFolder::log_path(const Run& run) const {
                           std::to_string(run.threads) + "-r" + std::to_string(run.rep) + ".log");
 }
 
-std::set<std::string> ResultsFolder::completed_keys() const {
+std::set<std::string> ResultsFolder::completed_keys(bool skipped) const {
   CsvRow header;
   auto rows = read_csv(dir_ / "runs.csv", &header);
   auto index = [&](const char* name) {
@@ -227,21 +252,30 @@ std::set<std::string> ResultsFolder::completed_keys() const {
     throw UsageError("runs.csv lacks column " + std::string(name), "the folder was not written by bench");
   };
   size_t w = index("workload"), s = index("size"), a = index("allocator"), t = index("tm"), th = index("threads"),
-         r = index("rep");
+         r = index("rep"), st = index("status");
   std::set<std::string> keys;
   for (const auto& row : rows)
-    if (row.size() == header.size()) keys.insert(row[w] + "|" + row[s] + "|" + row[a] + "|" + row[t] + "|" + row[th] + "|" + row[r]);
+    if (row.size() == header.size() && (row[st] == "skipped") == skipped)
+      keys.insert(row[w] + "|" + row[s] + "|" + row[a] + "|" + row[t] + "|" + row[th] + "|" + row[r]);
   return keys;
 }
 
-void ResultsFolder::write_meta(const nlohmann::json& meta) {
-  fs::path tmp = dir_ / "meta.json.tmp";
-  {
-    std::ofstream out(tmp);
-    out << meta.dump(2) << '\n';
+// Writes `text` to `file` through a temporary: a failed write keeps the old file.
+static void replace_file(const fs::path& file, const std::string& text) {
+  fs::path tmp = file;
+  tmp += ".tmp";
+  std::ofstream out(tmp, std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) {
+    std::error_code ec;
+    fs::remove(tmp, ec);
+    throw RunError("cannot write " + file.string() + " (disk full?)", "free space; the previous version is kept");
   }
-  fs::rename(tmp, dir_ / "meta.json");  // never half-written
+  fs::rename(tmp, file);
 }
+
+void ResultsFolder::write_meta(const nlohmann::json& meta) { replace_file(dir_ / "meta.json", meta.dump(2) + "\n"); }
 
 void ResultsFolder::append(const Run& run, const std::string& status, const Finished& f, const Records& r) {
   KeyValues values = r.memprof;
@@ -257,10 +291,12 @@ void ResultsFolder::append(const Run& run, const std::string& status, const Fini
   values["status"] = status;
   values["exit_code"] = f.exit_code >= 0 && !f.signal ? std::to_string(f.exit_code) : "";
   values["signal"] = f.signal ? std::to_string(f.signal) : "";
-  values["wall_ns"] = std::to_string(f.wall_ns);
-  values["user_ns"] = std::to_string(f.user_ns);
-  values["sys_ns"] = std::to_string(f.sys_ns);
-  values["maxrss_kb"] = std::to_string(f.maxrss_kb);
+  if (status != "skipped" && !f.start_failed) {
+    values["wall_ns"] = std::to_string(f.wall_ns);
+    values["user_ns"] = std::to_string(f.user_ns);
+    values["sys_ns"] = std::to_string(f.sys_ns);
+    values["maxrss_kb"] = std::to_string(f.maxrss_kb);
+  }
   values["log"] = fs::relative(log_path(run), dir_).string();
   // Keys that are not columns (and not identity keys of the record) go to extra.
   static const std::set<std::string> dropped = {"pid", "program", "format", "peak_slack_bytes", "series_points_count"};
@@ -273,7 +309,6 @@ void ResultsFolder::append(const Run& run, const std::string& status, const Fini
   CsvRow row;
   for (const Column& c : kColumns) row.push_back(values.count(c.name) ? values[c.name] : "");
   write_row(runs_, row);
-  runs_.flush();
   for (const KeyValues& sample : r.samples) {
     CsvRow srow{std::to_string(run.id)};
     for (size_t i = 1; i < kSeriesColumns.size(); ++i) {
@@ -282,7 +317,7 @@ void ResultsFolder::append(const Run& run, const std::string& status, const Fini
     }
     write_row(series_, srow);
   }
-  series_.flush();
+  check_written();
 }
 
 void ResultsFolder::append_skipped(const Run& run, const std::string& why) {
@@ -322,9 +357,8 @@ fs::path write_summary(const fs::path& dir) {
     }
   }
   fs::path out_path = dir / "summary.csv";
-  fs::path tmp = dir / "summary.csv.tmp";
   {
-    std::ofstream out(tmp);
+    std::ostringstream out;
     out << schema_line("summary.csv") << '\n';
     CsvRow head = cell_keys;
     for (const char* h : {"metric", "n", "mean", "median", "stddev", "ci95_low", "ci95_high"}) head.push_back(h);
@@ -346,8 +380,8 @@ fs::path write_summary(const fs::path& dir) {
                                num(s.ci_high)});
         write_row(out, row);
       }
+    replace_file(out_path, out.str());
   }
-  fs::rename(tmp, out_path);
   return out_path;
 }
 

@@ -40,7 +40,8 @@ class ResultsFolder {
 
   const std::filesystem::path& dir() const { return dir_; }
   std::filesystem::path log_path(const Run& run) const;
-  std::set<std::string> completed_keys() const;  // runs already in runs.csv
+  // Keys of the runs in runs.csv: those that ran (or, with skipped, those skipped).
+  std::set<std::string> completed_keys(bool skipped = false) const;
   void write_meta(const nlohmann::json& meta);
   void append(const Run& run, const std::string& status, const Finished& f, const Records& r);
   void append_skipped(const Run& run, const std::string& why);
@@ -48,6 +49,7 @@ class ResultsFolder {
  private:
   explicit ResultsFolder(std::filesystem::path dir) : dir_(std::move(dir)) {}
   void open_streams(bool fresh);
+  void check_written();  // throws RunError when a write failed
   std::filesystem::path dir_;
   std::ofstream runs_, series_;
 };

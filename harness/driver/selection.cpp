@@ -1,6 +1,7 @@
 // selection.cpp — registry loading, name resolution and `bench --list`.
 #include "selection.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -50,6 +51,9 @@ std::vector<Allocator> select_allocators(const Options& options, const Catalog& 
       continue;
     }
     if (name.find('/') != std::string::npos || name.ends_with(".so") || name.find(".so.") != std::string::npos) {
+      if (name.find_first_of(": \t") != std::string::npos)
+        throw UsageError("the library path '" + name + "' holds a colon or a space, which LD_PRELOAD cannot carry",
+                         "link or copy it to a path without them");
       Allocator a = allocator_from_path(name);
       if (!a.installed) throw UsageError("no allocator library at " + name, "give the path of an existing .so");
       out.push_back(a);
@@ -66,7 +70,19 @@ std::vector<Allocator> select_allocators(const Options& options, const Catalog& 
     out.push_back(*found);
   }
   if (out.empty()) throw UsageError("no allocator selected", "see 'bench --list'");
-  return out;
+  // The same allocator twice ("all,jemalloc") runs once; two different
+  // libraries under one name would merge into one cell.
+  std::vector<Allocator> unique;
+  for (auto& a : out) {
+    auto same = std::find_if(unique.begin(), unique.end(), [&](const Allocator& u) { return u.name == a.name; });
+    if (same == unique.end()) {
+      unique.push_back(std::move(a));
+    } else if (same->library != a.library) {
+      throw UsageError("two allocators are both named '" + a.name + "' (" + same->library + ", " + a.library + ")",
+                       "give them distinct names in a --registry file");
+    }
+  }
+  return unique;
 }
 
 std::vector<Workload> select_workloads(const Options& options, const Catalog& catalog, const Paths& paths) {
@@ -84,6 +100,11 @@ std::vector<Workload> select_workloads(const Options& options, const Catalog& ca
     if (!found) throw UsageError("unknown workload '" + name + "'", "choose from: " + names_of(catalog.workloads) + ", or all");
     out.push_back(*found);
   }
+  std::vector<Workload> unique;
+  for (auto& w : out)
+    if (std::none_of(unique.begin(), unique.end(), [&](const Workload& u) { return u.name == w.name; }))
+      unique.push_back(std::move(w));
+  out = std::move(unique);
   for (const auto& w : out)
     if (!fs::exists(paths.build / w.binary))
       throw UsageError("workload '" + w.name + "' is not built (" + (paths.build / w.binary).string() + ")", "run 'make build'");

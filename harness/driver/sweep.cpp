@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <ctime>
+#include <fstream>
 #include <iostream>
 
 #include "environment.h"
@@ -45,19 +46,54 @@ void point_latest_at(const Paths& paths, const fs::path& dir) {
   fs::create_directory_symlink(fs::absolute(dir), link, ec);
 }
 
+// A default folder per second; a second sweep in the same second gets "-2".
+// create_directory is the atomic claim: two sweeps never share a folder.
+fs::path claim_default_folder(const Paths& paths) {
+  fs::path base = paths.source / "results" / "runs" / timestamp("%Y%m%d-%H%M%S");
+  std::error_code ec;
+  fs::create_directories(base.parent_path(), ec);
+  for (int n = 1;; ++n) {
+    fs::path candidate = n == 1 ? base : fs::path(base.string() + "-" + std::to_string(n));
+    if (fs::create_directory(candidate, ec)) return candidate;
+    if (ec) throw UsageError("cannot create " + candidate.string() + ": " + ec.message(), "choose a writable --out");
+  }
+}
+
+// Why an ok exit is not an ok run: ld.so could not preload the allocator, or
+// memprof never reported (the run was not measured).
+std::string measurement_problem(const Options& options, const Records& records, const fs::path& log) {
+  std::ifstream in(log);
+  std::string line;
+  while (std::getline(in, line))
+    if (line.find("cannot be preloaded") != std::string::npos) return "the allocator library was not preloaded: " + line;
+  if (!options.no_profile && !records.has_memprof) return "memprof did not report (see the log)";
+  return "";
+}
+
 }  // namespace
 
 int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostream& out) {
   const bool resuming = !options.resume.empty();
+  nlohmann::json saved_meta;
   if (resuming) {
+    for (const auto& flag : options.given)
+      if (flag != "--resume" && flag != "--dry-run")
+        throw UsageError(flag + " cannot be combined with --resume", "a resumed sweep keeps the options saved in its meta.json");
     fs::path dir = options.resume;
     std::ifstream in(dir / "meta.json");
     if (!in) throw UsageError(dir.string() + " has no meta.json", "--resume takes a folder bench wrote");
-    nlohmann::json meta = nlohmann::json::parse(in, nullptr, false);
-    if (meta.is_discarded() || !meta.contains("options")) throw UsageError(dir.string() + "/meta.json is damaged", "start a new sweep");
-    if (meta.value("schema", 0) > kResultsSchema) throw UsageError("the folder is from a newer bench", "update allocstamp");
-    Options saved = meta["options"].get<Options>();
+    saved_meta = nlohmann::json::parse(in, nullptr, false);
+    if (saved_meta.is_discarded() || !saved_meta.is_object() || !saved_meta.contains("options"))
+      throw UsageError(dir.string() + "/meta.json is damaged", "start a new sweep");
+    if (saved_meta.value("schema", 0) > kResultsSchema) throw UsageError("the folder is from a newer bench", "update allocstamp");
+    Options saved;
+    try {
+      saved = saved_meta["options"].get<Options>();
+    } catch (const nlohmann::json::exception& e) {
+      throw UsageError(dir.string() + "/meta.json has options this bench cannot read (" + e.what() + ")", "start a new sweep");
+    }
     saved.resume = options.resume;
+    saved.dry_run = options.dry_run;
     saved.command_line = options.command_line;
     options = saved;
     options.out = dir.string();
@@ -69,6 +105,11 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   if (!options.no_profile && !fs::exists(paths.memprof))
     throw UsageError("libmemprof.so is not built (" + paths.memprof.string() + ")", "run 'make build'");
   std::vector<Run> plan = make_plan(options, workloads, allocators);
+  nlohmann::json plan_keys = nlohmann::json::array();
+  for (const Run& run : plan) plan_keys.push_back(run.key());
+  if (resuming && saved_meta.contains("plan") && saved_meta["plan"] != plan_keys)
+    throw UsageError("the registries changed since this sweep started (the runs it would make differ)",
+                     "restore them, or start a new sweep");
 
   if (options.dry_run) {
     for (const Run& run : plan) {
@@ -83,30 +124,48 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     return 0;
   }
 
-  fs::path dir = options.out.empty() ? paths.source / "results" / "runs" / timestamp("%Y%m%d-%H%M%S") : fs::path(options.out);
+  fs::path dir = !options.out.empty() ? fs::path(options.out) : claim_default_folder(paths);
   ResultsFolder folder = resuming ? ResultsFolder::reopen(dir) : ResultsFolder::create(dir);
   std::set<std::string> done = resuming ? folder.completed_keys() : std::set<std::string>{};
-  nlohmann::json meta = {{"schema", kResultsSchema},
-                         {"command_line", options.command_line},
-                         {"started", timestamp("%Y-%m-%dT%H:%M:%S%z")},
-                         {"options", options},
-                         {"machine", describe_machine(paths.source)},
-                         {"memprof", options.no_profile ? "" : paths.memprof.string()},
-                         {"allocators", allocator_meta(allocators)}};
+  std::set<std::string> skipped_before = resuming ? folder.completed_keys(true) : std::set<std::string>{};
+  nlohmann::json allocators_now = allocator_meta(allocators);
+  nlohmann::json meta;
+  if (resuming) {
+    meta = saved_meta;  // the sweep's provenance stays; each resume is added to it
+    if (meta.contains("allocators") && meta["allocators"] != allocators_now)
+      std::cerr << "warning: allocator libraries or versions changed since this sweep started; meta.json keeps both\n";
+    meta["resumed"].push_back({{"at", timestamp("%Y-%m-%dT%H:%M:%S%z")},
+                               {"command_line", options.command_line},
+                               {"allocators", allocators_now}});
+  } else {
+    meta = {{"schema", kResultsSchema},
+            {"command_line", options.command_line},
+            {"started", timestamp("%Y-%m-%dT%H:%M:%S%z")},
+            {"options", options},
+            {"plan", plan_keys},
+            {"machine", describe_machine(paths.source)},
+            {"inherited_environment", inherited_tuning()},
+            {"memprof", options.no_profile ? "" : paths.memprof.string()},
+            {"allocators", allocators_now}};
+  }
   folder.write_meta(meta);
   if (options.out.empty()) point_latest_at(paths, dir);  // an explicit --out leaves results/latest alone
   for (const auto& warning : machine_warnings()) std::cerr << "warning: " << warning << "\n";
 
   install_interrupt_handlers();
   int to_run = 0;
-  for (const Run& run : plan) to_run += done.count(run.key()) ? 0 : 1;
+  auto already = [&](const Run& run) {
+    // A skipped run is tried again once its allocator is installed.
+    return done.count(run.key()) || (skipped_before.count(run.key()) && !run.allocator.installed);
+  };
+  for (const Run& run : plan) to_run += already(run) ? 0 : 1;
   if (resuming) std::cerr << "resuming " << dir.string() << ": " << to_run << " of " << plan.size() << " runs left\n";
   Progress progress(to_run);
   int finished = 0;
   bool all_ok = true;
   bool stopped = false;
   for (const Run& run : plan) {
-    if (done.count(run.key())) continue;
+    if (already(run)) continue;
     if (interrupted()) {
       stopped = true;
       break;
@@ -131,7 +190,16 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     }
     std::string status = status_of(f);
     if (f.start_failed) std::cerr << "error: " << f.error << "\n";
-    folder.append(run, status, f, parse_records(f.records));
+    Records records = parse_records(f.records);
+    if (status == "ok") {
+      std::string problem = measurement_problem(options, records, launch.log_path);
+      if (!problem.empty()) {
+        status = "failed";
+        records.metrics["failure"] = "\"" + problem + "\"";
+        std::cerr << describe(run) << ": " << problem << "\n";
+      }
+    }
+    folder.append(run, status, f, records);
     all_ok = all_ok && status == "ok";
     progress.finished(run, status, double(f.wall_ns) / 1e9);
     ++finished;

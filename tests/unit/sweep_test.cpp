@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 
+#include "errors.h"
 #include "executor.h"
 #include "results.h"
 #include "sweep.h"
@@ -28,11 +29,12 @@ class FakeExecutor : public Executor {
   }
 };
 
+// An ok exit with memprof's summary, as a profiled run leaves it.
 Finished ok_with(const std::string& records) {
   Finished f;
   f.exit_code = 0;
   f.wall_ns = 1000;
-  f.records = records;
+  f.records = "@memprof pid=1 allocs_seq_count=1\n" + records;
   return f;
 }
 
@@ -170,6 +172,40 @@ TEST_F(Sweep, StatusesAndExitCode) {
   EXPECT_EQ(r[1]["signal"], "11");
   EXPECT_EQ(r[2]["status"], "verify_failed");
   EXPECT_EQ(r[3]["status"], "timeout");
+}
+
+TEST_F(Sweep, AnOkExitWithoutMemprofsReportIsNotOk) {
+  options.allocators = {"glibc"};
+  options.workloads = {"plain"};
+  options.reps = 1;
+  executor.script = [](const Launch&, int) {
+    Finished f;
+    f.exit_code = 0;
+    f.records = "@metric elapsed_ns=5\n";  // memprof was not loaded, or died silently
+    return f;
+  };
+  EXPECT_EQ(run_sweep(options, paths, executor, out), 1);
+  auto r = rows();
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0]["status"], "failed");
+  EXPECT_NE(r[0]["extra"].find("memprof did not report"), std::string::npos) << r[0]["extra"];
+}
+
+TEST_F(Sweep, ResumeKeepsItsOptionsAndRefusesNewOnes) {
+  options.allocators = {"glibc"};
+  options.workloads = {"plain"};
+  options.reps = 1;
+  executor.script = [](const Launch&, int) { return ok_with(""); };
+  ASSERT_EQ(run_sweep(options, paths, executor, out), 0);
+  Options resume;
+  resume.resume = (root / "out").string();
+  resume.given = {"--resume", "--reps"};
+  EXPECT_THROW(run_sweep(resume, paths, executor, out), UsageError);
+  resume.given = {"--resume", "--dry-run"};
+  resume.dry_run = true;
+  size_t before = executor.launches.size();
+  EXPECT_EQ(run_sweep(resume, paths, executor, out), 0);
+  EXPECT_EQ(executor.launches.size(), before) << "--dry-run runs nothing, resumed or not";
 }
 
 TEST_F(Sweep, NoProfileAndSkippedAllocators) {
