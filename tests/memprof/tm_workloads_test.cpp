@@ -1,7 +1,8 @@
-// intset_test — every intset structure under every TM build (ml_wt, gl_wt,
+// tm_workloads_test — every intset structure under every TM build (ml_wt, gl_wt,
 // serialirr with 1 and 2 threads, lock with 1 and 2, seq), with memprof in
 // front of each of the five allocators: verification passes, every operation
-// commits exactly once, and the stm builds' node allocations count as tx.
+// commits exactly once, and the stm builds' node allocations count as tx;
+// and STAMP's vacation likewise.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -46,6 +47,45 @@ TEST_P(Intset, VerifiesAndCountsUnderEveryMethod) {
     }
   }
 }
+
+// STAMP's vacation under every method and allocator: the tables and the
+// customers' reservations agree (the app exits 3 otherwise); reservations are
+// allocated inside transactions in the stm builds.
+class Vacation : public ::testing::TestWithParam<std::tuple<TestAllocator, const char*>> {};
+
+TEST_P(Vacation, VerifiesUnderEveryMethod) {
+  const auto& [allocator, app] = GetParam();
+  if (!installed(allocator)) {
+    if (std::getenv("ALLOCSTAMP_ALLOW_MISSING_ALLOCATORS")) GTEST_SKIP();
+    FAIL() << allocator.name << " is not installed — run scripts/install-deps";
+  }
+  const Case cases[] = {{"ml_wt", 1}, {"ml_wt", 2}, {"gl_wt", 2}, {"serialirr", 2}, {"lock", 2}, {"seq", 1}};
+  RunOptions options;
+  options.timeout_seconds = 60;
+  for (const Case& c : cases) {
+    RunResult r = run_program(std::string(STAMP_BINARY),
+                              {app, "--threads", std::to_string(c.threads), "--size", "tiny", "--tm", c.method},
+                              allocator, options);
+    std::string what = std::string(app) + " " + c.method + " x" + std::to_string(c.threads);
+    ASSERT_EQ(r.exit_code, 0) << what << " " << r.describe();
+    EXPECT_EQ(r.metric("tx_commits_count"), 2048) << what;
+    bool stm = std::string(c.method) != "lock" && std::string(c.method) != "seq";
+    if (stm) {
+      EXPECT_GT(r.num("allocs_tx_count"), 0) << what;
+    } else {
+      EXPECT_EQ(r.num("allocs_tx_count"), 0) << what;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllocatorsAndApps, Vacation,
+                         ::testing::Combine(::testing::ValuesIn(test_allocators()),
+                                            ::testing::Values("vacation-low", "vacation-high")),
+                         [](const auto& info) {
+                           std::string app = std::get<1>(info.param);
+                           for (char& ch : app) ch = ch == '-' ? '_' : ch;
+                           return std::get<0>(info.param).name + "_" + app;
+                         });
 
 INSTANTIATE_TEST_SUITE_P(AllocatorsAndSets, Intset,
                          ::testing::Combine(::testing::ValuesIn(test_allocators()),

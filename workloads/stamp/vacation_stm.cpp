@@ -1,0 +1,20 @@
+// vacation_stm.cpp — vacation in the stm build of the TM layer (see
+// workloads/tm/tm.h): the same source, compiled into its own namespace.
+#define ALLOCSTAMP_TM_STM
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <memprof/memprof.h>
+
+#include "random.h"
+#include "runtime.h"
+#include "tm.h"
+#include "vacation.h"
+
+namespace allocstamp::stamp::stm {
+#include "rb_tree.h"
+#include "vacation_body.inc"
+}  // namespace allocstamp::stamp::stm
