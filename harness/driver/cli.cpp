@@ -40,7 +40,7 @@ namespace {
 
 const char* kFooter = R"(Examples:
   bench --list                                   what is installed
-  bench --alloc=tcmalloc,jemalloc --workload=churn
+  bench --alloc=tcmalloc,jemalloc --workload=vacation     vacation-low and vacation-high
   bench --alloc=all --workload=churn --threads=1,2 --reps=5 --size=small
   bench --alloc=/opt/my/libmalloc.so --workload=churn     any allocator by path
   bench --resume results/runs/20261121-101500            finish an interrupted sweep
@@ -61,7 +61,7 @@ bool parse_command_line(int argc, char** argv, Options& o) {
 
   app.add_option("--alloc", o.allocators, "Allocators: names from --list, paths to .so files, or all")
       ->delimiter(',')->envname("ALLOCSTAMP_ALLOC");
-  app.add_option("--workload", o.workloads, "Workloads: names from --list, or all")
+  app.add_option("--workload", o.workloads, "Workloads: names from --list, a family (stamp, intset), a stem (vacation), or all")
       ->delimiter(',')->envname("ALLOCSTAMP_WORKLOAD");
   app.add_option("--threads", o.threads, "Thread counts, e.g. 1,2")
       ->delimiter(',')->envname("ALLOCSTAMP_THREADS")->check(CLI::Range(1, 1024));

@@ -97,8 +97,16 @@ std::vector<Workload> select_workloads(const Options& options, const Catalog& ca
     const Workload* found = nullptr;
     for (const auto& w : catalog.workloads)
       if (w.name == name) found = &w;
-    if (!found) throw UsageError("unknown workload '" + name + "'", "choose from: " + names_of(catalog.workloads) + ", or all");
-    out.push_back(*found);
+    if (found) {
+      out.push_back(*found);
+      continue;
+    }
+    // A family ("stamp") or a stem ("vacation" for vacation-low and vacation-high).
+    size_t before = out.size();
+    for (const auto& w : catalog.workloads)
+      if (w.family == name || w.name.rfind(name + "-", 0) == 0) out.push_back(w);
+    if (out.size() == before)
+      throw UsageError("unknown workload '" + name + "'", "choose from: " + names_of(catalog.workloads) + ", a family, or all");
   }
   std::vector<Workload> unique;
   for (auto& w : out)
