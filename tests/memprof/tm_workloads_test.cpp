@@ -2,7 +2,7 @@
 // serialirr with 1 and 2 threads, lock with 1 and 2, seq), with memprof in
 // front of each of the five allocators: verification passes, every operation
 // commits exactly once, and the stm builds' node allocations count as tx;
-// and STAMP's vacation likewise.
+// and the STAMP-like apps likewise.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -48,12 +48,12 @@ TEST_P(Intset, VerifiesAndCountsUnderEveryMethod) {
   }
 }
 
-// STAMP's vacation under every method and allocator: the tables and the
-// customers' reservations agree (the app exits 3 otherwise); reservations are
-// allocated inside transactions in the stm builds.
-class Vacation : public ::testing::TestWithParam<std::tuple<TestAllocator, const char*>> {};
+// STAMP-like apps under every method and allocator: each verifies its result
+// (exits 3 otherwise); vacation allocates its reservations inside
+// transactions in the stm builds, kmeans allocates nothing in them.
+class StampApp : public ::testing::TestWithParam<std::tuple<TestAllocator, const char*>> {};
 
-TEST_P(Vacation, VerifiesUnderEveryMethod) {
+TEST_P(StampApp, VerifiesUnderEveryMethod) {
   const auto& [allocator, app] = GetParam();
   if (!installed(allocator)) {
     if (std::getenv("ALLOCSTAMP_ALLOW_MISSING_ALLOCATORS")) GTEST_SKIP();
@@ -68,9 +68,13 @@ TEST_P(Vacation, VerifiesUnderEveryMethod) {
                               allocator, options);
     std::string what = std::string(app) + " " + c.method + " x" + std::to_string(c.threads);
     ASSERT_EQ(r.exit_code, 0) << what << " " << r.describe();
-    EXPECT_EQ(r.metric("tx_commits_count"), 2048) << what;
+    EXPECT_GE(r.metric("tx_attempts_count"), r.metric("tx_commits_count")) << what;
     bool stm = std::string(c.method) != "lock" && std::string(c.method) != "seq";
-    if (stm) {
+    bool vacation = std::string(app).rfind("vacation", 0) == 0;
+    if (vacation) {
+      EXPECT_EQ(r.metric("tx_commits_count"), 2048) << what;
+    }
+    if (vacation && stm) {
       EXPECT_GT(r.num("allocs_tx_count"), 0) << what;
     } else {
       EXPECT_EQ(r.num("allocs_tx_count"), 0) << what;
@@ -78,9 +82,10 @@ TEST_P(Vacation, VerifiesUnderEveryMethod) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllocatorsAndApps, Vacation,
+INSTANTIATE_TEST_SUITE_P(AllocatorsAndApps, StampApp,
                          ::testing::Combine(::testing::ValuesIn(test_allocators()),
-                                            ::testing::Values("vacation-low", "vacation-high")),
+                                            ::testing::Values("vacation-low", "vacation-high", "kmeans-low",
+                                                              "kmeans-high")),
                          [](const auto& info) {
                            std::string app = std::get<1>(info.param);
                            for (char& ch : app) ch = ch == '-' ? '_' : ch;

@@ -1,20 +1,31 @@
 // main.cpp — the stamp binary: STAMP-like transactional applications, run as
 // `stamp <app> --threads N --size tiny|small|medium|large --seed S --tm M
 // [app options]` (Contract 3). small is STAMP's simulator input, large its
-// non-simulator input. Apps so far: vacation-low, vacation-high.
+// non-simulator input. Apps so far: vacation-low, vacation-high, kmeans-low,
+// kmeans-high.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
 #include <memprof/memprof.h>
 
+#include "kmeans.h"
 #include "runtime.h"
 #include "vacation.h"
 
 namespace allocstamp::stamp {
-namespace stm { VacationResult run(const VacationConfig&); }
-namespace lock { VacationResult run(const VacationConfig&); }
-namespace seq { VacationResult run(const VacationConfig&); }
+namespace stm {
+VacationResult run(const VacationConfig&);
+KmeansResult run(const KmeansConfig&);
+}  // namespace stm
+namespace lock {
+VacationResult run(const VacationConfig&);
+KmeansResult run(const KmeansConfig&);
+}  // namespace lock
+namespace seq {
+VacationResult run(const VacationConfig&);
+KmeansResult run(const KmeansConfig&);
+}  // namespace seq
 }  // namespace allocstamp::stamp
 
 namespace {
@@ -23,9 +34,10 @@ using namespace allocstamp;
 
 [[noreturn]] void usage(const std::string& problem) {
   std::fprintf(stderr,
-               "stamp: %s\nusage: stamp <vacation-low|vacation-high> [--threads N] [--size tiny|small|medium|large]"
-               " [--seed S] [--tm ml_wt|gl_wt|serialirr|lock|seq]\n"
-               "  vacation options: [--relations R] [--transactions T] [--queries N] [--query-percent Q] [--user-percent U]\n",
+               "stamp: %s\nusage: stamp <vacation-low|vacation-high|kmeans-low|kmeans-high> [--threads N]"
+               " [--size tiny|small|medium|large] [--seed S] [--tm ml_wt|gl_wt|serialirr|lock|seq]\n"
+               "  vacation options: [--relations R] [--transactions T] [--queries N] [--query-percent Q] [--user-percent U]\n"
+               "  kmeans options: [--points N] [--dims D] [--clusters K] [--threshold T]\n",
                problem.c_str());
   std::exit(2);
 }
@@ -47,48 +59,121 @@ void size_vacation(stamp::VacationConfig& c, const std::string& size) {
   else usage("--size takes tiny, small, medium or large, not '" + size + "'");
 }
 
-}  // namespace
+// STAMP's kmeans inputs: small 2048 points x 16 dims -t0.05, large 65536 x 32 -t0.00001.
+void size_kmeans(stamp::KmeansConfig& c, const std::string& size) {
+  if (size == "tiny") c.points = 512, c.dims = 8;
+  else if (size == "small") c.points = 2048, c.dims = 16;
+  else if (size == "medium") c.points = 16384, c.dims = 24;
+  else if (size == "large") c.points = 65536, c.dims = 32, c.threshold = 0.00001;
+  else usage("--size takes tiny, small, medium or large, not '" + size + "'");
+}
 
-int main(int argc, char** argv) {
-  if (argc < 2) usage("which app?");
-  std::string app = argv[1];
-  stamp::VacationConfig c;
-  if (app == "vacation-low") c.queries = 2, c.query_percent = 90, c.user_percent = 98;        // -n2 -q90 -u98
-  else if (app == "vacation-high") c.queries = 4, c.query_percent = 60, c.user_percent = 90;  // -n4 -q60 -u90
-  else usage("unknown app '" + app + "'");
-  std::string method_name = "ml_wt";
+struct Common {
+  int threads = 1;
   std::string size = "small";
-  long relations = -1, transactions = -1;
+  uint64_t seed = 1;
+  std::string method = "ml_wt";
+};
+
+// Reads the Contract 3 options; app options go to `app_option` (false: unknown).
+template <typename AppOption>
+Common parse(int argc, char** argv, AppOption app_option) {
+  Common common;
   for (int i = 2; i < argc; ++i) {
     std::string option = argv[i];
     if (i + 1 >= argc) usage("missing value for " + option);
     const char* value = argv[++i];
-    if (option == "--threads") c.threads = int(number(option, value, 1, 1024));
-    else if (option == "--size") size = value;
-    else if (option == "--seed") c.seed = uint64_t(number(option, value, 0, 1L << 62));
-    else if (option == "--tm") method_name = value;
-    else if (option == "--relations") relations = number(option, value, 1, 1L << 30);
+    if (option == "--threads") common.threads = int(number(option, value, 1, 1024));
+    else if (option == "--size") common.size = value;
+    else if (option == "--seed") common.seed = uint64_t(number(option, value, 0, 1L << 62));
+    else if (option == "--tm") common.method = value;
+    else if (!app_option(option, value)) usage("unknown option " + option);
+  }
+  return common;
+}
+
+tm::Method method_for(const Common& common) {
+  tm::Method method;
+  if (!tm::parse_method(common.method, method)) usage("unknown --tm '" + common.method + "'");
+  if (method.build == tm::Build::seq && common.threads != 1) usage("--tm seq runs one thread only");
+  tm::apply(method);
+  return method;
+}
+
+void report_transactions() {
+  auto totals = tm::totals();
+  memprof::metric("tx_attempts_count", int64_t(totals.attempts));
+  memprof::metric("tx_commits_count", int64_t(totals.commits));
+}
+
+double abort_rate() {
+  auto totals = tm::totals();
+  return totals.attempts ? 1.0 - double(totals.commits) / double(totals.attempts) : 0.0;
+}
+
+int run_kmeans(const std::string& app, int argc, char** argv) {
+  stamp::KmeansConfig c;
+  c.clusters = app == "kmeans-low" ? 40 : 15;  // -m40 -n40 / -m15 -n15
+  long points = -1;
+  int dims = -1;
+  double threshold = -1;
+  Common common = parse(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--points") points = number(option, value, 1, 1L << 28);
+    else if (option == "--dims") dims = int(number(option, value, 1, 1024));
+    else if (option == "--clusters") c.clusters = int(number(option, value, 1, 4096));
+    else if (option == "--threshold") threshold = std::atof(value);
+    else return false;
+    return true;
+  });
+  size_kmeans(c, common.size);
+  if (points > 0) c.points = points;
+  if (dims > 0) c.dims = dims;
+  if (threshold >= 0) c.threshold = threshold;
+  if (c.clusters > c.points) usage("--clusters cannot exceed the number of points");
+  c.threads = common.threads;
+  c.seed = common.seed;
+  tm::Method method = method_for(common);
+  stamp::KmeansResult r = method.build == tm::Build::stm    ? stamp::stm::run(c)
+                          : method.build == tm::Build::lock ? stamp::lock::run(c)
+                                                             : stamp::seq::run(c);
+  memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
+  report_transactions();
+  memprof::metric("iterations_count", r.iterations);
+  if (!r.consistent) {
+    std::fprintf(stderr, "stamp %s: verification failed: %.4f of the points are nearer another final centre\n",
+                 app.c_str(), r.moved_share);
+    return 3;
+  }
+  std::printf("stamp %s: threads=%d tm=%s points=%ld iterations=%d abort_rate=%.4f elapsed_ms=%.2f\n", app.c_str(),
+              c.threads, common.method.c_str(), c.points, r.iterations, abort_rate(), double(r.elapsed_ns) / 1e6);
+  return 0;
+}
+
+int run_vacation(const std::string& app, int argc, char** argv) {
+  stamp::VacationConfig c;
+  if (app == "vacation-low") c.queries = 2, c.query_percent = 90, c.user_percent = 98;  // -n2 -q90 -u98
+  else c.queries = 4, c.query_percent = 60, c.user_percent = 90;                         // -n4 -q60 -u90
+  long relations = -1, transactions = -1;
+  Common common = parse(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--relations") relations = number(option, value, 1, 1L << 30);
     else if (option == "--transactions") transactions = number(option, value, 0, 1L << 40);
     else if (option == "--queries") c.queries = int(number(option, value, 1, 64));
     else if (option == "--query-percent") c.query_percent = int(number(option, value, 1, 100));
     else if (option == "--user-percent") c.user_percent = int(number(option, value, 0, 100));
-    else usage("unknown option " + option);
-  }
-  size_vacation(c, size);
+    else return false;
+    return true;
+  });
+  size_vacation(c, common.size);
   if (relations > 0) c.relations = relations;
   if (transactions >= 0) c.transactions = transactions;
-  tm::Method method;
-  if (!tm::parse_method(method_name, method)) usage("unknown --tm '" + method_name + "'");
-  if (method.build == tm::Build::seq && c.threads != 1) usage("--tm seq runs one thread only");
-  tm::apply(method);
-
+  c.threads = common.threads;
+  c.seed = common.seed;
+  tm::Method method = method_for(common);
   stamp::VacationResult r = method.build == tm::Build::stm    ? stamp::stm::run(c)
                             : method.build == tm::Build::lock ? stamp::lock::run(c)
                                                                : stamp::seq::run(c);
-  auto totals = tm::totals();
   memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
-  memprof::metric("tx_attempts_count", int64_t(totals.attempts));
-  memprof::metric("tx_commits_count", int64_t(totals.commits));
+  report_transactions();
   memprof::metric("reservations_made_count", int64_t(r.made));
   memprof::metric("customers_deleted_count", int64_t(r.deleted));
   memprof::metric("table_updates_count", int64_t(r.updates));
@@ -96,11 +181,18 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "stamp %s: verification failed: the tables and the customers' reservations disagree\n", app.c_str());
     return 3;
   }
-  std::printf("stamp %s: threads=%d tm=%s transactions=%ld attempts=%llu commits=%llu abort_rate=%.4f elapsed_ms=%.2f"
-              " reservations=%ld\n",
-              app.c_str(), c.threads, method_name.c_str(), c.transactions, (unsigned long long)totals.attempts,
-              (unsigned long long)totals.commits,
-              totals.attempts ? 1.0 - double(totals.commits) / double(totals.attempts) : 0.0, double(r.elapsed_ns) / 1e6,
+  std::printf("stamp %s: threads=%d tm=%s transactions=%ld abort_rate=%.4f elapsed_ms=%.2f reservations=%ld\n",
+              app.c_str(), c.threads, common.method.c_str(), c.transactions, abort_rate(), double(r.elapsed_ns) / 1e6,
               r.reservations);
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) usage("which app?");
+  std::string app = argv[1];
+  if (app == "vacation-low" || app == "vacation-high") return run_vacation(app, argc, argv);
+  if (app == "kmeans-low" || app == "kmeans-high") return run_kmeans(app, argc, argv);
+  usage("unknown app '" + app + "'");
 }
