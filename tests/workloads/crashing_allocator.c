@@ -117,8 +117,9 @@ VISIBLE size_t malloc_usable_size(void *ptr) {
   if (__malloc_usable_size) return __malloc_usable_size(ptr);
   usable_size_fn fn = atomic_load_explicit(&next_usable_size, memory_order_acquire);
   if (!fn) {
-    fn = (usable_size_fn)dlsym(RTLD_NEXT, "malloc_usable_size");
-    if (!fn) return 0;
+    void *symbol = dlsym(RTLD_NEXT, "malloc_usable_size");
+    if (!symbol) return 0;
+    memcpy(&fn, &symbol, sizeof fn); /* object to function pointer, as POSIX allows */
     atomic_store_explicit(&next_usable_size, fn, memory_order_release);
   }
   return fn(ptr);
