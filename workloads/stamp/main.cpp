@@ -2,7 +2,7 @@
 // `stamp <app> --threads N --size tiny|small|medium|large --seed S --tm M
 // [app options]` (Contract 3). small is STAMP's simulator input, large its
 // non-simulator input. Apps so far: vacation-low, vacation-high, kmeans-low,
-// kmeans-high.
+// kmeans-high, ssca2.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -11,20 +11,24 @@
 
 #include "kmeans.h"
 #include "runtime.h"
+#include "ssca2.h"
 #include "vacation.h"
 
 namespace allocstamp::stamp {
 namespace stm {
 VacationResult run(const VacationConfig&);
 KmeansResult run(const KmeansConfig&);
+Ssca2Result run(const Ssca2Config&);
 }  // namespace stm
 namespace lock {
 VacationResult run(const VacationConfig&);
 KmeansResult run(const KmeansConfig&);
+Ssca2Result run(const Ssca2Config&);
 }  // namespace lock
 namespace seq {
 VacationResult run(const VacationConfig&);
 KmeansResult run(const KmeansConfig&);
+Ssca2Result run(const Ssca2Config&);
 }  // namespace seq
 }  // namespace allocstamp::stamp
 
@@ -34,10 +38,11 @@ using namespace allocstamp;
 
 [[noreturn]] void usage(const std::string& problem) {
   std::fprintf(stderr,
-               "stamp: %s\nusage: stamp <vacation-low|vacation-high|kmeans-low|kmeans-high> [--threads N]"
+               "stamp: %s\nusage: stamp <vacation-low|vacation-high|kmeans-low|kmeans-high|ssca2> [--threads N]"
                " [--size tiny|small|medium|large] [--seed S] [--tm ml_wt|gl_wt|serialirr|lock|seq]\n"
                "  vacation options: [--relations R] [--transactions T] [--queries N] [--query-percent Q] [--user-percent U]\n"
-               "  kmeans options: [--points N] [--dims D] [--clusters K] [--threshold T]\n",
+               "  kmeans options: [--points N] [--dims D] [--clusters K] [--threshold T]\n"
+               "  ssca2 options: [--scale S] [--max-path L] [--max-parallel P]\n",
                problem.c_str());
   std::exit(2);
 }
@@ -149,6 +154,41 @@ int run_kmeans(const std::string& app, int argc, char** argv) {
   return 0;
 }
 
+// STAMP's ssca2 inputs: small -s13, large -s20 (-i1.0 -u1.0 -l3 -p3).
+int run_ssca2(const std::string& app, int argc, char** argv) {
+  stamp::Ssca2Config c;
+  int scale = -1;
+  Common common = parse(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--scale") scale = int(number(option, value, 1, 30));
+    else if (option == "--max-path") c.max_path = int(number(option, value, 1, 64));
+    else if (option == "--max-parallel") c.max_parallel = int(number(option, value, 1, 64));
+    else return false;
+    return true;
+  });
+  if (common.size == "tiny") c.scale = 10;
+  else if (common.size == "small") c.scale = 13;
+  else if (common.size == "medium") c.scale = 17;
+  else if (common.size == "large") c.scale = 20;
+  else usage("--size takes tiny, small, medium or large, not '" + common.size + "'");
+  if (scale > 0) c.scale = scale;
+  c.threads = common.threads;
+  c.seed = common.seed;
+  tm::Method method = method_for(common);
+  stamp::Ssca2Result r = method.build == tm::Build::stm    ? stamp::stm::run(c)
+                         : method.build == tm::Build::lock ? stamp::lock::run(c)
+                                                            : stamp::seq::run(c);
+  memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
+  report_transactions();
+  memprof::metric("edges_count", r.edges);
+  if (!r.consistent) {
+    std::fprintf(stderr, "stamp %s: verification failed: the adjacency arrays do not hold exactly the edges\n", app.c_str());
+    return 3;
+  }
+  std::printf("stamp %s: threads=%d tm=%s vertices=%ld edges=%ld abort_rate=%.4f elapsed_ms=%.2f\n", app.c_str(),
+              c.threads, common.method.c_str(), r.vertices, r.edges, abort_rate(), double(r.elapsed_ns) / 1e6);
+  return 0;
+}
+
 int run_vacation(const std::string& app, int argc, char** argv) {
   stamp::VacationConfig c;
   if (app == "vacation-low") c.queries = 2, c.query_percent = 90, c.user_percent = 98;  // -n2 -q90 -u98
@@ -194,5 +234,6 @@ int main(int argc, char** argv) {
   std::string app = argv[1];
   if (app == "vacation-low" || app == "vacation-high") return run_vacation(app, argc, argv);
   if (app == "kmeans-low" || app == "kmeans-high") return run_kmeans(app, argc, argv);
+  if (app == "ssca2") return run_ssca2(app, argc, argv);
   usage("unknown app '" + app + "'");
 }

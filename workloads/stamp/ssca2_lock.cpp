@@ -1,0 +1,20 @@
+// ssca2_lock.cpp — ssca2 in the lock build of the TM layer (see
+// workloads/tm/tm.h): the same source, compiled into its own namespace.
+#define ALLOCSTAMP_TM_LOCK
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <memprof/memprof.h>
+
+#include "random.h"
+#include "runtime.h"
+#include "ssca2.h"
+#include "tm.h"
+
+namespace allocstamp::stamp::lock {
+#include "ssca2_body.inc"
+}  // namespace allocstamp::stamp::lock
