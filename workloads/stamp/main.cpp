@@ -2,7 +2,7 @@
 // `stamp <app> --threads N --size tiny|small|medium|large --seed S --tm M
 // [app options]` (Contract 3). small is STAMP's simulator input, large its
 // non-simulator input. Apps so far: vacation-low, vacation-high, kmeans-low,
-// kmeans-high, ssca2.
+// kmeans-high, ssca2, labyrinth.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -10,6 +10,7 @@
 #include <memprof/memprof.h>
 
 #include "kmeans.h"
+#include "labyrinth.h"
 #include "runtime.h"
 #include "ssca2.h"
 #include "vacation.h"
@@ -19,16 +20,19 @@ namespace stm {
 VacationResult run(const VacationConfig&);
 KmeansResult run(const KmeansConfig&);
 Ssca2Result run(const Ssca2Config&);
+LabyrinthResult run(const LabyrinthConfig&);
 }  // namespace stm
 namespace lock {
 VacationResult run(const VacationConfig&);
 KmeansResult run(const KmeansConfig&);
 Ssca2Result run(const Ssca2Config&);
+LabyrinthResult run(const LabyrinthConfig&);
 }  // namespace lock
 namespace seq {
 VacationResult run(const VacationConfig&);
 KmeansResult run(const KmeansConfig&);
 Ssca2Result run(const Ssca2Config&);
+LabyrinthResult run(const LabyrinthConfig&);
 }  // namespace seq
 }  // namespace allocstamp::stamp
 
@@ -38,11 +42,12 @@ using namespace allocstamp;
 
 [[noreturn]] void usage(const std::string& problem) {
   std::fprintf(stderr,
-               "stamp: %s\nusage: stamp <vacation-low|vacation-high|kmeans-low|kmeans-high|ssca2> [--threads N]"
+               "stamp: %s\nusage: stamp <vacation-low|vacation-high|kmeans-low|kmeans-high|ssca2|labyrinth> [--threads N]"
                " [--size tiny|small|medium|large] [--seed S] [--tm ml_wt|gl_wt|serialirr|lock|seq]\n"
                "  vacation options: [--relations R] [--transactions T] [--queries N] [--query-percent Q] [--user-percent U]\n"
                "  kmeans options: [--points N] [--dims D] [--clusters K] [--threshold T]\n"
-               "  ssca2 options: [--scale S] [--max-path L] [--max-parallel P]\n",
+               "  ssca2 options: [--scale S] [--max-path L] [--max-parallel P]\n"
+               "  labyrinth options: [--x X] [--y Y] [--z Z] [--paths N]\n",
                problem.c_str());
   std::exit(2);
 }
@@ -189,6 +194,48 @@ int run_ssca2(const std::string& app, int argc, char** argv) {
   return 0;
 }
 
+// STAMP's labyrinth inputs: small a 32x32x3 maze with 96 paths, large 512x512x7 with 512.
+int run_labyrinth(const std::string& app, int argc, char** argv) {
+  stamp::LabyrinthConfig c;
+  int x = -1, y = -1, z = -1, paths = -1;
+  Common common = parse(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--x") x = int(number(option, value, 2, 4096));
+    else if (option == "--y") y = int(number(option, value, 2, 4096));
+    else if (option == "--z") z = int(number(option, value, 1, 64));
+    else if (option == "--paths") paths = int(number(option, value, 1, 1 << 20));
+    else return false;
+    return true;
+  });
+  if (common.size == "tiny") c.x = 16, c.y = 16, c.z = 2, c.paths = 16;
+  else if (common.size == "small") c.x = 32, c.y = 32, c.z = 3, c.paths = 96;
+  else if (common.size == "medium") c.x = 128, c.y = 128, c.z = 5, c.paths = 256;
+  else if (common.size == "large") c.x = 512, c.y = 512, c.z = 7, c.paths = 512;
+  else usage("--size takes tiny, small, medium or large, not '" + common.size + "'");
+  if (x > 0) c.x = x;
+  if (y > 0) c.y = y;
+  if (z > 0) c.z = z;
+  if (paths > 0) c.paths = paths;
+  c.threads = common.threads;
+  c.seed = common.seed;
+  tm::Method method = method_for(common);
+  stamp::LabyrinthResult r = method.build == tm::Build::stm    ? stamp::stm::run(c)
+                             : method.build == tm::Build::lock ? stamp::lock::run(c)
+                                                                : stamp::seq::run(c);
+  memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
+  report_transactions();
+  memprof::metric("paths_routed_count", r.routed);
+  memprof::metric("paths_unroutable_count", r.unroutable);
+  memprof::metric("reroutes_count", r.retries);
+  if (!r.consistent) {
+    std::fprintf(stderr, "stamp %s: verification failed: a path is broken or two paths share a cell\n", app.c_str());
+    return 3;
+  }
+  std::printf("stamp %s: threads=%d tm=%s routed=%ld unroutable=%ld reroutes=%ld abort_rate=%.4f elapsed_ms=%.2f\n",
+              app.c_str(), c.threads, common.method.c_str(), r.routed, r.unroutable, r.retries, abort_rate(),
+              double(r.elapsed_ns) / 1e6);
+  return 0;
+}
+
 int run_vacation(const std::string& app, int argc, char** argv) {
   stamp::VacationConfig c;
   if (app == "vacation-low") c.queries = 2, c.query_percent = 90, c.user_percent = 98;  // -n2 -q90 -u98
@@ -235,5 +282,6 @@ int main(int argc, char** argv) {
   if (app == "vacation-low" || app == "vacation-high") return run_vacation(app, argc, argv);
   if (app == "kmeans-low" || app == "kmeans-high") return run_kmeans(app, argc, argv);
   if (app == "ssca2") return run_ssca2(app, argc, argv);
+  if (app == "labyrinth") return run_labyrinth(app, argc, argv);
   usage("unknown app '" + app + "'");
 }
