@@ -2,13 +2,14 @@
 // `stamp <app> --threads N --size tiny|small|medium|large --seed S --tm M
 // [app options]` (Contract 3). small is STAMP's simulator input, large its
 // non-simulator input. Apps so far: vacation-low, vacation-high, kmeans-low,
-// kmeans-high, ssca2, labyrinth.
+// kmeans-high, ssca2, labyrinth, intruder.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
 #include <memprof/memprof.h>
 
+#include "intruder.h"
 #include "kmeans.h"
 #include "labyrinth.h"
 #include "runtime.h"
@@ -21,18 +22,21 @@ VacationResult run(const VacationConfig&);
 KmeansResult run(const KmeansConfig&);
 Ssca2Result run(const Ssca2Config&);
 LabyrinthResult run(const LabyrinthConfig&);
+IntruderResult run(const IntruderConfig&);
 }  // namespace stm
 namespace lock {
 VacationResult run(const VacationConfig&);
 KmeansResult run(const KmeansConfig&);
 Ssca2Result run(const Ssca2Config&);
 LabyrinthResult run(const LabyrinthConfig&);
+IntruderResult run(const IntruderConfig&);
 }  // namespace lock
 namespace seq {
 VacationResult run(const VacationConfig&);
 KmeansResult run(const KmeansConfig&);
 Ssca2Result run(const Ssca2Config&);
 LabyrinthResult run(const LabyrinthConfig&);
+IntruderResult run(const IntruderConfig&);
 }  // namespace seq
 }  // namespace allocstamp::stamp
 
@@ -42,12 +46,13 @@ using namespace allocstamp;
 
 [[noreturn]] void usage(const std::string& problem) {
   std::fprintf(stderr,
-               "stamp: %s\nusage: stamp <vacation-low|vacation-high|kmeans-low|kmeans-high|ssca2|labyrinth> [--threads N]"
+               "stamp: %s\nusage: stamp <vacation-low|vacation-high|kmeans-low|kmeans-high|ssca2|labyrinth|intruder> [--threads N]"
                " [--size tiny|small|medium|large] [--seed S] [--tm ml_wt|gl_wt|serialirr|lock|seq]\n"
                "  vacation options: [--relations R] [--transactions T] [--queries N] [--query-percent Q] [--user-percent U]\n"
                "  kmeans options: [--points N] [--dims D] [--clusters K] [--threshold T]\n"
                "  ssca2 options: [--scale S] [--max-path L] [--max-parallel P]\n"
-               "  labyrinth options: [--x X] [--y Y] [--z Z] [--paths N]\n",
+               "  labyrinth options: [--x X] [--y Y] [--z Z] [--paths N]\n"
+               "  intruder options: [--attack-percent A] [--max-packets L] [--flows N]\n",
                problem.c_str());
   std::exit(2);
 }
@@ -236,6 +241,45 @@ int run_labyrinth(const std::string& app, int argc, char** argv) {
   return 0;
 }
 
+// STAMP's intruder inputs: small -a10 -l4 -n2038 -s1, large -a10 -l128 -n262144 -s1.
+int run_intruder(const std::string& app, int argc, char** argv) {
+  stamp::IntruderConfig c;
+  int attack = -1, max_packets = -1;
+  long flows = -1;
+  Common common = parse(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--attack-percent") attack = int(number(option, value, 0, 100));
+    else if (option == "--max-packets") max_packets = int(number(option, value, 1, 1 << 16));
+    else if (option == "--flows") flows = number(option, value, 1, 1L << 30);
+    else return false;
+    return true;
+  });
+  if (common.size == "tiny") c.flows = 256, c.max_packets = 4;
+  else if (common.size == "small") c.flows = 2038, c.max_packets = 4;
+  else if (common.size == "medium") c.flows = 32768, c.max_packets = 32;
+  else if (common.size == "large") c.flows = 262144, c.max_packets = 128;
+  else usage("--size takes tiny, small, medium or large, not '" + common.size + "'");
+  if (attack >= 0) c.attack_percent = attack;
+  if (max_packets > 0) c.max_packets = max_packets;
+  if (flows > 0) c.flows = flows;
+  c.threads = common.threads;
+  c.seed = common.seed;
+  tm::Method method = method_for(common);
+  stamp::IntruderResult r = method.build == tm::Build::stm    ? stamp::stm::run(c)
+                            : method.build == tm::Build::lock ? stamp::lock::run(c)
+                                                               : stamp::seq::run(c);
+  memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
+  report_transactions();
+  memprof::metric("attacks_found_count", r.attacks_found);
+  if (!r.exact) {
+    std::fprintf(stderr, "stamp %s: verification failed: found %ld attacks, generated %ld (or flows left undecoded)\n",
+                 app.c_str(), r.attacks_found, r.attacks_generated);
+    return 3;
+  }
+  std::printf("stamp %s: threads=%d tm=%s flows=%ld attacks=%ld abort_rate=%.4f elapsed_ms=%.2f\n", app.c_str(),
+              c.threads, common.method.c_str(), c.flows, r.attacks_found, abort_rate(), double(r.elapsed_ns) / 1e6);
+  return 0;
+}
+
 int run_vacation(const std::string& app, int argc, char** argv) {
   stamp::VacationConfig c;
   if (app == "vacation-low") c.queries = 2, c.query_percent = 90, c.user_percent = 98;  // -n2 -q90 -u98
@@ -283,5 +327,6 @@ int main(int argc, char** argv) {
   if (app == "kmeans-low" || app == "kmeans-high") return run_kmeans(app, argc, argv);
   if (app == "ssca2") return run_ssca2(app, argc, argv);
   if (app == "labyrinth") return run_labyrinth(app, argc, argv);
+  if (app == "intruder") return run_intruder(app, argc, argv);
   usage("unknown app '" + app + "'");
 }

@@ -1,0 +1,22 @@
+// intruder.h — STAMP's intruder (network intrusion detection) as parameters
+// and result; the body is compiled per TM build (intruder_body.inc).
+#pragma once
+#include <cstdint>
+
+namespace allocstamp::stamp {
+
+struct IntruderConfig {
+  int threads = 1;
+  int attack_percent = 10;  // -a
+  int max_packets = 4;      // -l: fragments per flow, at most
+  long flows = 2038;        // -n
+  uint64_t seed = 1;
+};
+
+struct IntruderResult {
+  uint64_t elapsed_ns = 0;
+  long attacks_generated = 0, attacks_found = 0;
+  bool exact = false;  // found exactly the generated attacks
+};
+
+}  // namespace allocstamp::stamp

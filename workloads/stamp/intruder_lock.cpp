@@ -1,0 +1,24 @@
+// intruder_lock.cpp — intruder in the lock build of the TM layer (see
+// workloads/tm/tm.h): the same source, compiled into its own namespace.
+#define ALLOCSTAMP_TM_LOCK
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <memprof/memprof.h>
+
+#include "intruder.h"
+#include "random.h"
+#include "runtime.h"
+#include "tm.h"
+
+namespace allocstamp::stamp::lock {
+#include "rb_tree.h"
+#include "intruder_body.inc"
+}  // namespace allocstamp::stamp::lock
