@@ -17,27 +17,19 @@
 #include "vacation.h"
 
 namespace allocstamp::stamp {
-namespace stm {
-VacationResult run(const VacationConfig&);
-KmeansResult run(const KmeansConfig&);
-Ssca2Result run(const Ssca2Config&);
-LabyrinthResult run(const LabyrinthConfig&);
-IntruderResult run(const IntruderConfig&);
-}  // namespace stm
-namespace lock {
-VacationResult run(const VacationConfig&);
-KmeansResult run(const KmeansConfig&);
-Ssca2Result run(const Ssca2Config&);
-LabyrinthResult run(const LabyrinthConfig&);
-IntruderResult run(const IntruderConfig&);
-}  // namespace lock
-namespace seq {
-VacationResult run(const VacationConfig&);
-KmeansResult run(const KmeansConfig&);
-Ssca2Result run(const Ssca2Config&);
-LabyrinthResult run(const LabyrinthConfig&);
-IntruderResult run(const IntruderConfig&);
-}  // namespace seq
+// Each app's body is compiled into these three namespaces (see its *_stm.cpp).
+#define ALLOCSTAMP_STAMP_BUILD(build)                \
+  namespace build {                                  \
+  VacationResult run(const VacationConfig&);         \
+  KmeansResult run(const KmeansConfig&);             \
+  Ssca2Result run(const Ssca2Config&);               \
+  LabyrinthResult run(const LabyrinthConfig&);       \
+  IntruderResult run(const IntruderConfig&);         \
+  }
+ALLOCSTAMP_STAMP_BUILD(stm)
+ALLOCSTAMP_STAMP_BUILD(lock)
+ALLOCSTAMP_STAMP_BUILD(seq)
+#undef ALLOCSTAMP_STAMP_BUILD
 }  // namespace allocstamp::stamp
 
 namespace {
@@ -115,6 +107,17 @@ tm::Method method_for(const Common& common) {
   return method;
 }
 
+// Runs the app's body in the build --tm chose.
+template <typename Config>
+auto run_in_build(const tm::Method& method, const Config& c) {
+  switch (method.build) {
+    case tm::Build::stm: return stamp::stm::run(c);
+    case tm::Build::lock: return stamp::lock::run(c);
+    case tm::Build::seq: break;
+  }
+  return stamp::seq::run(c);
+}
+
 void report_transactions() {
   auto totals = tm::totals();
   memprof::metric("tx_attempts_count", int64_t(totals.attempts));
@@ -147,10 +150,7 @@ int run_kmeans(const std::string& app, int argc, char** argv) {
   if (c.clusters > c.points) usage("--clusters cannot exceed the number of points");
   c.threads = common.threads;
   c.seed = common.seed;
-  tm::Method method = method_for(common);
-  stamp::KmeansResult r = method.build == tm::Build::stm    ? stamp::stm::run(c)
-                          : method.build == tm::Build::lock ? stamp::lock::run(c)
-                                                             : stamp::seq::run(c);
+  stamp::KmeansResult r = run_in_build(method_for(common), c);
   memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
   report_transactions();
   memprof::metric("iterations_count", r.iterations);
@@ -183,10 +183,7 @@ int run_ssca2(const std::string& app, int argc, char** argv) {
   if (scale > 0) c.scale = scale;
   c.threads = common.threads;
   c.seed = common.seed;
-  tm::Method method = method_for(common);
-  stamp::Ssca2Result r = method.build == tm::Build::stm    ? stamp::stm::run(c)
-                         : method.build == tm::Build::lock ? stamp::lock::run(c)
-                                                            : stamp::seq::run(c);
+  stamp::Ssca2Result r = run_in_build(method_for(common), c);
   memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
   report_transactions();
   memprof::metric("edges_count", r.edges);
@@ -222,10 +219,7 @@ int run_labyrinth(const std::string& app, int argc, char** argv) {
   if (paths > 0) c.paths = paths;
   c.threads = common.threads;
   c.seed = common.seed;
-  tm::Method method = method_for(common);
-  stamp::LabyrinthResult r = method.build == tm::Build::stm    ? stamp::stm::run(c)
-                             : method.build == tm::Build::lock ? stamp::lock::run(c)
-                                                                : stamp::seq::run(c);
+  stamp::LabyrinthResult r = run_in_build(method_for(common), c);
   memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
   report_transactions();
   memprof::metric("paths_routed_count", r.routed);
@@ -263,10 +257,7 @@ int run_intruder(const std::string& app, int argc, char** argv) {
   if (flows > 0) c.flows = flows;
   c.threads = common.threads;
   c.seed = common.seed;
-  tm::Method method = method_for(common);
-  stamp::IntruderResult r = method.build == tm::Build::stm    ? stamp::stm::run(c)
-                            : method.build == tm::Build::lock ? stamp::lock::run(c)
-                                                               : stamp::seq::run(c);
+  stamp::IntruderResult r = run_in_build(method_for(common), c);
   memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
   report_transactions();
   memprof::metric("attacks_found_count", r.attacks_found);
@@ -299,10 +290,7 @@ int run_vacation(const std::string& app, int argc, char** argv) {
   if (transactions >= 0) c.transactions = transactions;
   c.threads = common.threads;
   c.seed = common.seed;
-  tm::Method method = method_for(common);
-  stamp::VacationResult r = method.build == tm::Build::stm    ? stamp::stm::run(c)
-                            : method.build == tm::Build::lock ? stamp::lock::run(c)
-                                                               : stamp::seq::run(c);
+  stamp::VacationResult r = run_in_build(method_for(common), c);
   memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
   report_transactions();
   memprof::metric("reservations_made_count", int64_t(r.made));
