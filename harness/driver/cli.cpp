@@ -15,7 +15,7 @@ namespace allocstamp {
 void to_json(nlohmann::json& j, const Options& o) {
   j = nlohmann::json{{"alloc", o.allocators}, {"workload", o.workloads}, {"threads", o.threads},
                      {"size", o.size},        {"reps", o.reps},           {"tm", o.tm},
-                     {"timeout", o.timeout_seconds}, {"no_profile", o.no_profile}, {"series", o.series},
+                     {"timeout", o.timeout_seconds}, {"no_profile", o.no_profile}, {"profile", o.profile}, {"series", o.series},
                      {"shuffle", o.shuffle},  {"seed", o.seed},           {"registry", o.registries},
                      {"workloads_file", o.workload_files}};
 }
@@ -29,6 +29,7 @@ void from_json(const nlohmann::json& j, Options& o) {
   o.tm = j.at("tm").get<std::string>();
   o.timeout_seconds = j.at("timeout").get<double>();
   o.no_profile = j.at("no_profile").get<bool>();
+  o.profile = j.value("profile", o.no_profile ? std::string("none") : std::string("full"));
   o.series = j.at("series").get<bool>();
   o.shuffle = j.at("shuffle").get<bool>();
   o.seed = j.at("seed").get<unsigned>();
@@ -75,6 +76,10 @@ bool parse_command_line(int argc, char** argv, Options& o) {
       ->envname("ALLOCSTAMP_TIMEOUT")->check(CLI::PositiveNumber);
   app.add_flag("--no-profile", o.no_profile, "Preload the allocator only, without memprof (the timing baseline)")
       ->envname("ALLOCSTAMP_NO_PROFILE");
+  app.add_option("--profile", o.profile,
+                 "What memprof measures: full (heap, peaks, usable bytes), counts (counts and bytes only: "
+                 "much cheaper, for timing runs), none (same as --no-profile)")
+      ->envname("ALLOCSTAMP_PROFILE")->check(CLI::IsMember({"full", "counts", "none"}));
   app.add_flag("--series,!--no-series", o.series, "Record memprof's time series into series.csv (default on)")
       ->envname("ALLOCSTAMP_SERIES");
   app.add_flag("--shuffle", o.shuffle, "Shuffle the order of runs within each repetition")->envname("ALLOCSTAMP_SHUFFLE");
@@ -103,6 +108,8 @@ bool parse_command_line(int argc, char** argv, Options& o) {
     throw UsageError(e.what(), "see 'bench --help'");
   }
   for (int i = 0; i < argc; ++i) o.command_line.emplace_back(argv[i]);
+  if (o.profile == "none") o.no_profile = true;
+  if (o.no_profile) o.profile = "none";
   // Flags typed on the command line (ALLOCSTAMP_* variables are ambient, not given).
   for (int i = 1; i < argc; ++i) {
     std::string word = argv[i];

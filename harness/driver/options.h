@@ -17,7 +17,8 @@ struct Options {
   std::string tm = "ml_wt";
   std::string out;                      // results folder; empty: results/runs/<timestamp>
   double timeout_seconds = 600;
-  bool no_profile = false;
+  bool no_profile = false;             // --no-profile or --profile=none
+  std::string profile = "full";         // full, counts (MEMPROF_HEAP=0), none
   bool series = true;
   bool shuffle = false;
   unsigned seed = 1;

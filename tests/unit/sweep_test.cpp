@@ -208,6 +208,18 @@ TEST_F(Sweep, ResumeKeepsItsOptionsAndRefusesNewOnes) {
   EXPECT_EQ(executor.launches.size(), before) << "--dry-run runs nothing, resumed or not";
 }
 
+TEST_F(Sweep, CountsOnlyProfile) {
+  options.allocators = {"glibc"};
+  options.workloads = {"plain"};
+  options.reps = 1;
+  options.profile = "counts";
+  executor.script = [](const Launch&, int) { return ok_with(""); };
+  EXPECT_EQ(run_sweep(options, paths, executor, out), 0);
+  ASSERT_EQ(executor.launches.size(), 1u);
+  EXPECT_TRUE(has(executor.launches[0].env, "MEMPROF_HEAP=0"));
+  EXPECT_TRUE(has(executor.launches[0].env, "LD_PRELOAD=" + paths.memprof.string()));
+}
+
 TEST_F(Sweep, NoProfileAndSkippedAllocators) {
   options.allocators = {"all"};
   options.workloads = {"plain"};
