@@ -2,13 +2,14 @@
 // `stamp <app> --threads N --size tiny|small|medium|large --seed S --tm M
 // [app options]` (Contract 3). small is STAMP's simulator input, large its
 // non-simulator input. Apps so far: vacation-low, vacation-high, kmeans-low,
-// kmeans-high, ssca2, labyrinth, intruder.
+// kmeans-high, ssca2, labyrinth, intruder, genome.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
 #include <memprof/memprof.h>
 
+#include "genome.h"
 #include "intruder.h"
 #include "kmeans.h"
 #include "labyrinth.h"
@@ -25,6 +26,7 @@ namespace allocstamp::stamp {
   Ssca2Result run(const Ssca2Config&);               \
   LabyrinthResult run(const LabyrinthConfig&);       \
   IntruderResult run(const IntruderConfig&);         \
+  GenomeResult run(const GenomeConfig&);             \
   }
 ALLOCSTAMP_STAMP_BUILD(stm)
 ALLOCSTAMP_STAMP_BUILD(lock)
@@ -38,13 +40,14 @@ using namespace allocstamp;
 
 [[noreturn]] void usage(const std::string& problem) {
   std::fprintf(stderr,
-               "stamp: %s\nusage: stamp <vacation-low|vacation-high|kmeans-low|kmeans-high|ssca2|labyrinth|intruder> [--threads N]"
+               "stamp: %s\nusage: stamp <vacation-low|vacation-high|kmeans-low|kmeans-high|ssca2|labyrinth|intruder|genome> [--threads N]"
                " [--size tiny|small|medium|large] [--seed S] [--tm ml_wt|gl_wt|serialirr|lock|seq]\n"
                "  vacation options: [--relations R] [--transactions T] [--queries N] [--query-percent Q] [--user-percent U]\n"
                "  kmeans options: [--points N] [--dims D] [--clusters K] [--threshold T]\n"
                "  ssca2 options: [--scale S] [--max-path L] [--max-parallel P]\n"
                "  labyrinth options: [--x X] [--y Y] [--z Z] [--paths N]\n"
-               "  intruder options: [--attack-percent A] [--max-packets L] [--flows N]\n",
+               "  intruder options: [--attack-percent A] [--max-packets L] [--flows N]\n"
+               "  genome options: [--gene-length G] [--segment-length S] [--segments N]\n",
                problem.c_str());
   std::exit(2);
 }
@@ -271,6 +274,42 @@ int run_intruder(const std::string& app, int argc, char** argv) {
   return 0;
 }
 
+// STAMP's genome inputs: small -g256 -s16 -n16384, large -g16384 -s64 -n16777216.
+int run_genome(const std::string& app, int argc, char** argv) {
+  stamp::GenomeConfig c;
+  long gene = -1, segments = -1;
+  int segment = -1;
+  Common common = parse(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--gene-length") gene = number(option, value, 8, 1L << 30);
+    else if (option == "--segment-length") segment = int(number(option, value, 4, 4096));
+    else if (option == "--segments") segments = number(option, value, 1, 1L << 32);
+    else return false;
+    return true;
+  });
+  if (common.size == "tiny") c.gene_length = 128, c.segment_length = 16, c.segments = 1024;
+  else if (common.size == "small") c.gene_length = 256, c.segment_length = 16, c.segments = 16384;
+  else if (common.size == "medium") c.gene_length = 4096, c.segment_length = 32, c.segments = 262144;
+  else if (common.size == "large") c.gene_length = 16384, c.segment_length = 64, c.segments = 16777216;
+  else usage("--size takes tiny, small, medium or large, not '" + common.size + "'");
+  if (gene > 0) c.gene_length = gene;
+  if (segment > 0) c.segment_length = segment;
+  if (segments > 0) c.segments = segments;
+  if (c.segment_length > c.gene_length) usage("--segment-length cannot exceed --gene-length");
+  c.threads = common.threads;
+  c.seed = common.seed;
+  stamp::GenomeResult r = run_in_build(method_for(common), c);
+  memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
+  report_transactions();
+  memprof::metric("unique_segments_count", r.unique_segments);
+  if (!r.rebuilt) {
+    std::fprintf(stderr, "stamp %s: verification failed: the rebuilt sequence is not the gene\n", app.c_str());
+    return 3;
+  }
+  std::printf("stamp %s: threads=%d tm=%s gene=%ld unique_segments=%ld abort_rate=%.4f elapsed_ms=%.2f\n", app.c_str(),
+              c.threads, common.method.c_str(), c.gene_length, r.unique_segments, abort_rate(), double(r.elapsed_ns) / 1e6);
+  return 0;
+}
+
 int run_vacation(const std::string& app, int argc, char** argv) {
   stamp::VacationConfig c;
   if (app == "vacation-low") c.queries = 2, c.query_percent = 90, c.user_percent = 98;  // -n2 -q90 -u98
@@ -316,5 +355,6 @@ int main(int argc, char** argv) {
   if (app == "ssca2") return run_ssca2(app, argc, argv);
   if (app == "labyrinth") return run_labyrinth(app, argc, argv);
   if (app == "intruder") return run_intruder(app, argc, argv);
+  if (app == "genome") return run_genome(app, argc, argv);
   usage("unknown app '" + app + "'");
 }

@@ -1,0 +1,22 @@
+// genome.h — STAMP's genome (gene sequencing from overlapping segments) as
+// parameters and result; the body is compiled per TM build (genome_body.inc).
+#pragma once
+#include <cstdint>
+
+namespace allocstamp::stamp {
+
+struct GenomeConfig {
+  int threads = 1;
+  long gene_length = 256;  // -g
+  int segment_length = 16; // -s
+  long segments = 16384;   // -n
+  uint64_t seed = 1;
+};
+
+struct GenomeResult {
+  uint64_t elapsed_ns = 0;
+  long unique_segments = 0;
+  bool rebuilt = false;  // the sequence equals the gene
+};
+
+}  // namespace allocstamp::stamp

@@ -1,0 +1,21 @@
+// genome_stm.cpp — genome in the stm build of the TM layer (see
+// workloads/tm/tm.h): the same source, compiled into its own namespace.
+#define ALLOCSTAMP_TM_STM
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <memprof/memprof.h>
+
+#include "genome.h"
+#include "random.h"
+#include "runtime.h"
+#include "tm.h"
+
+namespace allocstamp::stamp::stm {
+#include "genome_body.inc"
+}  // namespace allocstamp::stamp::stm
