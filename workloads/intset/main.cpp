@@ -10,7 +10,7 @@
 #include <memprof/memprof.h>
 
 #include "config.h"
-#include "runtime.h"
+#include "command_line.h"
 
 namespace allocstamp::intset {
 namespace stm { Result run(const Config&); }
@@ -21,82 +21,64 @@ namespace seq { Result run(const Config&); }
 namespace {
 
 using namespace allocstamp;
+using tm::usage_error;
 
-[[noreturn]] void usage(const std::string& problem) {
-  std::fprintf(stderr,
-               "intset: %s\nusage: intset <list|hash|rbtree|skiplist> [--threads N] [--size tiny|small|medium|large]"
-               " [--seed S] [--tm ml_wt|gl_wt|serialirr|lock|seq] [--update PCT] [--initial N] [--range N] [--ops N]\n",
-               problem.c_str());
-  std::exit(2);
-}
-
-long number(const char* option, const char* text, long min) {
-  char* end = nullptr;
-  long v = std::strtol(text, &end, 10);
-  if (!*text || *end || v < min) usage(std::string(option) + " takes a whole number >= " + std::to_string(min) + ", not '" + text + "'");
-  return v;
-}
+const char* const kUsage =
+    "usage: intset <list|hash|rbtree|skiplist> [--threads N] [--size tiny|small|medium|large]"
+    " [--seed S] [--tm ml_wt|gl_wt|serialirr|lock|seq] [--update PCT] [--initial N] [--range N] [--ops N]\n";
 
 long ops_for_size(const std::string& size) {
   if (size == "tiny") return 2000;
   if (size == "small") return 20000;
   if (size == "medium") return 200000;
   if (size == "large") return 1000000;
-  usage("--size takes tiny, small, medium or large, not '" + size + "'");
+  usage_error("--size takes tiny, small, medium or large, not '" + size + "'");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace allocstamp::intset;
-  if (argc < 2) usage("which set? list, hash, rbtree or skiplist");
+  tm::set_program({"intset", kUsage});
+  if (argc < 2) usage_error("which set? list, hash, rbtree or skiplist");
   Config c;
   std::string app = argv[1];
   if (app == "list") c.structure = Structure::list;
   else if (app == "hash") c.structure = Structure::hash;
   else if (app == "rbtree") c.structure = Structure::rbtree;
   else if (app == "skiplist") c.structure = Structure::skiplist;
-  else usage("unknown set '" + app + "'");
-  std::string method_name = "ml_wt";
-  bool ops_given = false;
-  for (int i = 2; i < argc; ++i) {
-    std::string option = argv[i];
-    if (i + 1 >= argc) usage("missing value for " + option);
-    const char* value = argv[++i];
-    if (option == "--threads") c.threads = int(number("--threads", value, 1));
-    else if (option == "--size") { if (!ops_given) c.ops = ops_for_size(value); }
-    else if (option == "--seed") c.seed = uint64_t(number("--seed", value, 0));
-    else if (option == "--tm") method_name = value;
-    else if (option == "--update") c.update_percent = int(number("--update", value, 0));
-    else if (option == "--initial") c.initial = number("--initial", value, 0);
-    else if (option == "--range") c.range = number("--range", value, 1);
-    else if (option == "--ops") { c.ops = number("--ops", value, 0); ops_given = true; }
-    else usage("unknown option " + option);
-  }
-  if (c.update_percent > 100) usage("--update is a percentage (0..100)");
-  if (c.initial > c.range) usage("--initial cannot exceed --range (keys are distinct)");
-  allocstamp::tm::Method method;
-  if (!allocstamp::tm::parse_method(method_name, method)) usage("unknown --tm '" + method_name + "'");
-  if (method.build == allocstamp::tm::Build::seq && c.threads != 1) usage("--tm seq runs one thread only");
-  allocstamp::tm::apply(method);
+  else usage_error("unknown set '" + app + "'");
+  long ops = -1;
+  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--update") c.update_percent = int(tm::whole_number(option, value, 0, 100));
+    else if (option == "--initial") c.initial = tm::whole_number(option, value, 0, 1L << 30);
+    else if (option == "--range") c.range = tm::whole_number(option, value, 1, 1L << 30);
+    else if (option == "--ops") ops = tm::whole_number(option, value, 0, 1L << 40);
+    else return false;
+    return true;
+  });
+  c.ops = ops >= 0 ? ops : ops_for_size(common.size);
+  c.threads = common.threads;
+  c.seed = common.seed;
+  if (c.initial > c.range) usage_error("--initial cannot exceed --range (keys are distinct)");
+  tm::Method method = tm::method_for(common);
 
-  Result r = method.build == allocstamp::tm::Build::stm    ? stm::run(c)
-             : method.build == allocstamp::tm::Build::lock ? lock::run(c)
-                                                            : seq::run(c);
-  auto totals = allocstamp::tm::totals();
+  Result r = method.build == tm::Build::stm    ? stm::run(c)
+             : method.build == tm::Build::lock ? lock::run(c)
+                                               : seq::run(c);
+  auto totals = tm::totals();
   memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
-  memprof::metric("tx_attempts_count", int64_t(totals.attempts));
-  memprof::metric("tx_commits_count", int64_t(totals.commits));
+  tm::report_transactions();
   memprof::metric("ops_count", int64_t(r.inserts + r.removes + r.lookups));
   memprof::metric("set_size_count", r.final_size);
-  double abort_rate = totals.attempts ? 1.0 - double(totals.commits) / double(totals.attempts) : 0.0;
   if (!r.valid || r.final_size != r.expected_size) {
     std::fprintf(stderr, "intset: verification failed: %s, size %ld, expected %ld\n",
                  r.valid ? "structure valid" : "structure broken", r.final_size, r.expected_size);
     return 3;
   }
   std::printf("intset %s: threads=%d ops=%llu tm=%s attempts=%llu commits=%llu abort_rate=%.4f elapsed_ms=%.2f\n",
-              app.c_str(), c.threads, (unsigned long long)(r.inserts + r.removes + r.lookups), method_name.c_str(),
-              (unsigned long long)totals.attempts, (unsigned long long)totals.commits, abort_rate, double(r.elapsed_ns) / 1e6);
+              app.c_str(), c.threads, (unsigned long long)(r.inserts + r.removes + r.lookups), common.method.c_str(),
+              (unsigned long long)totals.attempts, (unsigned long long)totals.commits, tm::abort_rate(),
+              double(r.elapsed_ns) / 1e6);
   return 0;
 }

@@ -13,7 +13,7 @@
 #include "intruder.h"
 #include "kmeans.h"
 #include "labyrinth.h"
-#include "runtime.h"
+#include "command_line.h"
 #include "ssca2.h"
 #include "vacation.h"
 
@@ -37,28 +37,17 @@ ALLOCSTAMP_STAMP_BUILD(seq)
 namespace {
 
 using namespace allocstamp;
+using tm::usage_error;
 
-[[noreturn]] void usage(const std::string& problem) {
-  std::fprintf(stderr,
-               "stamp: %s\nusage: stamp <vacation-low|vacation-high|kmeans-low|kmeans-high|ssca2|labyrinth|intruder|genome> [--threads N]"
-               " [--size tiny|small|medium|large] [--seed S] [--tm ml_wt|gl_wt|serialirr|lock|seq]\n"
-               "  vacation options: [--relations R] [--transactions T] [--queries N] [--query-percent Q] [--user-percent U]\n"
-               "  kmeans options: [--points N] [--dims D] [--clusters K] [--threshold T]\n"
-               "  ssca2 options: [--scale S] [--max-path L] [--max-parallel P]\n"
-               "  labyrinth options: [--x X] [--y Y] [--z Z] [--paths N]\n"
-               "  intruder options: [--attack-percent A] [--max-packets L] [--flows N]\n"
-               "  genome options: [--gene-length G] [--segment-length S] [--segments N]\n",
-               problem.c_str());
-  std::exit(2);
-}
-
-long number(const std::string& option, const char* text, long min, long max) {
-  char* end = nullptr;
-  long v = std::strtol(text, &end, 10);
-  if (!*text || *end || v < min || v > max)
-    usage(option + " takes a whole number from " + std::to_string(min) + " to " + std::to_string(max) + ", not '" + text + "'");
-  return v;
-}
+const char* const kUsage =
+    "usage: stamp <vacation-low|vacation-high|kmeans-low|kmeans-high|ssca2|labyrinth|intruder|genome> [--threads N]"
+    " [--size tiny|small|medium|large] [--seed S] [--tm ml_wt|gl_wt|serialirr|lock|seq]\n"
+    "  vacation options: [--relations R] [--transactions T] [--queries N] [--query-percent Q] [--user-percent U]\n"
+    "  kmeans options: [--points N] [--dims D] [--clusters K] [--threshold T]\n"
+    "  ssca2 options: [--scale S] [--max-path L] [--max-parallel P]\n"
+    "  labyrinth options: [--x X] [--y Y] [--z Z] [--paths N]\n"
+    "  intruder options: [--attack-percent A] [--max-packets L] [--flows N]\n"
+    "  genome options: [--gene-length G] [--segment-length S] [--segments N]\n";
 
 // STAMP's vacation inputs: small -r16384 -t4096, large -r1048576 -t4194304.
 void size_vacation(stamp::VacationConfig& c, const std::string& size) {
@@ -66,7 +55,7 @@ void size_vacation(stamp::VacationConfig& c, const std::string& size) {
   else if (size == "small") c.relations = 16384, c.transactions = 4096;
   else if (size == "medium") c.relations = 131072, c.transactions = 262144;
   else if (size == "large") c.relations = 1048576, c.transactions = 4194304;
-  else usage("--size takes tiny, small, medium or large, not '" + size + "'");
+  else usage_error("--size takes tiny, small, medium or large, not '" + size + "'");
 }
 
 // STAMP's kmeans inputs: small 2048 points x 16 dims -t0.05, large 65536 x 32 -t0.00001.
@@ -75,39 +64,7 @@ void size_kmeans(stamp::KmeansConfig& c, const std::string& size) {
   else if (size == "small") c.points = 2048, c.dims = 16;
   else if (size == "medium") c.points = 16384, c.dims = 24;
   else if (size == "large") c.points = 65536, c.dims = 32, c.threshold = 0.00001;
-  else usage("--size takes tiny, small, medium or large, not '" + size + "'");
-}
-
-struct Common {
-  int threads = 1;
-  std::string size = "small";
-  uint64_t seed = 1;
-  std::string method = "ml_wt";
-};
-
-// Reads the Contract 3 options; app options go to `app_option` (false: unknown).
-template <typename AppOption>
-Common parse(int argc, char** argv, AppOption app_option) {
-  Common common;
-  for (int i = 2; i < argc; ++i) {
-    std::string option = argv[i];
-    if (i + 1 >= argc) usage("missing value for " + option);
-    const char* value = argv[++i];
-    if (option == "--threads") common.threads = int(number(option, value, 1, 1024));
-    else if (option == "--size") common.size = value;
-    else if (option == "--seed") common.seed = uint64_t(number(option, value, 0, 1L << 62));
-    else if (option == "--tm") common.method = value;
-    else if (!app_option(option, value)) usage("unknown option " + option);
-  }
-  return common;
-}
-
-tm::Method method_for(const Common& common) {
-  tm::Method method;
-  if (!tm::parse_method(common.method, method)) usage("unknown --tm '" + common.method + "'");
-  if (method.build == tm::Build::seq && common.threads != 1) usage("--tm seq runs one thread only");
-  tm::apply(method);
-  return method;
+  else usage_error("--size takes tiny, small, medium or large, not '" + size + "'");
 }
 
 // Runs the app's body in the build --tm chose.
@@ -121,27 +78,16 @@ auto run_in_build(const tm::Method& method, const Config& c) {
   return stamp::seq::run(c);
 }
 
-void report_transactions() {
-  auto totals = tm::totals();
-  memprof::metric("tx_attempts_count", int64_t(totals.attempts));
-  memprof::metric("tx_commits_count", int64_t(totals.commits));
-}
-
-double abort_rate() {
-  auto totals = tm::totals();
-  return totals.attempts ? 1.0 - double(totals.commits) / double(totals.attempts) : 0.0;
-}
-
 int run_kmeans(const std::string& app, int argc, char** argv) {
   stamp::KmeansConfig c;
   c.clusters = app == "kmeans-low" ? 40 : 15;  // -m40 -n40 / -m15 -n15
   long points = -1;
   int dims = -1;
   double threshold = -1;
-  Common common = parse(argc, argv, [&](const std::string& option, const char* value) {
-    if (option == "--points") points = number(option, value, 1, 1L << 28);
-    else if (option == "--dims") dims = int(number(option, value, 1, 1024));
-    else if (option == "--clusters") c.clusters = int(number(option, value, 1, 4096));
+  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--points") points = tm::whole_number(option, value, 1, 1L << 28);
+    else if (option == "--dims") dims = int(tm::whole_number(option, value, 1, 1024));
+    else if (option == "--clusters") c.clusters = int(tm::whole_number(option, value, 1, 4096));
     else if (option == "--threshold") threshold = std::atof(value);
     else return false;
     return true;
@@ -150,12 +96,12 @@ int run_kmeans(const std::string& app, int argc, char** argv) {
   if (points > 0) c.points = points;
   if (dims > 0) c.dims = dims;
   if (threshold >= 0) c.threshold = threshold;
-  if (c.clusters > c.points) usage("--clusters cannot exceed the number of points");
+  if (c.clusters > c.points) usage_error("--clusters cannot exceed the number of points");
   c.threads = common.threads;
   c.seed = common.seed;
-  stamp::KmeansResult r = run_in_build(method_for(common), c);
+  stamp::KmeansResult r = run_in_build(tm::method_for(common), c);
   memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
-  report_transactions();
+  tm::report_transactions();
   memprof::metric("iterations_count", r.iterations);
   if (!r.consistent) {
     std::fprintf(stderr, "stamp %s: verification failed: %.4f of the points are nearer another final centre\n",
@@ -163,7 +109,7 @@ int run_kmeans(const std::string& app, int argc, char** argv) {
     return 3;
   }
   std::printf("stamp %s: threads=%d tm=%s points=%ld iterations=%d abort_rate=%.4f elapsed_ms=%.2f\n", app.c_str(),
-              c.threads, common.method.c_str(), c.points, r.iterations, abort_rate(), double(r.elapsed_ns) / 1e6);
+              c.threads, common.method.c_str(), c.points, r.iterations, tm::abort_rate(), double(r.elapsed_ns) / 1e6);
   return 0;
 }
 
@@ -171,10 +117,10 @@ int run_kmeans(const std::string& app, int argc, char** argv) {
 int run_ssca2(const std::string& app, int argc, char** argv) {
   stamp::Ssca2Config c;
   int scale = -1;
-  Common common = parse(argc, argv, [&](const std::string& option, const char* value) {
-    if (option == "--scale") scale = int(number(option, value, 1, 30));
-    else if (option == "--max-path") c.max_path = int(number(option, value, 1, 64));
-    else if (option == "--max-parallel") c.max_parallel = int(number(option, value, 1, 64));
+  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--scale") scale = int(tm::whole_number(option, value, 1, 30));
+    else if (option == "--max-path") c.max_path = int(tm::whole_number(option, value, 1, 64));
+    else if (option == "--max-parallel") c.max_parallel = int(tm::whole_number(option, value, 1, 64));
     else return false;
     return true;
   });
@@ -182,20 +128,20 @@ int run_ssca2(const std::string& app, int argc, char** argv) {
   else if (common.size == "small") c.scale = 13;
   else if (common.size == "medium") c.scale = 17;
   else if (common.size == "large") c.scale = 20;
-  else usage("--size takes tiny, small, medium or large, not '" + common.size + "'");
+  else usage_error("--size takes tiny, small, medium or large, not '" + common.size + "'");
   if (scale > 0) c.scale = scale;
   c.threads = common.threads;
   c.seed = common.seed;
-  stamp::Ssca2Result r = run_in_build(method_for(common), c);
+  stamp::Ssca2Result r = run_in_build(tm::method_for(common), c);
   memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
-  report_transactions();
+  tm::report_transactions();
   memprof::metric("edges_count", r.edges);
   if (!r.consistent) {
     std::fprintf(stderr, "stamp %s: verification failed: the adjacency arrays do not hold exactly the edges\n", app.c_str());
     return 3;
   }
   std::printf("stamp %s: threads=%d tm=%s vertices=%ld edges=%ld abort_rate=%.4f elapsed_ms=%.2f\n", app.c_str(),
-              c.threads, common.method.c_str(), r.vertices, r.edges, abort_rate(), double(r.elapsed_ns) / 1e6);
+              c.threads, common.method.c_str(), r.vertices, r.edges, tm::abort_rate(), double(r.elapsed_ns) / 1e6);
   return 0;
 }
 
@@ -203,11 +149,11 @@ int run_ssca2(const std::string& app, int argc, char** argv) {
 int run_labyrinth(const std::string& app, int argc, char** argv) {
   stamp::LabyrinthConfig c;
   int x = -1, y = -1, z = -1, paths = -1;
-  Common common = parse(argc, argv, [&](const std::string& option, const char* value) {
-    if (option == "--x") x = int(number(option, value, 2, 4096));
-    else if (option == "--y") y = int(number(option, value, 2, 4096));
-    else if (option == "--z") z = int(number(option, value, 1, 64));
-    else if (option == "--paths") paths = int(number(option, value, 1, 1 << 20));
+  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--x") x = int(tm::whole_number(option, value, 2, 4096));
+    else if (option == "--y") y = int(tm::whole_number(option, value, 2, 4096));
+    else if (option == "--z") z = int(tm::whole_number(option, value, 1, 64));
+    else if (option == "--paths") paths = int(tm::whole_number(option, value, 1, 1 << 20));
     else return false;
     return true;
   });
@@ -215,16 +161,16 @@ int run_labyrinth(const std::string& app, int argc, char** argv) {
   else if (common.size == "small") c.x = 32, c.y = 32, c.z = 3, c.paths = 96;
   else if (common.size == "medium") c.x = 128, c.y = 128, c.z = 5, c.paths = 256;
   else if (common.size == "large") c.x = 512, c.y = 512, c.z = 7, c.paths = 512;
-  else usage("--size takes tiny, small, medium or large, not '" + common.size + "'");
+  else usage_error("--size takes tiny, small, medium or large, not '" + common.size + "'");
   if (x > 0) c.x = x;
   if (y > 0) c.y = y;
   if (z > 0) c.z = z;
   if (paths > 0) c.paths = paths;
   c.threads = common.threads;
   c.seed = common.seed;
-  stamp::LabyrinthResult r = run_in_build(method_for(common), c);
+  stamp::LabyrinthResult r = run_in_build(tm::method_for(common), c);
   memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
-  report_transactions();
+  tm::report_transactions();
   memprof::metric("paths_routed_count", r.routed);
   memprof::metric("paths_unroutable_count", r.unroutable);
   memprof::metric("reroutes_count", r.retries);
@@ -233,7 +179,7 @@ int run_labyrinth(const std::string& app, int argc, char** argv) {
     return 3;
   }
   std::printf("stamp %s: threads=%d tm=%s routed=%ld unroutable=%ld reroutes=%ld abort_rate=%.4f elapsed_ms=%.2f\n",
-              app.c_str(), c.threads, common.method.c_str(), r.routed, r.unroutable, r.retries, abort_rate(),
+              app.c_str(), c.threads, common.method.c_str(), r.routed, r.unroutable, r.retries, tm::abort_rate(),
               double(r.elapsed_ns) / 1e6);
   return 0;
 }
@@ -243,10 +189,10 @@ int run_intruder(const std::string& app, int argc, char** argv) {
   stamp::IntruderConfig c;
   int attack = -1, max_packets = -1;
   long flows = -1;
-  Common common = parse(argc, argv, [&](const std::string& option, const char* value) {
-    if (option == "--attack-percent") attack = int(number(option, value, 0, 100));
-    else if (option == "--max-packets") max_packets = int(number(option, value, 1, 1 << 16));
-    else if (option == "--flows") flows = number(option, value, 1, 1L << 30);
+  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--attack-percent") attack = int(tm::whole_number(option, value, 0, 100));
+    else if (option == "--max-packets") max_packets = int(tm::whole_number(option, value, 1, 1 << 16));
+    else if (option == "--flows") flows = tm::whole_number(option, value, 1, 1L << 30);
     else return false;
     return true;
   });
@@ -254,15 +200,15 @@ int run_intruder(const std::string& app, int argc, char** argv) {
   else if (common.size == "small") c.flows = 2038, c.max_packets = 4;
   else if (common.size == "medium") c.flows = 32768, c.max_packets = 32;
   else if (common.size == "large") c.flows = 262144, c.max_packets = 128;
-  else usage("--size takes tiny, small, medium or large, not '" + common.size + "'");
+  else usage_error("--size takes tiny, small, medium or large, not '" + common.size + "'");
   if (attack >= 0) c.attack_percent = attack;
   if (max_packets > 0) c.max_packets = max_packets;
   if (flows > 0) c.flows = flows;
   c.threads = common.threads;
   c.seed = common.seed;
-  stamp::IntruderResult r = run_in_build(method_for(common), c);
+  stamp::IntruderResult r = run_in_build(tm::method_for(common), c);
   memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
-  report_transactions();
+  tm::report_transactions();
   memprof::metric("attacks_found_count", r.attacks_found);
   if (!r.exact) {
     std::fprintf(stderr, "stamp %s: verification failed: found %ld attacks, generated %ld (or flows left undecoded)\n",
@@ -270,7 +216,7 @@ int run_intruder(const std::string& app, int argc, char** argv) {
     return 3;
   }
   std::printf("stamp %s: threads=%d tm=%s flows=%ld attacks=%ld abort_rate=%.4f elapsed_ms=%.2f\n", app.c_str(),
-              c.threads, common.method.c_str(), c.flows, r.attacks_found, abort_rate(), double(r.elapsed_ns) / 1e6);
+              c.threads, common.method.c_str(), c.flows, r.attacks_found, tm::abort_rate(), double(r.elapsed_ns) / 1e6);
   return 0;
 }
 
@@ -279,10 +225,10 @@ int run_genome(const std::string& app, int argc, char** argv) {
   stamp::GenomeConfig c;
   long gene = -1, segments = -1;
   int segment = -1;
-  Common common = parse(argc, argv, [&](const std::string& option, const char* value) {
-    if (option == "--gene-length") gene = number(option, value, 8, 1L << 30);
-    else if (option == "--segment-length") segment = int(number(option, value, 4, 4096));
-    else if (option == "--segments") segments = number(option, value, 1, 1L << 32);
+  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--gene-length") gene = tm::whole_number(option, value, 8, 1L << 30);
+    else if (option == "--segment-length") segment = int(tm::whole_number(option, value, 4, 4096));
+    else if (option == "--segments") segments = tm::whole_number(option, value, 1, 1L << 32);
     else return false;
     return true;
   });
@@ -290,23 +236,23 @@ int run_genome(const std::string& app, int argc, char** argv) {
   else if (common.size == "small") c.gene_length = 256, c.segment_length = 16, c.segments = 16384;
   else if (common.size == "medium") c.gene_length = 4096, c.segment_length = 32, c.segments = 262144;
   else if (common.size == "large") c.gene_length = 16384, c.segment_length = 64, c.segments = 16777216;
-  else usage("--size takes tiny, small, medium or large, not '" + common.size + "'");
+  else usage_error("--size takes tiny, small, medium or large, not '" + common.size + "'");
   if (gene > 0) c.gene_length = gene;
   if (segment > 0) c.segment_length = segment;
   if (segments > 0) c.segments = segments;
-  if (c.segment_length > c.gene_length) usage("--segment-length cannot exceed --gene-length");
+  if (c.segment_length > c.gene_length) usage_error("--segment-length cannot exceed --gene-length");
   c.threads = common.threads;
   c.seed = common.seed;
-  stamp::GenomeResult r = run_in_build(method_for(common), c);
+  stamp::GenomeResult r = run_in_build(tm::method_for(common), c);
   memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
-  report_transactions();
+  tm::report_transactions();
   memprof::metric("unique_segments_count", r.unique_segments);
   if (!r.rebuilt) {
     std::fprintf(stderr, "stamp %s: verification failed: the rebuilt sequence is not the gene\n", app.c_str());
     return 3;
   }
   std::printf("stamp %s: threads=%d tm=%s gene=%ld unique_segments=%ld abort_rate=%.4f elapsed_ms=%.2f\n", app.c_str(),
-              c.threads, common.method.c_str(), c.gene_length, r.unique_segments, abort_rate(), double(r.elapsed_ns) / 1e6);
+              c.threads, common.method.c_str(), c.gene_length, r.unique_segments, tm::abort_rate(), double(r.elapsed_ns) / 1e6);
   return 0;
 }
 
@@ -315,12 +261,12 @@ int run_vacation(const std::string& app, int argc, char** argv) {
   if (app == "vacation-low") c.queries = 2, c.query_percent = 90, c.user_percent = 98;  // -n2 -q90 -u98
   else c.queries = 4, c.query_percent = 60, c.user_percent = 90;                         // -n4 -q60 -u90
   long relations = -1, transactions = -1;
-  Common common = parse(argc, argv, [&](const std::string& option, const char* value) {
-    if (option == "--relations") relations = number(option, value, 1, 1L << 30);
-    else if (option == "--transactions") transactions = number(option, value, 0, 1L << 40);
-    else if (option == "--queries") c.queries = int(number(option, value, 1, 64));
-    else if (option == "--query-percent") c.query_percent = int(number(option, value, 1, 100));
-    else if (option == "--user-percent") c.user_percent = int(number(option, value, 0, 100));
+  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--relations") relations = tm::whole_number(option, value, 1, 1L << 30);
+    else if (option == "--transactions") transactions = tm::whole_number(option, value, 0, 1L << 40);
+    else if (option == "--queries") c.queries = int(tm::whole_number(option, value, 1, 64));
+    else if (option == "--query-percent") c.query_percent = int(tm::whole_number(option, value, 1, 100));
+    else if (option == "--user-percent") c.user_percent = int(tm::whole_number(option, value, 0, 100));
     else return false;
     return true;
   });
@@ -329,9 +275,9 @@ int run_vacation(const std::string& app, int argc, char** argv) {
   if (transactions >= 0) c.transactions = transactions;
   c.threads = common.threads;
   c.seed = common.seed;
-  stamp::VacationResult r = run_in_build(method_for(common), c);
+  stamp::VacationResult r = run_in_build(tm::method_for(common), c);
   memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
-  report_transactions();
+  tm::report_transactions();
   memprof::metric("reservations_made_count", int64_t(r.made));
   memprof::metric("customers_deleted_count", int64_t(r.deleted));
   memprof::metric("table_updates_count", int64_t(r.updates));
@@ -340,7 +286,7 @@ int run_vacation(const std::string& app, int argc, char** argv) {
     return 3;
   }
   std::printf("stamp %s: threads=%d tm=%s transactions=%ld abort_rate=%.4f elapsed_ms=%.2f reservations=%ld\n",
-              app.c_str(), c.threads, common.method.c_str(), c.transactions, abort_rate(), double(r.elapsed_ns) / 1e6,
+              app.c_str(), c.threads, common.method.c_str(), c.transactions, tm::abort_rate(), double(r.elapsed_ns) / 1e6,
               r.reservations);
   return 0;
 }
@@ -348,7 +294,8 @@ int run_vacation(const std::string& app, int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) usage("which app?");
+  allocstamp::tm::set_program({"stamp", kUsage});
+  if (argc < 2) usage_error("which app?");
   std::string app = argv[1];
   if (app == "vacation-low" || app == "vacation-high") return run_vacation(app, argc, argv);
   if (app == "kmeans-low" || app == "kmeans-high") return run_kmeans(app, argc, argv);
@@ -356,5 +303,5 @@ int main(int argc, char** argv) {
   if (app == "labyrinth") return run_labyrinth(app, argc, argv);
   if (app == "intruder") return run_intruder(app, argc, argv);
   if (app == "genome") return run_genome(app, argc, argv);
-  usage("unknown app '" + app + "'");
+  usage_error("unknown app '" + app + "'");
 }
