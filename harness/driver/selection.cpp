@@ -129,9 +129,11 @@ void print_list(const Catalog& catalog, const Paths& paths) {
                 version.empty() ? "-" : version.c_str(), where.c_str(), a.package.c_str());
   }
   std::printf("\nWorkloads (workloads/workloads.json; more with --workloads FILE):\n");
-  std::printf("  %-20s %-8s %-6s %s\n", "name", "family", "built", "description");
+  int width = 20;
+  for (const auto& w : catalog.workloads) width = std::max(width, int(w.name.size()));
+  std::printf("  %-*s %-8s %-6s %s\n", width, "name", "family", "built", "description");
   for (const auto& w : catalog.workloads)
-    std::printf("  %-20s %-8s %-6s %s\n", w.name.c_str(), w.family.c_str(),
+    std::printf("  %-*s %-8s %-6s %s\n", width, w.name.c_str(), w.family.c_str(),
                 fs::exists(paths.build / w.binary) ? "yes" : "no", w.description.c_str());
   std::printf("\nlibmemprof.so: %s%s\n", paths.memprof.c_str(), fs::exists(paths.memprof) ? "" : " (not built: make build)");
 }

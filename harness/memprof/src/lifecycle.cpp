@@ -106,6 +106,10 @@ void end_measured_phase() {
   measured.load_end = load_until(now);
   threads::unlock();
   measured.end_ns = now;
+  Totals held = collect(now);
+  measured.heap_req = held.req_end;
+  measured.heap_use = held.use_end;
+  measured.blocks = held.blocks_end;
   measured.memory = procfs::read_memory();
   ThreadState& t = self;
   ++t.depth;  // allocators may allocate to answer: not the program's

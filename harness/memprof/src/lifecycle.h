@@ -16,6 +16,9 @@ struct Phase {
   double load_begin, load_end;
   procfs::Memory memory;
   introspect::AllocatorStats allocator;
+  // Live heap when the phase ended: what the program holds at that point (for a
+  // map workload, its container), even if it frees everything before exit.
+  int64_t heap_req, heap_use, blocks;
   bool ended;
 };
 

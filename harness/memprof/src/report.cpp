@@ -79,10 +79,13 @@ void write_records(int fd, const Figures& f) {
   if (options.track_heap) {
     r.kvs("heap_requested_peak_bytes", t.req_peak).kvs("heap_requested_end_bytes", t.req_end);
     if (options.track_usable)
-      r.kvs("heap_usable_peak_bytes", t.use_peak).kvs("heap_usable_end_bytes", t.use_end);
+      r.kvs("heap_usable_peak_bytes", t.use_peak).kvs("heap_usable_end_bytes", t.use_end)
+          .kvs("heap_usable_phase_end_bytes", f.phase.heap_use);
     r.kv("heap_peak_error_bytes", t.peak_error_bytes)
         .kvs("live_blocks_peak_count", t.blocks_peak)
         .kvs("live_blocks_end_count", t.blocks_end)
+        .kvs("heap_requested_phase_end_bytes", f.phase.heap_req)
+        .kvs("live_blocks_phase_end_count", f.phase.blocks)
         .kv("live_blocks_peak_error_count", t.blocks_peak_error)
         .kvwhole("load_total_byte_ns", f.load_total)
         .kv("load_avg_bytes", f.duration_ns ? uint64_t(f.load_total / double(f.duration_ns)) : 0);

@@ -1,0 +1,36 @@
+// run.h — what a maps app is asked to do and what it reports, and the two apps:
+// insert (fill a container, the 2013 memory-profile experiment) and churn (erase,
+// insert and look up at a steady size, to show fragmentation over time).
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "keys.h"
+
+namespace allocstamp::maps {
+
+struct Config {
+  std::string container;
+  std::string key = "u32";  // u32 | u64 | string
+  Order order = Order::random;
+  uint64_t elements = 0;
+  uint64_t ops = 0;  // churn: operations in the measured phase, all threads together
+  int threads = 1;
+  uint64_t seed = 1;
+};
+
+struct Result {
+  uint64_t elapsed_ns = 0;  // the measured phase
+  uint64_t fill_ns = 0;     // churn: filling to the steady size, before the phase
+  uint64_t elements = 0;    // held at the end of the measured phase
+  uint64_t lookups = 0, replaces = 0;
+  int64_t held_bytes = -1;  // requested bytes live at the phase's end (-1 without memprof)
+  std::string problem;      // empty when the content checked out
+};
+
+// Both return false when the container is not one of kContainers or the key type is
+// unknown; `problem` then says why. Churn also refuses containers without erase.
+bool run_insert(const Config& config, Result& result);
+bool run_churn(const Config& config, Result& result);
+
+}  // namespace allocstamp::maps
