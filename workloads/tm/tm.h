@@ -36,14 +36,17 @@ static inline void note_commit() { ++thread_counts().commits; }
 #define TM_BEGIN __transaction_atomic { ::allocstamp::tm::note_attempt();
 #define TM_END } ::allocstamp::tm::note_commit();
 #define TM_SAFE __attribute__((transaction_safe))
+#define TM_PURE __attribute__((transaction_pure))
 #elif defined(ALLOCSTAMP_TM_LOCK)
 #define TM_BEGIN { std::lock_guard<std::mutex> tm_lock_guard(::allocstamp::tm::global_lock()); ::allocstamp::tm::note_attempt();
 #define TM_END } ::allocstamp::tm::note_commit();
 #define TM_SAFE
+#define TM_PURE
 #elif defined(ALLOCSTAMP_TM_SEQ)
 #define TM_BEGIN { ::allocstamp::tm::note_attempt();
 #define TM_END } ::allocstamp::tm::note_commit();
 #define TM_SAFE
+#define TM_PURE
 #else
 #error "define ALLOCSTAMP_TM_STM, ALLOCSTAMP_TM_LOCK or ALLOCSTAMP_TM_SEQ before including tm.h"
 #endif
