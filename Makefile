@@ -1,11 +1,13 @@
 # Thin wrapper over CMake: every target installs what is missing first.
 #   ./bench ... the main job (builds through `make build` on first use)
 #   make test   build and run every test (what CI runs)
+#   make plots  figures and report of a results folder (DIR=results/latest)
 BUILD ?= build
 PRESET_TYPE ?= Release
 JOBS ?= $(shell nproc)
+DIR ?= results/latest
 
-.PHONY: all deps build test overhead clean
+.PHONY: all deps build test overhead plots clean
 
 all: build
 
@@ -21,6 +23,9 @@ test: build
 
 overhead: build
 	./scripts/overhead --build $(BUILD)
+
+plots: build
+	ALLOCSTAMP_BUILD_DIR=$(abspath $(BUILD)) ./bench plot $(DIR)
 
 clean:
 	rm -rf $(BUILD)

@@ -46,11 +46,31 @@ const char* kFooter = R"(Examples:
   bench --alloc=/opt/my/libmalloc.so --workload=churn     any allocator by path
   bench --resume results/runs/20261121-101500            finish an interrupted sweep
   bench summarize results/latest                          recompute summary.csv
+  bench plot results/latest                               figures/ and report.md, report.html
+  bench check --baseline results/base --current results/latest   the regression gate
 
 Each run is a fresh process: LD_PRELOAD=libmemprof.so:<allocator>. Results go to
 results/runs/<timestamp>/ (runs.csv, series.csv, meta.json, summary.csv, logs/),
 and results/latest points at the newest. Every flag also reads an ALLOCSTAMP_*
 variable, e.g. ALLOCSTAMP_REPS=10.)";
+
+const char* kCheckFooter = R"(Each cell (workload, app, size, allocator, tm, threads) is compared on its ok runs:
+  deterministic metrics (counts, requested bytes, live blocks) at 1 thread exactly;
+  times and memory (and every metric at threads > 1) by their medians, with a
+  threshold (default 5%) and a two-sided Mann-Whitney U-test at --alpha.
+Verdicts: ok, regressed (worse beyond the threshold: exactly, or significantly),
+  improved, noisy (beyond the threshold, not significant), missing (a cell or
+  metric on one side only), failed (runs that were ok in the baseline now fail).
+Exit status: 0 pass, 1 regressed or failed (missing too with --fail-on-missing),
+  2 unusable input (missing file, not runs.csv, another schema, damaged rows).
+
+Examples:
+  bench check --baseline results/base --current results/latest
+  bench check --baseline a --current b --threshold elapsed_ns=10 --threshold memory=8
+  bench check --baseline results/base --current results/latest --deterministic-only   (CI)
+  git bisect run sh -c 'make build >/dev/null || exit 125
+    ./bench --alloc=glibc --workload=churn --size=tiny --out=/tmp/bisect-$$ >/dev/null
+    ./bench check --baseline /tmp/good --current /tmp/bisect-$$ --deterministic-only')";
 
 }  // namespace
 
@@ -95,6 +115,33 @@ bool parse_command_line(int argc, char** argv, Options& o) {
       ->envname("ALLOCSTAMP_WORKLOADS")->check(CLI::ExistingFile);
   CLI::App* summarize = app.add_subcommand("summarize", "Recompute summary.csv of a results folder");
   summarize->add_option("dir", o.summarize, "Results folder")->required()->check(CLI::ExistingDirectory);
+  CLI::App* plot = app.add_subcommand(
+      "plot", "Draw the figures of a results folder (PNG and SVG in DIR/figures/) and write DIR/report.md and report.html");
+  plot->add_option("dir", o.plot_dir, "Results folder (default results/latest)");
+  plot->footer(
+      "Figures, each left out with the reason when its data is missing: time relative to glibc (95% CI) per thread\n"
+      "count; speedup, memory ladder, memory over time (series.csv) and allocations/frees by region per workload;\n"
+      "abort rate (transactional runs); bytes and time per element (map workloads). Needs gnuplot\n"
+      "(apt-get install gnuplot-nox). Exit status: 0 drawn, 1 gnuplot missing or failing, 2 not a results folder.");
+  CLI::App* check = app.add_subcommand(
+      "check", "Compare two results folders cell by cell: the regression gate (exit 0 pass, 1 regressed, 2 bad input)");
+  check->footer(kCheckFooter);
+  check->add_option("--baseline", o.check_baseline, "The known-good results: a folder or its runs.csv")->required();
+  check->add_option("--current", o.check_current, "The results to judge: a folder or its runs.csv")->required();
+  check->add_option("--threshold", o.check_thresholds,
+                    "metric=percent, or a group (time, memory, deterministic)=percent; repeat or comma-separate")
+      ->delimiter(',');
+  check->add_option("--thresholds", o.check_thresholds_file,
+                    "JSON file of thresholds, {\"elapsed_ns\": 10, \"memory\": 8}; --threshold wins")
+      ->envname("ALLOCSTAMP_CHECK_THRESHOLDS");
+  check->add_option("--alpha", o.check_alpha, "Significance level of the Mann-Whitney U-test")
+      ->envname("ALLOCSTAMP_CHECK_ALPHA")->check(CLI::Range(0.0, 1.0));
+  check->add_flag("--deterministic-only", o.check_deterministic_only,
+                  "Compare only the deterministic metrics (counts and requested bytes at 1 thread) and run status")
+      ->envname("ALLOCSTAMP_CHECK_DETERMINISTIC_ONLY");
+  check->add_flag("--fail-on-missing", o.check_fail_on_missing, "A cell or metric absent from --current fails the check");
+  check->add_flag("--all", o.check_all, "Print every row, not only those that are not ok");
+  check->add_option("--csv", o.check_csv, "Also write every row as CSV to this file (-: CSV on stdout instead of the table)");
 
   try {
     app.parse(argc, argv);
@@ -107,6 +154,8 @@ bool parse_command_line(int argc, char** argv, Options& o) {
   } catch (const CLI::ParseError& e) {
     throw UsageError(e.what(), "see 'bench --help'");
   }
+  o.check = check->parsed();
+  o.plot = plot->parsed();
   for (int i = 0; i < argc; ++i) o.command_line.emplace_back(argv[i]);
   if (o.profile == "none") o.no_profile = true;
   if (o.no_profile) o.profile = "none";

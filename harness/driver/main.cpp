@@ -1,10 +1,12 @@
-// main.cpp — bench: arguments → options → sweep (or --list, summarize). Typed
+// main.cpp — bench: arguments → options → sweep (or --list, summarize, check, plot). Typed
 // errors are caught here once: "error: what — how to fix", exit 2 for bad usage.
 #include <iostream>
 
+#include "check_report.h"
 #include "errors.h"
 #include "executor.h"
 #include "options.h"
+#include "plot.h"
 #include "ranking.h"
 #include "results.h"
 #include "selection.h"
@@ -15,7 +17,12 @@ int main(int argc, char** argv) {
   try {
     Options options;
     if (!parse_command_line(argc, argv, options)) return 0;
+    if (options.check) return run_check(options, std::cout, std::cerr);
     Paths paths = default_paths();
+    if (options.plot) {
+      std::filesystem::path dir = options.plot_dir;
+      return run_plot(dir.empty() ? paths.source / "results" / "latest" : dir, paths, std::cout);
+    }
     if (!options.summarize.empty()) {
       auto summary = write_summary(options.summarize);
       print_ranking(options.summarize, std::cout);

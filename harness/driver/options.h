@@ -29,6 +29,18 @@ struct Options {
   std::vector<std::string> registries;  // more allocator files
   std::vector<std::string> workload_files;
   std::string summarize;                // `bench summarize DIR`
+  bool plot = false;                    // `bench plot [DIR]` (plot.h): figures and the report
+  std::string plot_dir;                 // empty: results/latest
+  // `bench check` (check.h): the regression gate
+  bool check = false;
+  std::string check_baseline, check_current;  // results folders or runs.csv files
+  std::vector<std::string> check_thresholds;  // metric=percent, over the file's
+  std::string check_thresholds_file;          // JSON {"metric": percent}
+  double check_alpha = 0.05;
+  bool check_deterministic_only = false;
+  bool check_fail_on_missing = false;
+  bool check_all = false;                     // print ok rows too
+  std::string check_csv;                      // every row as CSV; "-": stdout
   std::vector<std::string> command_line;
   std::vector<std::string> given;       // flags typed on the command line
 };

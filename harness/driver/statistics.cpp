@@ -1,5 +1,5 @@
 // statistics — implementation of the pure summary-statistics helpers used to
-// report benchmark results (see statistics.h).
+// report benchmark results and compare them (see statistics.h).
 #include "statistics.h"
 
 #include <algorithm>
@@ -117,6 +117,84 @@ Ratio ratio_of_means(const Summary& a, const Summary& b) {
   const double hi = value * (1.0 + t * se_rel);
   // A negative ratio would flip the bounds; keep ci_low <= ci_high.
   return {value, std::min(lo, hi), std::max(lo, hi)};
+}
+
+namespace {
+
+// Counts of the arrangements of n1 x's and n2 y's by their U (x above y), for
+// U = 0 .. n1 * n2. The largest value is either an x, above all n2 y's, or a
+// y, above nothing: f(i, j)[u] = f(i - 1, j)[u - j] + f(i, j - 1)[u]. Counts
+// stay below C(40, 20) < 2^53, exact in a double.
+std::vector<double> u_distribution(std::size_t n1, std::size_t n2) {
+  std::vector<std::vector<std::vector<double>>> f(n1 + 1, std::vector<std::vector<double>>(n2 + 1));
+  for (std::size_t i = 0; i <= n1; ++i)
+    for (std::size_t j = 0; j <= n2; ++j) {
+      std::vector<double>& d = f[i][j];
+      d.assign(i * j + 1, 0.0);
+      if (i == 0 || j == 0) {
+        d[0] = 1.0;
+        continue;
+      }
+      const std::vector<double>& x_top = f[i - 1][j];
+      const std::vector<double>& y_top = f[i][j - 1];
+      for (std::size_t u = 0; u < x_top.size(); ++u) d[u + j] += x_top[u];
+      for (std::size_t u = 0; u < y_top.size(); ++u) d[u] += y_top[u];
+    }
+  return f[n1][n2];
+}
+
+}  // namespace
+
+UTest mann_whitney(std::span<const double> x, std::span<const double> y) {
+  const std::vector<double> a = finite_values(x), b = finite_values(y);
+  const std::size_t n1 = a.size(), n2 = b.size(), n = n1 + n2;
+  if (n1 == 0 || n2 == 0) return {kNaN, kNaN, false};
+
+  // Mid-ranks of the pooled sample; the rank sum of x gives U.
+  std::vector<std::pair<double, bool>> pooled;  // value, from x
+  pooled.reserve(n);
+  for (double v : a) pooled.emplace_back(v, true);
+  for (double v : b) pooled.emplace_back(v, false);
+  std::sort(pooled.begin(), pooled.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
+  double rank_sum = 0.0, tie_term = 0.0;
+  for (std::size_t i = 0; i < n;) {
+    std::size_t j = i;
+    while (j < n && pooled[j].first == pooled[i].first) ++j;
+    const double t = static_cast<double>(j - i);
+    const double mid_rank = (static_cast<double>(i + 1) + static_cast<double>(j)) / 2.0;
+    for (std::size_t k = i; k < j; ++k)
+      if (pooled[k].second) rank_sum += mid_rank;
+    tie_term += t * t * t - t;
+    i = j;
+  }
+  const double dn1 = static_cast<double>(n1), dn2 = static_cast<double>(n2), dn = static_cast<double>(n);
+  const double u = rank_sum - dn1 * (dn1 + 1.0) / 2.0;
+
+  if (tie_term == 0.0 && n1 <= 20 && n2 <= 20) {
+    const std::vector<double> counts = u_distribution(n1, n2);
+    const auto k = static_cast<std::size_t>(std::llround(u));
+    double total = 0.0, lower = 0.0, upper = 0.0;
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+      total += counts[i];
+      if (i <= k) lower += counts[i];
+      if (i >= k) upper += counts[i];
+    }
+    return {u, std::min(1.0, 2.0 * std::min(lower, upper) / total), true};
+  }
+
+  const double mean = dn1 * dn2 / 2.0;
+  const double variance = dn1 * dn2 / 12.0 * ((dn + 1.0) - tie_term / (dn * (dn - 1.0)));
+  if (!(variance > 0.0)) return {u, 1.0, false};  // every value equal
+  const double z = std::max(0.0, std::fabs(u - mean) - 0.5) / std::sqrt(variance);
+  return {u, std::min(1.0, std::erfc(z / std::sqrt(2.0))), false};
+}
+
+double mann_whitney_min_p(std::size_t n1, std::size_t n2) {
+  // C(n1 + n2, n1) as a running product; large samples overflow to inf -> p 0.
+  double arrangements = 1.0;
+  for (std::size_t i = 1; i <= n1; ++i)
+    arrangements = arrangements * static_cast<double>(n2 + i) / static_cast<double>(i);
+  return std::min(1.0, 2.0 / arrangements);
 }
 
 }  // namespace allocstamp::stats

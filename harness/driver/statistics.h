@@ -1,5 +1,6 @@
 // statistics — summary statistics for benchmark samples: mean, median, sample
-// stddev, Student-t 95% intervals, MAD outlier detection and ratios of means.
+// stddev, Student-t 95% intervals, MAD outlier detection, ratios of means, and
+// the Mann-Whitney U-test that `bench check` uses to tell a change from noise.
 #pragma once
 
 #include <cstddef>
@@ -36,5 +37,21 @@ struct Ratio {
 // (relative standard errors combined in quadrature, t with min(na, nb) - 1
 // dof). The interval is NaN when either n < 2 or either mean is 0.
 Ratio ratio_of_means(const Summary& a, const Summary& b);
+
+struct UTest {
+  double u;     // U of the first sample: pairs (x, y) with x > y, ties counting 1/2
+  double p;     // two-sided p-value; NaN when a sample is empty
+  bool exact;   // p from the exact distribution of U (else the normal approximation)
+};
+
+// Two-sided Mann-Whitney U-test of x against y (NaN values ignored). Exact p
+// (the distribution of U counted by dynamic programming) when both samples
+// have at most 20 values and there are no ties; otherwise the normal
+// approximation with tie and continuity corrections.
+UTest mann_whitney(std::span<const double> x, std::span<const double> y);
+
+// The smallest two-sided p the test can give for samples of n1 and n2 values
+// (fully separated samples, no ties): 2 / C(n1 + n2, n1), at most 1.
+double mann_whitney_min_p(std::size_t n1, std::size_t n2);
 
 }  // namespace allocstamp::stats

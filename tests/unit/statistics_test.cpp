@@ -1,5 +1,6 @@
 // statistics_test — hand-computed checks of allocstamp::stats: summary, the
-// Student t table, MAD outliers and the delta-method ratio of means.
+// Student t table, MAD outliers, the delta-method ratio of means and the
+// Mann-Whitney U-test.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -173,6 +174,75 @@ TEST(RatioOfMeans, ZeroMeanGivesNaNInterval) {
   EXPECT_DOUBLE_EQ(r.value, 0.0);
   EXPECT_TRUE(std::isnan(r.ci_low));
   EXPECT_TRUE(std::isnan(r.ci_high));
+}
+
+TEST(MannWhitney, ExactForSmallSamplesWithoutTies) {
+  // 3 vs 3 fully separated: U = 0, one arrangement of C(6, 3) = 20 on each
+  // tail -> p = 2/20.
+  const std::vector<double> low3 = {1, 2, 3}, high3 = {4, 5, 6};
+  UTest t = mann_whitney(low3, high3);
+  EXPECT_TRUE(t.exact);
+  EXPECT_DOUBLE_EQ(t.u, 0.0);
+  EXPECT_NEAR(t.p, 0.1, 1e-15);
+  EXPECT_DOUBLE_EQ(mann_whitney(high3, low3).u, 9.0);
+  EXPECT_NEAR(mann_whitney(high3, low3).p, 0.1, 1e-15);
+  // 5 vs 5 fully separated: p = 2 / C(10, 5) = 2/252.
+  const std::vector<double> low5 = {10, 11, 12, 13, 14}, high5 = {20, 21, 22, 23, 24};
+  EXPECT_NEAR(mann_whitney(low5, high5).p, 2.0 / 252.0, 1e-15);
+  // {1,2,4} vs {3,5,6}: U = 1 (4 > 3). U's counts for 3 vs 3 are
+  // 1,1,2,3,3,3,3,2,1,1 -> P(U <= 1) = 2/20, p = 0.2.
+  const std::vector<double> x = {1, 2, 4}, y = {3, 5, 6};
+  t = mann_whitney(x, y);
+  EXPECT_DOUBLE_EQ(t.u, 1.0);
+  EXPECT_NEAR(t.p, 0.2, 1e-15);
+  // U at the centre of the distribution: p = 1.
+  const std::vector<double> a = {1, 4, 5, 8}, b = {2, 3, 6, 7};
+  EXPECT_DOUBLE_EQ(mann_whitney(a, b).p, 1.0);
+}
+
+TEST(MannWhitney, NormalApproximationWithTies) {
+  // x = {1.1 .. 6.6}, y = {3.3, 5.5, 7.7, 8.8, 9.9, 10, 11}: two tied pairs.
+  // U = 3 + 4 + 0.5 + 0.5 (x's 4.4 beats 3.3; 5.5 beats 3.3 and ties 5.5;
+  // 3.3 ties 3.3; 6.6 beats 3.3 and 5.5) = 5. mean 6*7/2 = 21; ties
+  // sum(t^3 - t) = 12; var = 42/12 * (14 - 12/156) = 48.730769;
+  // z = (16 - 0.5) / sqrt(var) = 2.2203941 -> p = erfc(z / sqrt 2) = 0.0263920.
+  const std::vector<double> x = {1.1, 2.2, 3.3, 4.4, 5.5, 6.6}, y = {3.3, 5.5, 7.7, 8.8, 9.9, 10.0, 11.0};
+  const UTest t = mann_whitney(x, y);
+  EXPECT_FALSE(t.exact);
+  EXPECT_DOUBLE_EQ(t.u, 5.0);
+  EXPECT_NEAR(t.p, 0.0263920, 1e-7);
+  // All values equal: no evidence either way.
+  const std::vector<double> same = {7, 7, 7};
+  EXPECT_DOUBLE_EQ(mann_whitney(same, same).p, 1.0);
+}
+
+TEST(MannWhitney, NormalApproximationForLargeSamples) {
+  // 25 vs 25 fully separated: mean 312.5, var 25*25*51/12 = 2656.25,
+  // z = 312 / 51.538822 = 6.0536892 -> p = 1.41566e-9.
+  std::vector<double> low, high;
+  for (int i = 0; i < 25; ++i) low.push_back(i), high.push_back(100 + i);
+  UTest t = mann_whitney(low, high);
+  EXPECT_FALSE(t.exact);
+  EXPECT_NEAR(t.p / 1.4156562e-9, 1.0, 1e-6);
+  // 21 vs 21 interleaved: U = 210, mean 220.5, var 21*21*43/12 = 1580.25,
+  // z = 10 / 39.752 = 0.2515574 -> p = 0.8013832.
+  std::vector<double> even, odd;
+  for (int i = 0; i < 21; ++i) even.push_back(2 * i), odd.push_back(2 * i + 1);
+  t = mann_whitney(even, odd);
+  EXPECT_DOUBLE_EQ(t.u, 210.0);
+  EXPECT_NEAR(t.p, 0.8013832, 1e-7);
+}
+
+TEST(MannWhitney, EmptySampleAndSmallestP) {
+  const std::vector<double> none, some = {1, 2};
+  EXPECT_TRUE(std::isnan(mann_whitney(none, some).p));
+  const std::vector<double> with_nan = {1, kNaN, 2, 3}, high = {4, 5, 6};
+  EXPECT_NEAR(mann_whitney(with_nan, high).p, 0.1, 1e-15) << "NaN values are ignored";
+  EXPECT_DOUBLE_EQ(mann_whitney_min_p(3, 3), 0.1);
+  EXPECT_DOUBLE_EQ(mann_whitney_min_p(4, 4), 2.0 / 70.0);
+  EXPECT_DOUBLE_EQ(mann_whitney_min_p(5, 5), 2.0 / 252.0);
+  EXPECT_DOUBLE_EQ(mann_whitney_min_p(1, 1), 1.0);
+  EXPECT_DOUBLE_EQ(mann_whitney_min_p(0, 5), 1.0);
 }
 
 }  // namespace

@@ -6,7 +6,8 @@
 // Exit status: 0 ok, 1 plain failure, 2 bad command line, 3 verification failed.
 //
 //   alloc        [--blocks N] [--bytes B] [--leak K]  malloc a known pattern,
-//                free half, check the rest, free it (K blocks stay live at exit)
+//                [--more-pct P]                      free half, check the rest, free it
+//                (K blocks stay live at exit; P% more blocks: a planted regression)
 //   crash        [--signal segv|abrt]                 dies by SIGSEGV or SIGABRT
 //   hang         [--ignore-term]                      sleeps forever
 //   fail-verify                                       reports elapsed_ns, exits 3
@@ -45,6 +46,7 @@ struct Options {
   bool blocks_set = false;
   uint64_t bytes = 64;
   uint64_t leak = 0;
+  uint64_t more_pct = 0;
   // crash
   std::string signal = "segv";
   // hang
@@ -134,6 +136,10 @@ Options parse(int argc, char **argv) {
     } else if (name == "--leak") {
       app_only("alloc");
       o.leak = take_u64(0);
+    } else if (name == "--more-pct") {
+      app_only("alloc");
+      o.more_pct = take_u64(0);
+      if (o.more_pct > 1000) usage_error("option --more-pct: at most 1000");
     } else if (name == "--signal") {
       app_only("crash");
       o.signal = take_value();
@@ -156,6 +162,7 @@ Options parse(int argc, char **argv) {
     else if (o.size == "medium") o.blocks = 1000000;
     else o.blocks = 10000000;
   }
+  o.blocks += o.blocks * o.more_pct / 100;
   // Only kept blocks (even indices) can be leaked.
   if (o.app == "alloc" && o.leak > (o.blocks + 1) / 2)
     usage_error("option --leak: at most " + std::to_string((o.blocks + 1) / 2) + " (half of --blocks)");

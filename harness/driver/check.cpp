@@ -1,0 +1,489 @@
+// check.cpp — the comparison behind `bench check`: which metrics are
+// deterministic and which measured (one table), the thresholds, and the verdict
+// of every cell and metric. Reading and checking the two runs.csv files too.
+#include "check.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "errors.h"
+#include "statistics.h"
+
+namespace allocstamp {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Deterministic metrics are exact at one thread (a single-threaded program
+// allocates the same way every time); at more threads, or when the baseline's
+// repetitions disagree, they are compared like measured ones.
+enum class Kind { deterministic, measured };
+
+struct MetricRule {
+  const char* name;
+  Kind kind;
+  const char* group;  // threshold group: time, memory, deterministic
+};
+
+// The compared metrics, in runs.csv's order. Columns missing from both files
+// are not applicable; from one file, reported and skipped.
+const std::vector<MetricRule> kMetrics = {
+    {"wall_ns", Kind::measured, "time"},
+    {"elapsed_ns", Kind::measured, "time"},
+    {"maxrss_kb", Kind::measured, "memory"},
+    {"allocs_seq_count", Kind::deterministic, "deterministic"},
+    {"allocs_par_count", Kind::deterministic, "deterministic"},
+    {"allocs_tx_count", Kind::deterministic, "deterministic"},
+    {"frees_seq_count", Kind::deterministic, "deterministic"},
+    {"frees_par_count", Kind::deterministic, "deterministic"},
+    {"frees_tx_count", Kind::deterministic, "deterministic"},
+    {"requested_seq_bytes", Kind::deterministic, "deterministic"},
+    {"requested_par_bytes", Kind::deterministic, "deterministic"},
+    {"requested_tx_bytes", Kind::deterministic, "deterministic"},
+    {"reallocs_count", Kind::deterministic, "deterministic"},
+    {"size_le16_count", Kind::deterministic, "deterministic"},
+    {"size_le32_count", Kind::deterministic, "deterministic"},
+    {"size_le48_count", Kind::deterministic, "deterministic"},
+    {"size_le64_count", Kind::deterministic, "deterministic"},
+    {"size_le96_count", Kind::deterministic, "deterministic"},
+    {"size_le128_count", Kind::deterministic, "deterministic"},
+    {"size_le256_count", Kind::deterministic, "deterministic"},
+    {"size_le512_count", Kind::deterministic, "deterministic"},
+    {"size_le1024_count", Kind::deterministic, "deterministic"},
+    {"size_gt1024_count", Kind::deterministic, "deterministic"},
+    {"heap_requested_peak_bytes", Kind::deterministic, "deterministic"},
+    {"heap_requested_end_bytes", Kind::deterministic, "deterministic"},
+    {"heap_requested_phase_end_bytes", Kind::deterministic, "deterministic"},
+    {"heap_usable_peak_bytes", Kind::measured, "memory"},
+    {"live_blocks_peak_count", Kind::deterministic, "deterministic"},
+    {"live_blocks_phase_end_count", Kind::deterministic, "deterministic"},
+    {"rss_kb", Kind::measured, "memory"},
+    {"pss_kb", Kind::measured, "memory"},
+    {"uss_kb", Kind::measured, "memory"},
+    {"hwm_kb", Kind::measured, "memory"},
+    {"tx_attempts_count", Kind::deterministic, "deterministic"},
+    {"tx_commits_count", Kind::deterministic, "deterministic"},
+};
+
+// Percent allowed when nothing is given; an exact compare allows 0 unless its
+// metric or the deterministic group is given.
+const std::map<std::string, double> kDefaultThresholds = {{"time", 5.0}, {"memory", 5.0}, {"deterministic", 5.0}};
+
+const std::vector<std::string> kCellColumns = {"workload", "app", "size", "allocator", "tm", "threads"};
+
+std::string known_threshold_names() {
+  std::string out = "time, memory, deterministic";
+  for (const MetricRule& r : kMetrics) out += std::string(", ") + r.name;
+  return out;
+}
+
+bool known_threshold_name(const std::string& name) {
+  if (kDefaultThresholds.count(name)) return true;
+  return std::any_of(kMetrics.begin(), kMetrics.end(), [&](const MetricRule& r) { return name == r.name; });
+}
+
+// A percentage: a finite number >= 0, with an optional '%'.
+bool parse_percent(std::string text, double& out) {
+  if (!text.empty() && text.back() == '%') text.pop_back();
+  if (text.empty()) return false;
+  char* end = nullptr;
+  double v = std::strtod(text.c_str(), &end);
+  if (*end != '\0' || !std::isfinite(v) || v < 0) return false;
+  out = v;
+  return true;
+}
+
+std::size_t column_of(const CsvRow& header, const std::string& name) {
+  auto it = std::find(header.begin(), header.end(), name);
+  return it == header.end() ? header.size() : static_cast<std::size_t>(it - header.begin());
+}
+
+// The first line of a bench CSV is "# allocstamp <file> schema <n>".
+void check_schema_line(const fs::path& file, const std::string& role) {
+  std::ifstream in(file);
+  std::string first;
+  if (!in || !std::getline(in, first))
+    throw UsageError(role + " " + file.string() + " is empty or unreadable", "give a runs.csv written by bench");
+  const std::string expected = "# allocstamp runs.csv schema " + std::to_string(kResultsSchema);
+  if (first == expected) return;
+  const std::string prefix = "# allocstamp ";
+  if (first.rfind(prefix, 0) != 0)
+    throw UsageError(role + " " + file.string() + " does not start with '" + expected + "'",
+                     "it is not a runs.csv written by bench; give a results folder or its runs.csv");
+  std::string rest = first.substr(prefix.size());  // "<file> schema <n>"
+  std::string kind = rest.substr(0, rest.find(' '));
+  if (kind != "runs.csv")
+    throw UsageError(role + " " + file.string() + " is " + kind + ", not runs.csv",
+                     "check compares the runs: give the results folder or its runs.csv");
+  const std::string number = rest.substr(rest.rfind(' ') + 1);
+  char* end = nullptr;
+  long schema = std::strtol(number.c_str(), &end, 10);
+  if (*end == '\0' && schema > kResultsSchema)
+    throw UsageError(role + " " + file.string() + " has schema " + number + ", newer than this bench reads (" +
+                         std::to_string(kResultsSchema) + ")",
+                     "compare it with a newer allocstamp");
+  throw UsageError(role + " " + file.string() + " has schema '" + number + "', which this bench does not read (it reads " +
+                       std::to_string(kResultsSchema) + ")",
+                   "rerun the benchmark with this allocstamp");
+}
+
+struct CellOrder {
+  bool operator()(const CellKey& a, const CellKey& b) const {
+    for (std::size_t i = 0; i < 5; ++i)
+      if (a[i] != b[i]) return a[i] < b[i];
+    long ta = std::strtol(a[5].c_str(), nullptr, 10), tb = std::strtol(b[5].c_str(), nullptr, 10);
+    return ta != tb ? ta < tb : a[5] < b[5];
+  }
+};
+
+struct CellRuns {
+  std::vector<const CsvRow*> ok;
+  std::map<std::string, std::size_t> bad;  // status -> runs (not ok, not skipped)
+  std::size_t bad_count() const {
+    std::size_t n = 0;
+    for (const auto& [status, count] : bad) n += count;
+    return n;
+  }
+  std::size_t runs() const { return ok.size() + bad_count(); }
+};
+
+struct Side {
+  const RunsTable* table;
+  std::map<std::string, std::size_t> col;
+  std::map<CellKey, CellRuns, CellOrder> cells;
+};
+
+Side index_side(const RunsTable& t) {
+  Side s{&t, {}, {}};
+  for (std::size_t i = 0; i < t.header.size(); ++i) s.col.emplace(t.header[i], i);
+  const std::size_t status = s.col.at("status");
+  for (const CsvRow& row : t.rows) {
+    CellKey key;
+    for (const auto& k : kCellColumns) key.push_back(row[s.col.at(k)]);
+    const std::string& st = row[status];
+    if (st == "skipped") continue;
+    CellRuns& cell = s.cells[key];
+    if (st == "ok") cell.ok.push_back(&row);
+    else ++cell.bad[st];
+  }
+  return s;
+}
+
+// Numeric values of `column` in the ok runs of a cell; empty cells are absent.
+std::vector<double> values_of(const Side& side, const CellRuns& cell, const std::string& column) {
+  std::vector<double> out;
+  auto it = side.col.find(column);
+  if (it == side.col.end()) return out;
+  for (const CsvRow* row : cell.ok) {
+    const std::string& text = (*row)[it->second];
+    if (text.empty()) continue;
+    char* end = nullptr;
+    double v = std::strtod(text.c_str(), &end);
+    if (*end != '\0' || !std::isfinite(v)) {
+      auto id = side.col.find("run_id");
+      throw UsageError(side.table->source + ": column " + column + (id == side.col.end() ? "" : " of run " + (*row)[id->second]) +
+                           " holds '" + text + "', not a number",
+                       "the file is damaged: repair that row or rerun the benchmark");
+    }
+    out.push_back(v);
+  }
+  return out;
+}
+
+bool all_rows_have(const Side& side, const CellRuns& cell, const std::string& column) {
+  auto it = side.col.find(column);
+  if (it == side.col.end()) return false;
+  return std::all_of(cell.ok.begin(), cell.ok.end(), [&](const CsvRow* r) { return !(*r)[it->second].empty(); });
+}
+
+double relative_change(double cur, double base) {
+  if (cur == base) return 0.0;
+  if (base == 0.0) return cur > 0 ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
+  return (cur - base) / std::fabs(base);
+}
+
+double median(const std::vector<double>& v) { return stats::summarize(v).median; }
+
+std::string statuses(const CellRuns& c) {
+  std::string out;
+  for (const auto& [status, count] : c.bad) out += (out.empty() ? "" : ", ") + std::to_string(count) + " " + status;
+  return out;
+}
+
+// The smallest number of repetitions per side for which the U-test can reach alpha.
+std::size_t reps_needed(double alpha) {
+  std::size_t n = 2;
+  while (n < 1000 && !(stats::mann_whitney_min_p(n, n) < alpha)) ++n;
+  return n;
+}
+
+constexpr double kEpsilon = 1e-9;  // (105 - 100) / 100 is a hair above 0.05
+
+CheckRow new_row(const CellKey& cell, std::string metric, Comparison how) {
+  return CheckRow{cell, std::move(metric), how, 0, 0, kNaN, kNaN, kNaN, kNaN, 0.0, Verdict::ok, ""};
+}
+
+// Runs that fail now and did not before fail the check; failures on both
+// sides are not news.
+CheckRow judge_status(const CellKey& cell, const CellRuns& b, const CellRuns& c) {
+  CheckRow r = new_row(cell, "status", Comparison::status);
+  r.n_base = b.runs();
+  r.n_cur = c.runs();
+  r.base = static_cast<double>(b.ok.size());
+  r.cur = static_cast<double>(c.ok.size());
+  if (c.bad_count() > 0 && (b.bad_count() == 0 || (c.ok.empty() && !b.ok.empty()))) {
+    r.verdict = Verdict::failed;
+    r.note = "current: " + statuses(c);
+  } else if (c.bad_count() > 0) {
+    r.verdict = Verdict::noisy;
+    r.note = "runs fail on both sides (baseline: " + statuses(b) + "; current: " + statuses(c) + ")";
+  } else if (b.bad_count() > 0) {
+    r.verdict = Verdict::improved;
+    r.note = "baseline: " + statuses(b);
+  }
+  return r;
+}
+
+// The baseline's one value against every current repetition: one that
+// allocates more is a regression.
+void judge_exact(const std::vector<double>& vb, const std::vector<double>& vc, CheckRow& r) {
+  const double limit = r.threshold / 100.0 + kEpsilon;
+  r.base = vb.front();
+  r.cur = median(vc);
+  r.change = relative_change(r.cur, r.base);
+  const auto [lo, hi] = std::minmax_element(vc.begin(), vc.end());
+  if (relative_change(*hi, r.base) > limit) r.verdict = Verdict::regressed;
+  else if (relative_change(*lo, r.base) < -limit) r.verdict = Verdict::improved;
+  if (*lo != *hi)
+    r.note = "current repetitions differ (" + std::to_string(static_cast<long long>(*lo)) + " to " +
+             std::to_string(static_cast<long long>(*hi)) + ")";
+}
+
+// Medians within the threshold are ok; beyond it, only a significant U-test
+// makes a regression or an improvement. Returns whether the samples are large
+// enough for the test to reach alpha at all.
+bool judge_measured(const std::vector<double>& vb, const std::vector<double>& vc, double alpha, CheckRow& r) {
+  r.base = median(vb);
+  r.cur = median(vc);
+  r.change = relative_change(r.cur, r.base);
+  r.p = stats::mann_whitney(vb, vc).p;
+  const bool can_reach = stats::mann_whitney_min_p(vb.size(), vc.size()) < alpha;
+  if (std::fabs(r.change) <= r.threshold / 100.0 + kEpsilon) return can_reach;
+  if (r.p < alpha) {
+    r.verdict = r.change > 0 ? Verdict::regressed : Verdict::improved;
+    return can_reach;
+  }
+  r.verdict = Verdict::noisy;
+  const std::string why = can_reach ? "not significant"
+                                    : std::to_string(vb.size()) + " vs " + std::to_string(vc.size()) +
+                                          " repetitions cannot be significant";
+  r.note = r.note.empty() ? why : r.note + "; " + why;
+  return can_reach;
+}
+
+}  // namespace
+
+std::string cell_label(const CellKey& c) {
+  return c[0] + ":" + c[1] + "/" + c[2] + "/" + c[3] + (c[4].empty() ? "" : "/" + c[4]) + "/t" + c[5];
+}
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::ok: return "ok";
+    case Verdict::regressed: return "regressed";
+    case Verdict::improved: return "improved";
+    case Verdict::noisy: return "noisy";
+    case Verdict::missing: return "missing";
+    case Verdict::failed: return "failed";
+  }
+  std::abort();
+}
+
+RunsTable load_runs(const fs::path& path, const std::string& role) {
+  std::error_code ec;
+  fs::path file = path;
+  if (fs::is_directory(path, ec)) {
+    file = path / "runs.csv";
+    if (!fs::exists(file, ec))
+      throw UsageError(role + " " + path.string() + " holds no runs.csv",
+                       "give a results folder written by bench, or a runs.csv file");
+  } else if (!fs::exists(path, ec)) {
+    throw UsageError(role + " " + path.string() + " does not exist",
+                     "give a results folder (e.g. results/latest) or a runs.csv file");
+  }
+  check_schema_line(file, role);
+  RunsTable t;
+  t.source = file.string();
+  t.rows = read_csv(file, &t.header);
+  for (const char* key : {"workload", "app", "size", "allocator", "tm", "threads", "status"})
+    if (column_of(t.header, key) == t.header.size())
+      throw UsageError(role + " " + t.source + " lacks the column '" + key + "'", "it is not a runs.csv written by bench");
+  for (std::size_t i = 0; i < t.rows.size(); ++i)
+    if (t.rows[i].size() != t.header.size())
+      throw UsageError(role + " " + t.source + ": data row " + std::to_string(i + 1) + " has " +
+                           std::to_string(t.rows[i].size()) + " fields, the header " + std::to_string(t.header.size()),
+                       "the file is damaged: repair or remove that row");
+  return t;
+}
+
+void add_threshold(const std::string& assignment, std::map<std::string, double>& thresholds) {
+  const auto eq = assignment.find('=');
+  const std::string name = assignment.substr(0, eq);
+  double value = 0;
+  if (eq == std::string::npos || !parse_percent(assignment.substr(eq + 1), value))
+    throw UsageError("--threshold '" + assignment + "' is not metric=percent",
+                     "write e.g. --threshold elapsed_ns=10 (a number >= 0)");
+  if (!known_threshold_name(name))
+    throw UsageError("--threshold: unknown metric '" + name + "'", "choose from: " + known_threshold_names());
+  thresholds[name] = value;
+}
+
+void add_thresholds_file(const fs::path& file, std::map<std::string, double>& thresholds) {
+  std::ifstream in(file);
+  if (!in) throw UsageError("cannot read the thresholds file " + file.string(), "give an existing JSON file such as {\"elapsed_ns\": 10}");
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(file.string() + " is not valid JSON (" + e.what() + ")", "write an object such as {\"elapsed_ns\": 10, \"memory\": 8}");
+  }
+  if (!doc.is_object())
+    throw UsageError(file.string() + " is not a JSON object", "write an object such as {\"elapsed_ns\": 10, \"memory\": 8}");
+  for (const auto& [name, value] : doc.items()) {
+    if (!known_threshold_name(name))
+      throw UsageError(file.string() + ": unknown metric '" + name + "'", "choose from: " + known_threshold_names());
+    if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0)
+      throw UsageError(file.string() + ": the threshold of " + name + " is not a number >= 0", "give a percentage, e.g. \"" + name + "\": 10");
+    thresholds.emplace(name, value.get<double>());  // the command line's value stays
+  }
+}
+
+bool CheckResult::failed(const CheckConfig& config) const {
+  return std::any_of(rows.begin(), rows.end(), [&](const CheckRow& r) {
+    return r.verdict == Verdict::failed || r.verdict == Verdict::regressed ||
+           (config.fail_on_missing && r.verdict == Verdict::missing && r.n_cur == 0);
+  });
+}
+
+CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, const CheckConfig& config) {
+  const Side base = index_side(baseline), cur = index_side(current);
+  CheckResult result;
+
+  std::vector<const MetricRule*> metrics;
+  std::string only_base, only_cur;
+  for (const MetricRule& rule : kMetrics) {
+    const bool in_base = base.col.count(rule.name) > 0, in_cur = cur.col.count(rule.name) > 0;
+    if (in_base && in_cur) metrics.push_back(&rule);
+    else if (in_base) only_base += std::string(only_base.empty() ? "" : ", ") + rule.name;
+    else if (in_cur) only_cur += std::string(only_cur.empty() ? "" : ", ") + rule.name;
+  }
+  if (!only_base.empty()) result.warnings.push_back("metrics only in the baseline, not compared: " + only_base);
+  if (!only_cur.empty()) result.warnings.push_back("metrics only in the current runs, not compared: " + only_cur);
+
+  auto threshold_for = [&](const MetricRule& rule, bool exact) {
+    if (auto it = config.thresholds.find(rule.name); it != config.thresholds.end()) return it->second;
+    if (auto it = config.thresholds.find(rule.group); it != config.thresholds.end()) return it->second;
+    return exact ? 0.0 : kDefaultThresholds.at(rule.group);
+  };
+
+  std::set<CellKey, CellOrder> keys;
+  for (const auto& [key, runs] : base.cells) keys.insert(key);
+  for (const auto& [key, runs] : cur.cells) keys.insert(key);
+
+  std::map<std::pair<std::size_t, std::size_t>, std::set<CellKey>> too_few;  // (n_base, n_cur) -> cells
+  std::size_t absent = 0, skipped_measured = 0;
+  for (const CellKey& key : keys) {
+    auto bi = base.cells.find(key);
+    auto ci = cur.cells.find(key);
+    if (bi == base.cells.end() || ci == cur.cells.end()) {
+      CheckRow r = new_row(key, "cell", Comparison::cell);
+      r.verdict = Verdict::missing;
+      if (ci == cur.cells.end()) {
+        r.n_base = bi->second.runs();
+        r.note = "not in the current runs";
+        ++absent;
+      } else {
+        r.n_cur = ci->second.runs();
+        r.note = "new: not in the baseline";
+      }
+      result.rows.push_back(std::move(r));
+      continue;
+    }
+    ++result.cells_compared;
+    const CellRuns& b = bi->second;
+    const CellRuns& c = ci->second;
+    result.rows.push_back(judge_status(key, b, c));
+    if (b.ok.empty() || c.ok.empty()) continue;
+
+    const bool one_thread = key[5] == "1";
+    for (const MetricRule* rule : metrics) {
+      std::string column = rule->name, note;
+      if (column == "elapsed_ns" && !(all_rows_have(base, b, column) && all_rows_have(cur, c, column))) {
+        column = "wall_ns";  // workloads that report no elapsed_ns are timed as a whole
+        note = "no elapsed_ns: wall_ns compared";
+      }
+      std::vector<double> vb = values_of(base, b, column), vc = values_of(cur, c, column);
+      if (vb.empty() && vc.empty()) continue;
+      bool exact = rule->kind == Kind::deterministic && one_thread;
+      if (exact && std::any_of(vb.begin(), vb.end(), [&](double v) { return v != vb.front(); })) {
+        exact = false;
+        note = "baseline repetitions differ: compared as measured";
+      }
+      if (config.deterministic_only && !exact) {
+        ++skipped_measured;
+        continue;
+      }
+      CheckRow r = new_row(key, rule->name, exact ? Comparison::exact : Comparison::measured);
+      r.n_base = vb.size();
+      r.n_cur = vc.size();
+      r.threshold = threshold_for(*rule, exact);
+      r.note = note;
+      if (vb.empty() || vc.empty()) {
+        r.verdict = Verdict::missing;
+        if (!vb.empty()) r.base = median(vb);
+        if (!vc.empty()) r.cur = median(vc);
+        r.note = vc.empty() ? "no values in the current runs" : "no values in the baseline";
+      } else if (exact) {
+        judge_exact(vb, vc, r);
+      } else if (!judge_measured(vb, vc, config.alpha, r)) {
+        too_few[{vb.size(), vc.size()}].insert(key);
+      }
+      result.rows.push_back(std::move(r));
+    }
+  }
+
+  if (result.cells_compared == 0)
+    throw UsageError("no cell (workload, app, size, allocator, tm, threads) is in both " + baseline.source + " and " +
+                         current.source,
+                     "compare runs of the same workloads, sizes, allocators and thread counts");
+  if (absent > 0)
+    result.warnings.push_back(std::to_string(absent) + " cell(s) of the baseline are not in the current runs (verdict missing" +
+                              (config.fail_on_missing ? ", which fails the check)" : "; --fail-on-missing makes that fail)"));
+  for (const auto& [sizes, cells] : too_few) {
+    char alpha[32];
+    std::snprintf(alpha, sizeof alpha, "%g", config.alpha);
+    char smallest[32];
+    std::snprintf(smallest, sizeof smallest, "%.3g", stats::mann_whitney_min_p(sizes.first, sizes.second));
+    result.warnings.push_back(std::to_string(cells.size()) + " cell(s) have " + std::to_string(sizes.first) + " vs " +
+                              std::to_string(sizes.second) + " repetitions: the U-test cannot reach p < " +
+                              alpha + " (smallest p " + smallest + "), so a change there is at worst noisy; run both with --reps " +
+                              std::to_string(reps_needed(config.alpha)) + " or more");
+  }
+  if (skipped_measured > 0)
+    result.notes.push_back("--deterministic-only: " + std::to_string(skipped_measured) +
+                           " comparison(s) not made: times, memory, and counts at threads > 1 or whose baseline "
+                           "repetitions differ");
+  return result;
+}
+
+}  // namespace allocstamp

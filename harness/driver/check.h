@@ -1,0 +1,81 @@
+// check.h — `bench check`, the regression gate: two runs.csv tables in, one
+// verdict per cell and metric out. Deterministic metrics compare exactly, measured
+// ones by median, threshold and Mann-Whitney U-test, so noise alone fails nothing.
+#pragma once
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "results.h"
+
+namespace allocstamp {
+
+// One side of the comparison: runs.csv as read_csv returns it.
+struct RunsTable {
+  std::string source;  // the file, for messages
+  CsvRow header;
+  std::vector<CsvRow> rows;
+};
+
+// Reads `path` (a results folder, or a runs.csv file itself). Throws
+// UsageError (exit 2), its message starting with `role`, when it is missing,
+// is not runs.csv of this schema, lacks the key columns, or has a row with the
+// wrong number of fields.
+RunsTable load_runs(const std::filesystem::path& path, const std::string& role);
+
+struct CheckConfig {
+  // Percent, by metric name or group (time, memory, count). A name absent here
+  // takes the default of its group; an exact compare stays exact unless its
+  // metric or `count` is given.
+  std::map<std::string, double> thresholds;
+  double alpha = 0.05;
+  bool deterministic_only = false;  // compare no measured metric
+  bool fail_on_missing = false;     // a cell absent from the current side fails
+};
+
+// Adds "metric=pct" to `thresholds`; throws UsageError for an unknown metric or
+// group, or a value that is not a number >= 0.
+void add_threshold(const std::string& assignment, std::map<std::string, double>& thresholds);
+// A JSON object {"elapsed_ns": 10, "memory": 8, ...}; entries already in
+// `thresholds` (from the command line) win. Throws UsageError when unusable.
+void add_thresholds_file(const std::filesystem::path& file, std::map<std::string, double>& thresholds);
+
+enum class Verdict { ok, regressed, improved, noisy, missing, failed };
+const char* verdict_name(Verdict v);
+
+// How a row was compared: the runs' status, a cell on one side only, an exact
+// value, or medians with the U-test.
+enum class Comparison { status, cell, exact, measured };
+
+// workload, app, size, allocator, tm, threads
+using CellKey = std::vector<std::string>;
+// "workload:app/size/allocator[/tm]/tN"
+std::string cell_label(const CellKey& cell);
+
+struct CheckRow {
+  CellKey cell;
+  std::string metric;         // a metric; "status" or "cell" for those comparisons
+  Comparison how;
+  std::size_t n_base, n_cur;  // values compared (status: runs that were not skipped)
+  double base, cur;           // exact values or medians (status: ok runs); NaN when absent
+  double change;              // (cur - base) / base; NaN when not computed
+  double p;                   // U-test p-value; NaN when not tested
+  double threshold;           // percent applied
+  Verdict verdict;
+  std::string note;           // why, when it is not obvious
+};
+
+struct CheckResult {
+  std::vector<CheckRow> rows;             // by cell, then metric in runs.csv's order
+  std::vector<std::string> warnings;      // too few repetitions, metrics on one side only, ...
+  std::vector<std::string> notes;         // what was left out on purpose
+  std::size_t cells_compared = 0;         // in both sides
+  bool failed(const CheckConfig& config) const;  // any failed or regressed (or missing, if asked)
+};
+
+// Compares `current` with `baseline` cell by cell. Throws UsageError when no
+// cell is on both sides or a compared value is not a number.
+CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, const CheckConfig& config);
+
+}  // namespace allocstamp

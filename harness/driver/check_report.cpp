@@ -1,0 +1,161 @@
+// check_report.cpp — the text table and the CSV of `bench check`, and the
+// subcommand itself: thresholds from the command line and the file, both
+// sides loaded, compared, reported; the exit status says pass or fail.
+#include "check_report.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "errors.h"
+
+namespace allocstamp {
+
+namespace {
+
+constexpr std::array<Verdict, 6> kVerdictOrder = {Verdict::failed, Verdict::regressed, Verdict::missing,
+                                                  Verdict::noisy,  Verdict::improved,  Verdict::ok};
+
+std::string format(const char* fmt, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+// Integers (counts, bytes, ns) in full; medians of an even count may end in .5.
+std::string number(double v) {
+  if (std::isnan(v)) return "-";
+  return format(std::fabs(v - std::round(v)) < 1e-9 ? "%.0f" : "%.1f", v);
+}
+
+std::string value_text(const CheckRow& r, double v, std::size_t n) {
+  if (r.how == Comparison::status) return number(v) + "/" + std::to_string(n) + " ok";
+  if (r.how == Comparison::cell) return n ? std::to_string(n) + " runs" : "-";
+  return number(v);
+}
+
+std::string change_text(double change) {
+  if (std::isnan(change)) return "-";
+  if (std::isinf(change)) return change > 0 ? "+inf" : "-inf";
+  return format("%+.2f%%", change * 100.0);
+}
+
+std::string limit_text(const CheckRow& r) {
+  if (r.how == Comparison::status || r.how == Comparison::cell) return "-";
+  if (r.how == Comparison::exact && r.threshold == 0.0) return "exact";
+  return format("%g%%", r.threshold);
+}
+
+std::string p_text(double p) { return std::isnan(p) ? "-" : format("%.3g", p); }
+
+// RFC 4180, as runs.csv is written.
+std::string quote(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string csv_number(double v) { return std::isnan(v) ? "" : format("%.10g", v); }
+
+const char* comparison_name(Comparison c) {
+  switch (c) {
+    case Comparison::status: return "status";
+    case Comparison::cell: return "cell";
+    case Comparison::exact: return "exact";
+    case Comparison::measured: return "measured";
+  }
+  std::abort();
+}
+
+}  // namespace
+
+void print_check_table(const CheckResult& result, bool all, std::ostream& out) {
+  using Line = std::array<std::string, 9>;
+  std::vector<Line> lines = {{"cell", "metric", "baseline", "current", "change", "limit", "p", "verdict", "note"}};
+  for (const CheckRow& r : result.rows) {
+    if (!all && r.verdict == Verdict::ok) continue;
+    lines.push_back({cell_label(r.cell), r.metric, value_text(r, r.base, r.n_base), value_text(r, r.cur, r.n_cur),
+                     change_text(r.change), limit_text(r), p_text(r.p), verdict_name(r.verdict), r.note});
+  }
+  if (lines.size() > 1) {
+    std::array<std::size_t, 9> width{};
+    for (const Line& l : lines)
+      for (std::size_t i = 0; i < l.size(); ++i) width[i] = std::max(width[i], l[i].size());
+    // Text columns left-aligned, numbers right-aligned; the note is last and ragged.
+    constexpr std::array<bool, 9> right = {false, false, true, true, true, true, true, false, false};
+    for (const Line& l : lines) {
+      std::string text;
+      for (std::size_t i = 0; i < l.size(); ++i) {
+        std::string pad(width[i] - l[i].size(), ' ');
+        if (i) text += "  ";
+        text += i + 1 == l.size() ? l[i] : right[i] ? pad + l[i] : l[i] + pad;
+      }
+      while (!text.empty() && text.back() == ' ') text.pop_back();
+      out << text << '\n';
+    }
+  }
+}
+
+std::string check_verdict_line(const CheckResult& result, const CheckConfig& config) {
+  std::string counts;
+  for (Verdict v : kVerdictOrder) {
+    auto n = std::count_if(result.rows.begin(), result.rows.end(), [&](const CheckRow& r) { return r.verdict == v; });
+    if (n) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + verdict_name(v);
+  }
+  return "check: " + counts + " — " + (result.failed(config) ? "FAIL" : "PASS");
+}
+
+void write_check_csv(const CheckResult& result, std::ostream& out) {
+  out << "# allocstamp check.csv schema 1\n";
+  out << "workload,app,size,allocator,tm,threads,metric,comparison,n_baseline,n_current,baseline,current,"
+         "change_pct,p,threshold_pct,verdict,note\n";
+  for (const CheckRow& r : result.rows) {
+    for (const std::string& k : r.cell) out << quote(k) << ',';
+    const bool limited = r.how == Comparison::exact || r.how == Comparison::measured;
+    out << quote(r.metric) << ',' << comparison_name(r.how) << ',' << r.n_base << ',' << r.n_cur << ','
+        << csv_number(r.base) << ',' << csv_number(r.cur) << ','
+        << (std::isinf(r.change) ? (r.change > 0 ? "inf" : "-inf") : csv_number(r.change * 100.0)) << ','
+        << csv_number(r.p) << ',' << (limited ? csv_number(r.threshold) : "") << ',' << verdict_name(r.verdict)
+        << ',' << quote(r.note) << '\n';
+  }
+}
+
+int run_check(const Options& options, std::ostream& out, std::ostream& err) {
+  CheckConfig config;
+  for (const std::string& t : options.check_thresholds) add_threshold(t, config.thresholds);
+  if (!options.check_thresholds_file.empty()) add_thresholds_file(options.check_thresholds_file, config.thresholds);
+  config.alpha = options.check_alpha;
+  config.deterministic_only = options.check_deterministic_only;
+  config.fail_on_missing = options.check_fail_on_missing;
+
+  const RunsTable baseline = load_runs(options.check_baseline, "baseline");
+  const RunsTable current = load_runs(options.check_current, "current");
+  const CheckResult result = compare_runs(baseline, current, config);
+
+  if (!options.check_csv.empty() && options.check_csv != "-") {
+    std::ofstream csv(options.check_csv, std::ios::trunc);
+    write_check_csv(result, csv);
+    csv.close();
+    if (!csv) throw UsageError("cannot write " + options.check_csv, "choose a writable path for --csv");
+  }
+  if (options.check_csv == "-") {
+    write_check_csv(result, out);
+  } else {
+    out << "comparing " << current.source << " with the baseline " << baseline.source << ": " << result.cells_compared
+        << " cell(s) in both" << (config.deterministic_only ? ", deterministic metrics only" : "") << '\n';
+    print_check_table(result, options.check_all, out);
+  }
+  // Warnings after the table, right above the verdict, where they are read.
+  out.flush();
+  for (const std::string& w : result.warnings) err << "warning: " << w << '\n';
+  for (const std::string& n : result.notes) err << "note: " << n << '\n';
+  err.flush();
+  (options.check_csv == "-" ? err : out) << check_verdict_line(result, config) << '\n';
+  return result.failed(config) ? 1 : 0;
+}
+
+}  // namespace allocstamp

@@ -1,0 +1,354 @@
+// report.cpp — builds the report as a list of blocks (setup, summary tables,
+// figures, what was not drawn) and renders it twice: Markdown with every
+// special character escaped, and one HTML page with a little embedded CSS.
+#include "report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+#include "errors.h"
+
+namespace allocstamp {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string fmt(const char* format, double v) {
+  if (!std::isfinite(v)) return "-";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+std::string text_of(const nlohmann::json& j) {
+  if (j.is_null()) return "";
+  return j.is_string() ? j.get<std::string>() : j.dump();
+}
+
+std::string statuses_text(const std::map<std::string, int>& statuses) {
+  std::string out;
+  auto add = [&](const std::string& status, int n) { out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + status; };
+  if (statuses.count("ok")) add("ok", statuses.at("ok"));
+  for (const auto& [status, n] : statuses)
+    if (status != "ok") add(status, n);
+  return out;
+}
+
+// The command line as one could paste it into a shell.
+std::string shell_line(const nlohmann::json& words) {
+  std::string out;
+  for (const auto& w : words) {
+    std::string word = text_of(w);
+    bool plain = !word.empty() && word.find_first_not_of(
+                                      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=,./:+@%") ==
+                                      std::string::npos;
+    if (!plain) {
+      std::string quoted = "'";
+      for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+      word = quoted + "'";
+    }
+    out += (out.empty() ? "" : " ") + word;
+  }
+  return out;
+}
+
+Block heading(int level, const std::string& text) {
+  Block b;
+  b.kind = Block::Kind::heading;
+  b.level = level;
+  b.text = text;
+  return b;
+}
+
+Block paragraph(const std::string& text) {
+  Block b;
+  b.text = text;
+  return b;
+}
+
+Block list(std::vector<std::string> items) {
+  Block b;
+  b.kind = Block::Kind::list;
+  b.items = std::move(items);
+  return b;
+}
+
+void setup_section(const ResultsView& view, Document& doc) {
+  const nlohmann::json& meta = view.meta;
+  doc.push_back(heading(2, "Setup"));
+  if (meta.empty()) {
+    doc.push_back(paragraph("The folder has no meta.json: the setup is unknown."));
+    return;
+  }
+  if (meta.contains("command_line")) {
+    Block code;
+    code.kind = Block::Kind::code;
+    code.text = shell_line(meta["command_line"]);
+    doc.push_back(code);
+  }
+  nlohmann::json machine = meta.value("machine", nlohmann::json::object());
+  nlohmann::json options = meta.value("options", nlohmann::json::object());
+  Block table;
+  table.kind = Block::Kind::table;
+  table.text_columns = 2;
+  table.rows.push_back({"item", "value"});
+  auto row = [&](const std::string& name, const std::string& value) {
+    if (!value.empty()) table.rows.push_back({name, value});
+  };
+  std::string commit = text_of(machine.value("git_commit", nlohmann::json()));
+  if (!commit.empty() && machine.value("git_dirty", false)) commit += " (with uncommitted changes)";
+  row("git commit", commit);
+  row("allocstamp", text_of(machine.value("allocstamp_version", nlohmann::json())));
+  row("host", text_of(machine.value("host", nlohmann::json())));
+  std::string cpu = text_of(machine.value("cpu", nlohmann::json()));
+  if (machine.contains("cores")) cpu += (cpu.empty() ? "" : ", ") + text_of(machine["cores"]) + " cores";
+  row("CPU", cpu);
+  row("kernel", text_of(machine.value("kernel", nlohmann::json())));
+  row("compiler", text_of(machine.value("compiler", nlohmann::json())));
+  row("started", text_of(meta.value("started", nlohmann::json())));
+  row("finished", text_of(meta.value("finished", nlohmann::json())));
+  if (meta.value("interrupted", false)) row("interrupted", "yes: some runs are missing (bench --resume finishes them)");
+  if (meta.contains("resumed") && meta["resumed"].is_array())
+    row("resumed", std::to_string(meta["resumed"].size()) + " time(s)");
+  for (const char* key : {"size", "threads", "reps", "tm", "profile", "series", "seed"})
+    if (options.contains(key)) row(key, text_of(options[key]));
+  row("memprof", text_of(meta.value("memprof", nlohmann::json())));
+  doc.push_back(table);
+
+  if (meta.contains("allocators") && meta["allocators"].is_array() && !meta["allocators"].empty()) {
+    doc.push_back(heading(3, "Allocators"));
+    Block allocators;
+    allocators.kind = Block::Kind::table;
+    allocators.text_columns = 4;
+    allocators.rows.push_back({"allocator", "package", "version", "library"});
+    for (const auto& a : meta["allocators"])
+      allocators.rows.push_back({text_of(a.value("name", nlohmann::json())), text_of(a.value("package", nlohmann::json())),
+                                 text_of(a.value("version", nlohmann::json())),
+                                 a.value("library", std::string()).empty() ? "(the C library's malloc)"
+                                                                            : text_of(a["library"])});
+    doc.push_back(allocators);
+  }
+  if (meta.contains("inherited_environment") && meta["inherited_environment"].is_array() &&
+      !meta["inherited_environment"].empty()) {
+    doc.push_back(paragraph("Every run inherited these allocator or loader settings:"));
+    std::vector<std::string> items;
+    for (const auto& e : meta["inherited_environment"]) items.push_back(text_of(e));
+    doc.push_back(list(items));
+  }
+}
+
+void summary_section(const ResultsView& view, const std::vector<CellSummary>& cells, Document& doc) {
+  doc.push_back(heading(2, "Summary"));
+  doc.push_back(paragraph(
+      "Time is the measured phase (elapsed_ns), else the whole process's wall time; its interval is the 95% Student t "
+      "interval of the mean. The ratio is the mean time over " + view.reference +
+      "'s in the same workload and thread count, with a 95% interval (delta method). Heap peak (live requested "
+      "bytes), RSS and PSS (at the end of the measured phase) are medians. Runs counts every run of the cell, "
+      "failures included; only ok runs enter the figures."));
+  for (const auto& group : view.groups) {
+    doc.push_back(heading(3, group));
+    Block table;
+    table.kind = Block::Kind::table;
+    table.text_columns = 3;
+    table.rows.push_back({"threads", "allocator", "runs", "time median (ms)", "95% CI of the mean (ms)",
+                          "vs " + view.reference + " [95% CI]", "heap peak (MiB)", "RSS (MiB)", "PSS (MiB)"});
+    for (const CellSummary& c : cells) {
+      if (c.group != group) continue;
+      std::string ratio = "-";
+      if (c.allocator == view.reference && c.time.n > 0) {
+        ratio = "1 (reference)";
+      } else if (std::isfinite(c.vs_reference.value)) {
+        ratio = fmt("%.3f", c.vs_reference.value);
+        if (std::isfinite(c.vs_reference.ci_low))
+          ratio += " [" + fmt("%.3f", std::max(0.0, c.vs_reference.ci_low)) + ", " + fmt("%.3f", c.vs_reference.ci_high) + "]";
+      }
+      // A time is positive: an interval reaching below 0 only says "very noisy".
+      std::string ci = std::isfinite(c.time.ci_low) ? "[" + fmt("%.2f", std::max(0.0, c.time.ci_low) / 1e6) + ", " +
+                                                          fmt("%.2f", c.time.ci_high / 1e6) + "]"
+                                                    : "-";
+      table.rows.push_back({std::to_string(c.threads), c.allocator, statuses_text(c.statuses),
+                            fmt("%.2f", c.time.median / 1e6), ci, ratio, fmt("%.1f", c.heap_peak_bytes / (1024.0 * 1024.0)),
+                            fmt("%.1f", c.rss_kb / 1024.0), fmt("%.1f", c.pss_kb / 1024.0)});
+    }
+    doc.push_back(table);
+  }
+}
+
+std::string md_escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (std::string_view("\\`*_[]<>|#!").find(c) != std::string_view::npos) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string html_escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+const char* kCss = R"(body { font-family: system-ui, sans-serif; max-width: 1200px; margin: 2em auto; padding: 0 1em; color: #222; }
+h1, h2, h3 { font-weight: 600; } h2 { border-bottom: 1px solid #ddd; padding-bottom: .2em; margin-top: 2em; }
+table { border-collapse: collapse; margin: .5em 0 1.5em; font-size: 90%; }
+th, td { border: 1px solid #ccc; padding: .25em .6em; } th { background: #f3f3f3; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
+pre { background: #f6f6f6; padding: .7em; overflow-x: auto; }
+figure { margin: 1em 0 2.5em; } figure img { max-width: 100%; border: 1px solid #eee; } figcaption { color: #444; margin-top: .4em; }
+ul.notes { color: #8a5a00; margin-top: .3em; }
+)";
+
+}  // namespace
+
+Document build_report(const ResultsView& view, const std::vector<CellSummary>& cells, const FigurePlan& plan) {
+  Document doc;
+  std::error_code ec;
+  fs::path real = fs::weakly_canonical(view.dir, ec);
+  doc.push_back(heading(1, "allocstamp report: " + (ec ? view.dir : real).filename().string()));
+  doc.push_back(paragraph("Results folder " + (ec ? view.dir : real).string() + ": " + std::to_string(view.runs.size()) +
+                          " runs of " + std::to_string(view.groups.size()) + " workload(s) under " +
+                          std::to_string(view.allocators.size()) + " allocator(s). Redraw with: bench plot " +
+                          view.dir.string()));
+  if (!view.notes.empty()) doc.push_back(list(view.notes));
+  setup_section(view, doc);
+  summary_section(view, cells, doc);
+  doc.push_back(heading(2, "Figures"));
+  if (plan.figures.empty()) doc.push_back(paragraph("No figure could be drawn from this folder (see below)."));
+  for (const Figure& f : plan.figures) {
+    Block b;
+    b.kind = Block::Kind::figure;
+    b.text = f.title;
+    b.image = "figures/" + f.name;
+    b.caption = f.caption;
+    b.items = f.notes;
+    doc.push_back(b);
+  }
+  if (!plan.skipped.empty()) {
+    doc.push_back(heading(2, "Figures not drawn"));
+    doc.push_back(list(plan.skipped));
+  }
+  return doc;
+}
+
+std::string render_markdown(const Document& doc) {
+  std::string out;
+  for (const Block& b : doc) {
+    switch (b.kind) {
+      case Block::Kind::heading:
+        out += std::string(b.level, '#') + " " + md_escape(b.text) + "\n\n";
+        break;
+      case Block::Kind::paragraph:
+        out += md_escape(b.text) + "\n\n";
+        break;
+      case Block::Kind::code: {
+        // A fence longer than any run of backticks inside.
+        size_t run = 0, longest = 0;
+        for (char c : b.text) longest = std::max(longest, run = c == '`' ? run + 1 : 0);
+        std::string fence(std::max<size_t>(3, longest + 1), '`');
+        out += fence + "sh\n" + b.text + "\n" + fence + "\n\n";
+        break;
+      }
+      case Block::Kind::table:
+        for (size_t r = 0; r < b.rows.size(); ++r) {
+          out += "|";
+          for (const auto& cell : b.rows[r]) out.append(" ").append(md_escape(cell)).append(" |");
+          out += "\n";
+          if (r == 0) {
+            out += "|";
+            for (size_t c = 0; c < b.rows[r].size(); ++c) out += c < b.text_columns ? "---|" : "---:|";
+            out += "\n";
+          }
+        }
+        out += "\n";
+        break;
+      case Block::Kind::figure:
+        out += "### " + md_escape(b.text) + "\n\n![" + md_escape(b.text) + "](" + b.image + ".png)\n\n" +
+               md_escape(b.caption) + " ([SVG](" + b.image + ".svg))\n\n";
+        for (const auto& note : b.items) out += "- " + md_escape(note) + "\n";
+        if (!b.items.empty()) out += "\n";
+        break;
+      case Block::Kind::list:
+        for (const auto& item : b.items) out += "- " + md_escape(item) + "\n";
+        out += "\n";
+        break;
+    }
+  }
+  return out;
+}
+
+std::string render_html(const Document& doc) {
+  std::string title;
+  for (const Block& b : doc)
+    if (b.kind == Block::Kind::heading && b.level == 1) title = b.text;
+  std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + html_escape(title) +
+                    "</title>\n<style>\n" + kCss + "</style>\n</head>\n<body>\n";
+  for (const Block& b : doc) {
+    switch (b.kind) {
+      case Block::Kind::heading: {
+        std::string h = "h" + std::to_string(b.level);
+        out += "<" + h + ">" + html_escape(b.text) + "</" + h + ">\n";
+        break;
+      }
+      case Block::Kind::paragraph:
+        out += "<p>" + html_escape(b.text) + "</p>\n";
+        break;
+      case Block::Kind::code:
+        out += "<pre><code>" + html_escape(b.text) + "</code></pre>\n";
+        break;
+      case Block::Kind::table:
+        out += "<table>\n";
+        for (size_t r = 0; r < b.rows.size(); ++r) {
+          out += "<tr>";
+          for (size_t c = 0; c < b.rows[r].size(); ++c) {
+            std::string cell = html_escape(b.rows[r][c]);
+            if (r == 0) out += "<th>" + cell + "</th>";
+            else out += (c < b.text_columns ? "<td>" : "<td class=\"n\">") + cell + "</td>";
+          }
+          out += "</tr>\n";
+        }
+        out += "</table>\n";
+        break;
+      case Block::Kind::figure:
+        out += "<figure>\n<h3>" + html_escape(b.text) + "</h3>\n<a href=\"" + html_escape(b.image) + ".svg\"><img src=\"" +
+               html_escape(b.image) + ".png\" alt=\"" + html_escape(b.text) + "\"></a>\n<figcaption>" +
+               html_escape(b.caption) + "</figcaption>\n";
+        if (!b.items.empty()) {
+          out += "<ul class=\"notes\">\n";
+          for (const auto& note : b.items) out += "<li>" + html_escape(note) + "</li>\n";
+          out += "</ul>\n";
+        }
+        out += "</figure>\n";
+        break;
+      case Block::Kind::list:
+        out += "<ul>\n";
+        for (const auto& item : b.items) out += "<li>" + html_escape(item) + "</li>\n";
+        out += "</ul>\n";
+        break;
+    }
+  }
+  return out + "</body>\n</html>\n";
+}
+
+void write_report(const ResultsView& view, const std::vector<CellSummary>& cells, const FigurePlan& plan) {
+  Document doc = build_report(view, cells, plan);
+  for (const auto& [name, text] : {std::pair{"report.md", render_markdown(doc)}, std::pair{"report.html", render_html(doc)}}) {
+    std::ofstream out(view.dir / name, std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) throw RunError("cannot write " + (view.dir / name).string(), "check that the results folder is writable");
+  }
+}
+
+}  // namespace allocstamp

@@ -1,0 +1,28 @@
+# bars.gp — clustered bars: one cluster per row of datafile (its first column
+# labels it), one bar per series; with errorbars = 1 each series is three
+# columns (value, low, high). NaN leaves a bar out. Used for time ratios, the
+# memory ladder, bytes per element, time per insert and abort rates.
+# Variables: datafile, out, stamp, figtitle, ylab, n, rows, errorbars, refline, rotate, width.
+load 'common.gp'
+set title figtitle
+set ylabel ylab
+set style data histogram
+if (errorbars) { set style histogram errorbars gap 2 lw 1 } else { set style histogram clustered gap 2 }
+set style fill solid 0.85 border rgb '#444444'
+set boxwidth 0.9
+set yrange [0:*]
+set xrange [-0.6:rows-0.4]  # clusters sit at 0, 1, ...: no empty slot at either end
+set xtics scale 0
+if (rotate) { set xtics rotate by 30 right }
+if (refline == refline) { set arrow 1 from graph 0, first refline to graph 1, first refline nohead dt 2 lw 1 lc rgb '#333333' front }
+
+do for [fmt in formats] {
+  eval terminal(fmt)
+  set output out.".".fmt
+  if (errorbars) {
+    plot for [i=0:n-1] datafile using (column(2+3*i)):(column(3+3*i)):(column(4+3*i)):xtic(1) title columnheader(2+3*i) lt i+1
+  } else {
+    plot for [i=0:n-1] datafile using (column(2+i)):xtic(1) title columnheader(2+i) lt i+1
+  }
+  unset output
+}

@@ -1,0 +1,19 @@
+# series.gp — memory over time, one colour per allocator: RSS (solid) and the
+# live requested heap (dashed steps: each point is the maximum since the
+# previous one, so it holds over the interval before it).
+# datafile: one block per allocator (blank lines between), columns seconds,
+# heap MiB, RSS MiB. Variables: datafile, out, stamp, figtitle, names, n.
+load 'common.gp'
+set title figtitle
+set xlabel "time since the process started (s)"
+set ylabel "MiB"
+set yrange [0:*]
+set datafile missing "NaN"
+
+do for [fmt in formats] {
+  eval terminal(fmt)
+  set output out.".".fmt
+  plot for [i=0:n-1] datafile index i using 1:3 with lines lt i+1 title word(names, i+1)." RSS", \
+       for [i=0:n-1] datafile index i using 1:2 with fsteps lt i+1 dt 2 lw 1.5 title word(names, i+1)." heap"
+  unset output
+}

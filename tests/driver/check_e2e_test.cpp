@@ -1,0 +1,274 @@
+// check_e2e_test — `bench check` through the real binary: two runs of the same
+// build pass, a planted 10% allocation regression fails, timing noise does not,
+// and unusable input exits 2 with a message. Exit codes are what git bisect reads.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "results.h"
+
+namespace allocstamp {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+class CheckEndToEnd : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("check-e2e-" + std::to_string(getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  static std::string slurp(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+
+  // Runs bench with the test workloads; stdout and stderr through files.
+  Result bench(std::vector<std::string> args) {
+    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
+    args.insert(args.begin(), BENCH_BINARY);
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    std::vector<std::string> env;
+    for (char** e = environ; *e; ++e) env.emplace_back(*e);
+    env.push_back("ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS));
+    std::vector<char*> envp;
+    for (auto& e : env) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    posix_spawn_file_actions_t files;
+    posix_spawn_file_actions_init(&files);
+    posix_spawn_file_actions_addopen(&files, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&files, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    pid_t pid = 0;
+    Result r;
+    const int spawned = posix_spawn(&pid, argv[0], &files, nullptr, argv.data(), envp.data());
+    posix_spawn_file_actions_destroy(&files);
+    if (spawned != 0) return r;
+    int status = 0;
+    waitpid(pid, &status, 0);
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+  }
+
+  // A sweep of test-alloc (tiny) into dir_/name; more arguments after.
+  fs::path sweep(const std::string& name, std::vector<std::string> more = {}) {
+    fs::path out = dir_ / name;
+    std::vector<std::string> args = {"--alloc=glibc", "--workload=test-alloc", "--size=tiny", "--reps=3",
+                                     "--no-series", "--out=" + out.string()};
+    args.insert(args.end(), more.begin(), more.end());
+    Result r = bench(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return out;
+  }
+
+  // A runs.csv with bench's columns: `runs` rows of one cell, `column` taking
+  // each of `values` in turn, every deterministic column fixed.
+  fs::path fabricate(const std::string& name, const std::string& column, const std::vector<double>& values,
+                     const std::string& status = "ok") {
+    fs::path file = dir_ / name;
+    std::ofstream out(file);
+    out << "# allocstamp runs.csv schema " << kResultsSchema << "\n";
+    std::string header;
+    for (const Column& c : run_columns()) header += (header.empty() ? "" : ",") + std::string(c.name);
+    out << header << "\n";
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      std::map<std::string, std::string> v = {
+          {"run_id", std::to_string(i + 1)}, {"workload", "test-alloc"},  {"app", "alloc"},
+          {"size", "tiny"},                  {"allocator", "glibc"},       {"threads", "1"},
+          {"rep", std::to_string(i + 1)},    {"status", status},           {"allocs_seq_count", "1002"},
+          {"requested_seq_bytes", "76096"},  {"heap_requested_peak_bytes", "72000"}};
+      std::ostringstream value;
+      value.precision(15);
+      value << values[i];
+      v[column] = value.str();
+      std::string row;
+      for (const Column& c : run_columns()) row += (row.empty() ? "" : ",") + v[c.name];
+      out << row << "\n";
+    }
+    return file;
+  }
+
+  fs::path dir_;
+};
+
+// The words of `metric`'s row in bench check's table: cell, metric, baseline,
+// current, change, limit, p, verdict, note...
+std::vector<std::string> row_of(const std::string& table, const std::string& metric) {
+  std::istringstream lines(table);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::vector<std::string> w;
+    for (std::string word; words >> word;) w.push_back(word);
+    if (w.size() >= 8 && w[1] == metric) return w;
+  }
+  return {};
+}
+
+// The verdict of `metric`'s row: the word under the header's "verdict" (the
+// table is aligned).
+std::string verdict(const std::string& table, const std::string& metric) {
+  std::istringstream lines(table);
+  std::size_t column = std::string::npos;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("cell ", 0) == 0) column = line.find(" verdict") + 1;
+    std::istringstream words(line);
+    std::string cell, name;
+    words >> cell >> name;
+    if (name == metric && column < line.size()) return line.substr(column, line.find(' ', column) - column);
+  }
+  return "(no row for " + metric + ")";
+}
+
+TEST_F(CheckEndToEnd, SameBuildTwicePasses) {
+  fs::path a = sweep("a"), b = sweep("b");
+  Result r = bench({"check", "--baseline=" + a.string(), "--current=" + b.string(), "--all"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(verdict(r.out, "requested_seq_bytes"), "ok") << r.out;
+  EXPECT_EQ(verdict(r.out, "allocs_seq_count"), "ok") << r.out;
+  EXPECT_NE(r.out.find("— PASS\n"), std::string::npos) << r.out;
+  // Three repetitions can never be significant: said once, with the cure.
+  EXPECT_NE(r.err.find("warning: 1 cell(s) have 3 vs 3 repetitions"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--reps 4 or more"), std::string::npos) << r.err;
+
+  Result gate = bench({"check", "--baseline=" + (a / "runs.csv").string(), "--current=" + b.string(),
+                       "--deterministic-only", "--all"});
+  EXPECT_EQ(gate.exit_code, 0) << gate.out << gate.err;
+  EXPECT_EQ(gate.out.find("elapsed_ns"), std::string::npos) << "measured metrics are not compared: " << gate.out;
+  EXPECT_EQ(verdict(gate.out, "requested_seq_bytes"), "ok") << gate.out;
+}
+
+TEST_F(CheckEndToEnd, PlantedAllocationRegressionFails) {
+  fs::path a = sweep("a"), b = sweep("b", {"--workloads=" + std::string(REGRESSED_WORKLOADS)});
+  fs::path csv = dir_ / "check.csv";
+  Result r = bench({"check", "--baseline=" + a.string(), "--current=" + b.string(), "--csv=" + csv.string()});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  // Default output: the rows that are not ok, then the verdict.
+  EXPECT_EQ(verdict(r.out, "requested_seq_bytes"), "regressed") << r.out;
+  EXPECT_EQ(verdict(r.out, "allocs_seq_count"), "regressed") << r.out;
+  const std::vector<std::string> allocs = row_of(r.out, "allocs_seq_count");
+  EXPECT_EQ(allocs, (std::vector<std::string>{"test-alloc:alloc/tiny/glibc/t1", "allocs_seq_count", "1002", "1102",
+                                              "+9.98%", "exact", "-", "regressed"}))
+      << r.out;
+  EXPECT_NE(r.out.find("— FAIL\n"), std::string::npos) << r.out;
+  const std::string rows = slurp(csv);
+  EXPECT_EQ(rows.rfind("# allocstamp check.csv schema 1\n", 0), 0u) << rows;
+  EXPECT_NE(rows.find(",requested_seq_bytes,exact,3,3,76096,"), std::string::npos) << rows;
+  EXPECT_NE(rows.find(",status,status,3,3,3,3,,,,ok,"), std::string::npos) << "every row, ok ones too: " << rows;
+
+  // The CI gate sees it too; a threshold above the change lets it through.
+  EXPECT_EQ(bench({"check", "--baseline=" + a.string(), "--current=" + b.string(), "--deterministic-only"}).exit_code, 1);
+  Result relaxed = bench({"check", "--baseline=" + a.string(), "--current=" + b.string(), "--deterministic-only",
+                          "--threshold=deterministic=12"});
+  EXPECT_EQ(relaxed.exit_code, 0) << relaxed.out << relaxed.err;
+  // The other way round it is an improvement, which passes.
+  Result back = bench({"check", "--baseline=" + b.string(), "--current=" + a.string(), "--deterministic-only"});
+  EXPECT_EQ(back.exit_code, 0) << back.out << back.err;
+  EXPECT_EQ(verdict(back.out, "requested_seq_bytes"), "improved") << back.out;
+}
+
+TEST_F(CheckEndToEnd, TimingNoiseDoesNotFail) {
+  // Overlapping samples, medians 30% apart: beyond the threshold, not significant.
+  fs::path base = fabricate("base.csv", "elapsed_ns", {100e6, 150e6, 90e6, 160e6, 95e6});
+  fs::path noisy = fabricate("noisy.csv", "elapsed_ns", {130e6, 95e6, 170e6, 110e6, 140e6});
+  fs::path close = fabricate("close.csv", "elapsed_ns", {101e6, 149e6, 92e6, 158e6, 96e6});
+  Result r = bench({"check", "--baseline=" + base.string(), "--current=" + noisy.string(), "--all"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(verdict(r.out, "elapsed_ns"), "noisy") << r.out;
+  EXPECT_EQ(verdict(r.out, "requested_seq_bytes"), "ok") << r.out;
+  Result ok = bench({"check", "--baseline=" + base.string(), "--current=" + close.string(), "--all"});
+  EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
+  EXPECT_EQ(verdict(ok.out, "elapsed_ns"), "ok") << ok.out;
+
+  // A real slowdown with five repetitions each is significant (p = 2/252)...
+  fs::path slow = fabricate("slow.csv", "elapsed_ns", {200e6, 210e6, 220e6, 230e6, 240e6});
+  Result bad = bench({"check", "--baseline=" + base.string(), "--current=" + slow.string()});
+  EXPECT_EQ(bad.exit_code, 1) << bad.out << bad.err;
+  EXPECT_EQ(verdict(bad.out, "elapsed_ns"), "regressed") << bad.out;
+  // ...unless the threshold allows it, or only deterministic metrics are compared.
+  fs::path thresholds = dir_ / "thresholds.json";
+  std::ofstream(thresholds) << R"({"elapsed_ns": 150})";
+  EXPECT_EQ(bench({"check", "--baseline=" + base.string(), "--current=" + slow.string(), "--thresholds=" +
+                   thresholds.string()}).exit_code, 0);
+  EXPECT_EQ(bench({"check", "--baseline=" + base.string(), "--current=" + slow.string(), "--thresholds=" +
+                   thresholds.string(), "--threshold=elapsed_ns=10"}).exit_code, 1) << "the command line wins";
+  EXPECT_EQ(bench({"check", "--baseline=" + base.string(), "--current=" + slow.string(), "--deterministic-only"})
+                .exit_code, 0);
+}
+
+TEST_F(CheckEndToEnd, CrashingWorkloadFails) {
+  fs::path base = fabricate("base.csv", "elapsed_ns", {100e6, 101e6, 102e6});
+  fs::path crashed = fabricate("crashed.csv", "signal", {11, 11, 11}, "crashed");
+  Result r = bench({"check", "--baseline=" + base.string(), "--current=" + crashed.string(), "--deterministic-only"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(verdict(r.out, "status"), "failed") << r.out;
+  EXPECT_NE(r.out.find("current: 3 crashed"), std::string::npos) << r.out;
+}
+
+TEST_F(CheckEndToEnd, UnusableInputExitsTwoWithAMessage) {
+  fs::path good = fabricate("good.csv", "elapsed_ns", {100e6, 101e6, 102e6});
+  fs::path garbage = dir_ / "garbage.csv";
+  std::ofstream(garbage) << "this is,not\na \"runs.csv at all\n\x01\x02\n";
+  fs::path newer = dir_ / "newer.csv";
+  std::ofstream(newer) << "# allocstamp runs.csv schema 99\n" << slurp(good).substr(slurp(good).find('\n') + 1);
+  fs::path damaged = dir_ / "damaged.csv";
+  std::ofstream(damaged) << slurp(good) << "4,test-alloc,alloc\n";
+  fs::path other = fabricate("other.csv", "elapsed_ns", {100e6});
+  {
+    std::string text = slurp(other);
+    text.replace(text.find("test-alloc"), 10, "churn");
+    std::ofstream(other) << text;
+  }
+  fs::path bad_json = dir_ / "bad.json";
+  std::ofstream(bad_json) << "{\"elapsed_ns\": ";
+  struct Case {
+    std::vector<std::string> args;
+    std::string expected;
+  };
+  const std::vector<Case> cases = {
+      {{"--current=" + garbage.string()}, "does not start with '# allocstamp runs.csv schema 1'"},
+      {{"--current=" + newer.string()}, "has schema 99, newer than this bench reads"},
+      {{"--current=" + damaged.string()}, "data row 4 has 3 fields"},
+      {{"--current=" + (dir_ / "nosuch").string()}, "current " + (dir_ / "nosuch").string() + " does not exist"},
+      {{"--current=" + dir_.string()}, "holds no runs.csv"},
+      {{"--current=" + other.string()}, "no cell (workload, app, size, allocator, tm, threads) is in both"},
+      {{"--current=" + good.string(), "--threshold=elapsed=5"}, "unknown metric 'elapsed'"},
+      {{"--current=" + good.string(), "--threshold=elapsed_ns=fast"}, "is not metric=percent"},
+      {{"--current=" + good.string(), "--thresholds=" + bad_json.string()}, "is not valid JSON"},
+      {{"--current=" + good.string(), "--thresholds=" + (dir_ / "none.json").string()}, "cannot read the thresholds file"},
+      {{}, "--current is required"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = {"check", "--baseline=" + good.string()};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    Result r = bench(args);
+    EXPECT_EQ(r.exit_code, 2) << c.expected << "\n" << r.out << r.err;
+    EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(c.expected), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(" — "), std::string::npos) << "says how to fix: " << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+}
+
+}  // namespace
+}  // namespace allocstamp

@@ -1,0 +1,140 @@
+// plot_e2e_test — `bench plot` through the real binary on a copy of the fixture
+// folder: a PNG and an SVG for every figure that applies, report.md and
+// report.html naming each; exit 2 for a missing or malformed folder, exit 1
+// without gnuplot. The drawing tests skip when gnuplot is not installed.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace allocstamp {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The figures the fixture has data for (tests/fixtures/plot).
+const std::vector<std::string> kFigures = {
+    "time-t1", "time-t2", "speedup-vacation-low", "aborts-t2", "memory-vacation-low", "memory-maps-insert-std_map",
+    "memory-maps-insert-absl_btree_map", "series-vacation-low", "regions-vacation-low", "regions-maps-insert-std_map",
+    "regions-maps-insert-absl_btree_map", "bytes-per-element-requested", "bytes-per-element-usable",
+    "bytes-per-element-rss", "insert-time"};
+
+class PlotEndToEnd : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root = fs::temp_directory_path() / ("plot-e2e-" + std::to_string(getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(root);
+    fs::create_directories(root);
+    dir = root / "results";
+    fs::copy(FIXTURE, dir, fs::copy_options::recursive);
+  }
+  void TearDown() override { fs::remove_all(root); }
+
+  // Runs `bench plot <args>`; `path` replaces PATH when given.
+  Result plot(std::vector<std::string> args, const char* path = nullptr) {
+    const fs::path out = root / "stdout", err = root / "stderr";
+    args.insert(args.begin(), {BENCH_BINARY, "plot"});
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    std::vector<std::string> env;
+    for (char** e = environ; *e; ++e)
+      if (!path || std::string(*e).rfind("PATH=", 0) != 0) env.emplace_back(*e);
+    if (path) env.push_back(std::string("PATH=") + path);
+    std::vector<char*> envp;
+    for (auto& e : env) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    posix_spawn_file_actions_t files;
+    posix_spawn_file_actions_init(&files);
+    posix_spawn_file_actions_addopen(&files, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&files, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    pid_t pid = 0;
+    Result r;
+    const int spawned = posix_spawn(&pid, argv[0], &files, nullptr, argv.data(), envp.data());
+    posix_spawn_file_actions_destroy(&files);
+    if (spawned != 0) return r;
+    int status = 0;
+    waitpid(pid, &status, 0);
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+  }
+
+  static bool have_gnuplot() { return std::system("command -v gnuplot >/dev/null 2>&1") == 0; }
+
+  fs::path root, dir;
+};
+
+TEST_F(PlotEndToEnd, DrawsEveryFigureThatAppliesAndTheReport) {
+  if (!have_gnuplot()) GTEST_SKIP() << "gnuplot is not installed (apt-get install gnuplot-nox)";
+  fs::create_directories(dir / "figures");
+  std::ofstream(dir / "figures" / "stale.png") << "from an earlier plot";
+  Result r = plot({dir.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  std::string md = slurp(dir / "report.md"), html = slurp(dir / "report.html");
+  for (const auto& name : kFigures) {
+    std::string png = slurp(dir / "figures" / (name + ".png")), svg = slurp(dir / "figures" / (name + ".svg"));
+    EXPECT_EQ(png.substr(0, 4), "\x89PNG") << name;
+    EXPECT_NE(svg.find("<svg"), std::string::npos) << name;
+    EXPECT_NE(r.out.find("drew    figures/" + name + ".png and .svg"), std::string::npos) << name;
+    EXPECT_NE(md.find("](figures/" + name + ".png)"), std::string::npos) << name;
+    EXPECT_NE(html.find("<img src=\"figures/" + name + ".png\""), std::string::npos) << name;
+  }
+  // Figures that do not apply are named with the reason, and leave no file.
+  EXPECT_NE(r.out.find("skipped aborts-t1: no transaction attempt aborted at 1 thread"), std::string::npos) << r.out;
+  EXPECT_NE(md.find("aborts-t1: no transaction attempt aborted at 1 thread"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir / "figures" / "aborts-t1.png"));
+  EXPECT_FALSE(fs::exists(dir / "figures" / "stale.png"));
+  EXPECT_NE(r.out.find("report: " + (dir / "report.md").string()), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(15 figure(s), 5 not drawn)"), std::string::npos) << r.out;
+}
+
+TEST_F(PlotEndToEnd, AMissingOrMalformedFolderExits2) {
+  Result missing = plot({(root / "absent").string()});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_EQ(missing.err.rfind("error: " + (root / "absent").string() + " is not a folder — ", 0), 0u) << missing.err;
+
+  fs::create_directories(root / "not-results");
+  Result empty = plot({(root / "not-results").string()});
+  EXPECT_EQ(empty.exit_code, 2);
+  EXPECT_NE(empty.err.find("has no runs.csv — give a folder that bench wrote"), std::string::npos) << empty.err;
+  EXPECT_FALSE(fs::exists(root / "not-results" / "figures"));
+
+  std::ofstream(dir / "runs.csv", std::ios::trunc) << "# allocstamp runs.csv schema 1\nrun_id,workload\n1,churn\n";
+  Result malformed = plot({dir.string()});
+  EXPECT_EQ(malformed.exit_code, 2);
+  EXPECT_NE(malformed.err.find("runs.csv has no column size"), std::string::npos) << malformed.err;
+  EXPECT_FALSE(fs::exists(dir / "report.md"));
+}
+
+TEST_F(PlotEndToEnd, WithoutGnuplotExits1AndSaysHowToInstallIt) {
+  Result r = plot({dir.string()}, (root / "empty-path").c_str());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("error: gnuplot is not installed"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("apt-get install gnuplot-nox"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "figures"));
+}
+
+}  // namespace
+}  // namespace allocstamp

@@ -1,0 +1,489 @@
+// check_test — `bench check`'s comparison on synthetic runs.csv tables: every
+// verdict, the exact compare of deterministic metrics, thresholds, the
+// too-few-repetitions warning, unusable input, and the table and CSV output.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "check.h"
+#include "check_report.h"
+#include "errors.h"
+
+namespace allocstamp {
+namespace {
+
+namespace fs = std::filesystem;
+
+const CsvRow kHeader = {"run_id", "workload", "app",       "size",       "allocator",           "tm",
+                        "threads", "rep",     "status",    "wall_ns",    "elapsed_ns",          "rss_kb",
+                        "allocs_seq_count",   "requested_seq_bytes"};
+
+// A table of runs; each run names its cell by workload and threads (the rest fixed).
+class Table {
+ public:
+  explicit Table(std::string source = "test") {
+    t_.source = std::move(source);
+    t_.header = kHeader;
+  }
+  // One run per position in the lists of `series` (NaN: an empty field).
+  Table& runs(const std::string& workload, int threads, const std::map<std::string, std::vector<double>>& series,
+              const std::string& status = "ok") {
+    std::size_t n = series.begin()->second.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      std::map<std::string, std::string> v = {{"run_id", std::to_string(t_.rows.size() + 1)},
+                                              {"workload", workload},
+                                              {"app", "app"},
+                                              {"size", "tiny"},
+                                              {"allocator", "glibc"},
+                                              {"tm", ""},
+                                              {"threads", std::to_string(threads)},
+                                              {"rep", std::to_string(i + 1)},
+                                              {"status", status}};
+      for (const auto& [metric, values] : series) {
+        std::ostringstream s;
+        s << values[i];
+        v[metric] = std::isnan(values[i]) ? "" : s.str();
+      }
+      CsvRow row;
+      for (const auto& h : t_.header) row.push_back(v[h]);
+      t_.rows.push_back(row);
+    }
+    return *this;
+  }
+  // `n` runs with the same deterministic values and a time of 100 + i.
+  Table& steady(const std::string& workload, int threads, std::size_t n, double bytes = 1000) {
+    std::vector<double> time, b(n, bytes), allocs(n, 10), rss(n, 2000);
+    for (std::size_t i = 0; i < n; ++i) time.push_back(100 + static_cast<double>(i));
+    return runs(workload, threads,
+                {{"wall_ns", time}, {"elapsed_ns", time}, {"rss_kb", rss}, {"allocs_seq_count", allocs},
+                 {"requested_seq_bytes", b}});
+  }
+  Table& drop_column(const std::string& name) {
+    auto it = std::find(t_.header.begin(), t_.header.end(), name);
+    auto i = it - t_.header.begin();
+    t_.header.erase(it);
+    for (auto& row : t_.rows) row.erase(row.begin() + i);
+    return *this;
+  }
+  const RunsTable& table() const { return t_; }
+  operator const RunsTable&() const { return t_; }
+
+ private:
+  RunsTable t_;
+};
+
+const CheckRow* find(const CheckResult& r, const std::string& workload, const std::string& metric) {
+  for (const CheckRow& row : r.rows)
+    if (row.cell[0] == workload && row.metric == metric) return &row;
+  return nullptr;
+}
+
+Verdict verdict_of(const CheckResult& r, const std::string& workload, const std::string& metric) {
+  const CheckRow* row = find(r, workload, metric);
+  EXPECT_NE(row, nullptr) << workload << " " << metric;
+  return row ? row->verdict : Verdict::ok;
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const auto& l : lines) out += l + "\n";
+  return out;
+}
+
+TEST(Check, IdenticalRunsAreAllOk) {
+  Table base, cur;
+  base.steady("w", 1, 5);
+  cur.steady("w", 1, 5);
+  CheckConfig config;
+  CheckResult r = compare_runs(base, cur, config);
+  EXPECT_EQ(r.cells_compared, 1u);
+  ASSERT_EQ(r.rows.size(), 6u);  // status + 5 metrics
+  for (const CheckRow& row : r.rows) EXPECT_EQ(row.verdict, Verdict::ok) << row.metric;
+  EXPECT_FALSE(r.failed(config));
+  EXPECT_TRUE(r.warnings.empty()) << joined(r.warnings);
+}
+
+TEST(Check, DeterministicMetricsCompareExactlyAtOneThread) {
+  Table base, more, less;
+  base.steady("w", 1, 3, 1000);
+  more.steady("w", 1, 3, 1001);  // one byte more is a regression
+  less.steady("w", 1, 3, 900);
+  CheckConfig config;
+  CheckResult r = compare_runs(base, more, config);
+  const CheckRow* row = find(r, "w", "requested_seq_bytes");
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->how, Comparison::exact);
+  EXPECT_EQ(row->verdict, Verdict::regressed);
+  EXPECT_DOUBLE_EQ(row->base, 1000);
+  EXPECT_DOUBLE_EQ(row->cur, 1001);
+  EXPECT_NEAR(row->change, 0.001, 1e-12);
+  EXPECT_TRUE(std::isnan(row->p));
+  EXPECT_TRUE(r.failed(config));
+
+  CheckResult improved = compare_runs(base, less, config);
+  EXPECT_EQ(verdict_of(improved, "w", "requested_seq_bytes"), Verdict::improved);
+  EXPECT_FALSE(improved.failed(config));
+}
+
+TEST(Check, OneCurrentRepetitionAboveTheBaselineIsARegression) {
+  Table base, cur;
+  base.steady("w", 1, 3, 1000);
+  cur.runs("w", 1, {{"requested_seq_bytes", {1000, 1000, 1200}}});
+  CheckResult r = compare_runs(base, cur, CheckConfig{});
+  const CheckRow* row = find(r, "w", "requested_seq_bytes");
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->verdict, Verdict::regressed);
+  EXPECT_NE(row->note.find("current repetitions differ (1000 to 1200)"), std::string::npos) << row->note;
+}
+
+TEST(Check, ThresholdRelaxesTheExactCompare) {
+  Table base, cur;
+  base.steady("w", 1, 3, 1000);
+  cur.steady("w", 1, 3, 1100);
+  CheckConfig config;
+  add_threshold("requested_seq_bytes=10", config.thresholds);
+  EXPECT_EQ(verdict_of(compare_runs(base, cur, config), "w", "requested_seq_bytes"), Verdict::ok) << "10% is allowed";
+  config.thresholds = {};
+  add_threshold("deterministic=9.5%", config.thresholds);
+  EXPECT_EQ(verdict_of(compare_runs(base, cur, config), "w", "requested_seq_bytes"), Verdict::regressed);
+  // The metric's own threshold wins over its group's.
+  add_threshold("requested_seq_bytes=11", config.thresholds);
+  EXPECT_EQ(verdict_of(compare_runs(base, cur, config), "w", "requested_seq_bytes"), Verdict::ok);
+}
+
+TEST(Check, ThresholdArgumentsAreValidated) {
+  std::map<std::string, double> t;
+  add_threshold("elapsed_ns=10", t);
+  add_threshold("time=2.5", t);
+  add_threshold("memory=0", t);
+  EXPECT_DOUBLE_EQ(t["elapsed_ns"], 10);
+  EXPECT_DOUBLE_EQ(t["time"], 2.5);
+  for (const char* bad : {"elapsed_ns", "elapsed_ns=", "elapsed_ns=-1", "elapsed_ns=ten", "nosuch_metric=5", "=5",
+                          "elapsed_ns=inf"})
+    EXPECT_THROW(add_threshold(bad, t), UsageError) << bad;
+}
+
+TEST(Check, ThresholdsFileYieldsToTheCommandLine) {
+  fs::path file = fs::temp_directory_path() / ("check-thresholds-" + std::to_string(getpid()) + ".json");
+  std::ofstream(file) << R"({"elapsed_ns": 10, "rss_kb": 8, "memory": 3})";
+  std::map<std::string, double> t;
+  add_threshold("elapsed_ns=20", t);
+  add_thresholds_file(file, t);
+  EXPECT_DOUBLE_EQ(t["elapsed_ns"], 20);
+  EXPECT_DOUBLE_EQ(t["rss_kb"], 8);
+  EXPECT_DOUBLE_EQ(t["memory"], 3);
+  for (const char* bad : {"{\"elapsed_ns\": ", "[1, 2]", "{\"nosuch\": 1}", "{\"elapsed_ns\": \"10\"}",
+                          "{\"elapsed_ns\": -4}"}) {
+    std::ofstream(file) << bad;
+    EXPECT_THROW(add_thresholds_file(file, t), UsageError) << bad;
+  }
+  fs::remove(file);
+  EXPECT_THROW(add_thresholds_file(file, t), UsageError) << "missing file";
+}
+
+TEST(Check, MeasuredRegressionNeedsThresholdAndSignificance) {
+  Table base, slower, faster;
+  base.runs("w", 1, {{"elapsed_ns", {100, 101, 102, 103, 104}}});
+  slower.runs("w", 1, {{"elapsed_ns", {120, 121, 122, 123, 124}}});
+  faster.runs("w", 1, {{"elapsed_ns", {80, 81, 82, 83, 84}}});
+  CheckConfig config;
+  CheckResult r = compare_runs(base, slower, config);
+  const CheckRow* row = find(r, "w", "elapsed_ns");
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->how, Comparison::measured);
+  EXPECT_EQ(row->verdict, Verdict::regressed);
+  EXPECT_DOUBLE_EQ(row->base, 102);
+  EXPECT_DOUBLE_EQ(row->cur, 122);
+  EXPECT_NEAR(row->p, 2.0 / 252.0, 1e-12);
+  EXPECT_DOUBLE_EQ(row->threshold, 5);
+  EXPECT_TRUE(r.failed(config));
+  EXPECT_EQ(verdict_of(compare_runs(base, faster, config), "w", "elapsed_ns"), Verdict::improved);
+  // Beyond the threshold only: ok.
+  add_threshold("time=25", config.thresholds);
+  EXPECT_EQ(verdict_of(compare_runs(base, slower, config), "w", "elapsed_ns"), Verdict::ok);
+  // A stricter alpha than the best p: noisy.
+  config.thresholds = {};
+  config.alpha = 0.005;
+  EXPECT_EQ(verdict_of(compare_runs(base, slower, config), "w", "elapsed_ns"), Verdict::noisy);
+}
+
+TEST(Check, OverlappingSamplesAreNoisyNotRegressed) {
+  Table base, cur;
+  base.runs("w", 1, {{"elapsed_ns", {100, 150, 90, 160, 95}}});
+  cur.runs("w", 1, {{"elapsed_ns", {130, 95, 170, 110, 140}}});
+  CheckConfig config;
+  CheckResult r = compare_runs(base, cur, config);
+  const CheckRow* row = find(r, "w", "elapsed_ns");
+  ASSERT_NE(row, nullptr);
+  EXPECT_NEAR(row->change, 0.30, 1e-12);  // medians 100 -> 130
+  EXPECT_GT(row->p, 0.5);
+  EXPECT_EQ(row->verdict, Verdict::noisy);
+  EXPECT_EQ(row->note, "not significant");
+  EXPECT_FALSE(r.failed(config));
+}
+
+TEST(Check, TooFewRepetitionsWarnsWithTheRepsNeeded) {
+  Table base, cur;
+  base.runs("w", 1, {{"elapsed_ns", {100, 101, 102}}});
+  cur.runs("w", 1, {{"elapsed_ns", {200, 201, 202}}});
+  CheckResult r = compare_runs(base, cur, CheckConfig{});
+  const CheckRow* row = find(r, "w", "elapsed_ns");
+  ASSERT_NE(row, nullptr);
+  EXPECT_NEAR(row->p, 0.1, 1e-12);
+  EXPECT_EQ(row->verdict, Verdict::noisy) << "3 vs 3 can never reach p < 0.05";
+  EXPECT_EQ(row->note, "3 vs 3 repetitions cannot be significant");
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("1 cell(s) have 3 vs 3 repetitions"), std::string::npos) << r.warnings[0];
+  EXPECT_NE(r.warnings[0].find("--reps 4 or more"), std::string::npos) << r.warnings[0];
+  CheckConfig strict;
+  strict.alpha = 0.01;  // 2 / C(10, 5) = 0.0079 is the first below 0.01
+  EXPECT_NE(compare_runs(base, cur, strict).warnings.at(0).find("--reps 5 or more"), std::string::npos);
+}
+
+TEST(Check, MissingCellsPrintButFailOnlyWhenAsked) {
+  Table base, cur;
+  base.steady("kept", 1, 3).steady("gone", 1, 3);
+  cur.steady("kept", 1, 3).steady("new", 1, 3);
+  CheckConfig config;
+  CheckResult r = compare_runs(base, cur, config);
+  const CheckRow* gone = find(r, "gone", "cell");
+  const CheckRow* added = find(r, "new", "cell");
+  ASSERT_NE(gone, nullptr);
+  ASSERT_NE(added, nullptr);
+  EXPECT_EQ(gone->verdict, Verdict::missing);
+  EXPECT_EQ(gone->note, "not in the current runs");
+  EXPECT_EQ(added->verdict, Verdict::missing);
+  EXPECT_EQ(added->note, "new: not in the baseline");
+  EXPECT_FALSE(r.failed(config));
+  EXPECT_NE(joined(r.warnings).find("1 cell(s) of the baseline are not in the current runs"), std::string::npos)
+      << joined(r.warnings);
+  config.fail_on_missing = true;
+  EXPECT_TRUE(r.failed(config));
+  // A new cell alone does not fail, even with --fail-on-missing.
+  Table base2;
+  base2.steady("kept", 1, 3);
+  EXPECT_FALSE(compare_runs(base2, cur, config).failed(config));
+}
+
+TEST(Check, SkippedRunsCountAsMissing) {
+  Table base, cur;
+  base.steady("w", 1, 3).steady("v", 1, 3);
+  cur.steady("w", 1, 3).runs("v", 1, {{"elapsed_ns", {NAN}}}, "skipped");
+  CheckResult r = compare_runs(base, cur, CheckConfig{});
+  EXPECT_EQ(verdict_of(r, "v", "cell"), Verdict::missing);
+}
+
+TEST(Check, MetricWithoutValuesOnOneSideIsMissing) {
+  Table base, cur;
+  base.steady("w", 1, 3);
+  cur.runs("w", 1, {{"elapsed_ns", {100, 101, 102}}, {"allocs_seq_count", {10, 10, 10}}});  // no rss_kb: --no-profile
+  CheckConfig config;
+  CheckResult r = compare_runs(base, cur, config);
+  const CheckRow* row = find(r, "w", "rss_kb");
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->verdict, Verdict::missing);
+  EXPECT_EQ(row->n_cur, 0u);
+  EXPECT_FALSE(r.failed(config));
+  config.fail_on_missing = true;
+  EXPECT_TRUE(r.failed(config));
+}
+
+TEST(Check, CrashingCurrentRunsFail) {
+  Table base, crashed, flaky;
+  base.steady("w", 1, 3);
+  crashed.runs("w", 1, {{"elapsed_ns", {NAN, NAN, NAN}}}, "crashed");
+  CheckConfig config;
+  CheckResult r = compare_runs(base, crashed, config);
+  const CheckRow* status = find(r, "w", "status");
+  ASSERT_NE(status, nullptr);
+  EXPECT_EQ(status->verdict, Verdict::failed);
+  EXPECT_EQ(status->note, "current: 3 crashed");
+  EXPECT_DOUBLE_EQ(status->base, 3);
+  EXPECT_DOUBLE_EQ(status->cur, 0);
+  EXPECT_EQ(r.rows.size(), 1u) << "nothing else to compare";
+  EXPECT_TRUE(r.failed(config));
+  // One timeout among ok runs is a regression too.
+  flaky.steady("w", 1, 2).runs("w", 1, {{"elapsed_ns", {NAN}}}, "timeout");
+  EXPECT_EQ(verdict_of(compare_runs(base, flaky, config), "w", "status"), Verdict::failed);
+  // Failing on both sides is not new: noisy. Fixed in current: improved.
+  EXPECT_EQ(verdict_of(compare_runs(flaky, flaky, config), "w", "status"), Verdict::noisy);
+  EXPECT_EQ(verdict_of(compare_runs(flaky, base, config), "w", "status"), Verdict::improved);
+}
+
+TEST(Check, DisagreeingBaselineRepetitionsAreComparedAsMeasured) {
+  Table base, cur;
+  base.runs("w", 1, {{"allocs_seq_count", {10, 11, 10, 12, 10}}});
+  cur.runs("w", 1, {{"allocs_seq_count", {10, 11, 10, 10, 10}}});
+  CheckResult r = compare_runs(base, cur, CheckConfig{});
+  const CheckRow* row = find(r, "w", "allocs_seq_count");
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->how, Comparison::measured);
+  EXPECT_EQ(row->verdict, Verdict::ok);
+  EXPECT_EQ(row->note, "baseline repetitions differ: compared as measured");
+}
+
+TEST(Check, ManyThreadsMakeCountsMeasuredAndDeterministicOnlySkipsThem) {
+  Table base, cur;
+  base.steady("w", 2, 5, 1000).steady("w", 1, 5, 1000);
+  cur.steady("w", 2, 5, 1300).steady("w", 1, 5, 1000);
+  CheckConfig config;
+  CheckResult r = compare_runs(base, cur, config);
+  const CheckRow* row = nullptr;
+  for (const CheckRow& x : r.rows)
+    if (x.cell[5] == "2" && x.metric == "requested_seq_bytes") row = &x;
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->how, Comparison::measured);
+  // Five equal values against five others 30% higher: normal approximation with
+  // ties, z = 12 / sqrt(25/12 * (11 - 240/90)) = 2.88 -> p = 0.004.
+  EXPECT_EQ(row->verdict, Verdict::regressed);
+  EXPECT_NEAR(row->p, 0.00398, 1e-4);
+  config.deterministic_only = true;
+  CheckResult det = compare_runs(base, cur, config);
+  for (const CheckRow& x : det.rows) {
+    EXPECT_NE(x.how, Comparison::measured) << x.metric;
+    if (x.cell[5] == "2") {
+      EXPECT_EQ(x.how, Comparison::status) << x.metric;
+    }
+  }
+  EXPECT_EQ(det.rows.size(), 4u);  // two status rows, allocs and bytes at 1 thread
+  ASSERT_EQ(det.notes.size(), 1u);  // times and rss at 1 thread (3), every metric at 2 threads (5)
+  EXPECT_NE(det.notes[0].find("--deterministic-only: 8 comparison(s)"), std::string::npos) << det.notes[0];
+}
+
+TEST(Check, ElapsedFallsBackToWallTime) {
+  Table base, cur;
+  base.runs("w", 1, {{"wall_ns", {100, 101, 102, 103, 104}}});
+  cur.runs("w", 1, {{"wall_ns", {100, 101, 102, 103, 104}}, {"elapsed_ns", {1, 2, 3, 4, 5}}});
+  CheckResult r = compare_runs(base, cur, CheckConfig{});
+  const CheckRow* row = find(r, "w", "elapsed_ns");
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->verdict, Verdict::ok);
+  EXPECT_DOUBLE_EQ(row->cur, 102);
+  EXPECT_EQ(row->note, "no elapsed_ns: wall_ns compared");
+}
+
+TEST(Check, MetricsOnOneSideOnlyAreNamed) {
+  Table base, cur;
+  base.steady("w", 1, 3);
+  cur.steady("w", 1, 3).drop_column("rss_kb");
+  CheckResult r = compare_runs(base, cur, CheckConfig{});
+  EXPECT_EQ(find(r, "w", "rss_kb"), nullptr);
+  EXPECT_NE(joined(r.warnings).find("metrics only in the baseline, not compared: rss_kb"), std::string::npos)
+      << joined(r.warnings);
+}
+
+TEST(Check, NothingInCommonOrANonNumberIsUnusable) {
+  Table base, other, bad;
+  base.steady("w", 1, 3);
+  other.steady("v", 1, 3);
+  EXPECT_THROW(compare_runs(base, other, CheckConfig{}), UsageError);
+  bad.steady("w", 1, 3);
+  RunsTable damaged = bad;
+  damaged.rows[1][10] = "12abc";  // elapsed_ns
+  try {
+    compare_runs(base, damaged, CheckConfig{});
+    FAIL() << "no error";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("column elapsed_ns of run 2 holds '12abc'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CheckReport, TableShowsTheRowsThatAreNotOk) {
+  Table base, cur;
+  base.steady("w", 1, 5, 1000).steady("gone", 1, 3);
+  cur.steady("w", 1, 5, 1100);
+  CheckConfig config;
+  CheckResult r = compare_runs(base, cur, config);
+  std::ostringstream out;
+  print_check_table(r, false, out);
+  EXPECT_EQ(out.str(),
+            "cell                    metric               baseline  current   change  limit  p  verdict    note\n"
+            "gone:app/tiny/glibc/t1  cell                   3 runs        -        -      -  -  missing    not in the current runs\n"
+            "w:app/tiny/glibc/t1     requested_seq_bytes      1000     1100  +10.00%  exact  -  regressed\n");
+  EXPECT_EQ(check_verdict_line(r, config), "check: 1 regressed, 1 missing, 5 ok — FAIL");
+}
+
+TEST(CheckReport, CsvHoldsEveryRow) {
+  Table base, cur;
+  base.runs("w", 1, {{"elapsed_ns", {100, 101, 102}}});
+  cur.runs("w", 1, {{"elapsed_ns", {200, 201, 202}}});
+  std::ostringstream out;
+  write_check_csv(compare_runs(base, cur, CheckConfig{}), out);
+  EXPECT_EQ(out.str(),
+            "# allocstamp check.csv schema 1\n"
+            "workload,app,size,allocator,tm,threads,metric,comparison,n_baseline,n_current,baseline,current,"
+            "change_pct,p,threshold_pct,verdict,note\n"
+            "w,app,tiny,glibc,,1,status,status,3,3,3,3,,,,ok,\n"
+            "w,app,tiny,glibc,,1,elapsed_ns,measured,3,3,101,201,99.00990099,0.1,5,noisy,"
+            "3 vs 3 repetitions cannot be significant\n");
+}
+
+// Unusable files: each a clear UsageError, never a crash.
+class CheckFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("check-files-" + std::to_string(getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path write(const std::string& name, const std::string& text) {
+    fs::path p = dir_ / name;
+    std::ofstream(p) << text;
+    return p;
+  }
+  std::string error_of(const fs::path& p) {
+    try {
+      load_runs(p, "current");
+    } catch (const UsageError& e) {
+      return e.what();
+    }
+    return "no error";
+  }
+  fs::path dir_;
+};
+
+TEST_F(CheckFiles, ReadsAFolderOrTheFile) {
+  const std::string header = "run_id,workload,app,size,allocator,tm,threads,rep,status,elapsed_ns\n";
+  fs::create_directories(dir_ / "run");
+  write("run/runs.csv", "# allocstamp runs.csv schema 1\n" + header + "1,w,a,tiny,glibc,,1,1,ok,5\n");
+  RunsTable t = load_runs(dir_ / "run", "baseline");
+  EXPECT_EQ(t.rows.size(), 1u);
+  EXPECT_EQ(t.source, (dir_ / "run" / "runs.csv").string());
+  EXPECT_EQ(load_runs(dir_ / "run" / "runs.csv", "baseline").rows.size(), 1u);
+}
+
+TEST_F(CheckFiles, RefusesWhatIsNotRunsCsv) {
+  const std::string header = "run_id,workload,app,size,allocator,tm,threads,rep,status,elapsed_ns\n";
+  struct Case {
+    std::string name, text, expected;
+  };
+  const std::vector<Case> cases = {
+      {"garbage.csv", "\x01\x02garbage,,\"\nmore", "does not start with '# allocstamp runs.csv schema 1'"},
+      {"empty.csv", "", "is empty or unreadable"},
+      {"summary.csv", "# allocstamp summary.csv schema 1\nworkload,metric\n", "is summary.csv, not runs.csv"},
+      {"newer.csv", "# allocstamp runs.csv schema 2\n" + header, "has schema 2, newer than this bench reads (1)"},
+      {"older.csv", "# allocstamp runs.csv schema 0\n" + header, "has schema '0', which this bench does not read"},
+      {"nokeys.csv", "# allocstamp runs.csv schema 1\nrun_id,workload,elapsed_ns\n", "lacks the column 'app'"},
+      {"short.csv", "# allocstamp runs.csv schema 1\n" + header + "1,w,a,tiny,glibc,,1,1,ok,5\n2,w,a\n",
+       "data row 2 has 3 fields, the header 10"},
+  };
+  for (const Case& c : cases) {
+    std::string e = error_of(write(c.name, c.text));
+    EXPECT_EQ(e.rfind("current ", 0), 0u) << e;
+    EXPECT_NE(e.find(c.expected), std::string::npos) << c.name << ": " << e;
+    EXPECT_NE(e.find(" — "), std::string::npos) << "says how to fix: " << e;
+  }
+  EXPECT_NE(error_of(dir_ / "nosuch").find("does not exist"), std::string::npos);
+  fs::create_directories(dir_ / "empty-folder");
+  EXPECT_NE(error_of(dir_ / "empty-folder").find("holds no runs.csv"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace allocstamp

@@ -1,0 +1,279 @@
+// figures_test — the data behind `bench plot`, on the fixture folder
+// tests/fixtures/plot: exact data files (time normalised to glibc with its
+// interval, speedup, abort rate, memory ladder, series, regions, bytes per
+// element), the notes and skip messages, and malformed folders refused.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <regex>
+#include <sstream>
+
+#include "errors.h"
+#include "figures.h"
+
+namespace allocstamp {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The line of a data file that starts with `start`, or "" when there is none.
+std::string line_of(const fs::path& file, const std::string& start) {
+  std::istringstream in(slurp(file));
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind(start, 0) == 0) return line;
+  return "";
+}
+
+bool contains(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+const Figure* find(const FigurePlan& plan, const std::string& name) {
+  for (const Figure& f : plan.figures)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+class Figures : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir = fs::temp_directory_path() / ("figures-test-" + std::to_string(::getpid()) + "-" +
+                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir);
+    fs::copy(FIXTURE, dir, fs::copy_options::recursive);
+  }
+  void TearDown() override { fs::remove_all(dir); }
+
+  FigurePlan prepare() {
+    ResultsView view = load_results(dir);
+    return prepare_figures(view, summarize_cells(view));
+  }
+  fs::path data(const std::string& name) const { return dir / "figures" / "data" / (name + ".dat"); }
+  // Rewrites runs.csv through `edit`.
+  void edit_runs(const std::function<std::string(std::string)>& edit) {
+    std::string text = edit(slurp(dir / "runs.csv"));
+    std::ofstream(dir / "runs.csv", std::ios::trunc) << text;
+  }
+  // Keeps the lines of runs.csv for which `keep` holds.
+  void keep_runs(const std::function<bool(const std::string&)>& keep) {
+    edit_runs([&](std::string text) {
+      std::string out;
+      std::istringstream in(text);
+      std::string line;
+      while (std::getline(in, line))
+        if (keep(line)) out += line + "\n";
+      return out;
+    });
+  }
+
+  fs::path dir;
+};
+
+TEST_F(Figures, LoadsTheFolderInItsOwnOrder) {
+  ResultsView view = load_results(dir);
+  EXPECT_EQ(view.runs.size(), 30u);
+  EXPECT_EQ(view.groups, (std::vector<std::string>{"vacation-low", "maps-insert-std_map", "maps-insert-absl_btree_map"}));
+  EXPECT_EQ(view.allocators, (std::vector<std::string>{"glibc", "jemalloc", "tbbmalloc"}));
+  EXPECT_EQ(view.threads, (std::vector<int>{1, 2}));
+  EXPECT_EQ(view.reference, "glibc");
+  EXPECT_TRUE(view.notes.empty());
+  EXPECT_EQ(machine_stamp(view.meta), "fixture-host, Test CPU <model> & co, 2026-11-21");
+}
+
+TEST_F(Figures, NumberFallsBackToExtra) {
+  ResultsView view = load_results(dir);
+  const RunRow& map_run = view.runs[18];  // maps-insert-std_map, glibc, rep 1
+  ASSERT_EQ(map_run.values.at("workload"), "maps-insert-std_map");
+  EXPECT_EQ(number(map_run, "elements_count"), 1000);
+  EXPECT_EQ(number(map_run, "heap_usable_phase_end_bytes"), 56000);  // not a column of the fixture
+  EXPECT_EQ(number(map_run, "elapsed_ns"), 100000);
+  EXPECT_TRUE(std::isnan(number(map_run, "tx_attempts_count")));  // empty
+  EXPECT_TRUE(std::isnan(number(map_run, "no_such_key")));
+}
+
+TEST_F(Figures, CellsCountEveryStatusAndSummariseOkRuns) {
+  ResultsView view = load_results(dir);
+  auto cells = summarize_cells(view);
+  ASSERT_EQ(cells.size(), 12u);  // vacation-low 2 thread counts x 3, the two maps x 3
+  const CellSummary& crashed = cells[4];
+  EXPECT_EQ(crashed.group, "vacation-low");
+  EXPECT_EQ(crashed.threads, 2);
+  EXPECT_EQ(crashed.allocator, "jemalloc");
+  EXPECT_EQ(crashed.statuses, (std::map<std::string, int>{{"crashed", 1}, {"ok", 2}}));
+  EXPECT_EQ(crashed.time.n, 2u);
+  EXPECT_DOUBLE_EQ(crashed.time.mean, 5.25e6);
+  EXPECT_DOUBLE_EQ(crashed.rss_kb, 7168);
+  const CellSummary& glibc = cells[0];
+  EXPECT_DOUBLE_EQ(glibc.time.median, 11e6);
+  EXPECT_DOUBLE_EQ(glibc.vs_reference.value, 1);
+  EXPECT_NEAR(glibc.vs_reference.ci_low, 0.774151, 1e-6);  // 1 - 4.303 / (11 sqrt 3)
+  EXPECT_NEAR(cells[1].vs_reference.value, 9.0 / 11.0, 1e-12);
+}
+
+TEST_F(Figures, TimeIsNormalisedToGlibcWithIntervals) {
+  FigurePlan plan = prepare();
+  const Figure* f = find(plan, "time-t1");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->title, "Time relative to glibc, 1 thread (size tiny, ml_wt): mean, 95% CI");
+  EXPECT_EQ(line_of(data("time-t1"), "\"group\""),
+            "\"group\" \"glibc\" \"glibc low\" \"glibc high\" \"jemalloc\" \"jemalloc low\" \"jemalloc high\" "
+            "\"tbbmalloc\" \"tbbmalloc low\" \"tbbmalloc high\"");
+  // glibc: 10, 11, 12 ms; jemalloc 8, 9, 10; tbbmalloc 11, 12, 13 (delta-method intervals, t = 4.303).
+  EXPECT_EQ(line_of(data("time-t1"), "\"vacation-low\""),
+            "\"vacation-low\" 1 0.774151 1.22585 0.818182 0.526371 1.10999 1.09091 0.756677 1.42514");
+  // At 2 threads only vacation-low ran.
+  EXPECT_EQ(line_of(data("time-t2"), "\"maps"), "");
+  EXPECT_EQ(line_of(data("time-t2"), "\"vacation-low\"").substr(0, 27), "\"vacation-low\" 1 0.808897 1");
+}
+
+TEST_F(Figures, WithoutGlibcTheFirstAllocatorIsTheReference) {
+  keep_runs([](const std::string& line) { return line.find(",glibc,") == std::string::npos; });
+  ResultsView view = load_results(dir);
+  EXPECT_EQ(view.reference, "jemalloc");
+  FigurePlan plan = prepare();
+  const Figure* f = find(plan, "time-t1");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->title, "Time relative to jemalloc (no glibc runs), 1 thread (size tiny, ml_wt): mean, 95% CI");
+  EXPECT_EQ(line_of(data("time-t1"), "\"vacation-low\"").substr(0, 18), "\"vacation-low\" 1 0");
+}
+
+TEST_F(Figures, SpeedupAgainstEachAllocatorsOneThreadTime) {
+  FigurePlan plan = prepare();
+  ASSERT_TRUE(find(plan, "speedup-vacation-low"));
+  EXPECT_EQ(line_of(data("speedup-vacation-low"), "1 "), "1 1 1 1 1 1 1 1 1 1");
+  // glibc 11 / 6.5 ms; jemalloc 9 / 5.25 (two ok runs: t = 12.706); tbbmalloc 12 / 8.
+  EXPECT_EQ(line_of(data("speedup-vacation-low"), "2 "), "2 1.69231 1.19164 2.19298 1.71429 0 3.45448 1.5 0.940162 2.05984");
+  EXPECT_TRUE(contains(plan.skipped, "speedup-maps-insert-std_map: maps-insert-std_map ran ok at one thread count only: no speedup"));
+}
+
+TEST_F(Figures, AbortRateIsTheMedianOverRepsOfTransactionalRuns) {
+  FigurePlan plan = prepare();
+  ASSERT_TRUE(find(plan, "aborts-t2"));
+  EXPECT_EQ(slurp(data("aborts-t2")),
+            "\"group\" \"glibc\" \"jemalloc\" \"tbbmalloc\"\n"
+            "\"vacation-low\" 8 17.5 0\n");  // maps rows have no attempts: not a row
+  EXPECT_TRUE(contains(plan.skipped, "aborts-t1: no transaction attempt aborted at 1 thread"));
+  EXPECT_FALSE(fs::exists(data("aborts-t1")));
+}
+
+TEST_F(Figures, MemoryLadderInMiBWithWhatEachAllocatorTells) {
+  FigurePlan plan = prepare();
+  const Figure* f = find(plan, "memory-vacation-low");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(slurp(data("memory-vacation-low")),
+            "\"group\" \"requested peak\" \"usable peak\" \"allocator holds (end)\" \"RSS (end)\" \"PSS (end)\"\n"
+            "\"glibc\" 2 2.25 4 6 5\n"
+            "\"jemalloc\" 2 2.5 3 7 6\n"
+            "\"tbbmalloc\" 2 2.375 NaN 8 7\n");
+  EXPECT_EQ(f->notes, (std::vector<std::string>{
+                          "allocator holds = mapped bytes for glibc (no resident figure)",
+                          "tbbmalloc reports nothing about its own memory: its 'allocator holds' bar is left out"}));
+}
+
+TEST_F(Figures, SeriesUsesRepOneAtTheMostThreads) {
+  FigurePlan plan = prepare();
+  const Figure* f = find(plan, "series-vacation-low");
+  ASSERT_TRUE(f);
+  std::string text = slurp(data("series-vacation-low"));
+  // Run 1 (1 thread) has points too, but runs 10 and 11 are rep 1 at 2 threads.
+  EXPECT_NE(text.find("# glibc, run 10:"), std::string::npos);
+  EXPECT_NE(text.find("\n\n\n# jemalloc, run 11:"), std::string::npos);
+  EXPECT_EQ(text.find("run 1:"), std::string::npos);
+  EXPECT_NE(text.find("\n0.01 2 6\n0.02 1 NaN\n"), std::string::npos);  // MiB; an empty rss_kb is NaN
+  EXPECT_EQ(f->notes, (std::vector<std::string>{"no series points for tbbmalloc: line left out"}));
+  EXPECT_TRUE(contains(plan.skipped, "series-maps-insert-std_map: no ok run of maps-insert-std_map has series points"));
+}
+
+TEST_F(Figures, RegionsStackAllocationsAndFrees) {
+  prepare();
+  EXPECT_EQ(line_of(data("regions-vacation-low"), "\"glibc\""), "\"glibc\" 1 0.2 0.3 0.9 0.2 0.1");  // thousands
+  EXPECT_EQ(line_of(data("regions-vacation-low"), "#"),
+            "# allocs_seq_count allocs_par_count allocs_tx_count frees_seq_count frees_par_count frees_tx_count (thousands)");
+}
+
+TEST_F(Figures, BytesAndTimePerElementPerContainer) {
+  FigurePlan plan = prepare();
+  EXPECT_EQ(slurp(data("bytes-per-element-requested")),
+            "\"group\" \"glibc\" \"jemalloc\" \"tbbmalloc\"\n"
+            "\"maps-insert-std_map\" 48 48 48\n"
+            "\"maps-insert-absl_btree_map\" 20 20 20\n");
+  // The fixture has no heap_usable_phase_end_bytes column: glibc's runs carry it in extra.
+  EXPECT_EQ(slurp(data("bytes-per-element-usable")),
+            "\"group\" \"glibc\" \"jemalloc\" \"tbbmalloc\"\n"
+            "\"maps-insert-std_map\" 56 NaN NaN\n"
+            "\"maps-insert-absl_btree_map\" 24 NaN NaN\n");
+  const Figure* usable = find(plan, "bytes-per-element-usable");
+  ASSERT_TRUE(usable);
+  EXPECT_EQ(usable->notes,
+            (std::vector<std::string>{"no heap_usable_phase_end_bytes under jemalloc, tbbmalloc: bars left out"}));
+  // glibc's RSS: median of 2000 and 2100 KiB over 1000 elements.
+  EXPECT_EQ(line_of(data("bytes-per-element-rss"), "\"maps-insert-std_map\""), "\"maps-insert-std_map\" 2099.2 3072 4096");
+  EXPECT_EQ(line_of(data("insert-time"), "\"maps-insert-std_map\""), "\"maps-insert-std_map\" 110 90 90");
+  EXPECT_EQ(find(plan, "insert-time")->title, "Time per inserted element (size tiny): median, ns");
+}
+
+TEST_F(Figures, OneAllocatorGivesOneBytesPerElementFigureWithAllMeasures) {
+  keep_runs([](const std::string& line) {
+    return line.find("maps-insert") == std::string::npos || line.find(",glibc,") != std::string::npos;
+  });
+  FigurePlan plan = prepare();
+  ASSERT_TRUE(find(plan, "bytes-per-element"));
+  EXPECT_FALSE(find(plan, "bytes-per-element-requested"));
+  EXPECT_EQ(slurp(data("bytes-per-element")),
+            "\"group\" \"requested\" \"usable\" \"RSS\"\n"
+            "\"maps-insert-std_map\" 48 56 2099.2\n"
+            "\"maps-insert-absl_btree_map\" 20 24 1024\n");
+}
+
+TEST_F(Figures, AMissingMetricGivesAMessageAndNoFile) {
+  edit_runs([](std::string text) { return std::regex_replace(text, std::regex("heap_usable_phase_end_bytes="), "other="); });
+  fs::remove(dir / "series.csv");
+  FigurePlan plan = prepare();
+  EXPECT_FALSE(find(plan, "bytes-per-element-usable"));
+  EXPECT_FALSE(fs::exists(data("bytes-per-element-usable")));
+  EXPECT_TRUE(contains(plan.skipped, "bytes-per-element-usable: no run reported heap_usable_phase_end_bytes (as a column or a key in extra)"));
+  EXPECT_TRUE(contains(plan.skipped, "series: series.csv has no points (the sweep ran with --no-series): no memory-over-time figures"));
+  EXPECT_FALSE(fs::exists(data("series-vacation-low")));
+  EXPECT_TRUE(find(plan, "bytes-per-element-requested"));  // the others are still drawn
+}
+
+TEST_F(Figures, NoMapRunsNoBytesPerElement) {
+  edit_runs([](std::string text) { return std::regex_replace(text, std::regex("elements_count=1000;?"), ""); });
+  FigurePlan plan = prepare();
+  EXPECT_TRUE(contains(plan.skipped, "bytes-per-element: no ok run reported elements_count (the map workloads do): no bytes-per-element figures"));
+  EXPECT_FALSE(find(plan, "insert-time"));
+}
+
+TEST_F(Figures, MalformedFoldersAreRefused) {
+  EXPECT_THROW(load_results(dir / "absent"), UsageError);
+  fs::create_directories(dir / "empty");
+  EXPECT_THROW(load_results(dir / "empty"), UsageError);
+  std::ofstream(dir / "meta.json", std::ios::trunc) << "{ not json";
+  EXPECT_THROW(load_results(dir), UsageError);
+  fs::remove(dir / "meta.json");
+  EXPECT_EQ(load_results(dir).notes,
+            (std::vector<std::string>{"the folder has no meta.json: the setup and the figures' machine stamp are unknown"}));
+  edit_runs([](std::string text) { return std::regex_replace(text, std::regex(",status,"), ",state,"); });
+  try {
+    load_results(dir);
+    FAIL() << "a runs.csv without status was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("runs.csv has no column status"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace allocstamp

@@ -1,0 +1,123 @@
+// report_test — report.md and report.html: escaping in both formats, and the
+// report of the fixture folder: its setup from meta.json, the summary rows with
+// failures counted, every figure with its caption and notes, what was skipped.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "figures.h"
+#include "report.h"
+
+namespace allocstamp {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(ReportRendering, EscapesMarkdownAndHtml) {
+  Document doc;
+  Block h;
+  h.kind = Block::Kind::heading;
+  h.level = 1;
+  h.text = "a_b <c> & 'd'";
+  doc.push_back(h);
+  Block table;
+  table.kind = Block::Kind::table;
+  table.text_columns = 1;
+  table.rows = {{"name", "value"}, {"x|y", "1.5"}};
+  doc.push_back(table);
+  Block code;
+  code.kind = Block::Kind::code;
+  code.text = "bench --out='a ``` b'";
+  doc.push_back(code);
+  Block figure;
+  figure.kind = Block::Kind::figure;
+  figure.text = "T <1>";
+  figure.image = "figures/t";
+  figure.caption = "Read *this*.";
+  figure.items = {"a note"};
+  doc.push_back(figure);
+
+  EXPECT_EQ(render_markdown(doc),
+            "# a\\_b \\<c\\> & 'd'\n\n"
+            "| name | value |\n|---|---:|\n| x\\|y | 1.5 |\n\n"
+            "````sh\nbench --out='a ``` b'\n````\n\n"
+            "### T \\<1\\>\n\n![T \\<1\\>](figures/t.png)\n\nRead \\*this\\*. ([SVG](figures/t.svg))\n\n- a note\n\n");
+  std::string html = render_html(doc);
+  EXPECT_NE(html.find("<title>a_b &lt;c&gt; &amp; &#39;d&#39;</title>"), std::string::npos);
+  EXPECT_NE(html.find("<h1>a_b &lt;c&gt; &amp; &#39;d&#39;</h1>"), std::string::npos);
+  EXPECT_NE(html.find("<tr><th>name</th><th>value</th></tr>\n<tr><td>x|y</td><td class=\"n\">1.5</td></tr>"), std::string::npos);
+  EXPECT_NE(html.find("<pre><code>bench --out=&#39;a ``` b&#39;</code></pre>"), std::string::npos);
+  EXPECT_NE(html.find("<img src=\"figures/t.png\" alt=\"T &lt;1&gt;\">"), std::string::npos);
+  EXPECT_NE(html.find("<figcaption>Read *this*.</figcaption>"), std::string::npos);
+  EXPECT_NE(html.find("<li>a note</li>"), std::string::npos);
+  EXPECT_NE(html.find("<style>"), std::string::npos);
+}
+
+class Report : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir = fs::temp_directory_path() / ("report-test-" + std::to_string(::getpid()) + "-" +
+                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir);
+    fs::copy(FIXTURE, dir, fs::copy_options::recursive);
+    ResultsView view = load_results(dir);
+    auto cells = summarize_cells(view);
+    plan = prepare_figures(view, cells);
+    write_report(view, cells, plan);
+    md = slurp(dir / "report.md");
+    html = slurp(dir / "report.html");
+  }
+  void TearDown() override { fs::remove_all(dir); }
+
+  fs::path dir;
+  FigurePlan plan;
+  std::string md, html;
+};
+
+TEST_F(Report, ListsTheSetupFromMeta) {
+  EXPECT_NE(md.find("```sh\nbench --alloc=glibc,jemalloc,tbbmalloc --workload=vacation-low,maps-insert --size=tiny "
+                    "--threads=1,2 --reps=3 '--out=/tmp/it'\\''s <here>'\n```"),
+            std::string::npos);
+  for (const char* row : {"| git commit | 0123456789abcdef |", "| host | fixture-host |",
+                          "| CPU | Test CPU \\<model\\> & co, 2 cores |", "| kernel | Linux 6.1.0 |",
+                          "| compiler | g++ 12.2.0 |", "| jemalloc | libjemalloc2 | 5.3.0-1 | /usr/lib/x86\\_64-linux-gnu/libjemalloc.so.2 |",
+                          "| glibc | libc6 | 2.36-9 | (the C library's malloc) |"})
+    EXPECT_NE(md.find(row), std::string::npos) << row;
+  EXPECT_NE(html.find("<td>Test CPU &lt;model&gt; &amp; co, 2 cores</td>"), std::string::npos);
+  EXPECT_NE(html.find("&#39;--out=/tmp/it&#39;\\&#39;&#39;s &lt;here&gt;&#39;"), std::string::npos);
+}
+
+TEST_F(Report, SummarisesEveryCellWithFailures) {
+  EXPECT_NE(md.find("\n### vacation-low\n"), std::string::npos);
+  EXPECT_NE(md.find("\n### maps-insert-std\\_map\n"), std::string::npos) << "headings are escaped text";
+  // glibc at 1 thread: 10, 11, 12 ms.
+  EXPECT_NE(md.find("| 1 | glibc | 3 ok | 11.00 | \\[8.52, 13.48\\] | 1 (reference) | 2.0 | 6.0 | 5.0 |"), std::string::npos);
+  EXPECT_NE(md.find("| 2 | jemalloc | 2 ok, 1 crashed | 5.25 |"), std::string::npos);
+  EXPECT_NE(md.find("| 1 | jemalloc | 3 ok | 9.00 | \\[6.52, 11.48\\] | 0.818 \\[0.526, 1.110\\] |"), std::string::npos);
+}
+
+TEST_F(Report, ShowsEveryFigureWithItsCaptionAndWhatWasSkipped) {
+  ASSERT_GE(plan.figures.size(), 10u);
+  for (const Figure& f : plan.figures) {
+    EXPECT_NE(md.find("](figures/" + f.name + ".png)"), std::string::npos) << f.name;
+    EXPECT_NE(html.find("<img src=\"figures/" + f.name + ".png\""), std::string::npos) << f.name;
+    EXPECT_NE(html.find("<figcaption>"), std::string::npos);
+  }
+  EXPECT_NE(md.find("- tbbmalloc reports nothing about its own memory: its 'allocator holds' bar is left out"), std::string::npos);
+  EXPECT_NE(md.find("## Figures not drawn"), std::string::npos);
+  for (const auto& why : plan.skipped) EXPECT_NE(html.find("<li>" + why + "</li>"), std::string::npos) << why;
+}
+
+}  // namespace
+}  // namespace allocstamp
