@@ -40,6 +40,9 @@ void from_json(const nlohmann::json& j, Options& o) {
 namespace {
 
 const char* kFooter = R"(Examples:
+  bench                                          the default job: every allocator, a workload of each
+                                                 family at small, 1 and 2 threads, then figures + report
+  bench --preset=maps-containers --alloc=jemalloc   every map container under jemalloc
   bench --list                                   what is installed
   bench --alloc=tcmalloc,jemalloc --workload=vacation     vacation-low and vacation-high
   bench --alloc=all --workload=churn --threads=1,2 --reps=5 --size=small
@@ -104,6 +107,10 @@ bool parse_command_line(int argc, char** argv, Options& o) {
       ->envname("ALLOCSTAMP_SERIES");
   app.add_flag("--shuffle", o.shuffle, "Shuffle the order of runs within each repetition")->envname("ALLOCSTAMP_SHUFFLE");
   app.add_option("--seed", o.seed, "Seed for --shuffle and for the workloads' inputs")->envname("ALLOCSTAMP_SEED");
+  app.add_option("--preset", o.preset,
+                 "A named matrix from workloads/presets.json (see --list); flags you give override it. "
+                 "Without any argument, bench runs the preset 'default'")
+      ->envname("ALLOCSTAMP_PRESET");
   app.add_flag("--dry-run", o.dry_run, "Print the runs that would be made, run nothing");
   app.add_flag("--list", o.list, "List allocators and workloads, installed or not, with versions");
   app.add_flag("--columns", o.columns, "Print the columns of runs.csv with their meaning (Markdown)");

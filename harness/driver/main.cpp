@@ -7,6 +7,7 @@
 #include "executor.h"
 #include "options.h"
 #include "plot.h"
+#include "presets.h"
 #include "ranking.h"
 #include "results.h"
 #include "selection.h"
@@ -34,12 +35,27 @@ int main(int argc, char** argv) {
       for (const Column& c : run_columns()) std::cout << "| `" << c.name << "` | " << c.meaning << " |\n";
       return 0;
     }
+    const std::filesystem::path presets_file = paths.source / "workloads" / "presets.json";
     if (options.list) {
       print_list(load_catalog(options, paths), paths);
+      print_presets(load_presets(presets_file));
       return 0;
     }
+    // Nothing chosen to run: the default job (so `bench --dry-run` shows it, `bench --reps=3` shortens it).
+    if (options.preset.empty() && options.workloads.empty() && options.resume.empty()) options.preset = "default";
+    if (!options.preset.empty() && options.resume.empty()) {
+      const std::vector<Preset> presets = load_presets(presets_file);
+      const Preset& preset = find_preset(presets, options.preset);
+      apply_preset(preset, options);
+      if (!options.dry_run) std::cout << "preset " << preset.name << ": " << preset.description << "\n";
+    }
     ProcessExecutor executor;
-    return run_sweep(options, paths, executor, std::cout);
+    std::filesystem::path results;
+    int status = run_sweep(options, paths, executor, std::cout, &results);
+    if (!options.plot_after || results.empty() || status > 1) return status;
+    std::cout << "\ndrawing the figures and the report (bench plot " << results.string() << ")\n";
+    int drawn = run_plot(results, paths, std::cout);
+    return status != 0 ? status : drawn;
   } catch (const UsageError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;

@@ -29,6 +29,8 @@ struct Options {
   std::vector<std::string> registries;  // more allocator files
   std::vector<std::string> workload_files;
   std::string summarize;                // `bench summarize DIR`
+  std::string preset;                   // --preset NAME (presets.h); `bench` alone runs "default"
+  bool plot_after = false;              // the preset asks for figures and the report at the end
   bool plot = false;                    // `bench plot [DIR]` (plot.h): figures and the report
   std::string plot_dir;                 // empty: results/latest
   // `bench check` (check.h): the regression gate

@@ -72,7 +72,7 @@ std::string measurement_problem(const Options& options, const Records& records, 
 
 }  // namespace
 
-int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostream& out) {
+int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostream& out, fs::path* results_dir) {
   const bool resuming = !options.resume.empty();
   nlohmann::json saved_meta;
   if (resuming) {
@@ -126,6 +126,7 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
 
   fs::path dir = !options.out.empty() ? fs::path(options.out) : claim_default_folder(paths);
   ResultsFolder folder = resuming ? ResultsFolder::reopen(dir) : ResultsFolder::create(dir);
+  if (results_dir) *results_dir = dir;
   std::set<std::string> done = resuming ? folder.completed_keys() : std::set<std::string>{};
   std::set<std::string> skipped_before = resuming ? folder.completed_keys(true) : std::set<std::string>{};
   nlohmann::json allocators_now = allocator_meta(allocators);

@@ -3,6 +3,7 @@
 // summary.csv and the ranking. Exit status: 0 done, 1 some run did not
 // succeed, 130 interrupted (resume with --resume).
 #pragma once
+#include <filesystem>
 #include <ostream>
 
 #include "executor.h"
@@ -11,6 +12,8 @@
 
 namespace allocstamp {
 
-int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostream& out);
+// `results_dir`, when given, receives the folder the sweep wrote (empty for --dry-run).
+int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostream& out,
+              std::filesystem::path* results_dir = nullptr);
 
 }  // namespace allocstamp

@@ -216,7 +216,7 @@ TEST(BenchEndToEnd, BadCommandLinesLeaveNothing) {
       {"--timeout=-3", "--workload=test-alloc"},
       {"--alloc=/nonexistent/lib.so", "--workload=test-alloc"},
       {"--bogus-flag"},
-      {"--alloc=glibc"},  // no workload
+      {"--preset=nosuch"},
   };
   for (auto args : bad) {
     args.push_back("--out=" + dir.string());
@@ -228,6 +228,23 @@ TEST(BenchEndToEnd, BadCommandLinesLeaveNothing) {
   }
   BenchResult unwritable = bench({"--workload=test-alloc", "--alloc=glibc", "--out=/proc/allocstamp-cannot"});
   EXPECT_EQ(unwritable.exit_code, 2) << unwritable.err;
+}
+
+// With no workload chosen, bench runs the preset "default"; flags narrow it.
+TEST(BenchEndToEnd, NoWorkloadMeansTheDefaultPresetWhichFlagsNarrow) {
+  BenchResult all = bench({"--dry-run"});
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  EXPECT_NE(all.out.find("maps-insert-std_map"), std::string::npos);
+  EXPECT_NE(all.out.find("intset-list-u60"), std::string::npos);
+  BenchResult narrowed = bench({"--dry-run", "--alloc=glibc", "--reps=1", "--threads=2"});
+  ASSERT_EQ(narrowed.exit_code, 0) << narrowed.err;
+  EXPECT_NE(narrowed.out.find("\n16 runs; nothing was run"), std::string::npos)
+      << "16 workloads x glibc x 1 thread count x 1 rep:\n" << narrowed.out;
+  EXPECT_EQ(narrowed.out.find(" t=1 "), std::string::npos) << "--threads=2 replaces the preset's 1,2";
+  BenchResult ci = bench({"--dry-run", "--preset=ci", "--alloc=glibc", "--workload=churn"});
+  ASSERT_EQ(ci.exit_code, 0) << ci.err;
+  EXPECT_NE(ci.out.find("churn glibc t=1 tiny rep 2"), std::string::npos) << ci.out;
+  EXPECT_NE(ci.out.find("\n2 runs; nothing was run"), std::string::npos) << ci.out;
 }
 
 TEST(BenchEndToEnd, ListShowsAllocatorsAndWorkloads) {

@@ -1,0 +1,109 @@
+// presets.cpp — reading workloads/presets.json with nlohmann-json, validating each
+// value the way the flags are validated, and laying a preset under the options.
+#include "presets.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "errors.h"
+#include "registry.h"
+
+namespace allocstamp {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+Preset preset_from(const json& entry, const fs::path& file) {
+  Preset p;
+  auto where = [&](const std::string& what) { return file.string() + ": preset '" + p.name + "' " + what; };
+  if (!entry.is_object() || !entry.contains("name") || !entry["name"].is_string())
+    throw UsageError(file.string() + ": a preset lacks its \"name\"", "every preset needs one");
+  p.name = entry["name"].get<std::string>();
+  try {
+    p.description = entry.value("description", std::string());
+    p.allocators = entry.value("alloc", std::vector<std::string>{});
+    p.workloads = entry.value("workload", std::vector<std::string>{});
+    p.threads = entry.value("threads", std::vector<int>{});
+    p.size = entry.value("size", std::string());
+    p.tm = entry.value("tm", std::string());
+    p.profile = entry.value("profile", std::string());
+    p.reps = entry.value("reps", 0);
+    p.plot = entry.value("plot", false);
+    if (entry.contains("series")) p.series = entry["series"].get<bool>() ? 1 : 0;
+  } catch (const json::exception& e) {
+    throw UsageError(where(std::string("has a value of the wrong type (") + e.what() + ")"), "fix the file");
+  }
+  const std::vector<std::string> sizes{"tiny", "small", "medium", "large"};
+  if (!p.size.empty() && std::find(sizes.begin(), sizes.end(), p.size) == sizes.end())
+    throw UsageError(where("has size '" + p.size + "'"), "use tiny, small, medium or large");
+  const std::vector<std::string> profiles{"full", "counts", "none"};
+  if (!p.profile.empty() && std::find(profiles.begin(), profiles.end(), p.profile) == profiles.end())
+    throw UsageError(where("has profile '" + p.profile + "'"), "use full, counts or none");
+  if (p.reps < 0 || std::any_of(p.threads.begin(), p.threads.end(), [](int t) { return t < 1; }))
+    throw UsageError(where("has a repetition or thread count below 1"), "fix the file");
+  return p;
+}
+
+// Typed on the command line, or set through its ALLOCSTAMP_* variable.
+bool chosen(const Options& o, const std::string& flag, const char* variable) {
+  return std::find(o.given.begin(), o.given.end(), flag) != o.given.end() || std::getenv(variable) != nullptr;
+}
+
+}  // namespace
+
+std::vector<Preset> load_presets(const fs::path& file) {
+  std::ifstream in(file);
+  if (!in) throw UsageError("cannot read " + file.string(), "the presets come with the source tree: check ALLOCSTAMP_SOURCE_DIR");
+  json doc;
+  try {
+    doc = json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw UsageError(file.string() + " is not valid JSON: " + e.what(), "fix the file");
+  }
+  int schema = doc.is_object() && doc.contains("schema") && doc["schema"].is_number_integer() ? doc["schema"].get<int>() : 0;
+  if (schema > kRegistrySchema)
+    throw UsageError(file.string() + " has schema " + std::to_string(schema) + ", newer than this bench", "update allocstamp");
+  if (!doc.is_object() || !doc.contains("presets") || !doc["presets"].is_array())
+    throw UsageError(file.string() + " has no \"presets\" list", "see workloads/presets.json for the shape");
+  std::vector<Preset> presets;
+  for (const json& entry : doc["presets"]) presets.push_back(preset_from(entry, file));
+  return presets;
+}
+
+const Preset& find_preset(const std::vector<Preset>& presets, const std::string& name) {
+  for (const Preset& p : presets)
+    if (p.name == name) return p;
+  std::string names;
+  for (const Preset& p : presets) names += (names.empty() ? "" : ", ") + p.name;
+  throw UsageError("unknown preset '" + name + "'", "choose from: " + names);
+}
+
+void print_presets(const std::vector<Preset>& presets) {
+  std::printf("\nPresets (workloads/presets.json; bench --preset NAME, flags override; bench alone runs 'default'):\n");
+  for (const Preset& p : presets) std::printf("  %-16s %s\n", p.name.c_str(), p.description.c_str());
+}
+
+void apply_preset(const Preset& p, Options& o) {
+  if (!p.allocators.empty() && !chosen(o, "--alloc", "ALLOCSTAMP_ALLOC")) o.allocators = p.allocators;
+  if (!p.workloads.empty() && !chosen(o, "--workload", "ALLOCSTAMP_WORKLOAD")) o.workloads = p.workloads;
+  if (!p.threads.empty() && !chosen(o, "--threads", "ALLOCSTAMP_THREADS")) o.threads = p.threads;
+  if (!p.size.empty() && !chosen(o, "--size", "ALLOCSTAMP_SIZE")) o.size = p.size;
+  if (!p.tm.empty() && !chosen(o, "--tm", "ALLOCSTAMP_TM")) o.tm = p.tm;
+  if (!p.profile.empty() && !chosen(o, "--profile", "ALLOCSTAMP_PROFILE") && !chosen(o, "--no-profile", "ALLOCSTAMP_NO_PROFILE"))
+    o.profile = p.profile;
+  o.no_profile = o.profile == "none";
+  std::sort(o.threads.begin(), o.threads.end());
+  o.threads.erase(std::unique(o.threads.begin(), o.threads.end()), o.threads.end());
+  if (p.reps > 0 && !chosen(o, "--reps", "ALLOCSTAMP_REPS")) o.reps = p.reps;
+  if (p.series >= 0 && !chosen(o, "--series", "ALLOCSTAMP_SERIES") && !chosen(o, "--no-series", "ALLOCSTAMP_SERIES"))
+    o.series = p.series == 1;
+  o.plot_after = p.plot;
+}
+
+}  // namespace allocstamp

@@ -1,0 +1,35 @@
+// presets.h — named matrices read from workloads/presets.json: `bench --preset NAME`,
+// and the default job that `bench` runs with no arguments. A preset only fills in
+// what the command line and the ALLOCSTAMP_* variables left unset.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "options.h"
+
+namespace allocstamp {
+
+struct Preset {
+  std::string name;
+  std::string description;
+  std::vector<std::string> allocators, workloads;
+  std::vector<int> threads;
+  std::string size, tm, profile;
+  int reps = 0;       // 0: not set by the preset
+  int series = -1;    // -1: not set; 0 / 1: --no-series / --series
+  bool plot = false;  // draw the figures and the report when the sweep ends
+};
+
+// Throws UsageError for an unreadable file, bad JSON, a newer schema or a bad value.
+std::vector<Preset> load_presets(const std::filesystem::path& file);
+const Preset& find_preset(const std::vector<Preset>& presets, const std::string& name);
+
+// Sets each option the preset names unless it was typed on the command line or
+// comes from its ALLOCSTAMP_* variable.
+void apply_preset(const Preset& preset, Options& options);
+
+// For `bench --list`.
+void print_presets(const std::vector<Preset>& presets);
+
+}  // namespace allocstamp

@@ -1,0 +1,87 @@
+// presets_test — workloads/presets.json and the rules a preset follows: it fills in
+// only what the command line and ALLOCSTAMP_* variables left unset, and a bad file
+// is refused with a message naming the preset and the value.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "errors.h"
+#include "presets.h"
+
+namespace allocstamp {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path write_file(const std::string& name, const std::string& text) {
+  fs::path file = fs::temp_directory_path() / ("allocstamp-presets-" + std::to_string(::getpid()) + "-" + name);
+  std::ofstream(file) << text;
+  return file;
+}
+
+TEST(Presets, TheShippedFileLoadsAndHasTheDefaultJob) {
+  std::vector<Preset> presets = load_presets(fs::path(ALLOCSTAMP_SOURCE_DIR) / "workloads" / "presets.json");
+  const Preset& p = find_preset(presets, "default");
+  EXPECT_EQ(p.size, "small");
+  EXPECT_EQ(p.threads, (std::vector<int>{1, 2}));
+  EXPECT_TRUE(p.plot);
+  EXPECT_GE(p.reps, 5) << "enough repetitions for intervals and the U-test";
+  EXPECT_NO_THROW(find_preset(presets, "ci"));
+  EXPECT_THROW(find_preset(presets, "nosuch"), UsageError);
+}
+
+TEST(Presets, FillOnlyWhatWasNotChosen) {
+  Preset p;
+  p.allocators = {"all"};
+  p.workloads = {"churn"};
+  p.threads = {2, 1, 2};
+  p.size = "tiny";
+  p.reps = 7;
+  p.profile = "none";
+  p.series = 0;
+  p.plot = true;
+  Options o;
+  o.allocators = {"jemalloc"};
+  o.given = {"--alloc"};
+  unsetenv("ALLOCSTAMP_REPS");
+  setenv("ALLOCSTAMP_SIZE", "small", 1);
+  o.size = "small";
+  apply_preset(p, o);
+  unsetenv("ALLOCSTAMP_SIZE");
+  EXPECT_EQ(o.allocators, (std::vector<std::string>{"jemalloc"})) << "typed on the command line";
+  EXPECT_EQ(o.size, "small") << "set through ALLOCSTAMP_SIZE";
+  EXPECT_EQ(o.workloads, (std::vector<std::string>{"churn"}));
+  EXPECT_EQ(o.threads, (std::vector<int>{1, 2})) << "sorted, duplicates dropped";
+  EXPECT_EQ(o.reps, 7);
+  EXPECT_TRUE(o.no_profile) << "profile none means no memprof";
+  EXPECT_FALSE(o.series);
+  EXPECT_TRUE(o.plot_after);
+}
+
+TEST(Presets, BadFilesAreRefusedWithTheReason) {
+  auto refused = [](const std::string& text) -> std::string {
+    fs::path file = write_file("bad.json", text);
+    try {
+      load_presets(file);
+    } catch (const UsageError& e) {
+      fs::remove(file);
+      return e.what();
+    }
+    fs::remove(file);
+    return "";
+  };
+  EXPECT_NE(refused("{not json").find("is not valid JSON"), std::string::npos);
+  EXPECT_NE(refused(R"({"schema": 1})").find("no \"presets\" list"), std::string::npos);
+  EXPECT_NE(refused(R"({"schema": 9, "presets": []})").find("newer"), std::string::npos);
+  EXPECT_NE(refused(R"({"presets": [{"name": "x", "size": "huge"}]})").find("preset 'x' has size 'huge'"),
+            std::string::npos);
+  EXPECT_NE(refused(R"({"presets": [{"name": "x", "threads": [0]}]})").find("below 1"), std::string::npos);
+  EXPECT_NE(refused(R"({"presets": [{"name": "x", "reps": "many"}]})").find("wrong type"), std::string::npos);
+  EXPECT_NE(refused(R"({"presets": [{"size": "tiny"}]})").find("lacks its \"name\""), std::string::npos);
+  EXPECT_THROW(load_presets("/nonexistent/presets.json"), UsageError);
+}
+
+}  // namespace
+}  // namespace allocstamp
