@@ -17,7 +17,7 @@ void to_json(nlohmann::json& j, const Options& o) {
                      {"size", o.size},        {"reps", o.reps},           {"tm", o.tm},
                      {"timeout", o.timeout_seconds}, {"no_profile", o.no_profile}, {"profile", o.profile}, {"series", o.series},
                      {"shuffle", o.shuffle},  {"seed", o.seed},           {"registry", o.registries},
-                     {"workloads_file", o.workload_files}};
+                     {"workloads_file", o.workload_files}, {"preset", o.preset}};
 }
 
 void from_json(const nlohmann::json& j, Options& o) {
@@ -35,6 +35,7 @@ void from_json(const nlohmann::json& j, Options& o) {
   o.seed = j.at("seed").get<unsigned>();
   o.registries = j.value("registry", std::vector<std::string>{});
   o.workload_files = j.value("workloads_file", std::vector<std::string>{});
+  o.preset = j.value("preset", std::string());
 }
 
 namespace {

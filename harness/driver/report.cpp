@@ -113,8 +113,8 @@ void setup_section(const ResultsView& view, Document& doc) {
   if (meta.value("interrupted", false)) row("interrupted", "yes: some runs are missing (bench --resume finishes them)");
   if (meta.contains("resumed") && meta["resumed"].is_array())
     row("resumed", std::to_string(meta["resumed"].size()) + " time(s)");
-  for (const char* key : {"size", "threads", "reps", "tm", "profile", "series", "seed"})
-    if (options.contains(key)) row(key, text_of(options[key]));
+  for (const char* key : {"preset", "size", "threads", "reps", "tm", "profile", "series", "seed"})
+    if (options.contains(key) && options[key] != nlohmann::json("")) row(key, text_of(options[key]));
   row("memprof", text_of(meta.value("memprof", nlohmann::json())));
   doc.push_back(table);
 
