@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 
 #include <nlohmann/json.hpp>
 
@@ -58,19 +57,7 @@ bool chosen(const Options& o, const std::string& flag, const char* variable) {
 }  // namespace
 
 std::vector<Preset> load_presets(const fs::path& file) {
-  std::ifstream in(file);
-  if (!in) throw UsageError("cannot read " + file.string(), "the presets come with the source tree: check ALLOCSTAMP_SOURCE_DIR");
-  json doc;
-  try {
-    doc = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw UsageError(file.string() + " is not valid JSON: " + e.what(), "fix the file");
-  }
-  int schema = doc.is_object() && doc.contains("schema") && doc["schema"].is_number_integer() ? doc["schema"].get<int>() : 0;
-  if (schema > kRegistrySchema)
-    throw UsageError(file.string() + " has schema " + std::to_string(schema) + ", newer than this bench", "update allocstamp");
-  if (!doc.is_object() || !doc.contains("presets") || !doc["presets"].is_array())
-    throw UsageError(file.string() + " has no \"presets\" list", "see workloads/presets.json for the shape");
+  json doc = read_data_file(file, "presets", "workloads/presets.json");
   std::vector<Preset> presets;
   for (const json& entry : doc["presets"]) presets.push_back(preset_from(entry, file));
   return presets;

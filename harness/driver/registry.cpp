@@ -15,11 +15,9 @@ namespace allocstamp {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-namespace {
-
-json read_registry(const fs::path& file, const char* list_key) {
+json read_data_file(const fs::path& file, const char* list_key, const char* shape) {
   std::ifstream in(file);
-  if (!in) throw UsageError("cannot read " + file.string(), "check the path (--registry / --workloads)");
+  if (!in) throw UsageError("cannot read " + file.string(), "check the path");
   json doc;
   try {
     doc = json::parse(in);
@@ -32,9 +30,11 @@ json read_registry(const fs::path& file, const char* list_key) {
                          std::to_string(kRegistrySchema) + ")",
                      "update allocstamp");
   if (!doc.is_object() || !doc.contains(list_key) || !doc[list_key].is_array())
-    throw UsageError(file.string() + " has no \"" + list_key + "\" list", "see allocators/allocators.json for the shape");
+    throw UsageError(file.string() + " has no \"" + list_key + "\" list", std::string("see ") + shape + " for the shape");
   return doc;
 }
+
+namespace {
 
 std::string required(const json& entry, const char* key, const fs::path& file) {
   if (!entry.contains(key) || !entry[key].is_string() || entry[key].get<std::string>().empty())
@@ -82,7 +82,7 @@ void each_entry(const json& list, const fs::path& file, Read read) {
 }
 
 void load_allocators(const fs::path& file, std::vector<Allocator>& into) {
-  json doc = read_registry(file, "allocators");
+  json doc = read_data_file(file, "allocators", "allocators/allocators.json");
   each_entry(doc["allocators"], file, [&](const json& e) {
     Allocator a;
     a.name = required(e, "name", file);
@@ -98,7 +98,7 @@ void load_allocators(const fs::path& file, std::vector<Allocator>& into) {
 }
 
 void load_workloads(const fs::path& file, std::vector<Workload>& into) {
-  json doc = read_registry(file, "workloads");
+  json doc = read_data_file(file, "workloads", "workloads/workloads.json");
   each_entry(doc["workloads"], file, [&](const json& e) {
     Workload w;
     w.name = required(e, "name", file);

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace allocstamp {
 
 constexpr int kRegistrySchema = 1;
@@ -36,6 +38,11 @@ struct Workload {
 // override earlier entries of the same name. Throws UsageError on bad files.
 void load_allocators(const std::filesystem::path& file, std::vector<Allocator>& into);
 void load_workloads(const std::filesystem::path& file, std::vector<Workload>& into);
+
+// Reads a data file of this repository's shape ({"schema": 1, "<list_key>": [...]}):
+// UsageError for an unreadable file, bad JSON, a newer schema or a missing list;
+// `shape` names the file to copy the shape from.
+nlohmann::json read_data_file(const std::filesystem::path& file, const char* list_key, const char* shape);
 
 // An allocator given as a path to a shared library.
 Allocator allocator_from_path(const std::string& path);

@@ -4,9 +4,7 @@
 // bad command lines (clear message, exit 2, no results folder left behind).
 #include <gtest/gtest.h>
 
-#include <fcntl.h>
 #include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -17,16 +15,15 @@
 #include <thread>
 
 #include "results.h"
+#include "run_command.h"
 
 namespace allocstamp {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct BenchResult {
-  int exit_code = -1;
-  std::string out, err;
-};
+using BenchResult = testing::CommandResult;
+using testing::slurp;
 
 fs::path scratch(const std::string& name) {
   fs::path p = fs::temp_directory_path() / ("bench-e2e-" + std::to_string(getpid()) + "-" + name);
@@ -34,47 +31,14 @@ fs::path scratch(const std::string& name) {
   return p;
 }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // Runs bench; `interrupt_after_ms` > 0 sends SIGINT after that long.
 BenchResult bench(std::vector<std::string> args, std::vector<std::string> env = {}, int interrupt_after_ms = 0) {
-  fs::path out = scratch("stdout"), err = scratch("stderr");
-  std::vector<std::string> env_strings;
-  for (char** e = environ; *e; ++e) env_strings.emplace_back(*e);
-  env_strings.push_back("ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS));
-  for (auto& e : env) env_strings.push_back(e);
   args.insert(args.begin(), BENCH_BINARY);
-  std::vector<char*> argv, envp;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  for (auto& e : env_strings) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  pid_t pid = fork();
-  if (pid == 0) {
-    int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    dup2(o, 1);
-    dup2(e, 2);
-    execve(argv[0], argv.data(), envp.data());
-    _exit(127);
-  }
-  if (interrupt_after_ms > 0) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(interrupt_after_ms));
-    kill(pid, SIGINT);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  BenchResult r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(out);
-  r.err = slurp(err);
-  fs::remove(out);
-  fs::remove(err);
-  return r;
+  testing::CommandOptions options;
+  options.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS)};
+  options.env.insert(options.env.end(), env.begin(), env.end());
+  options.interrupt_after_ms = interrupt_after_ms;
+  return testing::run_command(args, options);
 }
 
 std::vector<std::map<std::string, std::string>> rows_of(const fs::path& dir) {

@@ -3,9 +3,6 @@
 // and unusable input exits 2 with a message. Exit codes are what git bisect reads.
 #include <gtest/gtest.h>
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -14,16 +11,14 @@
 #include <sstream>
 
 #include "results.h"
+#include "run_command.h"
 
 namespace allocstamp {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int exit_code = -1;
-  std::string out, err;
-};
+using Result = testing::CommandResult;
 
 class CheckEndToEnd : public ::testing::Test {
  protected:
@@ -34,41 +29,14 @@ class CheckEndToEnd : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  static std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
+  static std::string slurp(const fs::path& p) { return testing::slurp(p); }
 
   // Runs bench with the test workloads; stdout and stderr through files.
   Result bench(std::vector<std::string> args) {
-    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
     args.insert(args.begin(), BENCH_BINARY);
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    std::vector<std::string> env;
-    for (char** e = environ; *e; ++e) env.emplace_back(*e);
-    env.push_back("ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS));
-    std::vector<char*> envp;
-    for (auto& e : env) envp.push_back(e.data());
-    envp.push_back(nullptr);
-    posix_spawn_file_actions_t files;
-    posix_spawn_file_actions_init(&files);
-    posix_spawn_file_actions_addopen(&files, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&files, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    pid_t pid = 0;
-    Result r;
-    const int spawned = posix_spawn(&pid, argv[0], &files, nullptr, argv.data(), envp.data());
-    posix_spawn_file_actions_destroy(&files);
-    if (spawned != 0) return r;
-    int status = 0;
-    waitpid(pid, &status, 0);
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
+    testing::CommandOptions options;
+    options.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS)};
+    return testing::run_command(args, options);
   }
 
   // A sweep of test-alloc (tiny) into dir_/name; more arguments after.

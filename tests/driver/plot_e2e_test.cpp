@@ -4,9 +4,6 @@
 // without gnuplot. The drawing tests skip when gnuplot is not installed.
 #include <gtest/gtest.h>
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -14,22 +11,15 @@
 #include <fstream>
 #include <sstream>
 
+#include "run_command.h"
+
 namespace allocstamp {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using Result = testing::CommandResult;
+using testing::slurp;
 
 // The figures the fixture has data for (tests/fixtures/plot).
 const std::vector<std::string> kFigures = {
@@ -52,33 +42,10 @@ class PlotEndToEnd : public ::testing::Test {
 
   // Runs `bench plot <args>`; `path` replaces PATH when given.
   Result plot(std::vector<std::string> args, const char* path = nullptr) {
-    const fs::path out = root / "stdout", err = root / "stderr";
     args.insert(args.begin(), {BENCH_BINARY, "plot"});
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    std::vector<std::string> env;
-    for (char** e = environ; *e; ++e)
-      if (!path || std::string(*e).rfind("PATH=", 0) != 0) env.emplace_back(*e);
-    if (path) env.push_back(std::string("PATH=") + path);
-    std::vector<char*> envp;
-    for (auto& e : env) envp.push_back(e.data());
-    envp.push_back(nullptr);
-    posix_spawn_file_actions_t files;
-    posix_spawn_file_actions_init(&files);
-    posix_spawn_file_actions_addopen(&files, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&files, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    pid_t pid = 0;
-    Result r;
-    const int spawned = posix_spawn(&pid, argv[0], &files, nullptr, argv.data(), envp.data());
-    posix_spawn_file_actions_destroy(&files);
-    if (spawned != 0) return r;
-    int status = 0;
-    waitpid(pid, &status, 0);
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
+    testing::CommandOptions options;
+    if (path) options.env = {std::string("PATH=") + path};
+    return testing::run_command(args, options);
   }
 
   static bool have_gnuplot() { return std::system("command -v gnuplot >/dev/null 2>&1") == 0; }
