@@ -371,7 +371,8 @@ void add_thresholds_file(const fs::path& file, std::map<std::string, double>& th
 bool CheckResult::failed(const CheckConfig& config) const {
   return std::any_of(rows.begin(), rows.end(), [&](const CheckRow& r) {
     return r.verdict == Verdict::failed || r.verdict == Verdict::regressed ||
-           (config.fail_on_missing && r.verdict == Verdict::missing && r.n_cur == 0);
+           (config.fail_on_missing && r.verdict == Verdict::missing && r.n_cur == 0) ||
+           (config.fail_on_change && r.how == Comparison::exact && r.verdict == Verdict::improved);
   });
 }
 

@@ -32,6 +32,7 @@ struct CheckConfig {
   double alpha = 0.05;
   bool deterministic_only = false;  // compare no measured metric
   bool fail_on_missing = false;     // a cell absent from the current side fails
+  bool fail_on_change = false;      // an exact compare that moved either way fails (a CI gate)
 };
 
 // Adds "metric=pct" to `thresholds`; throws UsageError for an unknown metric or
@@ -71,7 +72,9 @@ struct CheckResult {
   std::vector<std::string> warnings;      // too few repetitions, metrics on one side only, ...
   std::vector<std::string> notes;         // what was left out on purpose
   std::size_t cells_compared = 0;         // in both sides
-  bool failed(const CheckConfig& config) const;  // any failed or regressed (or missing, if asked)
+  // Any failed or regressed row; missing ones and exact compares that improved
+  // too when the config asks.
+  bool failed(const CheckConfig& config) const;
 };
 
 // Compares `current` with `baseline` cell by cell. Throws UsageError when no

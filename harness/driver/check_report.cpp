@@ -131,6 +131,7 @@ int run_check(const Options& options, std::ostream& out, std::ostream& err) {
   config.alpha = options.check_alpha;
   config.deterministic_only = options.check_deterministic_only;
   config.fail_on_missing = options.check_fail_on_missing;
+  config.fail_on_change = options.check_fail_on_change;
 
   const RunsTable baseline = load_runs(options.check_baseline, "baseline");
   const RunsTable current = load_runs(options.check_current, "current");

@@ -65,7 +65,8 @@ const char* kCheckFooter = R"(Each cell (workload, app, size, allocator, tm, thr
 Verdicts: ok, regressed (worse beyond the threshold: exactly, or significantly),
   improved, noisy (beyond the threshold, not significant), missing (a cell or
   metric on one side only), failed (runs that were ok in the baseline now fail).
-Exit status: 0 pass, 1 regressed or failed (missing too with --fail-on-missing),
+Exit status: 0 pass, 1 regressed or failed (missing too with --fail-on-missing, a
+  deterministic metric that fell too with --fail-on-change),
   2 unusable input (missing file, not runs.csv, another schema, damaged rows).
 
 Examples:
@@ -148,6 +149,9 @@ bool parse_command_line(int argc, char** argv, Options& o) {
                   "Compare only the deterministic metrics (counts and requested bytes at 1 thread) and run status")
       ->envname("ALLOCSTAMP_CHECK_DETERMINISTIC_ONLY");
   check->add_flag("--fail-on-missing", o.check_fail_on_missing, "A cell or metric absent from --current fails the check");
+  check->add_flag("--fail-on-change", o.check_fail_on_change,
+                  "A deterministic metric that moved either way fails (fewer allocations too: for a CI gate, "
+                  "where an intended change re-records the baseline)");
   check->add_flag("--all", o.check_all, "Print every row, not only those that are not ok");
   check->add_option("--csv", o.check_csv, "Also write every row as CSV to this file (-: CSV on stdout instead of the table)");
 

@@ -41,6 +41,7 @@ struct Options {
   double check_alpha = 0.05;
   bool check_deterministic_only = false;
   bool check_fail_on_missing = false;
+  bool check_fail_on_change = false;
   bool check_all = false;                     // print ok rows too
   std::string check_csv;                      // every row as CSV; "-": stdout
   std::vector<std::string> command_line;

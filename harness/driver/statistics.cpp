@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 namespace allocstamp::stats {
@@ -145,6 +146,9 @@ std::vector<double> u_distribution(std::size_t n1, std::size_t n2) {
 
 }  // namespace
 
+// Up to this many splits of the pooled sample, ties are tested exactly.
+constexpr double kExactArrangements = 200000.0;
+
 UTest mann_whitney(std::span<const double> x, std::span<const double> y) {
   const std::vector<double> a = finite_values(x), b = finite_values(y);
   const std::size_t n1 = a.size(), n2 = b.size(), n = n1 + n2;
@@ -183,6 +187,30 @@ UTest mann_whitney(std::span<const double> x, std::span<const double> y) {
   }
 
   const double mean = dn1 * dn2 / 2.0;
+  if (tie_term != 0.0 && n <= 62 && mann_whitney_min_p(n1, n2) * 0.5 >= 1.0 / kExactArrangements) {
+    // Ties in a small sample: the exact conditional test over every way of
+    // splitting the pooled mid-ranks (the normal approximation would report
+    // p-values below what such a sample can reach).
+    std::vector<double> ranks(n);
+    for (std::size_t i = 0; i < n;) {
+      std::size_t j = i;
+      while (j < n && pooled[j].first == pooled[i].first) ++j;
+      for (std::size_t k = i; k < j; ++k) ranks[k] = (static_cast<double>(i + 1) + static_cast<double>(j)) / 2.0;
+      i = j;
+    }
+    const double observed = std::fabs(u - mean) - 1e-9;
+    double total = 0.0, as_extreme = 0.0;
+    for (std::uint64_t pick = (std::uint64_t(1) << n1) - 1; pick < (std::uint64_t(1) << n);) {
+      double sum = 0.0;
+      for (std::size_t k = 0; k < n; ++k)
+        if (pick >> k & 1) sum += ranks[k];
+      total += 1.0;
+      if (std::fabs(sum - dn1 * (dn1 + 1.0) / 2.0 - mean) >= observed) as_extreme += 1.0;
+      const std::uint64_t low = pick & -pick, ripple = pick + low;  // next subset of n1 (Gosper)
+      pick = ripple | (((pick ^ ripple) >> 2) / low);
+    }
+    return {u, std::min(1.0, as_extreme / total), true};
+  }
   const double variance = dn1 * dn2 / 12.0 * ((dn + 1.0) - tie_term / (dn * (dn - 1.0)));
   if (!(variance > 0.0)) return {u, 1.0, false};  // every value equal
   const double z = std::max(0.0, std::fabs(u - mean) - 0.5) / std::sqrt(variance);

@@ -46,8 +46,9 @@ struct UTest {
 
 // Two-sided Mann-Whitney U-test of x against y (NaN values ignored). Exact p
 // (the distribution of U counted by dynamic programming) when both samples
-// have at most 20 values and there are no ties; otherwise the normal
-// approximation with tie and continuity corrections.
+// have at most 20 values and there are no ties; with ties, exact over every
+// split of the pooled mid-ranks while there are at most 200,000 (e.g. 10 vs 10);
+// otherwise the normal approximation with tie and continuity corrections.
 UTest mann_whitney(std::span<const double> x, std::span<const double> y);
 
 // The smallest two-sided p the test can give for samples of n1 and n2 values

@@ -129,6 +129,11 @@ TEST(Check, DeterministicMetricsCompareExactlyAtOneThread) {
   CheckResult improved = compare_runs(base, less, config);
   EXPECT_EQ(verdict_of(improved, "w", "requested_seq_bytes"), Verdict::improved);
   EXPECT_FALSE(improved.failed(config));
+  // A CI gate: counts that fall (memprof stopped counting, a workload does less)
+  // fail too, while measured improvements still pass.
+  config.fail_on_change = true;
+  EXPECT_TRUE(compare_runs(base, less, config).failed(config));
+  EXPECT_FALSE(compare_runs(base, base, config).failed(config));
 }
 
 TEST(Check, OneCurrentRepetitionAboveTheBaselineIsARegression) {
@@ -339,10 +344,11 @@ TEST(Check, ManyThreadsMakeCountsMeasuredAndDeterministicOnlySkipsThem) {
     if (x.cell[5] == "2" && x.metric == "requested_seq_bytes") row = &x;
   ASSERT_NE(row, nullptr);
   EXPECT_EQ(row->how, Comparison::measured);
-  // Five equal values against five others 30% higher: normal approximation with
-  // ties, z = 12 / sqrt(25/12 * (11 - 240/90)) = 2.88 -> p = 0.004.
+  // Five equal values against five others 30% higher: the exact test with ties,
+  // 2 of the C(10, 5) = 252 splits as extreme -> p = 2/252 (the normal
+  // approximation would claim 0.004, below what 5 vs 5 can reach).
   EXPECT_EQ(row->verdict, Verdict::regressed);
-  EXPECT_NEAR(row->p, 0.00398, 1e-4);
+  EXPECT_NEAR(row->p, 2.0 / 252.0, 1e-12);
   config.deterministic_only = true;
   CheckResult det = compare_runs(base, cur, config);
   for (const CheckRow& x : det.rows) {

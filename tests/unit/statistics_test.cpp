@@ -200,20 +200,38 @@ TEST(MannWhitney, ExactForSmallSamplesWithoutTies) {
   EXPECT_DOUBLE_EQ(mann_whitney(a, b).p, 1.0);
 }
 
-TEST(MannWhitney, NormalApproximationWithTies) {
+TEST(MannWhitney, ExactWithTiesForSmallSamples) {
   // x = {1.1 .. 6.6}, y = {3.3, 5.5, 7.7, 8.8, 9.9, 10, 11}: two tied pairs.
   // U = 3 + 4 + 0.5 + 0.5 (x's 4.4 beats 3.3; 5.5 beats 3.3 and ties 5.5;
-  // 3.3 ties 3.3; 6.6 beats 3.3 and 5.5) = 5. mean 6*7/2 = 21; ties
-  // sum(t^3 - t) = 12; var = 42/12 * (14 - 12/156) = 48.730769;
-  // z = (16 - 0.5) / sqrt(var) = 2.2203941 -> p = erfc(z / sqrt 2) = 0.0263920.
+  // 3.3 ties 3.3; 6.6 beats 3.3 and 5.5) = 5. Of the C(13, 6) = 1716 ways to
+  // split the pooled mid-ranks, 34 are at least as far from the mean 21:
+  // p = 34 / 1716 (the normal approximation would say 0.0264).
   const std::vector<double> x = {1.1, 2.2, 3.3, 4.4, 5.5, 6.6}, y = {3.3, 5.5, 7.7, 8.8, 9.9, 10.0, 11.0};
   const UTest t = mann_whitney(x, y);
-  EXPECT_FALSE(t.exact);
+  EXPECT_TRUE(t.exact);
   EXPECT_DOUBLE_EQ(t.u, 5.0);
-  EXPECT_NEAR(t.p, 0.0263920, 1e-7);
+  EXPECT_NEAR(t.p, 34.0 / 1716.0, 1e-12);
+  // Three equal values against three other equal values: memory figures often
+  // look like this. The smallest p 3 vs 3 can give is 2/20, tied or not.
+  const std::vector<double> low = {10000, 10000, 10000}, high = {10600, 10600, 10600};
+  EXPECT_NEAR(mann_whitney(low, high).p, 0.1, 1e-12);
+  const std::vector<double> low4 = {10000, 10000, 10000, 10000}, high4 = {10600, 10600, 10600, 10600};
+  EXPECT_NEAR(mann_whitney(low4, high4).p, 2.0 / 70.0, 1e-12);
   // All values equal: no evidence either way.
   const std::vector<double> same = {7, 7, 7};
   EXPECT_DOUBLE_EQ(mann_whitney(same, same).p, 1.0);
+}
+
+TEST(MannWhitney, NormalApproximationWithTiesForLargerSamples) {
+  // 15 vs 15 (C(30, 15) splits: too many to count), values 0..6 and 2..8 with
+  // ties: U = 59, mean 112.5, sum(t^3 - t) = 402, var = 225/12 * (31 - 402/870)
+  // = 572.586207; z = (53.5 - 0.5) / sqrt(var) = 2.2149067 -> p = 0.0267665.
+  std::vector<double> x, y;
+  for (int i = 0; i < 15; ++i) x.push_back(i % 7), y.push_back(i % 7 + 2);
+  const UTest t = mann_whitney(x, y);
+  EXPECT_FALSE(t.exact);
+  EXPECT_DOUBLE_EQ(t.u, 59.0);
+  EXPECT_NEAR(t.p, 0.0267665, 1e-7);
 }
 
 TEST(MannWhitney, NormalApproximationForLargeSamples) {
