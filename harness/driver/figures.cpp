@@ -82,6 +82,13 @@ class Index {
     return it == ok_.end() ? none : it->second;
   }
   // The most threads a group ran with successfully (0: no ok run).
+  // The fewest threads the group ran with (0 when it has no ok run).
+  int bottom_threads(const std::string& group) const {
+    int bottom = 0;
+    for (const auto& [key, list] : ok_)
+      if (std::get<0>(key) == group && (bottom == 0 || std::get<1>(key) < bottom)) bottom = std::get<1>(key);
+    return bottom;
+  }
   int top_threads(const std::string& group) const {
     int top = 0;
     for (const auto& [key, list] : ok_)
@@ -586,16 +593,22 @@ class Preparer {
     }
   }
 
-  // Map workloads report elements_count: bytes and time per element, per container.
+  // Map workloads report elements_count: bytes and time per element, per container,
+  // from the fewest threads each ran with (one container, not shards; no parallel time).
   void element_figures() {
-    std::vector<std::string> containers, allocators;
+    std::vector<std::string> containers, allocators, inserts;
+    std::set<int> thread_counts;
     for (const auto& group : view_.groups) {
-      int t = index_.top_threads(group);
+      int t = index_.bottom_threads(group);
       bool has = false;
       for (const auto& a : index_.allocators(group, t))
         for (const RunRow* r : index_.rows(group, t, a))
           if (number(*r, "elements_count") > 0) {
             has = true;
+            thread_counts.insert(t);
+            if (r->values.count("app") && r->values.at("app") == "insert" &&
+                std::find(inserts.begin(), inserts.end(), group) == inserts.end())
+              inserts.push_back(group);
             if (std::find(allocators.begin(), allocators.end(), a) == allocators.end()) allocators.push_back(a);
           }
       if (has) containers.push_back(group);
@@ -615,12 +628,14 @@ class Preparer {
                                            {"rss_kb", "RSS", "rss", 1024}};
     // per_element[measure][container][allocator]
     auto per_element = [&](const std::string& key, double scale, const std::string& group, const std::string& a) {
-      return index_.median_by(group, index_.top_threads(group), a, [&](const RunRow& r) {
+      return index_.median_by(group, index_.bottom_threads(group), a, [&](const RunRow& r) {
         double n = number(r, "elements_count");
         return n > 0 ? number(r, key) * scale / n : kNaN;
       });
     };
-    const std::string how = "bytes at the end of the measured phase divided by the elements inserted, median over the repetitions";
+    const std::string how = "bytes at the end of the measured phase divided by the elements held, median over the repetitions";
+    std::string threads;
+    for (int t : thread_counts) threads += (threads.empty() ? ", " : " or ") + threads_text(t);
     if (allocators.size() == 1) {
       Bars bars;
       for (const Measure& m : measures) bars.series.push_back(m.title);
@@ -635,7 +650,7 @@ class Preparer {
         bars.rows.push_back(c);
         bars.values.push_back(row);
       }
-      Figure f = figure("bytes-per-element", "bars", "Bytes per element under " + allocators[0] + context(containers),
+      Figure f = figure("bytes-per-element", "bars", "Bytes per element under " + allocators[0] + threads + context(containers),
                         "For each container: requested, usable and resident (RSS) " + how + ".");
       f.notes = notes;
       add_bars(std::move(f), bars, "bytes per element", "no run reported the heap or RSS at the end of its phase");
@@ -654,7 +669,7 @@ class Preparer {
           bars.rows.push_back(c);
           bars.values.push_back(row);
         }
-        Figure f = figure("bytes-per-element-" + m.file, "bars", "Bytes per element, " + m.title + context(containers),
+        Figure f = figure("bytes-per-element-" + m.file, "bars", "Bytes per element, " + m.title + threads + context(containers),
                           "For each container, one bar per allocator: " + m.title + " " + how + ".");
         std::vector<std::string> where;
         for (const auto& a : allocators)
@@ -665,15 +680,16 @@ class Preparer {
                  "no run reported " + m.key + " (as a column or a key in extra)");
       }
     }
+    if (inserts.empty()) return skip("insert-time", "no insert run of a map workload: no time-per-insert figure");
     Bars bars;
     bars.series = allocators;
-    for (const auto& c : containers) {
+    for (const auto& c : inserts) {
       std::vector<Value> row;
       for (const auto& a : allocators) row.push_back({per_element("elapsed_ns", 1, c, a)});
       bars.rows.push_back(c);
       bars.values.push_back(row);
     }
-    Figure f = figure("insert-time", "bars", "Time per inserted element" + context(containers) + ": median, ns",
+    Figure f = figure("insert-time", "bars", "Time per inserted element" + threads + context(inserts) + ": median, ns",
                       "For each container, one bar per allocator: the measured phase's time divided by the elements "
                       "inserted, median over the repetitions.");
     add_bars(std::move(f), bars, "ns per element", "no map run reported elapsed_ns");

@@ -43,7 +43,13 @@ int main(int argc, char** argv) {
     }
     // Nothing chosen to run: the default job (so `bench --dry-run` shows it, `bench --reps=3` shortens it).
     if (options.preset.empty() && options.workloads.empty() && options.resume.empty()) options.preset = "default";
-    if (!options.preset.empty() && options.resume.empty()) {
+    if (!options.resume.empty()) {
+      // A resumed preset sweep still ends with its figures.
+      const std::string name = preset_of_results(options.resume);
+      const std::vector<Preset> presets = load_presets(presets_file);
+      for (const Preset& p : presets)
+        if (p.name == name) options.plot_after = p.plot;
+    } else if (!options.preset.empty()) {
       const std::vector<Preset> presets = load_presets(presets_file);
       const Preset& preset = find_preset(presets, options.preset);
       apply_preset(preset, options);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 
 #include <nlohmann/json.hpp>
 
@@ -69,6 +70,14 @@ const Preset& find_preset(const std::vector<Preset>& presets, const std::string&
   std::string names;
   for (const Preset& p : presets) names += (names.empty() ? "" : ", ") + p.name;
   throw UsageError("unknown preset '" + name + "'", "choose from: " + names);
+}
+
+std::string preset_of_results(const fs::path& dir) {
+  std::ifstream in(dir / "meta.json");
+  json meta = json::parse(in, nullptr, false);
+  if (!meta.is_object() || !meta.contains("options") || !meta["options"].is_object()) return "";
+  const json& options = meta["options"];
+  return options.contains("preset") && options["preset"].is_string() ? options["preset"].get<std::string>() : "";
 }
 
 void print_presets(const std::vector<Preset>& presets) {

@@ -29,6 +29,10 @@ const Preset& find_preset(const std::vector<Preset>& presets, const std::string&
 // comes from its ALLOCSTAMP_* variable.
 void apply_preset(const Preset& preset, Options& options);
 
+// The preset a results folder's sweep ran (from its meta.json; "" for none or
+// an unreadable file: --resume reports those itself).
+std::string preset_of_results(const std::filesystem::path& dir);
+
 // For `bench --list`.
 void print_presets(const std::vector<Preset>& presets);
 

@@ -222,7 +222,38 @@ TEST_F(Figures, BytesAndTimePerElementPerContainer) {
   // glibc's RSS: median of 2000 and 2100 KiB over 1000 elements.
   EXPECT_EQ(line_of(data("bytes-per-element-rss"), "\"maps-insert-std_map\""), "\"maps-insert-std_map\" 2099.2 3072 4096");
   EXPECT_EQ(line_of(data("insert-time"), "\"maps-insert-std_map\""), "\"maps-insert-std_map\" 110 90 90");
-  EXPECT_EQ(find(plan, "insert-time")->title, "Time per inserted element (size tiny): median, ns");
+  EXPECT_EQ(find(plan, "insert-time")->title, "Time per inserted element, 1 thread (size tiny): median, ns");
+}
+
+// Per-element figures come from the fewest threads (one container, not shards), and
+// a churn workload's time is not a time per insert.
+TEST_F(Figures, PerElementFiguresUseOneThreadAndLeaveChurnOutOfInsertTime) {
+  edit_runs([](std::string text) {
+    std::string out, line;
+    std::istringstream in(text);
+    while (std::getline(in, line)) {
+      out += line + "\n";
+      if (line.find(",maps-insert-std_map,insert,") == std::string::npos) continue;
+      std::string churn = line;
+      churn.replace(churn.find(",maps-insert-std_map,insert,"), 28, ",maps-churn-std_map,churn,");
+      out += churn + "\n";
+      // The same run at 2 threads (run_id 9..., threads 2), 100 times slower.
+      std::vector<std::string> fields;
+      std::istringstream cells(line);
+      for (std::string f; std::getline(cells, f, ',');) fields.push_back(f);
+      fields[0] = "9" + fields[0];
+      fields[6] = "2";
+      fields[12] = std::to_string(std::stoll(fields[12]) * 100);  // elapsed_ns
+      std::string two;
+      for (const auto& f : fields) two += (two.empty() ? "" : ",") + f;
+      out += two + "\n";
+    }
+    return out;
+  });
+  FigurePlan plan = prepare();
+  EXPECT_EQ(line_of(data("insert-time"), "\"maps-insert-std_map\""), "\"maps-insert-std_map\" 110 90 90");
+  EXPECT_EQ(line_of(data("insert-time"), "\"maps-churn-std_map\""), "");
+  EXPECT_NE(line_of(data("bytes-per-element-requested"), "\"maps-churn-std_map\""), "");
 }
 
 TEST_F(Figures, OneAllocatorGivesOneBytesPerElementFigureWithAllMeasures) {

@@ -29,7 +29,7 @@ template <typename Adapter>
 struct Churn {
   static void run(const Config& c, Result& r) {
     if constexpr (!Adapter::erasable) {
-      r.problem = "churn needs erase: '" + c.container + "' is insert-only (a sorted vector is O(n) per update)";
+      r.problem = "churn needs erase: '" + std::string(c.container) + "' is insert-only (a sorted vector is O(n) per update)";
     } else {
       using K = typename Adapter::key_type;
       using V = typename Adapter::mapped_type;

@@ -30,7 +30,7 @@ class MapAdapter {
   static constexpr bool concurrent = false;
   static constexpr bool erasable = true;
 
-  void insert(const key_type& key, mapped_type value) { map_.emplace(key, value); }
+  void insert(key_type key, mapped_type value) { map_.emplace(std::move(key), value); }
   bool find(const key_type& key, mapped_type& value) const {
     auto it = map_.find(key);
     if (it == map_.end()) return false;
@@ -61,7 +61,7 @@ class SortedVectorAdapter {
   static constexpr bool concurrent = false;
   static constexpr bool erasable = false;
 
-  void insert(const K& key, V value) { pairs_.emplace_back(key, value); }
+  void insert(K key, V value) { pairs_.emplace_back(std::move(key), value); }
   void finish() {
     std::sort(pairs_.begin(), pairs_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     pairs_.shrink_to_fit();
@@ -96,7 +96,7 @@ class TbbHashMapAdapter {
   static constexpr bool concurrent = true;
   static constexpr bool erasable = true;
 
-  void insert(const K& key, V value) { map_.emplace(key, value); }
+  void insert(K key, V value) { map_.emplace(std::move(key), value); }
   bool find(const K& key, V& value) const {
     typename Map::const_accessor found;
     if (!map_.find(found, key)) return false;

@@ -14,7 +14,7 @@ template <template <typename> class App>
 bool dispatch(const Config& config, Result& result) {
   auto with_types = [&]<typename K, typename V>() {
     bool known = with_container<K, V>(config.container, [&]<typename Adapter>() { App<Adapter>::run(config, result); });
-    if (!known) result.problem = "unknown container '" + config.container + "'";
+    if (!known) result.problem = "unknown container '" + std::string(config.container) + "'";
     return known;
   };
   if (config.key == "u32") return with_types.template operator()<uint32_t, uint32_t>();

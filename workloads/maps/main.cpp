@@ -35,7 +35,7 @@ uint64_t elements_for(const std::string& app, const std::string& size) {
   tm::usage_error("--size takes tiny, small, medium or large, not '" + size + "'");
 }
 
-bool known_container(const std::string& name) {
+bool known_container(std::string_view name) {
   for (std::string_view c : kContainers)
     if (c == name) return true;
   return false;
@@ -62,7 +62,7 @@ int run(int argc, char** argv) {
     return true;
   });
   if (c.container.empty()) tm::usage_error("--container is required");
-  if (!known_container(c.container)) tm::usage_error("unknown --container '" + c.container + "'");
+  if (!known_container(c.container)) tm::usage_error("unknown --container '" + std::string(c.container) + "'");
   if (c.key != "u32" && c.key != "u64" && c.key != "string")
     tm::usage_error("--key takes u32, u64 or string, not '" + c.key + "'");
   if (order != "random" && order != "sorted") tm::usage_error("--order takes random or sorted, not '" + order + "'");
@@ -74,6 +74,9 @@ int run(int argc, char** argv) {
   c.threads = common.threads;
   c.seed = common.seed;
   if (c.elements < uint64_t(c.threads)) tm::usage_error("--elements must be at least --threads");
+  // u32 keys are distinct only while the key space (every key a run ever inserts) fits 32 bits.
+  if (c.key == "u32" && c.elements + (app == "churn" ? c.ops + 2 * uint64_t(c.threads) : 0) > (uint64_t(1) << 32))
+    tm::usage_error("u32 keys run out: --elements plus --ops exceed 2^32 distinct keys (use --key u64)");
 
   Result r;
   bool ran = app == "insert" ? run_insert(c, r) : run_churn(c, r);
@@ -86,11 +89,12 @@ int run(int argc, char** argv) {
     memprof::metric("replaces_count", int64_t(r.replaces));
   }
   if (!r.problem.empty()) {
-    std::fprintf(stderr, "maps %s: verification failed: %s %s\n", app.c_str(), c.container.c_str(), r.problem.c_str());
+    std::fprintf(stderr, "maps %s: verification failed: %s %s\n", app.c_str(), std::string(c.container).c_str(),
+                 r.problem.c_str());
     return 3;
   }
   std::printf("maps %s: container=%s key=%s order=%s threads=%d elements=%llu elapsed_ms=%.2f ns_per_op=%.1f",
-              app.c_str(), c.container.c_str(), c.key.c_str(), order.c_str(), c.threads,
+              app.c_str(), std::string(c.container).c_str(), c.key.c_str(), order.c_str(), c.threads,
               static_cast<unsigned long long>(r.elements), double(r.elapsed_ns) / 1e6,
               double(r.elapsed_ns) / double(app == "insert" ? c.elements : (c.ops ? c.ops : 1)));
   if (r.held_bytes >= 0) std::printf(" held_bytes_per_element=%.2f", double(r.held_bytes) / double(r.elements));

@@ -4,13 +4,14 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "keys.h"
 
 namespace allocstamp::maps {
 
 struct Config {
-  std::string container;
+  std::string_view container;  // points into argv: no heap block live while the heap is measured
   std::string key = "u32";  // u32 | u64 | string
   Order order = Order::random;
   uint64_t elements = 0;

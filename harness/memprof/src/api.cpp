@@ -30,7 +30,7 @@ MEMPROF_API void memprof_phase_begin(void) {
 
 MEMPROF_API void memprof_phase_end(void) {
   ensure_ready();
-  end_measured_phase();
+  end_measured_phase(true);
 }
 
 MEMPROF_API void memprof_scope_begin(const char* name) {

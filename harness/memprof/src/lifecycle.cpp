@@ -98,9 +98,10 @@ void begin_measured_phase() {
   threads::unlock();
   measured.begin_ns = now;
   measured.ended = false;
+  measured.ended_by_program = false;
 }
 
-void end_measured_phase() {
+void end_measured_phase(bool by_program) {
   threads::lock();
   uint64_t now = now_ns();
   measured.load_end = load_until(now);
@@ -116,6 +117,7 @@ void end_measured_phase() {
   measured.allocator = introspect::read(real.glibc_layout);
   --t.depth;
   measured.ended = true;
+  measured.ended_by_program = by_program;
 }
 
 const Phase& measured_phase() { return measured; }

@@ -20,10 +20,12 @@ struct Phase {
   // map workload, its container), even if it frees everything before exit.
   int64_t heap_req, heap_use, blocks;
   bool ended;
+  bool ended_by_program;
 };
 
 void begin_measured_phase();
-void end_measured_phase();
+// `by_program`: memprof_phase_end (else the report ends it at exit).
+void end_measured_phase(bool by_program = false);
 const Phase& measured_phase();
 uint64_t start_ns();
 // The fd records go to (-1: text summary on stderr).

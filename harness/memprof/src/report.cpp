@@ -212,6 +212,11 @@ void write_text(const Figures& f) {
   if (options.track_heap)
     l.add("  live blocks     peak ").append(count_text(uint64_t(t.blocks_peak > 0 ? t.blocks_peak : 0)))
       .add(", at exit ").append(count_text(uint64_t(t.blocks_end > 0 ? t.blocks_end : 0))).add('\n');
+  if (options.track_heap && f.phase.ended_by_program) {
+    l.add("  at phase end    requested ").append(bytes_text(double(f.phase.heap_req)));
+    if (options.track_usable) l.add(", usable ").append(bytes_text(double(f.phase.heap_use)));
+    l.add(", ").append(count_text(uint64_t(f.phase.blocks > 0 ? f.phase.blocks : 0))).add(" blocks live\n");
+  }
   if (options.track_heap)
     l.add("  load average    ")
         .append(bytes_text(f.duration_ns ? f.load_total / double(f.duration_ns) : 0)).add('\n');
