@@ -174,10 +174,12 @@ bool has_values(const Bars& bars) {
 }
 
 // The width grows with the bars; x labels wider than their slot (about 7.5 px a
-// character at 11 pt, in a plot area that the y axis and the legend narrow) are rotated.
-void set_size(Figure& f, double width, double plot_width, size_t slots, size_t longest_label) {
+// character at 11 pt, in a plot area that the y axis and the legend narrow) are rotated,
+// and then the first one, which hangs left of its slot, sets the left margin ("lead").
+void set_size(Figure& f, double width, double plot_width, size_t slots, size_t longest_label, size_t first_label) {
   set_number(f, "width", width);
   set_number(f, "rotate", 7.5 * static_cast<double>(longest_label) > plot_width / static_cast<double>(slots) ? 1 : 0);
+  set_number(f, "lead", static_cast<double>(first_label));
 }
 
 size_t longest(const std::vector<std::string>& labels) {
@@ -254,7 +256,7 @@ class Preparer {
     set_number(f, "errorbars", bars.errorbars ? 1 : 0);
     set_number(f, "refline", bars.refline);
     double width = std::clamp<double>(560.0 + 18.0 * static_cast<double>(bars.rows.size() * bars.series.size()), 800, 1600);
-    set_size(f, width, width - 260, bars.rows.size(), longest(bars.rows));
+    set_size(f, width, width - 260, bars.rows.size(), longest(bars.rows), bars.rows.empty() ? 0 : bars.rows[0].size());
     add(std::move(f), text.str());
   }
 
@@ -587,7 +589,7 @@ class Preparer {
       set_text(f, "ylab", "calls" + unit);
       set_number(f, "ymax", top / scale * 1.08);  // both panels on one scale
       double width = std::clamp<double>(600.0 + 150.0 * static_cast<double>(allocators.size()), 800, 1600);
-      set_size(f, width, width / 2 - 100, allocators.size(), longest(allocators));
+      set_size(f, width, width / 2 - 100, allocators.size(), longest(allocators), allocators.empty() ? 0 : allocators[0].size());
       set_number(f, "rows", static_cast<double>(allocators.size()));
       add(std::move(f), text.str());
     }

@@ -2,7 +2,7 @@
 # labels it), one bar per series; with errorbars = 1 each series is three
 # columns (value, low, high). NaN leaves a bar out. Used for time ratios, the
 # memory ladder, bytes per element, time per insert and abort rates.
-# Variables: datafile, out, stamp, figtitle, ylab, n, rows, errorbars, refline, rotate, width.
+# Variables: datafile, out, stamp, figtitle, ylab, n, rows, errorbars, refline, rotate, lead, width.
 load 'common.gp'
 set title figtitle
 set ylabel ylab
@@ -13,7 +13,8 @@ set boxwidth 0.9
 set yrange [0:*]
 set xrange [-0.6:rows-0.4]  # clusters sit at 0, 1, ...: no empty slot at either end
 set xtics scale 0
-if (rotate) { set xtics rotate by 30 right }
+# A rotated first label hangs left of the axis by about 0.85 of its length (in characters).
+if (rotate) { set xtics rotate by 30 right; if (0.85 * lead > 10) { set lmargin 0.85 * lead } }
 if (refline == refline) { set arrow 1 from graph 0, first refline to graph 1, first refline nohead dt 2 lw 1 lc rgb '#333333' front }
 
 do for [fmt in formats] {

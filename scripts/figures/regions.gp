@@ -1,7 +1,7 @@
 # regions.gp — allocation calls (left) and frees (right) per allocator, stacked
 # by region: sequential, parallel, transactional.
 # datafile: a comment line, then allocator, allocs seq/par/tx, frees seq/par/tx.
-# Variables: datafile, out, stamp, figtitle, ylab, ymax (both panels), rows, rotate, width.
+# Variables: datafile, out, stamp, figtitle, ylab, ymax (both panels), rows, rotate, lead, width.
 load 'common.gp'
 set style data histogram
 set style histogram rowstacked gap 1
@@ -12,7 +12,8 @@ set xrange [-0.6:rows-0.4]
 set xtics scale 0
 set ylabel ylab
 set key below horizontal center
-if (rotate) { set xtics rotate by 30 right }
+# A rotated first label hangs left of the axis by about 0.85 of its length (in characters).
+if (rotate) { set xtics rotate by 30 right; if (0.85 * lead > 10) { set lmargin 0.85 * lead } }
 
 do for [fmt in formats] {
   eval terminal(fmt)
