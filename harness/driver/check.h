@@ -77,6 +77,11 @@ struct CheckResult {
   bool failed(const CheckConfig& config) const;
 };
 
+// What differs between the setups two results folders were measured on (the
+// meta.json next to each runs.csv): allocator versions and the compiler. Empty
+// when they agree or either meta.json is missing or unreadable.
+std::vector<std::string> setup_differences(const RunsTable& baseline, const RunsTable& current);
+
 // Compares `current` with `baseline` cell by cell. Throws UsageError when no
 // cell is on both sides or a compared value is not a number.
 CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, const CheckConfig& config);

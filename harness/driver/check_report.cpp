@@ -136,6 +136,8 @@ int run_check(const Options& options, std::ostream& out, std::ostream& err) {
   const RunsTable baseline = load_runs(options.check_baseline, "baseline");
   const RunsTable current = load_runs(options.check_current, "current");
   const CheckResult result = compare_runs(baseline, current, config);
+  // A different allocator or compiler changes what even deterministic metrics are.
+  std::vector<std::string> setup = setup_differences(baseline, current);
 
   if (!options.check_csv.empty() && options.check_csv != "-") {
     std::ofstream csv(options.check_csv, std::ios::trunc);
@@ -153,6 +155,9 @@ int run_check(const Options& options, std::ostream& out, std::ostream& err) {
   // Warnings after the table, right above the verdict, where they are read.
   out.flush();
   for (const std::string& w : result.warnings) err << "warning: " << w << '\n';
+  for (const std::string& d : setup)
+    err << "warning: the two sides ran on different setups (" << d
+        << "): a difference may come from there — re-record the baseline on this setup if so\n";
   for (const std::string& n : result.notes) err << "note: " << n << '\n';
   err.flush();
   (options.check_csv == "-" ? err : out) << check_verdict_line(result, config) << '\n';

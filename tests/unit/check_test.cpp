@@ -493,3 +493,33 @@ TEST_F(CheckFiles, RefusesWhatIsNotRunsCsv) {
 
 }  // namespace
 }  // namespace allocstamp
+
+namespace allocstamp {
+namespace {
+
+// A different allocator version or compiler on the two sides is named (it can
+// change even deterministic counts); the same setup, or no meta.json, says nothing.
+TEST(CheckSetup, DifferentAllocatorVersionsAndCompilersAreNamed) {
+  const fs::path root = fs::temp_directory_path() / ("check-setup-" + std::to_string(getpid()));
+  fs::create_directories(root / "a");
+  fs::create_directories(root / "b");
+  auto meta = [](const std::string& jemalloc, const std::string& compiler) {
+    return R"({"allocators": [{"name": "glibc", "version": "2.36"}, {"name": "jemalloc", "version": ")" + jemalloc +
+           R"("}], "machine": {"compiler": ")" + compiler + R"("}})";
+  };
+  std::ofstream(root / "a" / "meta.json") << meta("5.3.0-1", "g++ 12.2.0");
+  std::ofstream(root / "b" / "meta.json") << meta("5.3.0-1", "g++ 12.2.0");
+  RunsTable a, b;
+  a.source = (root / "a" / "runs.csv").string();
+  b.source = (root / "b" / "runs.csv").string();
+  EXPECT_TRUE(setup_differences(a, b).empty());
+  std::ofstream(root / "b" / "meta.json", std::ios::trunc) << meta("5.3.0-2", "g++ 13.1.0");
+  EXPECT_EQ(setup_differences(a, b), (std::vector<std::string>{"jemalloc 5.3.0-1 in the baseline, 5.3.0-2 now",
+                                                                "compiler g++ 12.2.0 in the baseline, g++ 13.1.0 now"}));
+  fs::remove(root / "b" / "meta.json");
+  EXPECT_TRUE(setup_differences(a, b).empty());
+  fs::remove_all(root);
+}
+
+}  // namespace
+}  // namespace allocstamp
