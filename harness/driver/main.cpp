@@ -41,20 +41,7 @@ int main(int argc, char** argv) {
       print_presets(load_presets(presets_file));
       return 0;
     }
-    // Nothing chosen to run: the default job (so `bench --dry-run` shows it, `bench --reps=3` shortens it).
-    if (options.preset.empty() && options.workloads.empty() && options.resume.empty()) options.preset = "default";
-    if (!options.resume.empty()) {
-      // A resumed preset sweep still ends with its figures.
-      const std::string name = preset_of_results(options.resume);
-      const std::vector<Preset> presets = load_presets(presets_file);
-      for (const Preset& p : presets)
-        if (p.name == name) options.plot_after = p.plot;
-    } else if (!options.preset.empty()) {
-      const std::vector<Preset> presets = load_presets(presets_file);
-      const Preset& preset = find_preset(presets, options.preset);
-      apply_preset(preset, options);
-      if (!options.dry_run) std::cout << "preset " << preset.name << ": " << preset.description << "\n";
-    }
+    choose_preset(options, presets_file, std::cout);
     ProcessExecutor executor;
     std::filesystem::path results;
     int status = run_sweep(options, paths, executor, std::cout, &results);

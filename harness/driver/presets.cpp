@@ -80,6 +80,21 @@ std::string preset_of_results(const fs::path& dir) {
   return options.contains("preset") && options["preset"].is_string() ? options["preset"].get<std::string>() : "";
 }
 
+void choose_preset(Options& options, const fs::path& presets_file, std::ostream& out) {
+  if (!options.resume.empty()) {
+    const std::string name = preset_of_results(options.resume);
+    for (const Preset& p : load_presets(presets_file))
+      if (p.name == name) options.plot_after = p.plot;
+    return;
+  }
+  if (options.preset.empty() && options.workloads.empty()) options.preset = "default";
+  if (options.preset.empty()) return;
+  const std::vector<Preset> presets = load_presets(presets_file);
+  const Preset& preset = find_preset(presets, options.preset);
+  apply_preset(preset, options);
+  if (!options.dry_run) out << "preset " << preset.name << ": " << preset.description << "\n";
+}
+
 void print_presets(const std::vector<Preset>& presets) {
   std::printf("\nPresets (workloads/presets.json; bench --preset NAME, flags override; bench alone runs 'default'):\n");
   for (const Preset& p : presets) std::printf("  %-16s %s\n", p.name.c_str(), p.description.c_str());

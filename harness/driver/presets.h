@@ -3,6 +3,7 @@
 // what the command line and the ALLOCSTAMP_* variables left unset.
 #pragma once
 #include <filesystem>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,12 @@ void apply_preset(const Preset& preset, Options& options);
 // The preset a results folder's sweep ran (from its meta.json; "" for none or
 // an unreadable file: --resume reports those itself).
 std::string preset_of_results(const std::filesystem::path& dir);
+
+// The preset a sweep runs under: --preset, or "default" when nothing was chosen
+// to run (so `bench --dry-run` shows the default job and `bench --reps=3`
+// shortens it), or, for --resume, the one the folder was started with (only to
+// draw its figures at the end). Names it on `out` unless it is a dry run.
+void choose_preset(Options& options, const std::filesystem::path& presets_file, std::ostream& out);
 
 // For `bench --list`.
 void print_presets(const std::vector<Preset>& presets);
