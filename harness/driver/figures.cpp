@@ -420,8 +420,10 @@ class Preparer {
       }
       Figure f = figure(name, "bars", "Abort rate of transactions, " + threads_text(t) + context(bars.rows) + ": median",
                         "Each bar is the share of an allocator's transaction attempts that aborted (1 - commits/attempts), "
-                        "median over the repetitions; more aborts under one allocator point to false conflicts between "
-                        "blocks it placed close together.");
+                        "median over the repetitions (a 0 above a slot: no attempt aborted; no 0 and no bar: no "
+                        "run); more aborts under one allocator point to false conflicts between blocks it placed "
+                        "close together.");
+      set_number(f, "zerolabels", 1);
       add_bars(std::move(f), bars, "aborted attempts (% of attempts)", "no transactional run");
     }
     if (!any_tx) skip("aborts", "no ok run made transactions (tx_attempts_count > 0): no abort-rate figure");

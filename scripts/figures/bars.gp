@@ -2,7 +2,8 @@
 # labels it), one bar per series; with errorbars = 1 each series is three
 # columns (value, low, high). NaN leaves a bar out. Used for time ratios, the
 # memory ladder, bytes per element, time per insert and abort rates.
-# Variables: datafile, out, stamp, figtitle, ylab, n, rows, errorbars, refline, rotate, lead, width.
+# Variables: datafile, out, stamp, figtitle, ylab, n, rows, errorbars, refline, rotate, lead, width,
+# zerolabels (write "0" over a bar that is exactly zero, so it is not read as missing).
 load 'common.gp'
 set title figtitle
 set ylabel ylab
@@ -23,7 +24,15 @@ do for [fmt in formats] {
   if (errorbars) {
     plot for [i=0:n-1] datafile using (column(2+3*i)):(column(3+3*i)):(column(4+3*i)):xtic(1) title columnheader(2+3*i) lt i+1
   } else {
-    plot for [i=0:n-1] datafile using (column(2+i)):xtic(1) title columnheader(2+i) lt i+1
+    if (exists("zerolabels") && zerolabels) {
+      # Bar i of cluster r sits at r + (i - (n-1)/2) / (n + gap), gap 2; this plot counts the
+      # header line as record 0, so cluster r is record r + 1.
+      plot for [i=0:n-1] datafile using (column(2+i)):xtic(1) title columnheader(2+i) lt i+1, \
+           for [i=0:n-1] datafile using ($0 - 1 + (i - (n-1)/2.0) / (n + 2)):(column(2+i) == 0 ? 0 : NaN):("0") \
+             with labels offset 0,0.6 font ',8' textcolor rgb '#444444' notitle
+    } else {
+      plot for [i=0:n-1] datafile using (column(2+i)):xtic(1) title columnheader(2+i) lt i+1
+    }
   }
   unset output
 }
