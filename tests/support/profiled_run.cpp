@@ -1,18 +1,15 @@
-// profiled_run.cpp — spawning, timing out and parsing for the memprof tests.
+// profiled_run.cpp — the environment a profiled run gets (run_command spawns it) and
+// parsing the records it leaves, for the memprof tests.
 #include "profiled_run.h"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
-#include <thread>
+
+#include "run_command.h"
 
 namespace allocstamp::testing {
 
@@ -37,13 +34,6 @@ std::string memprof_library() { return MEMPROF_LIBRARY; }
 std::string target(const std::string& name) { return std::string(TARGET_DIR) + "/" + name; }
 
 namespace {
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::vector<std::pair<std::string, Record>> parse_records(const std::string& text) {
   std::vector<std::pair<std::string, Record>> out;
@@ -95,65 +85,29 @@ std::string RunResult::describe() const {
 
 RunResult run_program(const std::string& program, const std::vector<std::string>& args,
                       const TestAllocator& allocator, const RunOptions& options) {
-  fs::path dir = fs::temp_directory_path() / ("allocstamp-test-" + std::to_string(getpid()) + "-" +
-                                              std::to_string(std::rand()));
-  fs::create_directories(dir);
-  fs::path out = dir / "stdout", err = dir / "stderr", records = dir / "records";
-
-  std::vector<std::string> env_strings;
-  auto overridden = [&](const std::string& s) {
-    for (const auto& [k, v] : options.env)
-      if (s.rfind(k + "=", 0) == 0) return true;
-    return false;
-  };
-  for (char** e = environ; *e; ++e) {
-    std::string s = *e;
-    if (s.rfind("LD_PRELOAD=", 0) == 0 || s.rfind("MEMPROF_", 0) == 0 || overridden(s)) continue;
-    env_strings.push_back(s);
-  }
+  fs::path records = fs::temp_directory_path() / ("allocstamp-test-" + std::to_string(getpid()) + "-" +
+                                                  std::to_string(std::rand()) + ".records");
+  CommandOptions command;
+  command.drop_prefixes = {"LD_PRELOAD=", "MEMPROF_"};  // nothing inherited may profile it twice
   std::string preload;
   if (options.profile) preload = memprof_library();
   if (!allocator.library.empty()) preload += (preload.empty() ? "" : ":") + allocator.library;
-  if (!preload.empty()) env_strings.push_back("LD_PRELOAD=" + preload);
-  if (!overridden("MEMPROF_OUT=")) env_strings.push_back("MEMPROF_OUT=" + records.string());
-  for (const auto& [k, v] : options.env) env_strings.push_back(k + "=" + v);
+  if (!preload.empty()) command.env.push_back("LD_PRELOAD=" + preload);
+  command.env.push_back("MEMPROF_OUT=" + records.string());
+  for (const auto& [k, v] : options.env) command.env.push_back(k + "=" + v);  // later entries win
+  command.timeout_seconds = options.timeout_seconds;
 
-  std::vector<char*> argv{const_cast<char*>(program.c_str())};
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  std::vector<char*> envp;
-  for (auto& s : env_strings) envp.push_back(s.data());
-  envp.push_back(nullptr);
-
-  pid_t pid = fork();
-  if (pid == 0) {
-    int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    int e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    dup2(o, 1);
-    dup2(e, 2);
-    execve(program.c_str(), argv.data(), envp.data());
-    _exit(127);
-  }
+  std::vector<std::string> argv{program};
+  argv.insert(argv.end(), args.begin(), args.end());
+  CommandResult c = run_command(argv, command);
   RunResult result;
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(options.timeout_seconds);
-  int status = 0;
-  for (;;) {
-    pid_t w = waitpid(pid, &status, WNOHANG);
-    if (w == pid) break;
-    if (std::chrono::steady_clock::now() > deadline) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      result.timed_out = true;
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
-  result.out = slurp(out);
-  result.err = slurp(err);
+  result.exit_code = c.signal ? -1 : c.exit_code;
+  result.signal = c.signal;
+  result.timed_out = c.timed_out;
+  result.out = std::move(c.out);
+  result.err = std::move(c.err);
   result.records = parse_records(slurp(records));
-  fs::remove_all(dir);
+  fs::remove(records);
   return result;
 }
 

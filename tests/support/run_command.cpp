@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <fstream>
@@ -33,12 +34,16 @@ CommandResult run_command(std::vector<std::string> argv, const CommandOptions& o
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {
     std::string entry = *e;
-    std::string name = entry.substr(0, entry.find('='));
-    bool replaced = false;
-    for (const auto& mine : options.env) replaced = replaced || mine.substr(0, mine.find('=')) == name;
-    if (!replaced) env.push_back(entry);
+    bool dropped = false;
+    for (const auto& prefix : options.drop_prefixes) dropped = dropped || entry.rfind(prefix, 0) == 0;
+    if (!dropped) env.push_back(entry);
   }
-  env.insert(env.end(), options.env.begin(), options.env.end());
+  for (const auto& mine : options.env) {  // a later entry of the same name wins
+    const std::string name = mine.substr(0, mine.find('=') + 1);
+    auto same = std::find_if(env.begin(), env.end(), [&](const std::string& e) { return e.rfind(name, 0) == 0; });
+    if (same != env.end()) *same = mine;
+    else env.push_back(mine);
+  }
   std::vector<char*> args, envp;
   for (auto& a : argv) args.push_back(a.data());
   args.push_back(nullptr);
@@ -61,8 +66,18 @@ CommandResult run_command(std::vector<std::string> argv, const CommandOptions& o
     kill(pid, SIGINT);
   }
   int status = 0;
-  waitpid(pid, &status, 0);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(options.timeout_seconds);
+  while (options.timeout_seconds > 0 && waitpid(pid, &status, WNOHANG) != pid) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(pid, SIGKILL);
+      r.timed_out = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  if (options.timeout_seconds <= 0 || r.timed_out) waitpid(pid, &status, 0);
+  r.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + r.signal;
   r.out = slurp(out);
   r.err = slurp(err);
   fs::remove(out);

@@ -10,12 +10,16 @@ namespace allocstamp::testing {
 
 struct CommandResult {
   int exit_code = -1;  // 128 + signal when it was killed
+  int signal = 0;      // the signal that ended it, or 0
+  bool timed_out = false;
   std::string out, err;
 };
 
 struct CommandOptions {
-  std::vector<std::string> env;  // NAME=value, replacing any inherited NAME
-  int interrupt_after_ms = 0;    // > 0: send SIGINT after that long
+  std::vector<std::string> env;            // NAME=value, replacing an inherited or earlier NAME
+  std::vector<std::string> drop_prefixes;  // inherited entries starting so are left out
+  int interrupt_after_ms = 0;              // > 0: send SIGINT after that long
+  int timeout_seconds = 0;                 // > 0: SIGKILL after that long (timed_out)
 };
 
 // argv[0] is the program's path.
