@@ -34,6 +34,7 @@ Preset preset_from(const json& entry, const fs::path& file) {
     p.tm = entry.value("tm", std::string());
     p.profile = entry.value("profile", std::string());
     p.reps = entry.value("reps", 0);
+    p.timeout_seconds = entry.value("timeout", 0.0);
     p.plot = entry.value("plot", false);
     if (entry.contains("series")) p.series = entry["series"].get<bool>() ? 1 : 0;
   } catch (const json::exception& e) {
@@ -45,6 +46,7 @@ Preset preset_from(const json& entry, const fs::path& file) {
   const std::vector<std::string> profiles{"full", "counts", "none"};
   if (!p.profile.empty() && std::find(profiles.begin(), profiles.end(), p.profile) == profiles.end())
     throw UsageError(where("has profile '" + p.profile + "'"), "use full, counts or none");
+  if (p.timeout_seconds < 0) throw UsageError(where("has a negative timeout"), "give seconds, or leave it out");
   if (p.reps < 0 || std::any_of(p.threads.begin(), p.threads.end(), [](int t) { return t < 1; }))
     throw UsageError(where("has a repetition or thread count below 1"), "fix the file");
   return p;
@@ -112,6 +114,7 @@ void apply_preset(const Preset& p, Options& o) {
   std::sort(o.threads.begin(), o.threads.end());
   o.threads.erase(std::unique(o.threads.begin(), o.threads.end()), o.threads.end());
   if (p.reps > 0 && !chosen(o, "--reps", "ALLOCSTAMP_REPS")) o.reps = p.reps;
+  if (p.timeout_seconds > 0 && !chosen(o, "--timeout", "ALLOCSTAMP_TIMEOUT")) o.timeout_seconds = p.timeout_seconds;
   if (p.series >= 0 && !chosen(o, "--series", "ALLOCSTAMP_SERIES") && !chosen(o, "--no-series", "ALLOCSTAMP_SERIES"))
     o.series = p.series == 1;
   o.plot_after = p.plot;

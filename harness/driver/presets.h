@@ -19,6 +19,7 @@ struct Preset {
   std::string size, tm, profile;
   int reps = 0;       // 0: not set by the preset
   int series = -1;    // -1: not set; 0 / 1: --no-series / --series
+  double timeout_seconds = 0;  // 0: not set
   bool plot = false;  // draw the figures and the report when the sweep ends
 };
 

@@ -41,6 +41,7 @@ TEST(Presets, FillOnlyWhatWasNotChosen) {
   p.reps = 7;
   p.profile = "none";
   p.series = 0;
+  p.timeout_seconds = 3600;
   p.plot = true;
   Options o;
   o.allocators = {"jemalloc"};
@@ -57,6 +58,7 @@ TEST(Presets, FillOnlyWhatWasNotChosen) {
   EXPECT_EQ(o.reps, 7);
   EXPECT_TRUE(o.no_profile) << "profile none means no memprof";
   EXPECT_FALSE(o.series);
+  EXPECT_EQ(o.timeout_seconds, 3600);
   EXPECT_TRUE(o.plot_after);
 }
 
@@ -78,6 +80,7 @@ TEST(Presets, BadFilesAreRefusedWithTheReason) {
   EXPECT_NE(refused(R"({"presets": [{"name": "x", "size": "huge"}]})").find("preset 'x' has size 'huge'"),
             std::string::npos);
   EXPECT_NE(refused(R"({"presets": [{"name": "x", "threads": [0]}]})").find("below 1"), std::string::npos);
+  EXPECT_NE(refused(R"({"presets": [{"name": "x", "timeout": -1}]})").find("negative timeout"), std::string::npos);
   EXPECT_NE(refused(R"({"presets": [{"name": "x", "reps": "many"}]})").find("wrong type"), std::string::npos);
   EXPECT_NE(refused(R"({"presets": [{"size": "tiny"}]})").find("lacks its \"name\""), std::string::npos);
   EXPECT_THROW(load_presets("/nonexistent/presets.json"), UsageError);
