@@ -112,7 +112,13 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
                      "restore them, or start a new sweep");
 
   if (options.dry_run) {
+    // Resuming: only the runs still to make.
+    const std::set<std::string> recorded =
+        resuming ? ResultsFolder::reopen(options.resume).completed_keys() : std::set<std::string>{};
+    std::size_t left = 0;
     for (const Run& run : plan) {
+      if (recorded.count(run.key())) continue;
+      ++left;
       out << run.id << "  " << describe(run) << "\n    ";
       for (const auto& e : child_environment(run, options, paths))
         if (e.rfind("LD_PRELOAD=", 0) == 0 || e.rfind("ITM_", 0) == 0) out << e << " ";
@@ -120,7 +126,9 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
       for (const auto& a : child_arguments(run, options)) out << " " << a;
       out << "\n";
     }
-    out << plan.size() << " runs; nothing was run (--dry-run)\n";
+    out << left << " runs";
+    if (resuming) out << " still to make (" << plan.size() - left << " of " << plan.size() << " recorded)";
+    out << "; nothing was run (--dry-run)\n";
     return 0;
   }
 

@@ -159,6 +159,13 @@ TEST(BenchEndToEnd, InterruptThenResume) {
   EXPECT_GT(recorded, 0u);
   EXPECT_LT(recorded, 8u);
   for (auto& row : rows_of(dir)) EXPECT_EQ(row["status"], "ok") << "an interrupted run is not recorded";
+  BenchResult preview = bench({"--resume=" + dir.string(), "--dry-run"});
+  EXPECT_EQ(preview.exit_code, 0) << preview.err;
+  EXPECT_NE(preview.out.find(std::to_string(8 - recorded) + " runs still to make (" + std::to_string(recorded) +
+                             " of 8 recorded)"),
+            std::string::npos)
+      << preview.out;
+  EXPECT_EQ(rows_of(dir).size(), recorded) << "--dry-run runs nothing";
   BenchResult second = bench({"--resume=" + dir.string()});
   EXPECT_EQ(second.exit_code, 0) << second.err;
   auto rows = rows_of(dir);
