@@ -61,7 +61,8 @@ TEST_P(StampApp, VerifiesUnderEveryMethod) {
     if (std::getenv("ALLOCSTAMP_ALLOW_MISSING_ALLOCATORS")) GTEST_SKIP();
     FAIL() << allocator.name << " is not installed — run scripts/install-deps";
   }
-  const Case cases[] = {{"ml_wt", 1}, {"ml_wt", 2}, {"gl_wt", 2}, {"serialirr", 2}, {"lock", 2}, {"seq", 1}};
+  const Case cases[] = {{"ml_wt", 1}, {"ml_wt", 2}, {"gl_wt", 1}, {"gl_wt", 2}, {"serialirr", 1},
+                        {"serialirr", 2}, {"lock", 1}, {"lock", 2}, {"seq", 1}};
   RunOptions options;
   options.timeout_seconds = 60;
   for (const Case& c : cases) {
