@@ -18,19 +18,26 @@ struct Case {
   int threads;
 };
 
+// Every TM method with 1 and 2 threads; seq runs one thread only.
+const Case kEveryMethod[] = {{"ml_wt", 1},     {"ml_wt", 2}, {"gl_wt", 1}, {"gl_wt", 2}, {"serialirr", 1},
+                             {"serialirr", 2}, {"lock", 1},  {"lock", 2},  {"seq", 1}};
+
+// Skips (or fails) when the allocator is not installed; true when the test may go on.
+bool usable(const TestAllocator& allocator) {
+  if (installed(allocator)) return true;
+  if (!std::getenv("ALLOCSTAMP_ALLOW_MISSING_ALLOCATORS"))
+    ADD_FAILURE() << allocator.name << " is not installed — run scripts/install-deps";
+  return false;
+}
+
 class Intset : public ::testing::TestWithParam<std::tuple<TestAllocator, const char*>> {};
 
 TEST_P(Intset, VerifiesAndCountsUnderEveryMethod) {
   const auto& [allocator, structure] = GetParam();
-  if (!installed(allocator)) {
-    if (std::getenv("ALLOCSTAMP_ALLOW_MISSING_ALLOCATORS")) GTEST_SKIP();
-    FAIL() << allocator.name << " is not installed — run scripts/install-deps";
-  }
-  const Case cases[] = {{"ml_wt", 1}, {"ml_wt", 2}, {"gl_wt", 1}, {"gl_wt", 2}, {"serialirr", 1},
-                        {"serialirr", 2}, {"lock", 1}, {"lock", 2}, {"seq", 1}};
+  if (!usable(allocator)) GTEST_SKIP();
   RunOptions options;
   options.timeout_seconds = 60;
-  for (const Case& c : cases) {
+  for (const Case& c : kEveryMethod) {
     RunResult r = run_program(std::string(INTSET_BINARY),
                               {structure, "--threads", std::to_string(c.threads), "--size", "tiny", "--tm", c.method,
                                "--update", "60"},
@@ -57,15 +64,10 @@ class StampApp : public ::testing::TestWithParam<std::tuple<TestAllocator, const
 
 TEST_P(StampApp, VerifiesUnderEveryMethod) {
   const auto& [allocator, app] = GetParam();
-  if (!installed(allocator)) {
-    if (std::getenv("ALLOCSTAMP_ALLOW_MISSING_ALLOCATORS")) GTEST_SKIP();
-    FAIL() << allocator.name << " is not installed — run scripts/install-deps";
-  }
-  const Case cases[] = {{"ml_wt", 1}, {"ml_wt", 2}, {"gl_wt", 1}, {"gl_wt", 2}, {"serialirr", 1},
-                        {"serialirr", 2}, {"lock", 1}, {"lock", 2}, {"seq", 1}};
+  if (!usable(allocator)) GTEST_SKIP();
   RunOptions options;
   options.timeout_seconds = 60;
-  for (const Case& c : cases) {
+  for (const Case& c : kEveryMethod) {
     RunResult r = run_program(std::string(STAMP_BINARY),
                               {app, "--threads", std::to_string(c.threads), "--size", "tiny", "--tm", c.method},
                               allocator, options);
