@@ -162,6 +162,23 @@ TEST_P(Preload, RealProgramsComplete) {
   EXPECT_FALSE(sorted.out.empty());
 }
 
+// The usable heap is exactly what malloc_usable_size says of the live blocks,
+// for every kind of block (memprof remembers a plain size's usable size once
+// and checks it every 64th block; none of the five allocators may fail that).
+TEST_P(Preload, UsableHeapMatchesTheAllocator) {
+  RunResult base = run("usable", {"0"});
+  RunResult work = run("usable", {"1"});
+  ASSERT_EQ(base.exit_code, 0) << base.describe();
+  ASSERT_EQ(work.exit_code, 0) << work.describe();
+  EXPECT_GT(work.metric("live_blocks"), 10000);
+  EXPECT_EQ(added(work, base, "heap_usable_phase_end_bytes"), work.metric("live_usable_bytes"));
+  EXPECT_EQ(added(work, base, "live_blocks_phase_end_count"), work.metric("live_blocks"));
+  EXPECT_EQ(added(work, base, "heap_usable_end_bytes"), 0) << "every block freed: usable back to the start";
+  EXPECT_EQ(work.num("usable_memo_mismatch_count"), 0);
+  EXPECT_EQ(work.num("allocs_untracked_count"), 0);
+  EXPECT_EQ(work.num("frees_untracked_count"), 0);
+}
+
 // Regions the program sets, and nested scopes folding into their parent.
 TEST_P(Preload, ExplicitRegionsAndNestedScopes) {
   RunResult r = run("regions");

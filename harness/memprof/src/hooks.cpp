@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <new>
+#include <type_traits>
 
 #include "lifecycle.h"
 #include "real.h"
@@ -43,8 +44,9 @@ void* early_alloc(size_t n, size_t align) {
 // nested inside a hook) it only forwards, serving dlsym from the bootstrap
 // arena while the allocator is still unknown; otherwise it forwards under the
 // nesting guard and records the block.
+// `plain`: malloc and calloc, whose blocks are sized by size class alone (usable.h).
 template <typename Forward>
-void* allocate(size_t n, size_t align, bool resolved, Forward forward) {
+void* allocate(size_t n, size_t align, bool resolved, bool plain, Forward forward) {
   ThreadState& t = self;
   if (bypass(t)) {
     if (!resolved || resolving()) {
@@ -56,20 +58,20 @@ void* allocate(size_t n, size_t align, bool resolved, Forward forward) {
   }
   ++t.depth;
   void* p = forward();
-  record_alloc(t, p, n);
+  record_alloc(t, p, n, plain);
   --t.depth;
   return p;
 }
 
 void* do_malloc(size_t n) {
-  return allocate(n, 16, real.malloc != nullptr, [n] { return real.malloc(n); });
+  return allocate(n, 16, real.malloc != nullptr, true, [n] { return real.malloc(n); });
 }
 
 void* do_calloc(size_t count, size_t size) {
   size_t n;
   if (__builtin_mul_overflow(count, size, &n)) n = SIZE_MAX;  // the allocator returns NULL
   // The bootstrap arena is zeroed and never reused: it serves calloc as it is.
-  return allocate(n, 16, real.calloc != nullptr, [=] { return real.calloc(count, size); });
+  return allocate(n, 16, real.calloc != nullptr, true, [=] { return real.calloc(count, size); });
 }
 
 void do_free(void* p) {
@@ -106,7 +108,7 @@ void* realloc_paths(ThreadState& me, void* p, size_t n) {
       bump(me.c.allocs_failed);
     } else if (n == 0) {
       bump(me.c.frees()[shared.region.load(std::memory_order_relaxed)]);
-      if (q) record_alloc(me, q, 0);
+      if (q) record_alloc(me, q, 0, false);
     } else {
       int r = alloc_region(me, n, q);
       bump(me.c.reallocs);
@@ -116,12 +118,13 @@ void* realloc_paths(ThreadState& me, void* p, size_t n) {
     return q;
   }
   size_t old_n = 0;
-  bool known = shadow::forget(p, &old_n);  // before the allocator can reuse p
-  size_t old_u = known ? usable_size(p) : 0;
+  bool old_odd = false;
+  bool known = shadow::forget(p, &old_n, &old_odd);  // before the allocator can reuse p
+  size_t old_u = known ? usable::of_freed_block(p, old_n, old_odd) : 0;
   void* q = real.realloc(p, n);
 
   if (!q && n != 0) {  // failed: p is untouched
-    if (known) shadow::restore(p, old_n);
+    if (known) shadow::restore(p, old_n, old_odd);
     bump(me.c.allocs_failed);
     return q;
   }
@@ -132,15 +135,17 @@ void* realloc_paths(ThreadState& me, void* p, size_t n) {
     } else {
       bump(me.c.frees_untracked);
     }
-    if (q) record_alloc(me, q, 0);
+    if (q) record_alloc(me, q, 0, false);
     return q;
   }
   int r = alloc_region(me, n, q);
   bump(me.c.reallocs);
   bump(me.c.requested()[r], n);
   if (q != p) bump(me.c.realloc_moves);
-  if (shadow::remember(q, n)) {
-    size_t u = usable_size(q);
+  // A block resized in place may keep more than its size class: not plain.
+  bool odd;
+  size_t u = usable::of_new_block(q, n, false, &odd, &me.memo_check);
+  if (shadow::remember(q, n, odd)) {
     if (known) {
       heap_change(me, int64_t(n) - int64_t(old_n), int64_t(u) - int64_t(old_u), 0);
     } else {
@@ -172,7 +177,7 @@ void* do_realloc(void* p, size_t n) {
     }
     ++t.depth;
     void* q = real.realloc(nullptr, n);
-    record_alloc(t, q, n);
+    record_alloc(t, q, n, false);
     --t.depth;
     return q;
   }
@@ -187,12 +192,12 @@ void* do_realloc(void* p, size_t n) {
 }
 
 void* do_memalign(size_t align, size_t n) {
-  return allocate(n, align, real.memalign != nullptr, [=] { return real.memalign(align, n); });
+  return allocate(n, align, real.memalign != nullptr, false, [=] { return real.memalign(align, n); });
 }
 
 int do_posix_memalign(void** out, size_t align, size_t n) {
   int rc = 0;
-  void* p = allocate(n, align, real.posix_memalign != nullptr, [&] {
+  void* p = allocate(n, align, real.posix_memalign != nullptr, false, [&] {
     void* block = nullptr;
     rc = real.posix_memalign(&block, align, n);
     return rc == 0 ? block : nullptr;
@@ -204,7 +209,7 @@ int do_posix_memalign(void** out, size_t align, size_t n) {
 
 void* do_aligned_alloc(size_t align, size_t n) {
   if (!real.aligned_alloc) return do_memalign(align, n);
-  return allocate(n, align, true, [=] { return real.aligned_alloc(align, n); });
+  return allocate(n, align, true, false, [=] { return real.aligned_alloc(align, n); });
 }
 
 // C++ operators. An allocator that defines them (jemalloc, tcmalloc, mimalloc,
@@ -230,6 +235,7 @@ Fn next_fn(Fn& cached, const char* name) {
 
 template <typename Fn, typename... Args>
 void* counted_new(Fn fn, size_t n, const Args&... args) {
+  constexpr bool plain = !(std::is_same_v<Args, std::align_val_t> || ...);
   ThreadState& t = self;
   if (bypass(t)) {
     uint64_t before = shared.startup_allocs.load(std::memory_order_relaxed);
@@ -239,16 +245,16 @@ void* counted_new(Fn fn, size_t n, const Args&... args) {
   }
   // libstdc++'s new[] and nothrow new call ::operator new: the outer hook counts.
   if (t.new_request != 0) return fn(n, args...);
-  uint64_t serial = t.alloc_serial;
-  t.new_request = n + 1;  // an inner malloc/aligned_alloc records this size
+  t.new_request = n + 1;  // an inner malloc/aligned_alloc records this size, and clears it
   // Counted as failed until it returns: an operator new that throws never does.
   bump(t.c.allocs_failed);
   void* p = fn(n, args...);
+  bool counted_inside = t.new_request == 0;
   t.new_request = 0;
   if (p) bump(t.c.allocs_failed, uint64_t(-1));
-  if (t.alloc_serial == serial && p) {
+  if (!counted_inside && p) {
     ++t.depth;
-    record_alloc(t, p, n);
+    record_alloc(t, p, n, plain);
     --t.depth;
   }
   if (__builtin_expect(t.status == kExited, 0)) merge_exited(t);

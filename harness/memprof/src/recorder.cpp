@@ -141,12 +141,14 @@ static int free_region(ThreadState& t, void* p) {
   return shared.region.load(std::memory_order_relaxed);
 }
 
-void record_alloc_careful(ThreadState& t, void* p, size_t n) {
+void record_alloc_careful(ThreadState& t, void* p, size_t n, bool plain) {
   if (t.status == kNew) thread_attach(t);
-  if (uint64_t asked = t.new_request) {
-    t.new_request = 0;  // the first allocation inside operator new is its block
-    if (!p) return;     // operator new retries or throws; it counts the failure itself
-    if (n + 1 >= asked) n = size_t(asked - 1);
+  if (t.new_request != 0) {
+    if (!p) {  // operator new retries or throws; it counts the failure itself
+      t.new_request = 0;
+      return;
+    }
+    take_new_request(t, &n, &plain);
   }
   if (!p) {
     bump(t.c.allocs_failed);
@@ -156,15 +158,15 @@ void record_alloc_careful(ThreadState& t, void* p, size_t n) {
   bump(t.c.allocs()[r]);
   bump(t.c.requested()[r], n);
   bump(t.c.histogram()[size_bin(n)]);
-  ++t.alloc_serial;
-  if (!options.track_heap) {
-    // counts only
-  } else if (!shadow::remember(p, n)) {
-    bump(t.c.allocs_untracked);
-  } else {
-    size_t u = usable_size(p);
-    bump(t.c.usable_total, u);
-    heap_grow(t, int64_t(n), int64_t(u));
+  if (options.track_heap) {
+    bool odd;
+    size_t u = usable::of_new_block(p, n, plain, &odd, &t.memo_check);
+    if (!shadow::remember(p, n, odd)) {
+      bump(t.c.allocs_untracked);
+    } else {
+      bump(t.c.usable_total, u);
+      heap_grow(t, int64_t(n), int64_t(u));
+    }
   }
   if (t.scope_depth != 0) scope_note_alloc(t, n);
   if (t.status == kExited) merge_exited(t);
@@ -186,11 +188,12 @@ bool record_free_careful(ThreadState& t, void* p) {
     return true;
   }
   size_t n;
-  bool known = shadow::forget(p, &n);
+  bool odd;
+  bool known = shadow::forget(p, &n, &odd);
   if (!known) {
     bump(t.c.frees_untracked);
   } else {
-    account_free(t, p, n, usable_size(p));
+    account_free(t, p, n, usable::of_freed_block(p, n, odd));
   }
   if (t.status == kExited) merge_exited(t);
   return known;

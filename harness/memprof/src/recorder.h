@@ -18,6 +18,7 @@
 #include "options.h"
 #include "real.h"
 #include "shadow.h"
+#include "usable.h"
 
 namespace memprof {
 
@@ -46,7 +47,7 @@ struct ThreadState {
   ThreadStatus status;
   uint64_t itm_pending;   // requested size + 1 of the block libitm is about to allocate for the program
   uint64_t new_request;   // size + 1 the program gave operator new (libstdc++ may pass malloc another)
-  uint64_t alloc_serial;  // counted allocations on this thread (to see if an inner hook counted)
+  uint32_t memo_check;    // allocations until the usable-size memo is checked again (usable.h)
   Counters c;
   HeapDelta req, use, blocks;
   int64_t published_req;    // this thread's net requested bytes published so far
@@ -146,19 +147,6 @@ inline void heap_shrink(ThreadState& t, int64_t req, int64_t use) {
     publish(t);
 }
 
-// glibc's malloc_usable_size also reads the next chunk's header (another cache
-// line); a live chunk's own header is enough: its size less the header words.
-inline size_t glibc_usable_size(void* p) {
-  size_t header = static_cast<size_t*>(p)[-1];
-  size_t chunk = header & ~size_t(7);
-  return (header & 2) ? chunk - 16 : chunk - 8;  // 2: IS_MMAPPED
-}
-
-inline size_t usable_size(void* p) {
-  if (!options.track_usable) return 0;
-  return real.glibc_layout ? glibc_usable_size(p) : real.malloc_usable_size(p);
-}
-
 // The transactional state libitm reports: 0 outside, 1 retryable, 2 irrevocable.
 inline int tm_state() { return real.in_transaction ? real.in_transaction() : 0; }
 
@@ -168,35 +156,42 @@ inline bool careful(const ThreadState& t) {
 
 // The careful paths (recorder.cpp): unattached threads, libitm, scopes,
 // exited threads, failures.
-void record_alloc_careful(ThreadState& t, void* p, size_t n);
+void record_alloc_careful(ThreadState& t, void* p, size_t n, bool plain);
 bool record_free_careful(ThreadState& t, void* p);
 void account_free(ThreadState& t, void* p, size_t n, size_t u);
+// The operator new the program called (t.new_request) names the block's size:
+// libstdc++ may pass the allocator more. `plain` stays only if it passed the same.
+inline void take_new_request(ThreadState& t, size_t* n, bool* plain) {
+  uint64_t asked = t.new_request;
+  // The first allocation inside operator new is its block. A smaller one means
+  // the new threw without allocating (its exception object is what we see).
+  t.new_request = 0;
+  if (*n + 1 >= asked) {
+    *plain = *plain && *n + 1 == asked;
+    *n = size_t(asked - 1);
+  }
+}
 int alloc_region(ThreadState& t, size_t n, void* p);
 
 // A block of `n` requested bytes came back from the allocator (p may be null).
-inline void record_alloc(ThreadState& t, void* p, size_t n) {
+// `plain`: from malloc, calloc or a non-aligned operator new (usable.h).
+inline void record_alloc(ThreadState& t, void* p, size_t n, bool plain) {
   if (careful(t) || __builtin_expect(p == nullptr, 0)) {
-    record_alloc_careful(t, p, n);
+    record_alloc_careful(t, p, n, plain);
     return;
   }
-  if (uint64_t asked = t.new_request) {
-    // The first allocation inside operator new is its block: record the size
-    // the program asked for (libstdc++ may pass more). A smaller one means the
-    // new threw without allocating (its exception object is what we see).
-    t.new_request = 0;
-    if (n + 1 >= asked) n = size_t(asked - 1);
-  }
+  if (__builtin_expect(t.new_request != 0, 0)) take_new_request(t, &n, &plain);
   int r = shared.region.load(std::memory_order_relaxed);
   bump(t.c.allocs()[r]);
   bump(t.c.requested()[r], n);
   bump(t.c.histogram()[size_bin(n)]);
-  ++t.alloc_serial;
   if (!options.track_heap) return;
-  if (__builtin_expect(!shadow::remember(p, n), 0)) {
+  bool odd;
+  size_t u = usable::of_new_block(p, n, plain, &odd, &t.memo_check);
+  if (__builtin_expect(!shadow::remember(p, n, odd), 0)) {
     bump(t.c.allocs_untracked);
     return;
   }
-  size_t u = usable_size(p);
   bump(t.c.usable_total, u);
   heap_grow(t, int64_t(n), int64_t(u));
 }
@@ -211,12 +206,13 @@ inline bool record_free(ThreadState& t, void* p) {
     return true;
   }
   size_t n;
-  if (__builtin_expect(!shadow::forget(p, &n), 0)) {
+  bool odd;
+  if (__builtin_expect(!shadow::forget(p, &n, &odd), 0)) {
     bump(t.c.frees_untracked);
     return false;
   }
   bump(t.c.frees()[shared.region.load(std::memory_order_relaxed)]);
-  heap_shrink(t, int64_t(n), int64_t(usable_size(p)));
+  heap_shrink(t, int64_t(n), int64_t(usable::of_freed_block(p, n, odd)));
   return true;
 }
 

@@ -16,6 +16,7 @@
 #include "text.h"
 #include "threads.h"
 #include "totals.h"
+#include "usable.h"
 
 namespace memprof::report {
 
@@ -80,7 +81,8 @@ void write_records(int fd, const Figures& f) {
     r.kvs("heap_requested_peak_bytes", t.req_peak).kvs("heap_requested_end_bytes", t.req_end);
     if (options.track_usable)
       r.kvs("heap_usable_peak_bytes", t.use_peak).kvs("heap_usable_end_bytes", t.use_end)
-          .kvs("heap_usable_phase_end_bytes", f.phase.heap_use);
+          .kvs("heap_usable_phase_end_bytes", f.phase.heap_use)
+          .kv("usable_memo_mismatch_count", usable::mismatches());
     r.kv("heap_peak_error_bytes", t.peak_error_bytes)
         .kvs("live_blocks_peak_count", t.blocks_peak)
         .kvs("live_blocks_end_count", t.blocks_end)
@@ -206,9 +208,13 @@ void write_text(const Figures& f) {
     if (t.peak_error_bytes) l.add(" (peak within +/- ").append(bytes_text(double(t.peak_error_bytes))).add(')');
     l.add('\n');
   }
-  if (options.track_usable)
+  if (options.track_usable) {
     l.add("  heap usable     peak ").append(bytes_text(double(t.use_peak))).add(", at exit ")
         .append(bytes_text(double(t.use_end))).add('\n');
+    if (uint64_t wrong = usable::mismatches())
+      l.add("  heap usable     approximate: ").append(count_text(wrong))
+          .add(" checked blocks had another usable size than their size's first block\n");
+  }
   if (options.track_heap)
     l.add("  live blocks     peak ").append(count_text(uint64_t(t.blocks_peak > 0 ? t.blocks_peak : 0)))
       .add(", at exit ").append(count_text(uint64_t(t.blocks_end > 0 ? t.blocks_end : 0))).add('\n');

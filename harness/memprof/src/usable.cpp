@@ -1,0 +1,54 @@
+// usable.cpp — the memo's slow paths: asking the allocator, filling an entry,
+// the periodic check, and switching the memo off for good if a check fails.
+#include "usable.h"
+
+#include <atomic>
+
+namespace memprof::usable {
+
+constinit uint16_t at_alloc[kMemoMax + 1];
+constinit uint16_t at_free[kMemoMax + 1];
+
+namespace {
+constinit std::atomic<uint64_t> mismatch_count{0};
+constinit std::atomic<bool> memo_off{false};
+
+// An allocator that is not size-class-deterministic: count it, and stop
+// serving new blocks from the memo (blocks already counted keep their entry).
+void found_mismatch() {
+  mismatch_count.fetch_add(1, std::memory_order_relaxed);
+  if (memo_off.exchange(true, std::memory_order_relaxed)) return;
+  for (size_t n = 0; n <= kMemoMax; ++n) __atomic_store_n(&at_alloc[n], uint16_t(0), __ATOMIC_RELAXED);
+}
+}  // namespace
+
+size_t ask(void* p, size_t n, bool* odd) {
+  size_t u = real.malloc_usable_size(p);
+  *odd = n <= kMemoMax && __atomic_load_n(&at_free[n], __ATOMIC_ACQUIRE) != u;
+  return u;
+}
+
+size_t fill_or_check(void* p, size_t n, bool* odd, uint32_t* countdown) {
+  *countdown = kCheckEvery;
+  size_t u = real.malloc_usable_size(p);
+  if (u == 0 || u > UINT16_MAX) {  // cannot be an entry (0 means "not known yet")
+    *odd = true;
+    return u;
+  }
+  uint16_t known = 0;
+  if (!__atomic_compare_exchange_n(&at_free[n], &known, uint16_t(u), false, __ATOMIC_RELEASE,
+                                   __ATOMIC_ACQUIRE) &&
+      known != u) {
+    found_mismatch();
+    *odd = true;
+    return u;
+  }
+  if (!memo_off.load(std::memory_order_relaxed))
+    __atomic_store_n(&at_alloc[n], uint16_t(u), __ATOMIC_RELEASE);
+  *odd = false;
+  return u;
+}
+
+uint64_t mismatches() { return mismatch_count.load(std::memory_order_relaxed); }
+
+}  // namespace memprof::usable

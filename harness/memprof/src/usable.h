@@ -1,0 +1,63 @@
+// usable.h — each block's malloc_usable_size at a fraction of its cost. glibc's
+// is read from the chunk header. Other allocators give a plain malloc(n) of a
+// small n the usable size of n's size class, always the same: it is asked once
+// per n and remembered (the memo), and asked again for 1 block in 64 to check.
+// Blocks the memo cannot vouch for (aligned, resized, a size that did not match)
+// are marked odd in the shadow and asked again when freed.
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+#include "options.h"
+#include "real.h"
+
+namespace memprof::usable {
+
+constexpr size_t kMemoMax = 4096;    // larger blocks ask the allocator (rarer, and costlier anyway)
+constexpr uint32_t kCheckEvery = 64;  // a memo hit is checked against the allocator this often
+
+// Usable size by requested size: `at_alloc` serves new blocks and is emptied if
+// the memo is ever found wrong; `at_free` only ever gains entries, so a block
+// counted with a memo entry is uncounted with the same one.
+extern uint16_t at_alloc[kMemoMax + 1];
+extern uint16_t at_free[kMemoMax + 1];
+
+// glibc's malloc_usable_size also reads the next chunk's header (another cache
+// line); a live chunk's own header is enough: its size less the header words.
+inline size_t glibc_usable_size(void* p) {
+  size_t header = static_cast<size_t*>(p)[-1];
+  size_t chunk = header & ~size_t(7);
+  return (header & 2) ? chunk - 16 : chunk - 8;  // 2: IS_MMAPPED
+}
+
+// The allocator's answer, and whether it is odd (not the memo's for `n`).
+size_t ask(void* p, size_t n, bool* odd);
+// A plain allocation whose memo entry is missing or due for its check.
+size_t fill_or_check(void* p, size_t n, bool* odd, uint32_t* countdown);
+
+// A new block of `n` requested bytes; `plain`: it came from malloc, calloc or a
+// non-aligned operator new with exactly `n`. `countdown` is the thread's check counter.
+inline size_t of_new_block(void* p, size_t n, bool plain, bool* odd, uint32_t* countdown) {
+  *odd = false;
+  if (!options.track_usable) return 0;
+  if (real.glibc_layout) return glibc_usable_size(p);
+  if (__builtin_expect(plain && n <= kMemoMax, 1)) {
+    uint32_t known = __atomic_load_n(&at_alloc[n], __ATOMIC_RELAXED);
+    if (__builtin_expect(known != 0 && --*countdown != 0, 1)) return known;
+    return fill_or_check(p, n, odd, countdown);
+  }
+  return ask(p, n, odd);
+}
+
+// A block about to be freed, as remembered in the shadow.
+inline size_t of_freed_block(void* p, size_t n, bool odd) {
+  if (!options.track_usable) return 0;
+  if (real.glibc_layout) return glibc_usable_size(p);
+  if (__builtin_expect(!odd && n <= kMemoMax, 1)) return __atomic_load_n(&at_free[n], __ATOMIC_RELAXED);
+  return real.malloc_usable_size(p);
+}
+
+// Plain blocks whose usable size differed from the memo's (0 for the five allocators).
+uint64_t mismatches();
+
+}  // namespace memprof::usable
