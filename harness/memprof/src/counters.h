@@ -48,14 +48,17 @@ struct Counters {
 };
 
 // Bin of the PPoPP'15 size histogram: <=16, 32, 48, 64, 96, 128, 256, 512, 1024, >1024.
-// For n <= 1024 the bin depends only on ceil(n / 16), so a table serves.
-inline constexpr uint8_t kBinBySixteenths[65] = {
+// For n <= 1024 the bin depends only on ceil(n / 16), so a table serves; every
+// larger n is read as 1025 (the last entry). No branch on the size: programs mix
+// sizes, and a mispredicted branch per call costs more than the lookup.
+inline constexpr uint8_t kBinBySixteenths[66] = {
     0, 0, 1, 2, 3, 4, 4, 5, 5,                                      // 0..128
     6, 6, 6, 6, 6, 6, 6, 6,                                         // ..256
     7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,                 // ..512
     8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,                 // ..1024
-    8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8};
+    8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
+    9};                                                             // > 1024
 
-inline unsigned size_bin(uint64_t n) { return n <= 1024 ? kBinBySixteenths[(n + 15) >> 4] : 9; }
+inline unsigned size_bin(uint64_t n) { return kBinBySixteenths[((n < 1025 ? n : 1025) + 15) >> 4]; }
 
 }  // namespace memprof

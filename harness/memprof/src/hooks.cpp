@@ -10,6 +10,7 @@
 #include <new>
 #include <type_traits>
 
+#include "hot.h"
 #include "lifecycle.h"
 #include "real.h"
 #include "recorder.h"
@@ -119,7 +120,7 @@ void* realloc_paths(ThreadState& me, void* p, size_t n) {
   }
   size_t old_n = 0;
   bool old_odd = false;
-  bool known = shadow::forget(p, &old_n, &old_odd);  // before the allocator can reuse p
+  bool known = shadow::forget(p, &old_n, &old_odd, &me.shadow_scratch);  // before the allocator can reuse p
   size_t old_u = known ? usable::of_freed_block(p, old_n, old_odd) : 0;
   void* q = real.realloc(p, n);
 
@@ -145,7 +146,7 @@ void* realloc_paths(ThreadState& me, void* p, size_t n) {
   // A block resized in place may keep more than its size class: not plain.
   bool odd;
   size_t u = usable::of_new_block(q, n, false, &odd, &me.memo_check);
-  if (shadow::remember(q, n, odd)) {
+  if (shadow::remember(q, n, odd, &me.shadow_scratch)) {
     if (known) {
       heap_change(me, int64_t(n) - int64_t(old_n), int64_t(u) - int64_t(old_u), 0);
     } else {
@@ -253,6 +254,10 @@ void* counted_new(Fn fn, size_t n, const Args&... args) {
   t.new_request = 0;
   if (p) bump(t.c.allocs_failed, uint64_t(-1));
   if (!counted_inside && p) {
+    if (on_hot_path(t)) {
+      t.depth = 1;
+      return hot_alloc_done(t, p, n, plain);
+    }
     ++t.depth;
     record_alloc(t, p, n, plain);
     --t.depth;
@@ -265,6 +270,13 @@ template <typename Fn, typename... Args>
 void counted_delete(Fn fn, void* p, const Args&... args) {
   if (!p) return;
   ThreadState& t = self;
+  if (on_hot_path(t)) {
+    t.depth = 1;
+    bool recorded = hot_free_record(t, p);
+    if (recorded) fn(p, args...);
+    t.depth = 0;
+    if (recorded) return;
+  }
   if (bypass(t)) {
     if (!is_bootstrap(p)) fn(p, args...);
     return;
@@ -283,11 +295,39 @@ void counted_delete(Fn fn, void* p, const Args&... args) {
 
 using namespace memprof;
 
-MEMPROF_EXPORT void* malloc(size_t n) { return do_malloc(n); }
-MEMPROF_EXPORT void* calloc(size_t count, size_t size) { return do_calloc(count, size); }
+// malloc, calloc and free take the hot path (hot.h) when they can.
+MEMPROF_EXPORT void* malloc(size_t n) {
+  ThreadState& t = self;
+  if (__builtin_expect(!on_hot_path(t), 0)) return do_malloc(n);
+  t.depth = 1;
+  return hot_alloc_done(t, real.malloc(n), n, true);
+}
+
+MEMPROF_EXPORT void* calloc(size_t count, size_t size) {
+  ThreadState& t = self;
+  size_t n;
+  if (__builtin_expect(!on_hot_path(t) | __builtin_mul_overflow(count, size, &n), 0))
+    return do_calloc(count, size);
+  t.depth = 1;
+  return hot_alloc_done(t, real.calloc(count, size), n, true);
+}
+
 MEMPROF_EXPORT void* realloc(void* p, size_t n) { return do_realloc(p, n); }
-MEMPROF_EXPORT void free(void* p) { do_free(p); }
-MEMPROF_EXPORT void cfree(void* p) { do_free(p); }
+
+MEMPROF_EXPORT void free(void* p) {
+  if (__builtin_expect(p == nullptr, 0)) return;
+  ThreadState& t = self;
+  if (__builtin_expect(!on_hot_path(t), 0)) return do_free(p);
+  t.depth = 1;
+  if (__builtin_expect(!hot_free_record(t, p), 0)) {
+    t.depth = 0;
+    return do_free(p);  // unknown to the hot path; nothing was changed
+  }
+  real.free(p);
+  t.depth = 0;
+}
+
+MEMPROF_EXPORT void cfree(void* p) { free(p); }
 MEMPROF_EXPORT int posix_memalign(void** out, size_t align, size_t n) { return do_posix_memalign(out, align, n); }
 MEMPROF_EXPORT void* aligned_alloc(size_t align, size_t n) { return do_aligned_alloc(align, n); }
 MEMPROF_EXPORT void* memalign(size_t align, size_t n) { return do_memalign(align, n); }

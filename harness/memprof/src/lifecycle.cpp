@@ -76,6 +76,10 @@ void ensure_ready() {
   int expected = 0;
   if (init_state.compare_exchange_strong(expected, 1)) {
     load_options();
+    shared.mode = !options.track_heap     ? kCountsOnly
+                  : !options.track_usable ? kHeapNoUsable
+                  : real.glibc_layout     ? kHeapGlibc
+                                          : kHeapMemo;
     shared.slack = int64_t(options.peak_slack_bytes);
     shared.block_slack = shared.slack / 64;
     started_ns = now_ns();
@@ -132,6 +136,7 @@ __attribute__((constructor(101))) static void on_load() {
   if (options.verbose) print_options();
   if (options.series) series::start(started_ns);
   shared.counting.store(true, std::memory_order_release);
+  shared.hot.store(!shared.tm_loaded.load(), std::memory_order_release);
 }
 
 __attribute__((destructor(101))) static void on_unload() { report::write_final(); }

@@ -15,12 +15,13 @@
 namespace memprof {
 
 constinit RealFunctions real;
+alignas(64) constinit char bootstrap_arena[kBootstrapBytes];
 
 namespace {
 
 constinit std::atomic<int> resolve_state{0};  // 0 not yet, 1 in progress, 2 done
 
-alignas(64) constinit char arena[256 * 1024];
+char* const arena = bootstrap_arena;
 constinit std::atomic<size_t> arena_used{0};
 
 template <typename F>
@@ -67,7 +68,10 @@ void resolve_real() {
   r.glibc_layout = same_object(reinterpret_cast<void*>(r.malloc_usable_size), libc) &&
                    same_object(reinterpret_cast<void*>(r.malloc), libc);
   real = r;
-  if (r.in_transaction) shared.tm_loaded.store(true, std::memory_order_relaxed);
+  if (r.in_transaction) {
+    shared.tm_loaded.store(true, std::memory_order_relaxed);
+    shared.hot.store(false, std::memory_order_relaxed);
+  }
   resolve_state.store(2, std::memory_order_release);
 }
 
@@ -76,7 +80,10 @@ void* next_symbol(const char* name) { return dlsym(RTLD_NEXT, name); }
 void refresh_tm_symbols() {
   if (!real.in_transaction)
     real.in_transaction = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "_ITM_inTransaction"));
-  if (real.in_transaction) shared.tm_loaded.store(true, std::memory_order_relaxed);
+  if (real.in_transaction) {
+    shared.tm_loaded.store(true, std::memory_order_relaxed);
+    shared.hot.store(false, std::memory_order_relaxed);
+  }
 }
 
 // Each bootstrap block carries its size in the 16 bytes before it.
@@ -86,7 +93,7 @@ void* bootstrap_alloc(size_t n, size_t align) {
     size_t used = arena_used.load(std::memory_order_relaxed);
     size_t start = (used + 16 + align - 1) & ~(align - 1);
     size_t end = start + ((n + 15) & ~size_t(15));
-    if (end > sizeof arena) return nullptr;
+    if (end > kBootstrapBytes) return nullptr;
     if (arena_used.compare_exchange_weak(used, end, std::memory_order_relaxed)) {
       memcpy(arena + start - 16, &n, sizeof n);
       return arena + start;
@@ -94,11 +101,6 @@ void* bootstrap_alloc(size_t n, size_t align) {
   }
 }
 
-bool is_bootstrap(const void* p) {
-  auto a = reinterpret_cast<uintptr_t>(p);
-  auto lo = reinterpret_cast<uintptr_t>(arena);
-  return a >= lo && a < lo + sizeof arena;
-}
 
 size_t bootstrap_size(const void* p) {
   size_t n;

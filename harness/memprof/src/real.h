@@ -3,6 +3,7 @@
 // few allocations dlsym itself makes before they are known.
 #pragma once
 #include <stddef.h>
+#include <stdint.h>
 
 namespace memprof {
 
@@ -32,8 +33,12 @@ void* next_symbol(const char* name);
 void refresh_tm_symbols();
 
 // The bootstrap arena: bump allocation, never freed.
+constexpr size_t kBootstrapBytes = 256 * 1024;
+extern char bootstrap_arena[kBootstrapBytes];
 void* bootstrap_alloc(size_t n, size_t align);
-bool is_bootstrap(const void* p);
+inline bool is_bootstrap(const void* p) {
+  return reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(bootstrap_arena) < kBootstrapBytes;
+}
 size_t bootstrap_size(const void* p);
 
 }  // namespace memprof

@@ -13,7 +13,11 @@
 
 namespace memprof {
 
-__thread ThreadState self __attribute__((tls_model("initial-exec")));
+// Every thread's state starts zero but `slow` (not attached yet).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+__thread ThreadState self __attribute__((tls_model("initial-exec"))) = {{uint32_t(1) << 16}};
+#pragma GCC diagnostic pop
 constinit Shared shared{};
 
 namespace {
@@ -161,7 +165,7 @@ void record_alloc_careful(ThreadState& t, void* p, size_t n, bool plain) {
   if (options.track_heap) {
     bool odd;
     size_t u = usable::of_new_block(p, n, plain, &odd, &t.memo_check);
-    if (!shadow::remember(p, n, odd)) {
+    if (!shadow::remember(p, n, odd, &t.shadow_scratch)) {
       bump(t.c.allocs_untracked);
     } else {
       bump(t.c.usable_total, u);
@@ -189,7 +193,7 @@ bool record_free_careful(ThreadState& t, void* p) {
   }
   size_t n;
   bool odd;
-  bool known = shadow::forget(p, &n, &odd);
+  bool known = shadow::forget(p, &n, &odd, &t.shadow_scratch);
   if (!known) {
     bump(t.c.frees_untracked);
   } else {

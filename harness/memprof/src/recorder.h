@@ -24,6 +24,10 @@ namespace memprof {
 
 enum Region : int { kSeq = 0, kPar = 1, kTx = 2 };
 enum ThreadStatus : uint8_t { kNew = 0, kLive = 1, kExited = 2 };
+// What the hooks keep of each block: MEMPROF_HEAP=0 counts only; else its size
+// in the shadow, and its usable size as glibc's header says, from the memo
+// (usable.h), or not at all (MEMPROF_USABLE=0).
+enum HeapMode : uint8_t { kCountsOnly = 0, kHeapNoUsable = 1, kHeapGlibc = 2, kHeapMemo = 3 };
 
 constexpr unsigned kTxSetSize = 16;
 constexpr unsigned kMaxScopeDepth = 16;
@@ -42,12 +46,20 @@ struct ScopeFrame {
 };
 
 struct ThreadState {
-  uint32_t depth;         // > 0 while inside a hook: nested calls only forward
-  bool fast;              // attached, and none of the rare conditions below holds
+  union {
+    // 0: the hot path may run (hot.h), one load tells. A thread starts `slow`
+    // (not attached yet: see `self`): its first hook takes the careful path.
+    uint32_t gate;
+    struct {
+      uint16_t depth;     // > 0 while inside a hook: nested calls only forward
+      uint16_t slow;      // != 0: not attached, or one of the rare conditions below holds
+    };
+  };
   ThreadStatus status;
   uint64_t itm_pending;   // requested size + 1 of the block libitm is about to allocate for the program
   uint64_t new_request;   // size + 1 the program gave operator new (libstdc++ may pass malloc another)
   uint32_t memo_check;    // allocations until the usable-size memo is checked again (usable.h)
+  uint64_t shadow_scratch;  // where the shadow writes a spill word that has no block to go to
   Counters c;
   HeapDelta req, use, blocks;
   int64_t published_req;    // this thread's net requested bytes published so far
@@ -70,6 +82,8 @@ struct Shared {
   std::atomic<bool> ready;             // real functions resolved and options read
   std::atomic<bool> counting;          // memprof's constructor ran: what follows is the program's
   std::atomic<bool> tm_loaded;         // libitm is in the process: every call asks its state
+  std::atomic<bool> hot;               // counting, and no libitm: the hot path may run (hot.h)
+  HeapMode mode;                       // what each block costs, fixed once options are read
   std::atomic<uint64_t> startup_allocs, startup_bytes;  // before that: library initialisers
   std::atomic<int> region;             // region of allocations outside transactions
   std::atomic<bool> region_explicit;   // the program set it through the header
@@ -101,10 +115,10 @@ inline ThreadState& current_thread() {
   return t;
 }
 
-// After any change to the fields `fast` summarises (rare: libitm, scopes,
+// After any change to the fields `slow` summarises (rare: libitm, scopes,
 // transactional frees, attach and exit).
 inline void refresh_fast(ThreadState& t) {
-  t.fast = t.status == kLive && t.itm_pending == 0 && t.scope_depth == 0 && t.tx_count == 0;
+  t.slow = !(t.status == kLive && t.itm_pending == 0 && t.scope_depth == 0 && t.tx_count == 0);
 }
 
 inline bool beyond(int64_t local, int64_t slack) {
@@ -114,7 +128,7 @@ inline bool beyond(int64_t local, int64_t slack) {
 
 inline void track(HeapDelta& d, int64_t change) {
   d.local += change;
-  if (d.local > d.local_max) d.local_max = d.local;
+  d.local_max = d.local > d.local_max ? d.local : d.local_max;  // a conditional move, not a branch
 }
 
 // Any mix of signs (realloc).
@@ -151,7 +165,7 @@ inline void heap_shrink(ThreadState& t, int64_t req, int64_t use) {
 inline int tm_state() { return real.in_transaction ? real.in_transaction() : 0; }
 
 inline bool careful(const ThreadState& t) {
-  return __builtin_expect(!t.fast | shared.tm_loaded.load(std::memory_order_relaxed), 0);
+  return __builtin_expect((t.slow != 0) | shared.tm_loaded.load(std::memory_order_relaxed), 0);
 }
 
 // The careful paths (recorder.cpp): unattached threads, libitm, scopes,
@@ -188,7 +202,7 @@ inline void record_alloc(ThreadState& t, void* p, size_t n, bool plain) {
   if (!options.track_heap) return;
   bool odd;
   size_t u = usable::of_new_block(p, n, plain, &odd, &t.memo_check);
-  if (__builtin_expect(!shadow::remember(p, n, odd), 0)) {
+  if (__builtin_expect(!shadow::remember(p, n, odd, &t.shadow_scratch), 0)) {
     bump(t.c.allocs_untracked);
     return;
   }
@@ -207,7 +221,7 @@ inline bool record_free(ThreadState& t, void* p) {
   }
   size_t n;
   bool odd;
-  if (__builtin_expect(!shadow::forget(p, &n, &odd), 0)) {
+  if (__builtin_expect(!shadow::forget(p, &n, &odd, &t.shadow_scratch), 0)) {
     bump(t.c.frees_untracked);
     return false;
   }

@@ -1,5 +1,5 @@
 // shadow.cpp — leaf installation (mmap + compare-and-swap, the loser unmaps)
-// and the shadow's resident size for memprof_self_kb.
+// the rare entries of odd blocks, and the shadow's resident size for memprof_self_kb.
 #include "shadow.h"
 
 #include <sys/mman.h>
@@ -21,6 +21,31 @@ uint8_t* install_leaf(size_t index) {
     return expected;
   }
   return fresh;
+}
+
+// Odd blocks (aligned, resized, or not matching the usable-size memo) are rare.
+void remember_odd(uint8_t* s, size_t size) {
+  if (size <= 8) {
+    __atomic_store_n(s, uint8_t(kOddTiny + size), __ATOMIC_RELAXED);
+  } else if (size <= 255) {
+    __atomic_store_n(s + 1, uint8_t(size), __ATOMIC_RELAXED);
+    __atomic_store_n(s, kOddByte, __ATOMIC_RELAXED);
+  } else {
+    uint64_t v = uint64_t(size) | kSpillOddBit;
+    __builtin_memcpy(s + 1, &v, sizeof v);
+    __atomic_store_n(s, kSpilled, __ATOMIC_RELAXED);
+  }
+}
+
+void forget_odd(uint8_t* s, uint8_t code, size_t* size, bool* odd) {
+  *odd = true;
+  if (code == kOddByte) {
+    *size = __atomic_load_n(s + 1, __ATOMIC_RELAXED);
+    __atomic_store_n(s + 1, uint8_t(0), __ATOMIC_RELAXED);
+  } else {
+    *size = size_t(code - kOddTiny);
+  }
+  __atomic_store_n(s, uint8_t(0), __ATOMIC_RELAXED);
 }
 
 uint64_t resident_bytes() {

@@ -38,9 +38,11 @@ extern std::atomic<uint8_t*> leaves[kLeaves];
 
 uint8_t* install_leaf(size_t index);
 
+// Null for an address beyond user space or not 8-byte aligned (no allocator
+// returns one; a granule can only hold one block's entry).
 inline uint8_t* slot(uintptr_t address, bool create) {
   size_t index = address >> kLeafShift;
-  if (__builtin_expect(index >= kLeaves, 0)) return nullptr;
+  if (__builtin_expect((index >= kLeaves) | (address & ((1u << kGranuleShift) - 1)), 0)) return nullptr;
   uint8_t* leaf = leaves[index].load(std::memory_order_acquire);
   if (__builtin_expect(leaf == nullptr, 0)) {
     if (!create) return nullptr;
@@ -50,62 +52,77 @@ inline uint8_t* slot(uintptr_t address, bool create) {
   return leaf + ((address & ((uintptr_t(1) << kLeafShift) - 1)) >> kGranuleShift);
 }
 
+// `c ? a : b` without a branch: the compiler would turn a plain ?: back into
+// one, and a branch on the size is what these functions must not have.
+inline uint64_t select(bool c, uint64_t a, uint64_t b) {
+#if defined(__x86_64__)
+  __asm__("test %b[c], %b[c]\n\tcmovne %[a], %[b]" : [b] "+r"(b) : [a] "r"(a), [c] "q"(c) : "cc");
+  return b;
+#else
+  uint64_t mask = -uint64_t(c);
+  __asm__("" : "+r"(mask));  // opaque: no longer known to be 0 or all ones
+  return b ^ ((a ^ b) & mask);
+#endif
+}
+template <typename T>
+inline T* select(bool c, T* a, T* b) {
+  return reinterpret_cast<T*>(select(c, reinterpret_cast<uint64_t>(a), reinterpret_cast<uint64_t>(b)));
+}
+
+void remember_odd(uint8_t* s, size_t size);
+void forget_odd(uint8_t* s, uint8_t code, size_t* size, bool* odd);
+
 // Remembers that `p` holds `size` requested bytes (and whether its usable size
 // is odd); false if it cannot (misaligned or impossible address).
-inline bool remember(const void* p, size_t size, bool odd = false) {
-  auto a = reinterpret_cast<uintptr_t>(p);
-  if (__builtin_expect(a & ((1u << kGranuleShift) - 1), 0)) return false;
-  uint8_t* s = slot(a, true);
+// No branch on the size: programs mix sizes, and a mispredicted branch on every
+// call would cost more than the rest of the entry. The spill word goes to the
+// block's next granules if the size spills, else to the caller's `scratch`.
+// `create`: map the leaf if this is the first block in its GiB (else: false).
+inline bool remember(const void* p, size_t size, bool odd, uint64_t* scratch, bool create = true) {
+  uint8_t* s = slot(reinterpret_cast<uintptr_t>(p), create);
   if (__builtin_expect(s == nullptr, 0)) return false;
-  if (__builtin_expect(!odd && size < kInlineLimit, 1)) {
-    __atomic_store_n(s, uint8_t(size + 1), __ATOMIC_RELAXED);
-  } else if (odd && size <= 8) {
-    __atomic_store_n(s, uint8_t(kOddTiny + size), __ATOMIC_RELAXED);
-  } else if (odd && size <= 255) {
-    __atomic_store_n(s + 1, uint8_t(size), __ATOMIC_RELAXED);
-    __atomic_store_n(s, kOddByte, __ATOMIC_RELAXED);
-  } else {
-    uint64_t v = uint64_t(size) | (odd ? kSpillOddBit : 0);
-    __builtin_memcpy(s + 1, &v, sizeof v);
-    __atomic_store_n(s, kSpilled, __ATOMIC_RELAXED);
+  if (__builtin_expect(odd, 0)) {
+    remember_odd(s, size);
+    return true;
   }
+  bool spills = size >= kInlineLimit;
+  auto code = uint8_t(select(spills, kSpilled, size + 1));
+  void* word = select<void>(spills, s + 1, scratch);
+  const uint64_t v = size;
+  __builtin_memcpy(word, &v, sizeof v);
+  __atomic_store_n(s, code, __ATOMIC_RELAXED);
   return true;
 }
 
 // Returns the size remembered for `p` (and its odd mark) and forgets it; false
 // if unknown. The bytes beyond the entry are cleared too: stale ones could be
-// read as the entry of a block memprof never saw.
-inline bool forget(const void* p, size_t* size, bool* odd) {
-  auto a = reinterpret_cast<uintptr_t>(p);
-  if (__builtin_expect(a & ((1u << kGranuleShift) - 1), 0)) return false;
-  uint8_t* s = slot(a, false);
+// read as the entry of a block memprof never saw. Branch-free like remember().
+inline bool forget(const void* p, size_t* size, bool* odd, uint64_t* scratch) {
+  uint8_t* s = slot(reinterpret_cast<uintptr_t>(p), false);
   if (__builtin_expect(s == nullptr, 0)) return false;
-  uint8_t v = __atomic_load_n(s, __ATOMIC_RELAXED);
-  if (__builtin_expect(v == 0, 0)) return false;
-  if (__builtin_expect(v <= kInlineLimit, 1)) {
-    *size = size_t(v - 1);
-    *odd = false;
-  } else if (v == kSpilled) {
-    uint64_t spilled;
-    __builtin_memcpy(&spilled, s + 1, sizeof spilled);
-    *size = size_t(spilled & ~kSpillOddBit);
-    *odd = (spilled & kSpillOddBit) != 0;
-    const uint64_t zero = 0;
-    __builtin_memcpy(s + 1, &zero, sizeof zero);
-  } else if (v == kOddByte) {
-    *size = __atomic_load_n(s + 1, __ATOMIC_RELAXED);
-    *odd = true;
-    __atomic_store_n(s + 1, uint8_t(0), __ATOMIC_RELAXED);
-  } else {
-    *size = size_t(v - kOddTiny);
-    *odd = true;
+  uint8_t code = __atomic_load_n(s, __ATOMIC_RELAXED);
+  if (__builtin_expect(code == 0, 0)) return false;
+  if (__builtin_expect(uint8_t(code - kOddTiny) <= kOddByte - kOddTiny, 0)) {
+    forget_odd(s, code, size, odd);
+    return true;
   }
+  bool spilled = code == kSpilled;
+  void* word = select<void>(spilled, s + 1, scratch);
+  uint64_t v;
+  __builtin_memcpy(&v, word, sizeof v);
+  const uint64_t zero = 0;
+  __builtin_memcpy(word, &zero, sizeof zero);
+  *size = size_t(select(spilled, v & ~kSpillOddBit, uint64_t(code) - 1));
+  *odd = spilled & bool(v >> 63);
   __atomic_store_n(s, uint8_t(0), __ATOMIC_RELAXED);
   return true;
 }
 
 // Puts back an entry taken by forget() (a realloc that failed).
-inline void restore(const void* p, size_t size, bool odd) { remember(p, size, odd); }
+inline void restore(const void* p, size_t size, bool odd) {
+  uint64_t scratch;
+  remember(p, size, odd, &scratch);
+}
 
 // Resident bytes of all leaves (mincore), for memprof_self_kb.
 uint64_t resident_bytes();

@@ -35,6 +35,12 @@ size_t ask(void* p, size_t n, bool* odd);
 // A plain allocation whose memo entry is missing or due for its check.
 size_t fill_or_check(void* p, size_t n, bool* odd, uint32_t* countdown);
 
+// The memo missed, is due for its check, or cannot serve this block.
+inline size_t of_new_block_rare(void* p, size_t n, bool plain, bool* odd, uint32_t* countdown) {
+  if (plain && n <= kMemoMax) return fill_or_check(p, n, odd, countdown);
+  return ask(p, n, odd);
+}
+
 // A new block of `n` requested bytes; `plain`: it came from malloc, calloc or a
 // non-aligned operator new with exactly `n`. `countdown` is the thread's check counter.
 inline size_t of_new_block(void* p, size_t n, bool plain, bool* odd, uint32_t* countdown) {

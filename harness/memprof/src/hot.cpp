@@ -1,0 +1,40 @@
+// hot.cpp — the rare exits of the hot path (hot.h): a failed or nested-new
+// allocation, a block the usable-size memo or the shadow cannot take at once,
+// and publishing a thread's heap change. Each finishes the hook.
+#include "hot.h"
+
+namespace memprof {
+
+void* alloc_rare(ThreadState& t, void* p, size_t n, bool plain) {
+  record_alloc(t, p, n, plain);
+  t.depth = 0;
+  return p;
+}
+
+void* alloc_heap_rare(ThreadState& t, void* p, size_t n, bool plain) {
+  bool odd = false;
+  size_t u = 0;
+  if (shared.mode == kHeapMemo) {
+    u = usable::of_new_block_rare(p, n, plain, &odd, &t.memo_check);
+  } else if (shared.mode == kHeapGlibc) {
+    u = usable::glibc_usable_size(p);
+  }
+  if (!shadow::remember(p, n, odd, &t.shadow_scratch)) {
+    bump(t.c.allocs_untracked);
+  } else {
+    bump(t.c.usable_total, u);
+    heap_grow(t, int64_t(n), int64_t(u));
+  }
+  t.depth = 0;
+  return p;
+}
+
+void* alloc_publish(ThreadState& t, void* p) {
+  publish(t);
+  t.depth = 0;
+  return p;
+}
+
+size_t asked_usable(void* p) { return real.malloc_usable_size(p); }
+
+}  // namespace memprof

@@ -1,0 +1,93 @@
+// hot.h — the path nearly every malloc and free takes. One load says whether it
+// may run (thread attached, not nested, no libitm, no scope or pending event);
+// then the block is counted and remembered with no lock, and no branch on its
+// size. Anything unusual leaves through a tail call that finishes the hook's
+// work (hot.cpp), so the hot path keeps few registers of its own.
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+#include "recorder.h"
+
+namespace memprof {
+
+inline bool on_hot_path(const ThreadState& t) {
+  return __builtin_expect(t.gate == 0, 1) && __builtin_expect(shared.hot.load(std::memory_order_relaxed), 1);
+}
+
+// Rare exits of hot_alloc_done; each ends the hook (depth 0) and returns p.
+void* alloc_rare(ThreadState& t, void* p, size_t n, bool plain);       // nothing recorded yet
+void* alloc_heap_rare(ThreadState& t, void* p, size_t n, bool plain);  // counted; the heap part left
+void* alloc_publish(ThreadState& t, void* p);                          // all done but publishing
+// The allocator's usable size of a block the memo cannot vouch for.
+size_t asked_usable(void* p);
+
+// The allocator returned p for a request of n bytes; `plain` as in usable.h.
+// Called with depth 1 on the hot path; ends the hook.
+inline void* hot_alloc_done(ThreadState& t, void* p, size_t n, bool plain) {
+  if (__builtin_expect((p == nullptr) | (t.new_request != 0), 0)) return alloc_rare(t, p, n, plain);
+  int r = shared.region.load(std::memory_order_relaxed);
+  bump(t.c.allocs()[r]);
+  bump(t.c.requested()[r], n);
+  bump(t.c.histogram()[size_bin(n)]);
+  HeapMode mode = shared.mode;
+  if (mode == kCountsOnly) {
+    t.depth = 0;
+    return p;
+  }
+  size_t u = 0;
+  if (mode == kHeapMemo) {
+    if (__builtin_expect(!plain | (n > usable::kMemoMax), 0)) return alloc_heap_rare(t, p, n, plain);
+    u = __atomic_load_n(&usable::at_alloc[n], __ATOMIC_ACQUIRE);
+    if (__builtin_expect((u == 0) | (--t.memo_check == 0), 0)) return alloc_heap_rare(t, p, n, plain);
+  } else if (mode == kHeapGlibc) {
+    u = usable::glibc_usable_size(p);
+  }
+  if (__builtin_expect(!shadow::remember(p, n, false, &t.shadow_scratch, false), 0))
+    return alloc_heap_rare(t, p, n, plain);
+  bump(t.c.usable_total, u);
+  track(t.req, int64_t(n));
+  track(t.use, int64_t(u));
+  track(t.blocks, 1);
+  if (__builtin_expect((t.req.local >= shared.slack) | (t.use.local >= shared.slack) |
+                           (t.blocks.local >= shared.block_slack), 0))
+    return alloc_publish(t, p);
+  t.depth = 0;
+  return p;
+}
+
+// p (not null) is about to be freed, on the hot path: forgets and counts it.
+// False if it is no block the hot path knows: then nothing was changed, and
+// the caller takes the general path.
+inline bool hot_free_record(ThreadState& t, void* p) {
+  HeapMode mode = shared.mode;
+  int r = shared.region.load(std::memory_order_relaxed);
+  if (mode == kCountsOnly) {
+    if (__builtin_expect(is_bootstrap(p), 0)) return false;
+    bump(t.c.frees()[r]);
+    return true;
+  }
+  size_t n;
+  bool odd;
+  if (__builtin_expect(!shadow::forget(p, &n, &odd, &t.shadow_scratch), 0)) return false;
+  size_t u = 0;
+  if (mode == kHeapMemo) {
+    if (__builtin_expect(odd | (n > usable::kMemoMax), 0)) {
+      u = asked_usable(p);
+    } else {
+      u = __atomic_load_n(&usable::at_free[n], __ATOMIC_ACQUIRE);
+    }
+  } else if (mode == kHeapGlibc) {
+    u = usable::glibc_usable_size(p);
+  }
+  bump(t.c.frees()[r]);
+  t.req.local -= int64_t(n);
+  t.use.local -= int64_t(u);
+  t.blocks.local -= 1;
+  if (__builtin_expect((t.req.local <= -shared.slack) | (t.use.local <= -shared.slack) |
+                           (t.blocks.local <= -shared.block_slack), 0))
+    publish(t);
+  return true;
+}
+
+}  // namespace memprof
