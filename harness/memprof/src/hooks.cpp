@@ -272,10 +272,13 @@ void counted_delete(Fn fn, void* p, const Args&... args) {
   ThreadState& t = self;
   if (on_hot_path(t)) {
     t.depth = 1;
-    bool recorded = hot_free_record(t, p);
-    if (recorded) fn(p, args...);
+    FreeRecord done = hot_free_record(t, p);
+    FreeStep step = done.step;
+    if (step == FreeStep::kAskUsable) account_asked_free(t, p, done.n);
+    if (step != FreeStep::kGeneral) fn(p, args...);
+    if (step == FreeStep::kReleaseThenPublish) publish(t);
     t.depth = 0;
-    if (recorded) return;
+    if (step != FreeStep::kGeneral) return;
   }
   if (bypass(t)) {
     if (!is_bootstrap(p)) fn(p, args...);
@@ -319,12 +322,22 @@ MEMPROF_EXPORT void free(void* p) {
   ThreadState& t = self;
   if (__builtin_expect(!on_hot_path(t), 0)) return do_free(p);
   t.depth = 1;
-  if (__builtin_expect(!hot_free_record(t, p), 0)) {
-    t.depth = 0;
-    return do_free(p);  // unknown to the hot path; nothing was changed
+  FreeRecord done = hot_free_record(t, p);
+  switch (done.step) {
+    case FreeStep::kRelease:
+      // The guard ends before the allocator's free, which then is a tail call:
+      // no allocator's free allocates through the exported malloc.
+      t.depth = 0;
+      return real.free(p);
+    case FreeStep::kReleaseThenPublish:
+      return free_publish(t, p);
+    case FreeStep::kAskUsable:
+      return free_ask_usable(t, p, done.n);
+    case FreeStep::kGeneral:
+      break;
   }
-  real.free(p);
   t.depth = 0;
+  do_free(p);  // unknown to the hot path; nothing was changed
 }
 
 MEMPROF_EXPORT void cfree(void* p) { free(p); }

@@ -1,6 +1,7 @@
 // hot.cpp — the rare exits of the hot path (hot.h): a failed or nested-new
 // allocation, a block the usable-size memo or the shadow cannot take at once,
-// and publishing a thread's heap change. Each finishes the hook.
+// and publishing a thread's heap change. Each finishes the hook (the free side
+// frees the block too).
 #include "hot.h"
 
 namespace memprof {
@@ -35,6 +36,24 @@ void* alloc_publish(ThreadState& t, void* p) {
   return p;
 }
 
-size_t asked_usable(void* p) { return real.malloc_usable_size(p); }
+// Counts the free of a block the memo cannot vouch for (its usable size is
+// asked before the allocator takes it back).
+void account_asked_free(ThreadState& t, void* p, size_t n) {
+  size_t u = real.malloc_usable_size(p);
+  bump(t.c.frees()[shared.region.load(std::memory_order_relaxed)]);
+  heap_shrink(t, int64_t(n), int64_t(u));
+}
+
+void free_publish(ThreadState& t, void* p) {
+  real.free(p);
+  publish(t);
+  t.depth = 0;
+}
+
+void free_ask_usable(ThreadState& t, void* p, size_t n) {
+  account_asked_free(t, p, n);
+  real.free(p);
+  t.depth = 0;
+}
 
 }  // namespace memprof

@@ -19,8 +19,6 @@ inline bool on_hot_path(const ThreadState& t) {
 void* alloc_rare(ThreadState& t, void* p, size_t n, bool plain);       // nothing recorded yet
 void* alloc_heap_rare(ThreadState& t, void* p, size_t n, bool plain);  // counted; the heap part left
 void* alloc_publish(ThreadState& t, void* p);                          // all done but publishing
-// The allocator's usable size of a block the memo cannot vouch for.
-size_t asked_usable(void* p);
 
 // The allocator returned p for a request of n bytes; `plain` as in usable.h.
 // Called with depth 1 on the hot path; ends the hook.
@@ -56,27 +54,36 @@ inline void* hot_alloc_done(ThreadState& t, void* p, size_t n, bool plain) {
   return p;
 }
 
+// What a hook does after hot_free_record.
+enum class FreeStep : uint8_t {
+  kRelease,             // counted: free the block
+  kReleaseThenPublish,  // counted: free the block, then publish the thread's heap change
+  kAskUsable,           // forgotten (n, odd): the allocator must say its usable size first
+  kGeneral,             // unknown to the hot path, nothing changed: take the general path
+};
+
+struct FreeRecord {
+  FreeStep step;
+  size_t n;  // the block's requested size (kAskUsable)
+};
+
 // p (not null) is about to be freed, on the hot path: forgets and counts it.
-// False if it is no block the hot path knows: then nothing was changed, and
-// the caller takes the general path.
-inline bool hot_free_record(ThreadState& t, void* p) {
+// No calls: what needs one is left to the caller (FreeStep).
+inline FreeRecord hot_free_record(ThreadState& t, void* p) {
   HeapMode mode = shared.mode;
   int r = shared.region.load(std::memory_order_relaxed);
   if (mode == kCountsOnly) {
-    if (__builtin_expect(is_bootstrap(p), 0)) return false;
+    if (__builtin_expect(is_bootstrap(p), 0)) return {FreeStep::kGeneral, 0};
     bump(t.c.frees()[r]);
-    return true;
+    return {FreeStep::kRelease, 0};
   }
   size_t n;
   bool odd;
-  if (__builtin_expect(!shadow::forget(p, &n, &odd, &t.shadow_scratch), 0)) return false;
+  if (__builtin_expect(!shadow::forget(p, &n, &odd, &t.shadow_scratch), 0)) return {FreeStep::kGeneral, 0};
   size_t u = 0;
   if (mode == kHeapMemo) {
-    if (__builtin_expect(odd | (n > usable::kMemoMax), 0)) {
-      u = asked_usable(p);
-    } else {
-      u = __atomic_load_n(&usable::at_free[n], __ATOMIC_ACQUIRE);
-    }
+    if (__builtin_expect(odd | (n > usable::kMemoMax), 0)) return {FreeStep::kAskUsable, n};
+    u = __atomic_load_n(&usable::at_free[n], __ATOMIC_ACQUIRE);
   } else if (mode == kHeapGlibc) {
     u = usable::glibc_usable_size(p);
   }
@@ -86,8 +93,14 @@ inline bool hot_free_record(ThreadState& t, void* p) {
   t.blocks.local -= 1;
   if (__builtin_expect((t.req.local <= -shared.slack) | (t.use.local <= -shared.slack) |
                            (t.blocks.local <= -shared.block_slack), 0))
-    publish(t);
-  return true;
+    return {FreeStep::kReleaseThenPublish, n};
+  return {FreeStep::kRelease, n};
 }
+
+// The rare steps after hot_free_record (hot.cpp for free; counted_delete has its
+// own). Each frees the block and ends the hook.
+void free_publish(ThreadState& t, void* p);
+void account_asked_free(ThreadState& t, void* p, size_t n);
+void free_ask_usable(ThreadState& t, void* p, size_t n);
 
 }  // namespace memprof

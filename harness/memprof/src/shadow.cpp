@@ -23,7 +23,8 @@ uint8_t* install_leaf(size_t index) {
   return fresh;
 }
 
-// Odd blocks (aligned, resized, or not matching the usable-size memo) are rare.
+// Odd blocks (aligned, resized, or not matching the usable-size memo) are rare:
+// their entry is written out of line.
 void remember_odd(uint8_t* s, size_t size) {
   if (size <= 8) {
     __atomic_store_n(s, uint8_t(kOddTiny + size), __ATOMIC_RELAXED);
@@ -35,17 +36,6 @@ void remember_odd(uint8_t* s, size_t size) {
     __builtin_memcpy(s + 1, &v, sizeof v);
     __atomic_store_n(s, kSpilled, __ATOMIC_RELAXED);
   }
-}
-
-void forget_odd(uint8_t* s, uint8_t code, size_t* size, bool* odd) {
-  *odd = true;
-  if (code == kOddByte) {
-    *size = __atomic_load_n(s + 1, __ATOMIC_RELAXED);
-    __atomic_store_n(s + 1, uint8_t(0), __ATOMIC_RELAXED);
-  } else {
-    *size = size_t(code - kOddTiny);
-  }
-  __atomic_store_n(s, uint8_t(0), __ATOMIC_RELAXED);
 }
 
 uint64_t resident_bytes() {

@@ -70,7 +70,6 @@ inline T* select(bool c, T* a, T* b) {
 }
 
 void remember_odd(uint8_t* s, size_t size);
-void forget_odd(uint8_t* s, uint8_t code, size_t* size, bool* odd);
 
 // Remembers that `p` holds `size` requested bytes (and whether its usable size
 // is odd); false if it cannot (misaligned or impossible address).
@@ -102,8 +101,15 @@ inline bool forget(const void* p, size_t* size, bool* odd, uint64_t* scratch) {
   if (__builtin_expect(s == nullptr, 0)) return false;
   uint8_t code = __atomic_load_n(s, __ATOMIC_RELAXED);
   if (__builtin_expect(code == 0, 0)) return false;
-  if (__builtin_expect(uint8_t(code - kOddTiny) <= kOddByte - kOddTiny, 0)) {
-    forget_odd(s, code, size, odd);
+  if (__builtin_expect(uint8_t(code - kOddTiny) <= kOddByte - kOddTiny, 0)) {  // odd, not spilled
+    *odd = true;
+    if (code == kOddByte) {
+      *size = __atomic_load_n(s + 1, __ATOMIC_RELAXED);
+      __atomic_store_n(s + 1, uint8_t(0), __ATOMIC_RELAXED);
+    } else {
+      *size = size_t(code - kOddTiny);
+    }
+    __atomic_store_n(s, uint8_t(0), __ATOMIC_RELAXED);
     return true;
   }
   bool spilled = code == kSpilled;
