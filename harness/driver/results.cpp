@@ -65,6 +65,7 @@ const std::vector<Column> kColumns = {
     {"heap_requested_end_bytes", "memprof: live requested bytes at exit (leaks)"},
     {"heap_usable_peak_bytes", "memprof: peak of live malloc_usable_size bytes"},
     {"heap_usable_end_bytes", "memprof: live usable bytes at exit"},
+    {"usable_memo_mismatch_count", "memprof: checked blocks whose usable size was not their size's (0: usable figures exact)"},
     {"heap_peak_error_bytes", "memprof: bound on the peaks' error (0: exact)"},
     {"live_blocks_peak_count", "memprof: most blocks live at once"},
     {"live_blocks_end_count", "memprof: blocks live at exit"},

@@ -179,6 +179,22 @@ TEST_P(Preload, UsableHeapMatchesTheAllocator) {
   EXPECT_EQ(work.num("frees_untracked_count"), 0);
 }
 
+// An allocator whose usable size is not its requested size's: the memo's check
+// notices, says so, and every block still takes back the usable bytes it added.
+TEST(PreloadStandalone, UsableMemoNoticesAnAllocatorThatIsNotSizeClassed) {
+  TestAllocator shifty{"shifty", SHIFTY_ALLOCATOR};
+  RunResult base = run_program(target("usable"), {"0"}, shifty);
+  RunResult work = run_program(target("usable"), {"1"}, shifty);
+  ASSERT_EQ(base.exit_code, 0) << base.describe();
+  ASSERT_EQ(work.exit_code, 0) << work.describe();
+  EXPECT_GT(work.num("usable_memo_mismatch_count"), 0);
+  EXPECT_EQ(base.num("usable_memo_mismatch_count"), 0);
+  EXPECT_EQ(added(work, base, "heap_usable_end_bytes"), 0);
+  EXPECT_EQ(work.num("frees_untracked_count"), 0);
+  RunResult text = run_program(target("usable"), {"1"}, shifty, RunOptions{.env = {{"MEMPROF_OUT", ""}}});
+  EXPECT_NE(text.err.find("heap usable     approximate:"), std::string::npos) << text.err;
+}
+
 // Regions the program sets, and nested scopes folding into their parent.
 TEST_P(Preload, ExplicitRegionsAndNestedScopes) {
   RunResult r = run("regions");

@@ -36,7 +36,7 @@ inline void* hot_alloc_done(ThreadState& t, void* p, size_t n, bool plain) {
   size_t u = 0;
   if (mode == kHeapMemo) {
     if (__builtin_expect(!plain | (n > usable::kMemoMax), 0)) return alloc_heap_rare(t, p, n, plain);
-    u = __atomic_load_n(&usable::at_alloc[n], __ATOMIC_ACQUIRE);
+    u = __atomic_load_n(usable::at_alloc(n), __ATOMIC_ACQUIRE);
     if (__builtin_expect((u == 0) | (--t.memo_check == 0), 0)) return alloc_heap_rare(t, p, n, plain);
   } else if (mode == kHeapGlibc) {
     u = usable::glibc_usable_size(p);
@@ -83,7 +83,7 @@ inline FreeRecord hot_free_record(ThreadState& t, void* p) {
   size_t u = 0;
   if (mode == kHeapMemo) {
     if (__builtin_expect(odd | (n > usable::kMemoMax), 0)) return {FreeStep::kAskUsable, n};
-    u = __atomic_load_n(&usable::at_free[n], __ATOMIC_ACQUIRE);
+    u = __atomic_load_n(usable::at_free(n), __ATOMIC_ACQUIRE);
   } else if (mode == kHeapGlibc) {
     u = usable::glibc_usable_size(p);
   }

@@ -9,7 +9,7 @@ struct Options {
   char out[512];                 // MEMPROF_OUT: "fd:N", a path, or empty for a text summary on stderr
   uint64_t peak_slack_bytes;     // MEMPROF_PEAK_SLACK: per-thread bytes kept local before publishing
   bool track_heap;               // MEMPROF_HEAP: keep each block's size (heap figures, peaks, load)
-  bool track_usable;             // MEMPROF_USABLE: call malloc_usable_size on every alloc and free
+  bool track_usable;             // MEMPROF_USABLE: keep usable bytes (usable.h) of every block
   bool series;                   // MEMPROF_SERIES: keep a time series of the heap and RSS
   uint64_t series_time_ms;       // MEMPROF_SERIES_MS: time resolution of the series
   uint64_t series_size_bytes;    // MEMPROF_SERIES_SIZE: size resolution of the series

@@ -6,8 +6,7 @@
 
 namespace memprof::usable {
 
-constinit uint16_t at_alloc[kMemoMax + 1];
-constinit uint16_t at_free[kMemoMax + 1];
+constinit MemoEntry memo[kMemoEntries];
 
 namespace {
 constinit std::atomic<uint64_t> mismatch_count{0};
@@ -18,13 +17,13 @@ constinit std::atomic<bool> memo_off{false};
 void found_mismatch() {
   mismatch_count.fetch_add(1, std::memory_order_relaxed);
   if (memo_off.exchange(true, std::memory_order_relaxed)) return;
-  for (size_t n = 0; n <= kMemoMax; ++n) __atomic_store_n(&at_alloc[n], uint16_t(0), __ATOMIC_RELAXED);
+  for (MemoEntry& e : memo) __atomic_store_n(&e.at_alloc, uint16_t(0), __ATOMIC_RELAXED);
 }
 }  // namespace
 
 size_t ask(void* p, size_t n, bool* odd) {
   size_t u = real.malloc_usable_size(p);
-  *odd = n <= kMemoMax && __atomic_load_n(&at_free[n], __ATOMIC_ACQUIRE) != u;
+  *odd = n <= kMemoMax && __atomic_load_n(at_free(n), __ATOMIC_ACQUIRE) != u;
   return u;
 }
 
@@ -36,7 +35,7 @@ size_t fill_or_check(void* p, size_t n, bool* odd, uint32_t* countdown) {
     return u;
   }
   uint16_t known = 0;
-  if (!__atomic_compare_exchange_n(&at_free[n], &known, uint16_t(u), false, __ATOMIC_RELEASE,
+  if (!__atomic_compare_exchange_n(at_free(n), &known, uint16_t(u), false, __ATOMIC_RELEASE,
                                    __ATOMIC_ACQUIRE) &&
       known != u) {
     found_mismatch();
@@ -44,7 +43,7 @@ size_t fill_or_check(void* p, size_t n, bool* odd, uint32_t* countdown) {
     return u;
   }
   if (!memo_off.load(std::memory_order_relaxed))
-    __atomic_store_n(&at_alloc[n], uint16_t(u), __ATOMIC_RELEASE);
+    __atomic_store_n(at_alloc(n), uint16_t(u), __ATOMIC_RELEASE);
   *odd = false;
   return u;
 }

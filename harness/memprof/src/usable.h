@@ -1,7 +1,8 @@
 // usable.h — each block's malloc_usable_size at a fraction of its cost. glibc's
 // is read from the chunk header. Other allocators give a plain malloc(n) of a
-// small n the usable size of n's size class, always the same: it is asked once
-// per n and remembered (the memo), and asked again for 1 block in 64 to check.
+// small n the usable size of n's size class, always the same, and their classes
+// are multiples of 8: it is asked once per 8 bytes of n and remembered (the
+// memo), and asked again for 1 block in 64 to check.
 // Blocks the memo cannot vouch for (aligned, resized, a size that did not match)
 // are marked odd in the shadow and asked again when freed.
 #pragma once
@@ -16,11 +17,19 @@ namespace memprof::usable {
 constexpr size_t kMemoMax = 4096;    // larger blocks ask the allocator (rarer, and costlier anyway)
 constexpr uint32_t kCheckEvery = 64;  // a memo hit is checked against the allocator this often
 
-// Usable size by requested size: `at_alloc` serves new blocks and is emptied if
-// the memo is ever found wrong; `at_free` only ever gains entries, so a block
-// counted with a memo entry is uncounted with the same one.
-extern uint16_t at_alloc[kMemoMax + 1];
-extern uint16_t at_free[kMemoMax + 1];
+// Usable size by requested size, rounded up to 8 (n = 0 on its own):
+// `at_alloc` serves new blocks and is emptied if the memo is ever found wrong;
+// `at_free` only ever gains entries, so a block counted with a memo entry is
+// uncounted with the same one. Side by side: one cache line serves both.
+struct MemoEntry {
+  uint16_t at_alloc;
+  uint16_t at_free;
+};
+constexpr size_t kMemoEntries = (kMemoMax + 7) / 8 + 1;
+extern MemoEntry memo[kMemoEntries];
+inline size_t memo_index(size_t n) { return (n + 7) >> 3; }  // n <= kMemoMax
+inline uint16_t* at_alloc(size_t n) { return &memo[memo_index(n)].at_alloc; }
+inline uint16_t* at_free(size_t n) { return &memo[memo_index(n)].at_free; }
 
 // glibc's malloc_usable_size also reads the next chunk's header (another cache
 // line); a live chunk's own header is enough: its size less the header words.
@@ -48,7 +57,7 @@ inline size_t of_new_block(void* p, size_t n, bool plain, bool* odd, uint32_t* c
   if (!options.track_usable) return 0;
   if (real.glibc_layout) return glibc_usable_size(p);
   if (__builtin_expect(plain && n <= kMemoMax, 1)) {
-    uint32_t known = __atomic_load_n(&at_alloc[n], __ATOMIC_RELAXED);
+    uint32_t known = __atomic_load_n(at_alloc(n), __ATOMIC_ACQUIRE);
     if (__builtin_expect(known != 0 && --*countdown != 0, 1)) return known;
     return fill_or_check(p, n, odd, countdown);
   }
@@ -59,7 +68,7 @@ inline size_t of_new_block(void* p, size_t n, bool plain, bool* odd, uint32_t* c
 inline size_t of_freed_block(void* p, size_t n, bool odd) {
   if (!options.track_usable) return 0;
   if (real.glibc_layout) return glibc_usable_size(p);
-  if (__builtin_expect(!odd && n <= kMemoMax, 1)) return __atomic_load_n(&at_free[n], __ATOMIC_RELAXED);
+  if (__builtin_expect(!odd && n <= kMemoMax, 1)) return __atomic_load_n(at_free(n), __ATOMIC_ACQUIRE);
   return real.malloc_usable_size(p);
 }
 
