@@ -105,8 +105,14 @@ void tx_set_add(ThreadState& t, void* p);
 bool tx_set_take(ThreadState& t, void* p);
 uint64_t now_ns();
 
+// Only the owning thread writes a counter; the report reads it from another.
+// One add to memory: a reader sees the old value or the new one, never a torn one.
 inline void bump(uint64_t& counter, uint64_t v = 1) {
+#if defined(__x86_64__)
+  __asm__("addq %[v], %[c]" : [c] "+m"(counter) : [v] "er"(v) : "cc");
+#else
   __atomic_store_n(&counter, counter + v, __ATOMIC_RELAXED);
+#endif
 }
 
 inline ThreadState& current_thread() {

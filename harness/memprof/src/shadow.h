@@ -40,16 +40,20 @@ uint8_t* install_leaf(size_t index);
 
 // Null for an address beyond user space or not 8-byte aligned (no allocator
 // returns one; a granule can only hold one block's entry).
+// One test for both: rotated right by 3, an aligned address is its granule
+// number, below 2^44; a misaligned one has a low bit on top, a larger one a
+// granule number of 2^44 or more.
 inline uint8_t* slot(uintptr_t address, bool create) {
-  size_t index = address >> kLeafShift;
-  if (__builtin_expect((index >= kLeaves) | (address & ((1u << kGranuleShift) - 1)), 0)) return nullptr;
+  uintptr_t granule = (address >> kGranuleShift) | (address << (64 - kGranuleShift));
+  if (__builtin_expect(granule >= (uintptr_t(1) << (47 - kGranuleShift)), 0)) return nullptr;
+  size_t index = granule >> (kLeafShift - kGranuleShift);
   uint8_t* leaf = leaves[index].load(std::memory_order_acquire);
   if (__builtin_expect(leaf == nullptr, 0)) {
     if (!create) return nullptr;
     leaf = install_leaf(index);
     if (!leaf) return nullptr;
   }
-  return leaf + ((address & ((uintptr_t(1) << kLeafShift) - 1)) >> kGranuleShift);
+  return leaf + (granule & (kLeafBytes - 1));
 }
 
 // `c ? a : b` without a branch: the compiler would turn a plain ?: back into
@@ -84,12 +88,23 @@ inline bool remember(const void* p, size_t size, bool odd, uint64_t* scratch, bo
     remember_odd(s, size);
     return true;
   }
+  // spills = size >= kInlineLimit; code = spills ? kSpilled : size + 1;
+  // word = spills ? s + 1 : scratch — one comparison, two conditional moves.
+  uint64_t code = size + 1;
+  void* word = scratch;
+#if defined(__x86_64__)
+  __asm__("cmpq %[limit], %[size]\n\tcmovae %[spilled], %[code]\n\tcmovae %[next], %[word]"
+          : [code] "+r"(code), [word] "+r"(word)
+          : [size] "r"(size), [limit] "i"(int(kInlineLimit)), [spilled] "r"(uint64_t(kSpilled)), [next] "r"(s + 1)
+          : "cc");
+#else
   bool spills = size >= kInlineLimit;
-  auto code = uint8_t(select(spills, kSpilled, size + 1));
-  void* word = select<void>(spills, s + 1, scratch);
+  code = select(spills, kSpilled, code);
+  word = select<void>(spills, s + 1, word);
+#endif
   const uint64_t v = size;
   __builtin_memcpy(word, &v, sizeof v);
-  __atomic_store_n(s, code, __ATOMIC_RELAXED);
+  __atomic_store_n(s, uint8_t(code), __ATOMIC_RELAXED);
   return true;
 }
 
