@@ -145,7 +145,7 @@ void* realloc_paths(ThreadState& me, void* p, size_t n) {
   if (q != p) bump(me.c.realloc_moves);
   // A block resized in place may keep more than its size class: not plain.
   bool odd;
-  size_t u = usable::of_new_block(q, n, false, &odd, &me.memo_check);
+  size_t u = usable::of_new_block(q, n, false, &odd);
   if (shadow::remember(q, n, odd, &me.shadow_scratch)) {
     if (known) {
       heap_change(me, int64_t(n) - int64_t(old_n), int64_t(u) - int64_t(old_u), 0);
@@ -321,13 +321,12 @@ MEMPROF_EXPORT void free(void* p) {
   if (__builtin_expect(p == nullptr, 0)) return;
   ThreadState& t = self;
   if (__builtin_expect(!on_hot_path(t), 0)) return do_free(p);
-  t.depth = 1;
+  // hot_free_record calls nothing, so no nesting guard is needed until a call;
+  // the allocator's free is a tail call outside it (no allocator's free
+  // allocates through the exported malloc).
   FreeRecord done = hot_free_record(t, p);
   switch (done.step) {
     case FreeStep::kRelease:
-      // The guard ends before the allocator's free, which then is a tail call:
-      // no allocator's free allocates through the exported malloc.
-      t.depth = 0;
       return real.free(p);
     case FreeStep::kReleaseThenPublish:
       return free_publish(t, p);
@@ -336,7 +335,6 @@ MEMPROF_EXPORT void free(void* p) {
     case FreeStep::kGeneral:
       break;
   }
-  t.depth = 0;
   do_free(p);  // unknown to the hot path; nothing was changed
 }
 

@@ -16,7 +16,7 @@ void* alloc_heap_rare(ThreadState& t, void* p, size_t n, bool plain) {
   bool odd = false;
   size_t u = 0;
   if (shared.mode == kHeapMemo) {
-    u = usable::of_new_block_rare(p, n, plain, &odd, &t.memo_check);
+    u = usable::of_new_block_rare(p, n, plain, &odd);
   } else if (shared.mode == kHeapGlibc) {
     u = usable::glibc_usable_size(p);
   }
@@ -45,12 +45,14 @@ void account_asked_free(ThreadState& t, void* p, size_t n) {
 }
 
 void free_publish(ThreadState& t, void* p) {
+  t.depth = 1;
   real.free(p);
   publish(t);
   t.depth = 0;
 }
 
 void free_ask_usable(ThreadState& t, void* p, size_t n) {
+  t.depth = 1;
   account_asked_free(t, p, n);
   real.free(p);
   t.depth = 0;

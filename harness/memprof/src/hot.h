@@ -37,7 +37,7 @@ inline void* hot_alloc_done(ThreadState& t, void* p, size_t n, bool plain) {
   if (mode == kHeapMemo) {
     if (__builtin_expect(!plain | (n > usable::kMemoMax), 0)) return alloc_heap_rare(t, p, n, plain);
     u = __atomic_load_n(usable::at_alloc(n), __ATOMIC_ACQUIRE);
-    if (__builtin_expect((u == 0) | (--t.memo_check == 0), 0)) return alloc_heap_rare(t, p, n, plain);
+    if (__builtin_expect((u == 0) | usable::due_for_check(p), 0)) return alloc_heap_rare(t, p, n, plain);
   } else if (mode == kHeapGlibc) {
     u = usable::glibc_usable_size(p);
   }
@@ -98,7 +98,7 @@ inline FreeRecord hot_free_record(ThreadState& t, void* p) {
 }
 
 // The rare steps after hot_free_record (hot.cpp for free; counted_delete has its
-// own). Each frees the block and ends the hook.
+// own). Each holds the nesting guard, frees the block and ends the hook.
 void free_publish(ThreadState& t, void* p);
 void account_asked_free(ThreadState& t, void* p, size_t n);
 void free_ask_usable(ThreadState& t, void* p, size_t n);

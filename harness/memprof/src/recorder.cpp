@@ -164,7 +164,7 @@ void record_alloc_careful(ThreadState& t, void* p, size_t n, bool plain) {
   bump(t.c.histogram()[size_bin(n)]);
   if (options.track_heap) {
     bool odd;
-    size_t u = usable::of_new_block(p, n, plain, &odd, &t.memo_check);
+    size_t u = usable::of_new_block(p, n, plain, &odd);
     if (!shadow::remember(p, n, odd, &t.shadow_scratch)) {
       bump(t.c.allocs_untracked);
     } else {

@@ -58,7 +58,6 @@ struct ThreadState {
   ThreadStatus status;
   uint64_t itm_pending;   // requested size + 1 of the block libitm is about to allocate for the program
   uint64_t new_request;   // size + 1 the program gave operator new (libstdc++ may pass malloc another)
-  uint32_t memo_check;    // allocations until the usable-size memo is checked again (usable.h)
   uint64_t shadow_scratch;  // where the shadow writes a spill word that has no block to go to
   Counters c;
   HeapDelta req, use, blocks;
@@ -207,7 +206,7 @@ inline void record_alloc(ThreadState& t, void* p, size_t n, bool plain) {
   bump(t.c.histogram()[size_bin(n)]);
   if (!options.track_heap) return;
   bool odd;
-  size_t u = usable::of_new_block(p, n, plain, &odd, &t.memo_check);
+  size_t u = usable::of_new_block(p, n, plain, &odd);
   if (__builtin_expect(!shadow::remember(p, n, odd, &t.shadow_scratch), 0)) {
     bump(t.c.allocs_untracked);
     return;

@@ -205,7 +205,6 @@ namespace memprof {
 
 void thread_attach(ThreadState& t) {
   t.status = kLive;
-  t.memo_check = usable::kCheckEvery;
   refresh_fast(t);
   t.last_publish_ns = now_ns();
   threads::lock();

@@ -27,8 +27,7 @@ size_t ask(void* p, size_t n, bool* odd) {
   return u;
 }
 
-size_t fill_or_check(void* p, size_t n, bool* odd, uint32_t* countdown) {
-  *countdown = kCheckEvery;
+size_t fill_or_check(void* p, size_t n, bool* odd) {
   size_t u = real.malloc_usable_size(p);
   if (u == 0 || u > UINT16_MAX) {  // cannot be an entry (0 means "not known yet")
     *odd = true;

@@ -2,7 +2,8 @@
 // is read from the chunk header. Other allocators give a plain malloc(n) of a
 // small n the usable size of n's size class, always the same, and their classes
 // are multiples of 8: it is asked once per 8 bytes of n and remembered (the
-// memo), and asked again for 1 block in 64 to check.
+// memo), and asked again for 1 block in 64 (chosen by a hash of its address:
+// no per-thread state to update) to check.
 // Blocks the memo cannot vouch for (aligned, resized, a size that did not match)
 // are marked odd in the shadow and asked again when freed.
 #pragma once
@@ -15,7 +16,7 @@
 namespace memprof::usable {
 
 constexpr size_t kMemoMax = 4096;    // larger blocks ask the allocator (rarer, and costlier anyway)
-constexpr uint32_t kCheckEvery = 64;  // a memo hit is checked against the allocator this often
+constexpr unsigned kCheckShift = 6;  // 1 block in 2^6 is checked against the allocator
 
 // Usable size by requested size, rounded up to 8 (n = 0 on its own):
 // `at_alloc` serves new blocks and is emptied if the memo is ever found wrong;
@@ -42,24 +43,30 @@ inline size_t glibc_usable_size(void* p) {
 // The allocator's answer, and whether it is odd (not the memo's for `n`).
 size_t ask(void* p, size_t n, bool* odd);
 // A plain allocation whose memo entry is missing or due for its check.
-size_t fill_or_check(void* p, size_t n, bool* odd, uint32_t* countdown);
+size_t fill_or_check(void* p, size_t n, bool* odd);
+
+// Whether the block at p is one the memo is checked on: the top bits of a
+// multiplicative hash of its granule, so every size and address pattern is sampled.
+inline bool due_for_check(const void* p) {
+  return ((reinterpret_cast<uintptr_t>(p) >> 3) * 0x9E3779B97F4A7C15ull) >> (64 - kCheckShift) == 0;
+}
 
 // The memo missed, is due for its check, or cannot serve this block.
-inline size_t of_new_block_rare(void* p, size_t n, bool plain, bool* odd, uint32_t* countdown) {
-  if (plain && n <= kMemoMax) return fill_or_check(p, n, odd, countdown);
+inline size_t of_new_block_rare(void* p, size_t n, bool plain, bool* odd) {
+  if (plain && n <= kMemoMax) return fill_or_check(p, n, odd);
   return ask(p, n, odd);
 }
 
 // A new block of `n` requested bytes; `plain`: it came from malloc, calloc or a
-// non-aligned operator new with exactly `n`. `countdown` is the thread's check counter.
-inline size_t of_new_block(void* p, size_t n, bool plain, bool* odd, uint32_t* countdown) {
+// non-aligned operator new with exactly `n`.
+inline size_t of_new_block(void* p, size_t n, bool plain, bool* odd) {
   *odd = false;
   if (!options.track_usable) return 0;
   if (real.glibc_layout) return glibc_usable_size(p);
   if (__builtin_expect(plain && n <= kMemoMax, 1)) {
     uint32_t known = __atomic_load_n(at_alloc(n), __ATOMIC_ACQUIRE);
-    if (__builtin_expect(known != 0 && --*countdown != 0, 1)) return known;
-    return fill_or_check(p, n, odd, countdown);
+    if (__builtin_expect(known != 0 && !due_for_check(p), 1)) return known;
+    return fill_or_check(p, n, odd);
   }
   return ask(p, n, odd);
 }
