@@ -77,20 +77,23 @@ struct ThreadState {
 
 extern __thread ThreadState self __attribute__((tls_model("initial-exec")));
 
-struct Shared {
+// Read on every call, written rarely: one cache line of its own, so that
+// threads publishing their heap change do not take it from the others.
+struct alignas(64) Shared {
   std::atomic<bool> ready;             // real functions resolved and options read
   std::atomic<bool> counting;          // memprof's constructor ran: what follows is the program's
   std::atomic<bool> tm_loaded;         // libitm is in the process: every call asks its state
   std::atomic<bool> hot;               // counting, and no libitm: the hot path may run (hot.h)
   HeapMode mode;                       // what each block costs, fixed once options are read
-  std::atomic<uint64_t> startup_allocs, startup_bytes;  // before that: library initialisers
   std::atomic<int> region;             // region of allocations outside transactions
   std::atomic<bool> region_explicit;   // the program set it through the header
   std::atomic<int> explicit_region;    // the region it set
-  std::atomic<int64_t> heap_req, heap_use, heap_blocks;  // published totals
-  std::atomic<int64_t> peak_req, peak_use, peak_blocks;
   int64_t slack = 0;
   int64_t block_slack = 0;
+  // Written at publishing and at start-up.
+  alignas(64) std::atomic<int64_t> heap_req, heap_use, heap_blocks;  // published totals
+  std::atomic<int64_t> peak_req, peak_use, peak_blocks;
+  std::atomic<uint64_t> startup_allocs, startup_bytes;  // before counting: library initialisers
 };
 extern Shared shared;
 
