@@ -322,8 +322,9 @@ MEMPROF_EXPORT void free(void* p) {
   ThreadState& t = self;
   if (__builtin_expect(!on_hot_path(t), 0)) return do_free(p);
   // hot_free_record calls nothing, so no nesting guard is needed until a call;
-  // the allocator's free is a tail call outside it (no allocator's free
-  // allocates through the exported malloc).
+  // the allocator's free is a tail call outside it. This assumes the
+  // allocator's free does not allocate through the exported malloc (none of
+  // the five does; another's would have such blocks counted as the program's).
   FreeRecord done = hot_free_record(t, p);
   switch (done.step) {
     case FreeStep::kRelease:

@@ -136,7 +136,10 @@ __attribute__((constructor(101))) static void on_load() {
   if (options.verbose) print_options();
   if (options.series) series::start(started_ns);
   shared.counting.store(true, std::memory_order_release);
-  shared.hot.store(!shared.tm_loaded.load(), std::memory_order_release);
+  // libitm may be found on another thread meanwhile (real.cpp clears `hot`
+  // after setting tm_loaded): set, then look again.
+  shared.hot.store(true, std::memory_order_seq_cst);
+  if (shared.tm_loaded.load(std::memory_order_seq_cst)) shared.hot.store(false, std::memory_order_seq_cst);
 }
 
 __attribute__((destructor(101))) static void on_unload() { report::write_final(); }

@@ -69,8 +69,8 @@ void resolve_real() {
                    same_object(reinterpret_cast<void*>(r.malloc), libc);
   real = r;
   if (r.in_transaction) {
-    shared.tm_loaded.store(true, std::memory_order_relaxed);
-    shared.hot.store(false, std::memory_order_relaxed);
+    shared.tm_loaded.store(true, std::memory_order_seq_cst);
+    shared.hot.store(false, std::memory_order_seq_cst);
   }
   resolve_state.store(2, std::memory_order_release);
 }
@@ -81,8 +81,8 @@ void refresh_tm_symbols() {
   if (!real.in_transaction)
     real.in_transaction = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "_ITM_inTransaction"));
   if (real.in_transaction) {
-    shared.tm_loaded.store(true, std::memory_order_relaxed);
-    shared.hot.store(false, std::memory_order_relaxed);
+    shared.tm_loaded.store(true, std::memory_order_seq_cst);
+    shared.hot.store(false, std::memory_order_seq_cst);
   }
 }
 

@@ -13,7 +13,9 @@
 
 namespace memprof {
 
-// Every thread's state starts zero but `slow` (not attached yet).
+// Every thread's state starts zero but `slow` (not attached yet): `gate` holds
+// depth in its low half and slow in its high half on this little-endian target.
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "gate's halves assume little-endian");
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 __thread ThreadState self __attribute__((tls_model("initial-exec"))) = {{uint32_t(1) << 16}};
@@ -128,7 +130,7 @@ void reset_for_child(ThreadState& survivor) {
 int alloc_region(ThreadState& t, size_t n, void* p) {
   if (t.itm_pending != 0 && t.itm_pending == n + 1) {
     t.itm_pending = 0;  // the program's block; what libitm allocates next is its own
-    tx_set_add(t, p);   // refreshes `fast`
+    tx_set_add(t, p);   // refreshes `slow`
     return kTx;
   }
   int state = tm_state();
@@ -211,7 +213,7 @@ void tx_set_add(ThreadState& t, void* p) {
     if (!t.tx_set[i]) {
       t.tx_set[i] = p;
       ++t.tx_count;
-      refresh_fast(t);
+      refresh_slow(t);
       return;
     }
   t.tx_set[t.tx_next++ % kTxSetSize] = p;  // full: forget the oldest guess
@@ -222,7 +224,7 @@ bool tx_set_take(ThreadState& t, void* p) {
     if (t.tx_set[i] == p) {
       t.tx_set[i] = nullptr;
       --t.tx_count;
-      refresh_fast(t);
+      refresh_slow(t);
       return true;
     }
   return false;
@@ -231,7 +233,7 @@ bool tx_set_take(ThreadState& t, void* p) {
 void tx_set_clear(ThreadState& t) {
   for (uint32_t i = 0; i < kTxSetSize; ++i) t.tx_set[i] = nullptr;
   t.tx_count = 0;
-  refresh_fast(t);
+  refresh_slow(t);
 }
 
 // --- named scopes ---
@@ -266,13 +268,13 @@ void scope_begin(ThreadState& t, const char* name) {
   }
   ScopeFrame& f = t.scopes[t.scope_depth++];
   f = ScopeFrame{scope_id(name), now_ns(), 0, 0, 0};
-  refresh_fast(t);
+  refresh_slow(t);
 }
 
 void scope_end(ThreadState& t) {
   if (t.scope_depth == 0) return;
   if (t.scope_depth-- > kMaxScopeDepth) return;
-  refresh_fast(t);
+  refresh_slow(t);
   ScopeFrame& f = t.scopes[t.scope_depth];
   if (f.id < kMaxScopes) {
     ScopeTotals& s = scopes[f.id];

@@ -125,8 +125,10 @@ inline ThreadState& current_thread() {
 
 // After any change to the fields `slow` summarises (rare: libitm, scopes,
 // transactional frees, attach and exit).
-inline void refresh_fast(ThreadState& t) {
+inline void refresh_slow(ThreadState& t) {
   t.slow = !(t.status == kLive && t.itm_pending == 0 && t.scope_depth == 0 && t.tx_count == 0);
+  // A change that cannot clear a condition (a block already in the full
+  // tx_set, say) may skip this: `slow` then stays set, which is always safe.
 }
 
 inline bool beyond(int64_t local, int64_t slack) {

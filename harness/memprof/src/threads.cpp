@@ -88,7 +88,7 @@ void on_thread_exit(void* arg) {
   fold_into_orphans(t, now_ns());
   unlink(t);
   t.status = kExited;
-  refresh_fast(t);
+  refresh_slow(t);
   unlock();
   if (t.counted) thread_ended();
 }
@@ -205,7 +205,7 @@ namespace memprof {
 
 void thread_attach(ThreadState& t) {
   t.status = kLive;
-  refresh_fast(t);
+  refresh_slow(t);
   t.last_publish_ns = now_ns();
   threads::lock();
   threads::link(t);

@@ -25,10 +25,10 @@ template <typename Fn, typename... Args>
 void* tx_alloc(Fn fn, size_t n, const Args&... args) {
   ThreadState& t = self;
   t.itm_pending = n + 1;
-  refresh_fast(t);
+  refresh_slow(t);
   void* p = fn(args...);
   t.itm_pending = 0;
-  refresh_fast(t);
+  refresh_slow(t);
   return p;
 }
 

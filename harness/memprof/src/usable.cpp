@@ -16,14 +16,15 @@ constinit std::atomic<bool> memo_off{false};
 // serving new blocks from the memo (blocks already counted keep their entry).
 void found_mismatch() {
   mismatch_count.fetch_add(1, std::memory_order_relaxed);
-  if (memo_off.exchange(true, std::memory_order_relaxed)) return;
+  if (memo_off.exchange(true, std::memory_order_seq_cst)) return;
   for (MemoEntry& e : memo) __atomic_store_n(&e.at_alloc, uint16_t(0), __ATOMIC_RELAXED);
 }
 }  // namespace
 
 size_t ask(void* p, size_t n, bool* odd) {
   size_t u = real.malloc_usable_size(p);
-  *odd = n <= kMemoMax && __atomic_load_n(at_free(n), __ATOMIC_ACQUIRE) != u;
+  // 0 is also what an unfilled entry holds: such a block must be asked again.
+  *odd = n <= kMemoMax && (u == 0 || __atomic_load_n(at_free(n), __ATOMIC_ACQUIRE) != u);
   return u;
 }
 
@@ -41,8 +42,12 @@ size_t fill_or_check(void* p, size_t n, bool* odd) {
     *odd = true;
     return u;
   }
-  if (!memo_off.load(std::memory_order_relaxed))
-    __atomic_store_n(at_alloc(n), uint16_t(u), __ATOMIC_RELEASE);
+  if (!memo_off.load(std::memory_order_seq_cst)) {
+    __atomic_store_n(at_alloc(n), uint16_t(u), __ATOMIC_SEQ_CST);
+    // A mismatch found meanwhile on another thread cleared the memo before
+    // this store: clear this entry too, so that the memo stays off.
+    if (memo_off.load(std::memory_order_seq_cst)) __atomic_store_n(at_alloc(n), uint16_t(0), __ATOMIC_SEQ_CST);
+  }
   *odd = false;
   return u;
 }

@@ -2,8 +2,9 @@
 // is read from the chunk header. Other allocators give a plain malloc(n) of a
 // small n the usable size of n's size class, always the same, and their classes
 // are multiples of 8: it is asked once per 8 bytes of n and remembered (the
-// memo), and asked again for 1 block in 64 (chosen by a hash of its address:
-// no per-thread state to update) to check.
+// memo), and asked again to check for the blocks at 1 address in 64 (chosen by
+// a hash of the address: no per-thread state to update; a program that only
+// ever reuses unsampled addresses is not checked).
 // Blocks the memo cannot vouch for (aligned, resized, a size that did not match)
 // are marked odd in the shadow and asked again when freed.
 #pragma once
