@@ -25,9 +25,7 @@ void* alloc_publish(ThreadState& t, void* p);                          // all do
 inline void* hot_alloc_done(ThreadState& t, void* p, size_t n, bool plain) {
   if (__builtin_expect((p == nullptr) | (t.new_request != 0), 0)) return alloc_rare(t, p, n, plain);
   int r = shared.region.load(std::memory_order_relaxed);
-  bump(t.c.allocs()[r]);
-  bump(t.c.requested()[r], n);
-  bump(t.c.histogram()[size_bin(n)]);
+  count_allocation(t, r, n);
   HeapMode mode = shared.mode;
   if (mode == kCountsOnly) {
     t.depth = 0;

@@ -161,9 +161,7 @@ void record_alloc_careful(ThreadState& t, void* p, size_t n, bool plain) {
     return;
   }
   int r = alloc_region(t, n, p);
-  bump(t.c.allocs()[r]);
-  bump(t.c.requested()[r], n);
-  bump(t.c.histogram()[size_bin(n)]);
+  count_allocation(t, r, n);
   if (options.track_heap) {
     bool odd;
     size_t u = usable::of_new_block(p, n, plain, &odd);

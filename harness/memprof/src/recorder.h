@@ -117,6 +117,13 @@ inline void bump(uint64_t& counter, uint64_t v = 1) {
 #endif
 }
 
+// An allocation of n requested bytes in region r: its count, bytes and size bin.
+inline void count_allocation(ThreadState& t, int r, size_t n) {
+  bump(t.c.allocs()[r]);
+  bump(t.c.requested()[r], n);
+  bump(t.c.histogram()[size_bin(n)]);
+}
+
 inline ThreadState& current_thread() {
   ThreadState& t = self;
   if (__builtin_expect(t.status == kNew, 0)) thread_attach(t);
@@ -206,9 +213,7 @@ inline void record_alloc(ThreadState& t, void* p, size_t n, bool plain) {
   }
   if (__builtin_expect(t.new_request != 0, 0)) take_new_request(t, &n, &plain);
   int r = shared.region.load(std::memory_order_relaxed);
-  bump(t.c.allocs()[r]);
-  bump(t.c.requested()[r], n);
-  bump(t.c.histogram()[size_bin(n)]);
+  count_allocation(t, r, n);
   if (!options.track_heap) return;
   bool odd;
   size_t u = usable::of_new_block(p, n, plain, &odd);
