@@ -15,18 +15,14 @@
 
 #include "errors.h"
 #include "figures.h"
+#include "run_command.h"
 
 namespace allocstamp {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using testing::slurp;
 
 // The line of a data file that starts with `start`, or "" when there is none.
 std::string line_of(const fs::path& file, const std::string& start) {

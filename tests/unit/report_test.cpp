@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "figures.h"
+#include "run_command.h"
 #include "report.h"
 
 namespace allocstamp {
@@ -17,12 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using testing::slurp;
 
 TEST(ReportRendering, EscapesMarkdownAndHtml) {
   Document doc;
