@@ -1,6 +1,6 @@
 // memprof_shadow_test — the shadow size map on its own: sizes kept inline and
-// spilled (also at a leaf's end), odd marks of every width, forgotten once,
-// unknown pointers.
+// spilled (also at the end of a leaf's halves), odd marks, blocks 8 bytes
+// apart, the hot path's forget_plain, forgotten once, unknown pointers.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -15,11 +15,8 @@ namespace {
 uintptr_t base_of_leaf(size_t leaf) { return uintptr_t(leaf) << kLeafShift; }
 void* at(uintptr_t a) { return reinterpret_cast<void*>(a); }
 
-// A spill word with no block to go to lands here, as in a thread's state.
-uint64_t scratch;
-
-bool remember(const void* p, size_t size, bool odd = false) { return shadow::remember(p, size, odd, &scratch); }
-bool forget3(const void* p, size_t* size, bool* odd) { return shadow::forget(p, size, odd, &scratch); }
+bool remember(const void* p, size_t size, bool odd = false) { return shadow::remember(p, size, odd); }
+bool forget3(const void* p, size_t* size, bool* odd) { return shadow::forget(p, size, odd); }
 
 // forget() for tests that only want the size.
 bool forget(const void* p, size_t* size) {
@@ -31,7 +28,7 @@ bool forget(const void* p, size_t* size) {
 
 TEST(Shadow, InlineSizesRoundTrip) {
   uintptr_t base = base_of_leaf(100);
-  for (size_t size : {size_t(0), size_t(1), size_t(16), size_t(kInlineLimit - 1)}) {
+  for (size_t size : {size_t(0), size_t(1), size_t(16), size_t(4096), size_t(kInlineMax)}) {
     void* p = at(base + size * 64);
     ASSERT_TRUE(remember(p, size));
     size_t got = 9999;
@@ -43,7 +40,7 @@ TEST(Shadow, InlineSizesRoundTrip) {
 
 TEST(Shadow, SpilledSizesRoundTrip) {
   uintptr_t base = base_of_leaf(101);
-  for (size_t size : {size_t(kInlineLimit), size_t(254), size_t(255), size_t(4096), size_t(1) << 33}) {
+  for (size_t size : {size_t(kInlineMax + 1), size_t(32767), size_t(100000), size_t(1) << 33}) {
     void* p = at(base + 4096);
     ASSERT_TRUE(remember(p, size));
     size_t got = 0;
@@ -53,24 +50,27 @@ TEST(Shadow, SpilledSizesRoundTrip) {
 }
 
 TEST(Shadow, SpillAtALeafsEndStaysOutOfTheNextLeaf) {
-  // A block starting 16 bytes before the end of a leaf spills into the leaf's pad,
-  // not over the entries of blocks at the start of the next leaf.
-  void* next = at(base_of_leaf(103));
-  ASSERT_TRUE(remember(next, 7));
-  void* p = at(base_of_leaf(103) - 16);
-  ASSERT_TRUE(remember(p, 100000));
+  // Blocks starting 16 and 8 bytes before the end of a leaf (the last entries
+  // of its two halves) spill into the pads, not over the entries of blocks at
+  // the start of the next leaf.
+  uintptr_t next_leaf = base_of_leaf(103);
+  for (uintptr_t offset : {0, 8, 16, 24}) ASSERT_TRUE(remember(at(next_leaf + offset), offset + 7));
+  for (uintptr_t back : {16, 8}) ASSERT_TRUE(remember(at(next_leaf - back), 100000 + back));
   size_t got = 0;
-  ASSERT_TRUE(forget(p, &got));
-  EXPECT_EQ(got, 100000u);
-  ASSERT_TRUE(forget(next, &got));
-  EXPECT_EQ(got, 7u);
+  for (uintptr_t back : {16, 8}) {
+    ASSERT_TRUE(forget(at(next_leaf - back), &got));
+    EXPECT_EQ(got, 100000 + back);
+  }
+  for (uintptr_t offset : {0, 8, 16, 24}) {
+    ASSERT_TRUE(forget(at(next_leaf + offset), &got));
+    EXPECT_EQ(got, offset + 7);
+  }
 }
 
-TEST(Shadow, OddMarksRoundTripAtEveryWidth) {
-  // Tiny (0..8, in the byte), one extra byte (9..255), spilled (above), and
-  // plain sizes beside them keep their own mark.
+TEST(Shadow, OddMarksRoundTripInlineAndSpilled) {
+  // Odd and plain blocks of the same sizes keep their own mark.
   uintptr_t base = base_of_leaf(108);
-  size_t sizes[] = {0, 1, 8, 9, 100, 243, 244, 255, 256, 4096, size_t(1) << 40};
+  size_t sizes[] = {0, 1, 8, 9, 100, 4096, kInlineMax, kInlineMax + 1, size_t(1) << 40};
   for (bool odd : {true, false}) {
     for (size_t size : sizes) {
       void* p = at(base + size % 4096 * 64 + (odd ? 1 << 20 : 0));
@@ -85,13 +85,32 @@ TEST(Shadow, OddMarksRoundTripAtEveryWidth) {
   }
 }
 
-TEST(Shadow, ForgettingAnOddSizeClearsItsExtraByte) {
+TEST(Shadow, ForgetPlainTakesOnlyPlainInlineEntries) {
+  // The hot path's one-test forget leaves odd, spilled and unknown entries
+  // untouched for forget() to decode.
   uintptr_t base = base_of_leaf(109);
-  ASSERT_TRUE(remember(at(base), 200, true));
-  size_t got = 0;
+  size_t got = 777;
+  ASSERT_TRUE(remember(at(base), 300));
+  ASSERT_TRUE(forget_plain(at(base), &got));
+  EXPECT_EQ(got, 300u);
+  EXPECT_FALSE(forget_plain(at(base), &got)) << "already forgotten";
+  ASSERT_TRUE(remember(at(base + 64), 300, true));
+  ASSERT_TRUE(remember(at(base + 128), kInlineMax + 1));
+  ASSERT_TRUE(remember(at(base + 128 * 1024), 0, true));
+  for (uintptr_t offset : {64, 128, 128 * 1024}) {
+    got = 777;
+    EXPECT_FALSE(forget_plain(at(base + offset), &got)) << offset;
+    EXPECT_EQ(got, 777u) << "forget_plain changed nothing";
+  }
   bool odd = false;
-  ASSERT_TRUE(forget3(at(base), &got, &odd));
-  EXPECT_FALSE(forget(at(base + 8), &got)) << "the extra byte looks like a live entry";
+  ASSERT_TRUE(forget3(at(base + 64), &got, &odd));
+  EXPECT_EQ(got, 300u);
+  EXPECT_TRUE(odd);
+  ASSERT_TRUE(forget(at(base + 128), &got));
+  EXPECT_EQ(got, kInlineMax + 1);
+  ASSERT_TRUE(forget3(at(base + 128 * 1024), &got, &odd));
+  EXPECT_EQ(got, 0u);
+  EXPECT_TRUE(odd);
 }
 
 TEST(Shadow, FailedReallocRestoresTheEntry) {
@@ -109,26 +128,37 @@ TEST(Shadow, FailedReallocRestoresTheEntry) {
 }
 
 TEST(Shadow, NeighboursDoNotInterfere) {
-  uintptr_t base = base_of_leaf(104);
-  std::vector<void*> blocks;
-  for (int i = 0; i < 64; ++i) {
-    blocks.push_back(at(base + 8 * i));  // 8-byte blocks, back to back
-    ASSERT_TRUE(remember(blocks.back(), size_t(i % 8)));
-  }
-  for (int i = 63; i >= 0; --i) {
-    size_t got = 99;
-    ASSERT_TRUE(forget(blocks[i], &got));
-    EXPECT_EQ(got, size_t(i % 8));
+  // 8-byte blocks back to back (both halves of a leaf), then 24-byte blocks,
+  // every other one starting 8 bytes past 16.
+  for (size_t stride : {8, 24}) {
+    uintptr_t base = base_of_leaf(104) + stride * 4096;
+    std::vector<void*> blocks;
+    for (int i = 0; i < 64; ++i) {
+      blocks.push_back(at(base + stride * i));
+      ASSERT_TRUE(remember(blocks.back(), size_t(i % int(stride + 1))));
+    }
+    for (int i = 63; i >= 0; --i) {
+      size_t got = 99;
+      ASSERT_TRUE(forget(blocks[i], &got));
+      EXPECT_EQ(got, size_t(i % int(stride + 1))) << "stride " << stride << ", block " << i;
+    }
   }
 }
 
 TEST(Shadow, ForgettingASpilledSizeClearsItsSpillBytes) {
   uintptr_t base = base_of_leaf(107);
-  ASSERT_TRUE(remember(at(base), 5000));
-  size_t got = 0;
-  ASSERT_TRUE(forget(at(base), &got));
-  for (uintptr_t k = 1; k <= 8; ++k)
-    EXPECT_FALSE(forget(at(base + 8 * k), &got)) << "granule " << k << " looks like a live entry";
+  for (bool odd : {false, true}) {
+    for (uintptr_t start : {base, base + 8}) {  // both halves
+      ASSERT_TRUE(remember(at(start), 50000, odd));
+      size_t got = 0;
+      bool got_odd = !odd;
+      ASSERT_TRUE(forget3(at(start), &got, &got_odd));
+      EXPECT_EQ(got, 50000u);
+      EXPECT_EQ(got_odd, odd);
+      for (uintptr_t k = 1; k <= 8; ++k)
+        EXPECT_FALSE(forget3(at(start + 8 * k), &got, &got_odd)) << "granule " << k << " looks like a live entry";
+    }
+  }
 }
 
 TEST(Shadow, UnknownAndMisalignedPointers) {

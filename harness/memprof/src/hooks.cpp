@@ -120,7 +120,7 @@ void* realloc_paths(ThreadState& me, void* p, size_t n) {
   }
   size_t old_n = 0;
   bool old_odd = false;
-  bool known = shadow::forget(p, &old_n, &old_odd, &me.shadow_scratch);  // before the allocator can reuse p
+  bool known = shadow::forget(p, &old_n, &old_odd);  // before the allocator can reuse p
   size_t old_u = known ? usable::of_freed_block(p, old_n, old_odd) : 0;
   void* q = real.realloc(p, n);
 
@@ -146,7 +146,7 @@ void* realloc_paths(ThreadState& me, void* p, size_t n) {
   // A block resized in place may keep more than its size class: not plain.
   bool odd;
   size_t u = usable::of_new_block(q, n, false, &odd);
-  if (shadow::remember(q, n, odd, &me.shadow_scratch)) {
+  if (shadow::remember(q, n, odd)) {
     if (known) {
       heap_change(me, int64_t(n) - int64_t(old_n), int64_t(u) - int64_t(old_u), 0);
     } else {

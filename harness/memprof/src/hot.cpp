@@ -20,7 +20,7 @@ void* alloc_heap_rare(ThreadState& t, void* p, size_t n, bool plain) {
   } else if (shared.mode == kHeapGlibc) {
     u = usable::glibc_usable_size(p);
   }
-  if (!shadow::remember(p, n, odd, &t.shadow_scratch)) {
+  if (!shadow::remember(p, n, odd)) {
     bump(t.c.allocs_untracked);
   } else {
     bump(t.c.usable_total, u);

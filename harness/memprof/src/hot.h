@@ -36,17 +36,14 @@ inline void* hot_alloc_done(ThreadState& t, void* p, size_t n, bool plain) {
     if (__builtin_expect(!plain | (n > usable::kMemoMax), 0)) return alloc_heap_rare(t, p, n, plain);
     u = __atomic_load_n(usable::at_alloc(n), __ATOMIC_ACQUIRE);
     if (__builtin_expect((u == 0) | usable::due_for_check(p), 0)) return alloc_heap_rare(t, p, n, plain);
-  } else if (mode == kHeapGlibc) {
-    u = usable::glibc_usable_size(p);
+  } else {
+    if (__builtin_expect(n > shadow::kInlineMax, 0)) return alloc_heap_rare(t, p, n, plain);
+    if (mode == kHeapGlibc) u = usable::glibc_usable_size(p);
   }
-  if (__builtin_expect(!shadow::remember(p, n, false, &t.shadow_scratch, false), 0))
-    return alloc_heap_rare(t, p, n, plain);
+  if (__builtin_expect(!shadow::remember_inline(p, n, false), 0)) return alloc_heap_rare(t, p, n, plain);
   bump(t.c.usable_total, u);
-  track(t.req, int64_t(n));
-  track(t.use, int64_t(u));
-  track(t.blocks, 1);
-  if (__builtin_expect((t.req.local >= shared.slack) | (t.use.local >= shared.slack) |
-                           (t.blocks.local >= shared.block_slack), 0))
+  // n is at most shadow::kInlineMax here, and u not much more: far within a lane.
+  if (__builtin_expect(lanes_add(t.local, t.local_max, int32_t(n), int32_t(u), 1, shared.grow_limit), 0))
     return alloc_publish(t, p);
   t.depth = 0;
   return p;
@@ -56,8 +53,8 @@ inline void* hot_alloc_done(ThreadState& t, void* p, size_t n, bool plain) {
 enum class FreeStep : uint8_t {
   kRelease,             // counted: free the block
   kReleaseThenPublish,  // counted: free the block, then publish the thread's heap change
-  kAskUsable,           // forgotten (n, odd): the allocator must say its usable size first
-  kGeneral,             // unknown to the hot path, nothing changed: take the general path
+  kAskUsable,           // forgotten (n beyond the memo): the allocator must say its usable size first
+  kGeneral,             // unknown, odd or spilled; nothing changed: take the general path
 };
 
 struct FreeRecord {
@@ -76,21 +73,16 @@ inline FreeRecord hot_free_record(ThreadState& t, void* p) {
     return {FreeStep::kRelease, 0};
   }
   size_t n;
-  bool odd;
-  if (__builtin_expect(!shadow::forget(p, &n, &odd, &t.shadow_scratch), 0)) return {FreeStep::kGeneral, 0};
+  if (__builtin_expect(!shadow::forget_plain(p, &n), 0)) return {FreeStep::kGeneral, 0};
   size_t u = 0;
   if (mode == kHeapMemo) {
-    if (__builtin_expect(odd | (n > usable::kMemoMax), 0)) return {FreeStep::kAskUsable, n};
+    if (__builtin_expect(n > usable::kMemoMax, 0)) return {FreeStep::kAskUsable, n};
     u = __atomic_load_n(usable::at_free(n), __ATOMIC_ACQUIRE);
   } else if (mode == kHeapGlibc) {
     u = usable::glibc_usable_size(p);
   }
   bump(t.c.frees()[r]);
-  t.req.local -= int64_t(n);
-  t.use.local -= int64_t(u);
-  t.blocks.local -= 1;
-  if (__builtin_expect((t.req.local <= -shared.slack) | (t.use.local <= -shared.slack) |
-                           (t.blocks.local <= -shared.block_slack), 0))
+  if (__builtin_expect(lanes_sub(t.local, int32_t(n), int32_t(u), 1, shared.shrink_limit), 0))
     return {FreeStep::kReleaseThenPublish, n};
   return {FreeStep::kRelease, n};
 }

@@ -80,8 +80,7 @@ void ensure_ready() {
                   : !options.track_usable ? kHeapNoUsable
                   : real.glibc_layout     ? kHeapGlibc
                                           : kHeapMemo;
-    shared.slack = int64_t(options.peak_slack_bytes);
-    shared.block_slack = shared.slack / 64;
+    set_peak_slack(options.peak_slack_bytes);
     started_ns = now_ns();
     measured.begin_ns = started_ns;
     threads::install();

@@ -24,7 +24,7 @@ struct Entry {
 
 Entry table[] = {
     {"MEMPROF_OUT", Kind::kString, options.out, "", "where records go: fd:N or a path; empty = text summary on stderr"},
-    {"MEMPROF_PEAK_SLACK", Kind::kSize, &options.peak_slack_bytes, "64K", "bytes a thread keeps local before publishing (0 = exact peak)"},
+    {"MEMPROF_PEAK_SLACK", Kind::kSize, &options.peak_slack_bytes, "64K", "bytes a thread keeps local before publishing (0 = exact peak; at most 1G)"},
     {"MEMPROF_HEAP", Kind::kBool, &options.track_heap, "1", "track live heap (sizes at free, peaks, load); 0 = counts only"},
     {"MEMPROF_USABLE", Kind::kBool, &options.track_usable, "1", "track malloc_usable_size bytes"},
     {"MEMPROF_SERIES", Kind::kBool, &options.series, "0", "record a time series"},

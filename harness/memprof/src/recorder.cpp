@@ -63,23 +63,45 @@ uint64_t now_ns() {
   return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
 }
 
-void publish(ThreadState& t) {
+// Adds a thread's change to the process-wide totals; `*_max` is the highest
+// the change reached on the way (its candidate for the peak).
+static void publish_values(ThreadState& t, int64_t req, int64_t req_max, int64_t use, int64_t use_max,
+                           int64_t blocks, int64_t blocks_max) {
   uint64_t now = now_ns();
-  int64_t before = shared.heap_req.fetch_add(t.req.local, std::memory_order_relaxed);
-  atomic_max(shared.peak_req, before + t.req.local_max);
-  int64_t before_use = shared.heap_use.fetch_add(t.use.local, std::memory_order_relaxed);
-  atomic_max(shared.peak_use, before_use + t.use.local_max);
-  int64_t before_blocks = shared.heap_blocks.fetch_add(t.blocks.local, std::memory_order_relaxed);
-  atomic_max(shared.peak_blocks, before_blocks + t.blocks.local_max);
+  int64_t before = shared.heap_req.fetch_add(req, std::memory_order_relaxed);
+  atomic_max(shared.peak_req, before + req_max);
+  int64_t before_use = shared.heap_use.fetch_add(use, std::memory_order_relaxed);
+  atomic_max(shared.peak_use, before_use + use_max);
+  int64_t before_blocks = shared.heap_blocks.fetch_add(blocks, std::memory_order_relaxed);
+  atomic_max(shared.peak_blocks, before_blocks + blocks_max);
 
   if (t.last_publish_ns) t.load_byte_ns += double(t.published_req) * double(now - t.last_publish_ns);
   t.last_publish_ns = now;
-  t.published_req += t.req.local;
+  t.published_req += req;
 
-  if (options.series) series::on_publish(now, before + t.req.local, before + t.req.local_max);
-  t.req = HeapDelta{0, 0};
-  t.use = HeapDelta{0, 0};
-  t.blocks = HeapDelta{0, 0};
+  if (options.series) series::on_publish(now, before + req, before + req_max);
+}
+
+void publish(ThreadState& t) {
+  HeapLanes local = t.local, local_max = t.local_max;
+  t.local = HeapLanes{};
+  t.local_max = HeapLanes{};
+  publish_values(t, local.req, local_max.req, local.use, local_max.use, local.blocks, local_max.blocks);
+}
+
+void set_peak_slack(uint64_t bytes) {
+  int64_t slack = bytes > uint64_t(kMaxLaneSlack) ? kMaxLaneSlack : int64_t(bytes);
+  int64_t block_slack = slack / 64;
+  shared.slack = slack;
+  shared.block_slack = block_slack;
+  // A lane at or past the slack publishes; the spare lane (always 0) never does.
+  shared.grow_limit = HeapLanes{int32_t(slack - 1), int32_t(slack - 1), int32_t(block_slack - 1), 0};
+  shared.shrink_limit = HeapLanes{int32_t(1 - slack), int32_t(1 - slack), int32_t(1 - block_slack), 0};
+}
+
+void publish_change(ThreadState& t, int64_t req, int64_t use, int64_t blocks) {
+  publish(t);
+  publish_values(t, req, req > 0 ? req : 0, use, use > 0 ? use : 0, blocks, blocks > 0 ? blocks : 0);
 }
 
 void merge_counters(ThreadState& t) {
@@ -122,9 +144,9 @@ void reset_for_child(ThreadState& survivor) {
   survivor.load_byte_ns = 0;
   survivor.published_req = shared.heap_req.load(std::memory_order_relaxed);
   survivor.last_publish_ns = now_ns();
-  shared.peak_req.store(shared.heap_req.load() + survivor.req.local);
-  shared.peak_use.store(shared.heap_use.load() + survivor.use.local);
-  shared.peak_blocks.store(shared.heap_blocks.load() + survivor.blocks.local);
+  shared.peak_req.store(shared.heap_req.load() + survivor.local.req);
+  shared.peak_use.store(shared.heap_use.load() + survivor.local.use);
+  shared.peak_blocks.store(shared.heap_blocks.load() + survivor.local.blocks);
 }
 
 int alloc_region(ThreadState& t, size_t n, void* p) {
@@ -165,7 +187,7 @@ void record_alloc_careful(ThreadState& t, void* p, size_t n, bool plain) {
   if (options.track_heap) {
     bool odd;
     size_t u = usable::of_new_block(p, n, plain, &odd);
-    if (!shadow::remember(p, n, odd, &t.shadow_scratch)) {
+    if (!shadow::remember(p, n, odd)) {
       bump(t.c.allocs_untracked);
     } else {
       bump(t.c.usable_total, u);
@@ -193,7 +215,7 @@ bool record_free_careful(ThreadState& t, void* p) {
   }
   size_t n;
   bool odd;
-  bool known = shadow::forget(p, &n, &odd, &t.shadow_scratch);
+  bool known = shadow::forget(p, &n, &odd);
   if (!known) {
     bump(t.c.frees_untracked);
   } else {
@@ -343,9 +365,9 @@ Totals collect(uint64_t now) {
 #define MEMPROF_ADD(field, key) out.c.field += __atomic_load_n(&t->c.field, __ATOMIC_RELAXED);
     MEMPROF_COUNTERS(MEMPROF_ADD)
 #undef MEMPROF_ADD
-    out.req_end += t->req.local;
-    out.use_end += t->use.local;
-    out.blocks_end += t->blocks.local;
+    out.req_end += t->local.req;
+    out.use_end += t->local.use;
+    out.blocks_end += t->local.blocks;
   }
   out.load_byte_ns = load_until(now);
   threads::unlock();
@@ -360,13 +382,13 @@ Totals collect(uint64_t now) {
 
 int64_t current_requested() {
   ThreadState& t = current_thread();
-  return shared.heap_req.load(std::memory_order_relaxed) + t.req.local;
+  return shared.heap_req.load(std::memory_order_relaxed) + t.local.req;
 }
 
 int64_t peak_requested() {
   ThreadState& t = current_thread();
   int64_t p = shared.peak_req.load(std::memory_order_relaxed);
-  int64_t mine = shared.heap_req.load(std::memory_order_relaxed) + t.req.local_max;
+  int64_t mine = shared.heap_req.load(std::memory_order_relaxed) + t.local_max.req;
   return p > mine ? p : mine;
 }
 

@@ -15,6 +15,7 @@
 #include <atomic>
 
 #include "counters.h"
+#include "heap_lanes.h"
 #include "options.h"
 #include "real.h"
 #include "shadow.h"
@@ -31,11 +32,6 @@ enum HeapMode : uint8_t { kCountsOnly = 0, kHeapNoUsable = 1, kHeapGlibc = 2, kH
 
 constexpr unsigned kTxSetSize = 16;
 constexpr unsigned kMaxScopeDepth = 16;
-
-struct HeapDelta {
-  int64_t local;      // net change not yet published
-  int64_t local_max;  // highest `local` since the last publish
-};
 
 struct ScopeFrame {
   uint32_t id;
@@ -58,9 +54,9 @@ struct ThreadState {
   ThreadStatus status;
   uint64_t itm_pending;   // requested size + 1 of the block libitm is about to allocate for the program
   uint64_t new_request;   // size + 1 the program gave operator new (libstdc++ may pass malloc another)
-  uint64_t shadow_scratch;  // where the shadow writes a spill word that has no block to go to
   Counters c;
-  HeapDelta req, use, blocks;
+  HeapLanes local;      // net heap change not yet published
+  HeapLanes local_max;  // highest value of each lane of `local` since the last publish
   int64_t published_req;    // this thread's net requested bytes published so far
   double load_byte_ns;      // integral of published_req over time
   uint64_t last_publish_ns;
@@ -90,6 +86,8 @@ struct alignas(64) Shared {
   std::atomic<int> explicit_region;    // the region it set
   int64_t slack = 0;
   int64_t block_slack = 0;
+  HeapLanes grow_limit;    // a lane above this must publish: slack - 1 (blocks: block_slack - 1)
+  HeapLanes shrink_limit;  // a lane below this must publish: 1 - slack (blocks: 1 - block_slack)
   // Written at publishing and at start-up.
   alignas(64) std::atomic<int64_t> heap_req, heap_use, heap_blocks;  // published totals
   std::atomic<int64_t> peak_req, peak_use, peak_blocks;
@@ -100,6 +98,8 @@ extern Shared shared;
 // Slow paths (recorder.cpp / threads.cpp).
 void thread_attach(ThreadState& t);
 void publish(ThreadState& t);
+// The slack of the peak bound (above); at most kMaxLaneSlack.
+void set_peak_slack(uint64_t bytes);
 void merge_exited(ThreadState& t);
 void scope_note_alloc(ThreadState& t, uint64_t n);
 void scope_note_free(ThreadState& t, uint64_t n);
@@ -138,44 +138,38 @@ inline void refresh_slow(ThreadState& t) {
   // tx_set, say) may skip this: `slow` then stays set, which is always safe.
 }
 
-inline bool beyond(int64_t local, int64_t slack) {
-  uint64_t magnitude = local < 0 ? uint64_t(-local) : uint64_t(local);
-  return magnitude >= uint64_t(slack);
-}
+// A change too large for the lanes: published on its own (recorder.cpp).
+void publish_change(ThreadState& t, int64_t req, int64_t use, int64_t blocks);
 
-inline void track(HeapDelta& d, int64_t change) {
-  d.local += change;
-  d.local_max = d.local > d.local_max ? d.local : d.local_max;  // a conditional move, not a branch
-}
+inline bool too_large_for_lanes(int64_t v) { return v > kMaxLaneChange || v < -kMaxLaneChange; }
 
 // Any mix of signs (realloc).
 inline void heap_change(ThreadState& t, int64_t req, int64_t use, int64_t blocks) {
-  track(t.req, req);
-  track(t.use, use);
-  track(t.blocks, blocks);
-  if (__builtin_expect(beyond(t.req.local, shared.slack) | beyond(t.use.local, shared.slack) |
-                           beyond(t.blocks.local, shared.block_slack), 0))
-    publish(t);
+  if (__builtin_expect(too_large_for_lanes(req) | too_large_for_lanes(use) | too_large_for_lanes(blocks), 0)) {
+    publish_change(t, req, use, blocks);
+    return;
+  }
+  bool above = lanes_add(t.local, t.local_max, int32_t(req), int32_t(use), int32_t(blocks), shared.grow_limit);
+  if (__builtin_expect(above | lanes_below(t.local, shared.shrink_limit), 0)) publish(t);
 }
 
 // A block arrived: locals only grow, so only the upper bound can be crossed.
 inline void heap_grow(ThreadState& t, int64_t req, int64_t use) {
-  track(t.req, req);
-  track(t.use, use);
-  track(t.blocks, 1);
-  if (__builtin_expect((t.req.local >= shared.slack) | (t.use.local >= shared.slack) |
-                           (t.blocks.local >= shared.block_slack), 0))
+  if (__builtin_expect(too_large_for_lanes(req) | too_large_for_lanes(use), 0)) {
+    publish_change(t, req, use, 1);
+    return;
+  }
+  if (__builtin_expect(lanes_add(t.local, t.local_max, int32_t(req), int32_t(use), 1, shared.grow_limit), 0))
     publish(t);
 }
 
 // A block left: locals only shrink (and their maxima cannot move).
 inline void heap_shrink(ThreadState& t, int64_t req, int64_t use) {
-  t.req.local -= req;
-  t.use.local -= use;
-  t.blocks.local -= 1;
-  if (__builtin_expect((t.req.local <= -shared.slack) | (t.use.local <= -shared.slack) |
-                           (t.blocks.local <= -shared.block_slack), 0))
-    publish(t);
+  if (__builtin_expect(too_large_for_lanes(req) | too_large_for_lanes(use), 0)) {
+    publish_change(t, -req, -use, -1);
+    return;
+  }
+  if (__builtin_expect(lanes_sub(t.local, int32_t(req), int32_t(use), 1, shared.shrink_limit), 0)) publish(t);
 }
 
 // The transactional state libitm reports: 0 outside, 1 retryable, 2 irrevocable.
@@ -217,7 +211,7 @@ inline void record_alloc(ThreadState& t, void* p, size_t n, bool plain) {
   if (!options.track_heap) return;
   bool odd;
   size_t u = usable::of_new_block(p, n, plain, &odd);
-  if (__builtin_expect(!shadow::remember(p, n, odd, &t.shadow_scratch), 0)) {
+  if (__builtin_expect(!shadow::remember(p, n, odd), 0)) {
     bump(t.c.allocs_untracked);
     return;
   }
@@ -236,7 +230,7 @@ inline bool record_free(ThreadState& t, void* p) {
   }
   size_t n;
   bool odd;
-  if (__builtin_expect(!shadow::forget(p, &n, &odd, &t.shadow_scratch), 0)) {
+  if (__builtin_expect(!shadow::forget(p, &n, &odd), 0)) {
     bump(t.c.frees_untracked);
     return false;
   }

@@ -1,5 +1,6 @@
-// shadow.cpp — leaf installation (mmap + compare-and-swap, the loser unmaps)
-// the rare entries of odd blocks, and the shadow's resident size for memprof_self_kb.
+// shadow.cpp — leaf installation (mmap + compare-and-swap, the loser unmaps),
+// the rare entries (spilled sizes, odd and unknown blocks at free), and the
+// shadow's resident size for memprof_self_kb.
 #include "shadow.h"
 
 #include <sys/mman.h>
@@ -11,38 +12,49 @@ namespace memprof::shadow {
 constinit std::atomic<uint8_t*> leaves[kLeaves];
 
 uint8_t* install_leaf(size_t index) {
-  void* m = mmap(nullptr, kLeafBytes + kLeafPad, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  void* m = mmap(nullptr, kLeafBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (m == MAP_FAILED) return nullptr;
   uint8_t* fresh = static_cast<uint8_t*>(m);
   uint8_t* expected = nullptr;
   if (!leaves[index].compare_exchange_strong(expected, fresh, std::memory_order_acq_rel)) {
-    munmap(m, kLeafBytes + kLeafPad);
+    munmap(m, kLeafBytes);
     return expected;
   }
   return fresh;
 }
 
-// Odd blocks (aligned, resized, or not matching the usable-size memo) are rare:
-// their entry is written out of line.
-void remember_odd(uint8_t* s, size_t size) {
-  if (size <= 8) {
-    __atomic_store_n(s, uint8_t(kOddTiny + size), __ATOMIC_RELAXED);
-  } else if (size <= 255) {
-    __atomic_store_n(s + 1, uint8_t(size), __ATOMIC_RELAXED);
-    __atomic_store_n(s, kOddByte, __ATOMIC_RELAXED);
+// The spill word is written before the entry that says it is there.
+void remember_spilled(uint16_t* s, size_t size, bool odd) {
+  const uint64_t v = size;
+  __builtin_memcpy(s + 1, &v, sizeof v);
+  __atomic_store_n(s, uint16_t(kSpilled | (odd ? kOddBit : 0)), __ATOMIC_RELAXED);
+}
+
+bool forget_rare(const void* p, size_t* size, bool* odd) {
+  uint16_t* s = slot(reinterpret_cast<uintptr_t>(p), false);
+  if (!s) return false;
+  uint16_t entry = __atomic_load_n(s, __ATOMIC_RELAXED);
+  if (entry == 0) return false;
+  *odd = (entry & kOddBit) != 0;
+  uint16_t code = entry & uint16_t(~kOddBit);
+  if (code == kSpilled) {
+    uint64_t v;
+    __builtin_memcpy(&v, s + 1, sizeof v);
+    const uint64_t zero = 0;
+    __builtin_memcpy(s + 1, &zero, sizeof zero);
+    *size = size_t(v);
   } else {
-    uint64_t v = uint64_t(size) | kSpillOddBit;
-    __builtin_memcpy(s + 1, &v, sizeof v);
-    __atomic_store_n(s, kSpilled, __ATOMIC_RELAXED);
+    *size = size_t(code) - 1;
   }
+  __atomic_store_n(s, uint16_t(0), __ATOMIC_RELAXED);
+  return true;
 }
 
 uint64_t resident_bytes() {
   uint64_t total = procfs::resident_bytes(leaves, sizeof leaves);
   for (size_t i = 0; i < kLeaves; ++i) {
     uint8_t* leaf = leaves[i].load(std::memory_order_acquire);
-    if (leaf) total += procfs::resident_bytes(leaf, kLeafBytes + kLeafPad);
+    if (leaf) total += procfs::resident_bytes(leaf, kLeafBytes);
   }
   return total;
 }

@@ -1,19 +1,21 @@
 // shadow.h — the requested size of every live block, kept outside the block
-// (a header would change the allocator's size classes). One byte per 8-byte
-// granule of address space, in lazily mapped 128 MiB leaves per GiB of heap:
-//   0          unknown (never seen, or already freed)
-//   1..244     requested size + 1 (sizes 0..243)
-//   245..253   size 0..8 of a block whose usable size is "odd" (see below)
-//   254        odd block of 9..255 bytes: its size is in the next granule's byte
-//   255        larger: the next 8 granules' bytes hold the size, bit 63 = odd
-// Those next granules lie inside the same block (9 bytes or more cannot leave
-// room for another block at the next granule; a spill needs 244 or more), so
-// no other entry lives there. A leaf ends in a pad, so a block at a leaf's end
-// spills into the pad rather than into the next leaf.
-// "Odd": the block's malloc_usable_size may differ from what the allocator
-// gives a plain malloc of its size (usable.h), so it is asked again at free.
-// Resident cost: at most 1/8 of the address span where blocks start; it is
-// counted in memprof_self_kb. No lock, no malloc.
+// (a header would change the allocator's size classes). A 16-bit entry per
+// place a block can start, in lazily mapped leaves, one per GiB of heap:
+//   0            unknown (never seen, or already freed)
+//   bit 15       odd: the block's malloc_usable_size may differ from what the
+//                allocator gives a plain malloc of its size (usable.h), so it
+//                is asked again at free
+//   1..0x7FFE    (bits 0..14) requested size + 1: sizes 0..32765
+//   0x7FFF       spilled: the size is in the 8 bytes after the entry
+// Blocks start 16-byte aligned, except in 8-byte size classes (and classes
+// such as 24 or 40 bytes): a leaf keeps the 16-byte-aligned starts in its first
+// half and the starts 8 bytes past one in its second, so no two blocks share an
+// entry and no entry has to be written byte by byte. A spill takes the entries
+// of the block's next 64 bytes, inside a block of 32766 bytes or more; a pad
+// after each half takes the spills of blocks at a half's end.
+// Resident cost: 1/8 of the address span where blocks start (the second half
+// is touched only where blocks start 8 bytes past 16); it is counted in
+// memprof_self_kb. No lock, no malloc.
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
@@ -22,28 +24,29 @@
 
 namespace memprof::shadow {
 
-constexpr unsigned kGranuleShift = 3;
-constexpr unsigned kLeafShift = 30;                  // one leaf per GiB of addresses
+constexpr unsigned kLeafShift = 30;                   // one leaf per GiB of addresses
 constexpr size_t kLeaves = size_t(1) << (47 - kLeafShift);
-constexpr size_t kLeafBytes = size_t(1) << (kLeafShift - kGranuleShift);
-constexpr size_t kLeafPad = 4096;                    // spill bytes of the leaf's last blocks
+constexpr unsigned kGranuleShift = 3;                 // blocks start 8-byte aligned
+constexpr size_t kHalfBytes = size_t(1) << (kLeafShift - 4 + 1);  // 2-byte entries per 16 bytes
+constexpr unsigned kSecondHalfShift = kLeafShift - 4 + 2;         // second half at 2 * kHalfBytes
+constexpr size_t kLeafBytes = (size_t(2) << kSecondHalfShift) - kHalfBytes + 4096;  // second half + pad
 
-constexpr uint8_t kInlineLimit = 244;                // sizes below this fit in the byte
-constexpr uint8_t kOddTiny = 245;                    // 245 + size, for odd sizes 0..8
-constexpr uint8_t kOddByte = 254;
-constexpr uint8_t kSpilled = 255;
-constexpr uint64_t kSpillOddBit = uint64_t(1) << 63;
+constexpr uint16_t kOddBit = 0x8000;
+constexpr uint16_t kSpilled = 0x7FFF;
+constexpr size_t kInlineMax = kSpilled - 2;  // the largest size kept in the entry itself
 
 extern std::atomic<uint8_t*> leaves[kLeaves];
 
 uint8_t* install_leaf(size_t index);
 
-// Null for an address beyond user space or not 8-byte aligned (no allocator
-// returns one; a granule can only hold one block's entry).
-// One test for both: rotated right by 3, an aligned address is its granule
-// number, below 2^44; a misaligned one has a low bit on top, a larger one a
-// granule number of 2^44 or more.
-inline uint8_t* slot(uintptr_t address, bool create) {
+// The entry of a block at `address`. Null for an address beyond user space or
+// not 8-byte aligned (no allocator returns one), or in a GiB without a leaf yet
+// when !create.
+// One test for both: rotated right by 3, an aligned address is its 8-byte
+// granule number, below 2^44; a misaligned one has a low bit on top, a larger
+// one a granule number of 2^44 or more. The granule number's low bit picks the
+// half (8 bytes past 16 or not), the rest the entry.
+inline uint16_t* slot(uintptr_t address, bool create) {
   uintptr_t granule = (address >> kGranuleShift) | (address << (64 - kGranuleShift));
   if (__builtin_expect(granule >= (uintptr_t(1) << (47 - kGranuleShift)), 0)) return nullptr;
   size_t index = granule >> (kLeafShift - kGranuleShift);
@@ -53,97 +56,63 @@ inline uint8_t* slot(uintptr_t address, bool create) {
     leaf = install_leaf(index);
     if (!leaf) return nullptr;
   }
-  return leaf + (granule & (kLeafBytes - 1));
+  uintptr_t in_leaf = granule & ((uintptr_t(1) << (kLeafShift - kGranuleShift)) - 1);
+  uintptr_t offset = (in_leaf & ~uintptr_t(1)) | ((in_leaf & 1) << kSecondHalfShift);
+  return reinterpret_cast<uint16_t*>(leaf + offset);
 }
 
-// `c ? a : b` without a branch: the compiler would turn a plain ?: back into
-// one, and a branch on the size is what these functions must not have.
-inline uint64_t select(bool c, uint64_t a, uint64_t b) {
-#if defined(__x86_64__)
-  __asm__("test %b[c], %b[c]\n\tcmovne %[a], %[b]" : [b] "+r"(b) : [a] "r"(a), [c] "q"(c) : "cc");
-  return b;
-#else
-  uint64_t mask = -uint64_t(c);
-  __asm__("" : "+r"(mask));  // opaque: no longer known to be 0 or all ones
-  return b ^ ((a ^ b) & mask);
-#endif
-}
-template <typename T>
-inline T* select(bool c, T* a, T* b) {
-  return reinterpret_cast<T*>(select(c, reinterpret_cast<uint64_t>(a), reinterpret_cast<uint64_t>(b)));
-}
-
-void remember_odd(uint8_t* s, size_t size);
+// Blocks of more than kInlineMax bytes (out of line: rare, and costly anyway).
+void remember_spilled(uint16_t* s, size_t size, bool odd);
 
 // Remembers that `p` holds `size` requested bytes (and whether its usable size
 // is odd); false if it cannot (misaligned or impossible address).
-// No branch on the size: programs mix sizes, and a mispredicted branch on every
-// call would cost more than the rest of the entry. The spill word goes to the
-// block's next granules if the size spills, else to the caller's `scratch`.
 // `create`: map the leaf if this is the first block in its GiB (else: false).
-inline bool remember(const void* p, size_t size, bool odd, uint64_t* scratch, bool create = true) {
-  uint8_t* s = slot(reinterpret_cast<uintptr_t>(p), create);
+inline bool remember(const void* p, size_t size, bool odd, bool create = true) {
+  uint16_t* s = slot(reinterpret_cast<uintptr_t>(p), create);
   if (__builtin_expect(s == nullptr, 0)) return false;
-  if (__builtin_expect(odd, 0)) {
-    remember_odd(s, size);
+  if (__builtin_expect(size > kInlineMax, 0)) {
+    remember_spilled(s, size, odd);
     return true;
   }
-  // spills = size >= kInlineLimit; code = spills ? kSpilled : size + 1;
-  // word = spills ? s + 1 : scratch — one comparison, two conditional moves.
-  uint64_t code = size + 1;
-  void* word = scratch;
-#if defined(__x86_64__)
-  __asm__("cmpq %[limit], %[size]\n\tcmovae %[spilled], %[code]\n\tcmovae %[next], %[word]"
-          : [code] "+r"(code), [word] "+r"(word)
-          : [size] "r"(size), [limit] "i"(int(kInlineLimit)), [spilled] "r"(uint64_t(kSpilled)), [next] "r"(s + 1)
-          : "cc");
-#else
-  bool spills = size >= kInlineLimit;
-  code = select(spills, kSpilled, code);
-  word = select<void>(spills, s + 1, word);
-#endif
-  const uint64_t v = size;
-  __builtin_memcpy(word, &v, sizeof v);
-  __atomic_store_n(s, uint8_t(code), __ATOMIC_RELAXED);
+  __atomic_store_n(s, uint16_t((size + 1) | (odd ? kOddBit : 0)), __ATOMIC_RELAXED);
   return true;
 }
 
-// Returns the size remembered for `p` (and its odd mark) and forgets it; false
-// if unknown. The bytes beyond the entry are cleared too: stale ones could be
-// read as the entry of a block memprof never saw. Branch-free like remember().
-inline bool forget(const void* p, size_t* size, bool* odd, uint64_t* scratch) {
-  uint8_t* s = slot(reinterpret_cast<uintptr_t>(p), false);
+// remember() of a size the caller knows is at most kInlineMax, in a GiB that
+// already has a leaf (the hot path: one store).
+inline bool remember_inline(const void* p, size_t size, bool odd) {
+  uint16_t* s = slot(reinterpret_cast<uintptr_t>(p), false);
   if (__builtin_expect(s == nullptr, 0)) return false;
-  uint8_t code = __atomic_load_n(s, __ATOMIC_RELAXED);
-  if (__builtin_expect(code == 0, 0)) return false;
-  if (__builtin_expect(uint8_t(code - kOddTiny) <= kOddByte - kOddTiny, 0)) {  // odd, not spilled
-    *odd = true;
-    if (code == kOddByte) {
-      *size = __atomic_load_n(s + 1, __ATOMIC_RELAXED);
-      __atomic_store_n(s + 1, uint8_t(0), __ATOMIC_RELAXED);
-    } else {
-      *size = size_t(code - kOddTiny);
-    }
-    __atomic_store_n(s, uint8_t(0), __ATOMIC_RELAXED);
-    return true;
-  }
-  bool spilled = code == kSpilled;
-  void* word = select<void>(spilled, s + 1, scratch);
-  uint64_t v;
-  __builtin_memcpy(&v, word, sizeof v);
-  const uint64_t zero = 0;
-  __builtin_memcpy(word, &zero, sizeof zero);
-  *size = size_t(select(spilled, v & ~kSpillOddBit, uint64_t(code) - 1));
-  *odd = spilled & bool(v >> 63);
-  __atomic_store_n(s, uint8_t(0), __ATOMIC_RELAXED);
+  __atomic_store_n(s, uint16_t((size + 1) | (odd ? kOddBit : 0)), __ATOMIC_RELAXED);
   return true;
+}
+
+// The common free in one test: if `p` is known, not odd and not spilled, sets
+// its size, forgets it and returns true; otherwise changes nothing.
+inline bool forget_plain(const void* p, size_t* size) {
+  uint16_t* s = slot(reinterpret_cast<uintptr_t>(p), false);
+  if (__builtin_expect(s == nullptr, 0)) return false;
+  uint16_t entry = __atomic_load_n(s, __ATOMIC_RELAXED);
+  // 0 wraps to 0xFFFF; odd entries and kSpilled land at kSpilled - 1 or above.
+  if (__builtin_expect(uint16_t(entry - 1) >= kSpilled - 1, 0)) return false;
+  *size = size_t(entry) - 1;
+  __atomic_store_n(s, uint16_t(0), __ATOMIC_RELAXED);
+  return true;
+}
+
+// forget() for odd or spilled entries, and unknown blocks.
+bool forget_rare(const void* p, size_t* size, bool* odd);
+
+// Returns the size remembered for `p` (and its odd mark) and forgets it; false
+// if unknown. A spill's bytes are cleared too: stale ones could be read as the
+// entries of blocks memprof never saw.
+inline bool forget(const void* p, size_t* size, bool* odd) {
+  *odd = false;
+  return forget_plain(p, size) || forget_rare(p, size, odd);
 }
 
 // Puts back an entry taken by forget() (a realloc that failed).
-inline void restore(const void* p, size_t size, bool odd) {
-  uint64_t scratch;
-  remember(p, size, odd, &scratch);
-}
+inline void restore(const void* p, size_t size, bool odd) { remember(p, size, odd); }
 
 // Resident bytes of all leaves (mincore), for memprof_self_kb.
 uint64_t resident_bytes();

@@ -143,9 +143,9 @@ void after_fork_child() {
   ThreadState& survivor = self;
   for (ThreadState* t = registry; t; t = t->next) {
     if (t == &survivor) continue;
-    shared.heap_req.fetch_add(t->req.local);
-    shared.heap_use.fetch_add(t->use.local);
-    shared.heap_blocks.fetch_add(t->blocks.local);
+    shared.heap_req.fetch_add(t->local.req);
+    shared.heap_use.fetch_add(t->local.use);
+    shared.heap_blocks.fetch_add(t->local.blocks);
   }
   registry = nullptr;
   if (survivor.status == kLive) link(survivor);
