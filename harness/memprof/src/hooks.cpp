@@ -145,7 +145,7 @@ void* realloc_paths(ThreadState& me, void* p, size_t n) {
   if (q != p) bump(me.c.realloc_moves);
   // A block resized in place may keep more than its size class: not plain.
   bool odd;
-  size_t u = usable::of_new_block(q, n, false, &odd);
+  size_t u = usable::of_new_block(q, n, false, &odd, me.memo_countdown);
   if (shadow::remember(q, n, odd)) {
     if (known) {
       heap_change(me, int64_t(n) - int64_t(old_n), int64_t(u) - int64_t(old_u), 0);

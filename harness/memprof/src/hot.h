@@ -35,7 +35,8 @@ inline void* hot_alloc_done(ThreadState& t, void* p, size_t n, bool plain) {
   if (mode == kHeapMemo) {
     if (__builtin_expect(!plain | (n > usable::kMemoMax), 0)) return alloc_heap_rare(t, p, n, plain);
     u = __atomic_load_n(usable::at_alloc(n), __ATOMIC_ACQUIRE);
-    if (__builtin_expect((u == 0) | usable::due_for_check(p), 0)) return alloc_heap_rare(t, p, n, plain);
+    if (__builtin_expect(u == 0, 0) || usable::due_for_check(t.memo_countdown, p))
+      return alloc_heap_rare(t, p, n, plain);
   } else {
     if (__builtin_expect(n > shadow::kInlineMax, 0)) return alloc_heap_rare(t, p, n, plain);
     if (mode == kHeapGlibc) u = usable::glibc_usable_size(p);

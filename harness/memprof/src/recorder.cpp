@@ -186,7 +186,7 @@ void record_alloc_careful(ThreadState& t, void* p, size_t n, bool plain) {
   count_allocation(t, r, n);
   if (options.track_heap) {
     bool odd;
-    size_t u = usable::of_new_block(p, n, plain, &odd);
+    size_t u = usable::of_new_block(p, n, plain, &odd, t.memo_countdown);
     if (!shadow::remember(p, n, odd)) {
       bump(t.c.allocs_untracked);
     } else {

@@ -52,6 +52,7 @@ struct ThreadState {
     };
   };
   ThreadStatus status;
+  uint8_t memo_countdown;  // blocks until the usable-size memo's next check (usable.h)
   uint64_t itm_pending;   // requested size + 1 of the block libitm is about to allocate for the program
   uint64_t new_request;   // size + 1 the program gave operator new (libstdc++ may pass malloc another)
   Counters c;
@@ -210,7 +211,7 @@ inline void record_alloc(ThreadState& t, void* p, size_t n, bool plain) {
   count_allocation(t, r, n);
   if (!options.track_heap) return;
   bool odd;
-  size_t u = usable::of_new_block(p, n, plain, &odd);
+  size_t u = usable::of_new_block(p, n, plain, &odd, t.memo_countdown);
   if (__builtin_expect(!shadow::remember(p, n, odd), 0)) {
     bump(t.c.allocs_untracked);
     return;

@@ -2,9 +2,8 @@
 // is read from the chunk header. Other allocators give a plain malloc(n) of a
 // small n the usable size of n's size class, always the same, and their classes
 // are multiples of 8: it is asked once per 8 bytes of n and remembered (the
-// memo), and asked again to check for the blocks at 1 address in 64 (chosen by
-// a hash of the address: no per-thread state to update; a program that only
-// ever reuses unsampled addresses is not checked).
+// memo), and asked again to check about one block in 64 of each thread
+// (due_for_check).
 // Blocks the memo cannot vouch for (aligned, resized, a size that did not match)
 // are marked odd in the shadow and asked again when freed.
 #pragma once
@@ -17,7 +16,6 @@
 namespace memprof::usable {
 
 constexpr size_t kMemoMax = 4096;    // larger blocks ask the allocator (rarer, and costlier anyway)
-constexpr unsigned kCheckShift = 6;  // 1 block in 2^6 is checked against the allocator
 
 // Usable size by requested size, rounded up to 8 (n = 0 on its own):
 // `at_alloc` serves new blocks and is emptied if the memo is ever found wrong;
@@ -46,10 +44,14 @@ size_t ask(void* p, size_t n, bool* odd);
 // A plain allocation whose memo entry is missing or due for its check.
 size_t fill_or_check(void* p, size_t n, bool* odd);
 
-// Whether the block at p is one the memo is checked on: the top bits of a
-// multiplicative hash of its granule, so every size and address pattern is sampled.
-inline bool due_for_check(const void* p) {
-  return ((reinterpret_cast<uintptr_t>(p) >> 3) * 0x9E3779B97F4A7C15ull) >> (64 - kCheckShift) == 0;
+// Whether this new block is one the memo is checked on: each thread counts
+// its memo-served blocks down; at 0 the block is checked and the next check is
+// set 32 to 95 blocks away, picked by the block's address, so that a program
+// repeating a cycle of sizes still has every size checked.
+inline bool due_for_check(uint8_t& countdown, const void* p) {
+  if (__builtin_expect(--countdown != 0, 1)) return false;
+  countdown = uint8_t(32 + ((reinterpret_cast<uintptr_t>(p) >> 4) & 63));
+  return true;
 }
 
 // The memo missed, is due for its check, or cannot serve this block.
@@ -60,13 +62,14 @@ inline size_t of_new_block_rare(void* p, size_t n, bool plain, bool* odd) {
 
 // A new block of `n` requested bytes; `plain`: it came from malloc, calloc or a
 // non-aligned operator new with exactly `n`.
-inline size_t of_new_block(void* p, size_t n, bool plain, bool* odd) {
+// `countdown`: the thread's, for due_for_check.
+inline size_t of_new_block(void* p, size_t n, bool plain, bool* odd, uint8_t& countdown) {
   *odd = false;
   if (!options.track_usable) return 0;
   if (real.glibc_layout) return glibc_usable_size(p);
   if (__builtin_expect(plain && n <= kMemoMax, 1)) {
     uint32_t known = __atomic_load_n(at_alloc(n), __ATOMIC_ACQUIRE);
-    if (__builtin_expect(known != 0 && !due_for_check(p), 1)) return known;
+    if (__builtin_expect(known != 0 && !due_for_check(countdown, p), 1)) return known;
     return fill_or_check(p, n, odd);
   }
   return ask(p, n, odd);
