@@ -54,7 +54,10 @@ uint64_t resident_bytes() {
   uint64_t total = procfs::resident_bytes(leaves, sizeof leaves);
   for (size_t i = 0; i < kLeaves; ++i) {
     uint8_t* leaf = leaves[i].load(std::memory_order_acquire);
-    if (leaf) total += procfs::resident_bytes(leaf, kLeafBytes);
+    if (!leaf) continue;
+    // Each half and its pad; the rest of the gap between them is never touched.
+    total += procfs::resident_bytes(leaf, kHalfBytes + kPadBytes);
+    total += procfs::resident_bytes(leaf + (size_t(1) << kSecondHalfShift), kHalfBytes + kPadBytes);
   }
   return total;
 }

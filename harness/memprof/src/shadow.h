@@ -29,7 +29,8 @@ constexpr size_t kLeaves = size_t(1) << (47 - kLeafShift);
 constexpr unsigned kGranuleShift = 3;                 // blocks start 8-byte aligned
 constexpr size_t kHalfBytes = size_t(1) << (kLeafShift - 4 + 1);  // 2-byte entries per 16 bytes
 constexpr unsigned kSecondHalfShift = kLeafShift - 4 + 2;         // second half at 2 * kHalfBytes
-constexpr size_t kLeafBytes = (size_t(2) << kSecondHalfShift) - kHalfBytes + 4096;  // second half + pad
+constexpr size_t kPadBytes = 4096;  // after each half: spills of the blocks at its end
+constexpr size_t kLeafBytes = (size_t(1) << kSecondHalfShift) + kHalfBytes + kPadBytes;
 
 constexpr uint16_t kOddBit = 0x8000;
 constexpr uint16_t kSpilled = 0x7FFF;
