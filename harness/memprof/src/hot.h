@@ -27,16 +27,15 @@ inline void* hot_alloc_done(ThreadState& t, void* p, size_t n, bool plain) {
   int r = shared.region.load(std::memory_order_relaxed);
   count_allocation(t, r, n);
   HeapMode mode = shared.mode;
-  if (mode == kCountsOnly) {
-    t.depth = 0;
-    return p;
-  }
   size_t u = 0;
-  if (mode == kHeapMemo) {
+  if (__builtin_expect(mode == kHeapMemo, 1)) {  // every allocator but glibc, by default
     if (__builtin_expect(!plain | (n > usable::kMemoMax), 0)) return alloc_heap_rare(t, p, n, plain);
     u = __atomic_load_n(usable::at_alloc(n), __ATOMIC_ACQUIRE);
     if (__builtin_expect(u == 0, 0) || usable::due_for_check(t.memo_countdown, p))
       return alloc_heap_rare(t, p, n, plain);
+  } else if (mode == kCountsOnly) {
+    t.depth = 0;
+    return p;
   } else {
     if (__builtin_expect(n > shadow::kInlineMax, 0)) return alloc_heap_rare(t, p, n, plain);
     if (mode == kHeapGlibc) u = usable::glibc_usable_size(p);
@@ -68,7 +67,7 @@ struct FreeRecord {
 inline FreeRecord hot_free_record(ThreadState& t, void* p) {
   HeapMode mode = shared.mode;
   int r = shared.region.load(std::memory_order_relaxed);
-  if (mode == kCountsOnly) {
+  if (__builtin_expect(mode == kCountsOnly, 0)) {
     if (__builtin_expect(is_bootstrap(p), 0)) return {FreeStep::kGeneral, 0};
     bump(t.c.frees()[r]);
     return {FreeStep::kRelease, 0};
@@ -76,7 +75,7 @@ inline FreeRecord hot_free_record(ThreadState& t, void* p) {
   size_t n;
   if (__builtin_expect(!shadow::forget_plain(p, &n), 0)) return {FreeStep::kGeneral, 0};
   size_t u = 0;
-  if (mode == kHeapMemo) {
+  if (__builtin_expect(mode == kHeapMemo, 1)) {
     if (__builtin_expect(n > usable::kMemoMax, 0)) return {FreeStep::kAskUsable, n};
     u = __atomic_load_n(usable::at_free(n), __ATOMIC_ACQUIRE);
   } else if (mode == kHeapGlibc) {
