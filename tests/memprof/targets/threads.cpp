@@ -11,11 +11,14 @@
 constexpr int kBlocks = 1000;
 void* handoff[kBlocks];
 std::atomic<int> handed{0};
+std::atomic<bool> consumer_started{false};  // so that three threads are alive at once
 bool work = true;
 void* kept_by_early[10];
 
 void* producer(void*) {
   if (!work) return nullptr;
+  while (!consumer_started.load(std::memory_order_acquire)) {
+  }
   for (int i = 0; i < kBlocks; ++i) {
     handoff[i] = malloc(24);
     handed.store(i + 1, std::memory_order_release);
@@ -31,6 +34,7 @@ __attribute__((noinline)) void use_deep_stack() {
 
 void* consumer(void*) {
   if (!work) return nullptr;
+  consumer_started.store(true, std::memory_order_release);
   for (int i = 0; i < kBlocks; ++i) {
     while (handed.load(std::memory_order_acquire) <= i) {
     }
