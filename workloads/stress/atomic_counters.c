@@ -1,8 +1,9 @@
 /* atomic_counters.c — not a workload: the yardstick scripts/overhead times beside
- * memprof. An interposer with global atomic counters, as malloc_count keeps them
- * (preloaded like memprof): allocations, requested bytes and live blocks in shared
- * atomics, the live-block peak kept without a lock. It reads no sizes at free and
- * writes nothing out: what it costs is the shared counters alone. */
+ * memprof. An interposer that counts as malloc_count does (preloaded like
+ * memprof): one atomic add to a shared counter per malloc and per free, and the
+ * peak, total bytes and allocation count updated in shared memory without a
+ * lock. malloc_count keeps bytes through a header; this counts blocks, so it
+ * reads nothing at free: what it costs is the shared counters alone. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stddef.h>
@@ -42,12 +43,13 @@ static void resolve(void) {
   resolving = 0;
 }
 
+// Relaxed loads and stores: the plain read-modify-writes malloc_count does, without a data race.
 static void count_in(size_t n) {
-  __atomic_add_fetch(&allocations, 1, __ATOMIC_RELAXED);
-  __atomic_add_fetch(&requested_bytes, n, __ATOMIC_RELAXED);
   uint64_t live = __atomic_add_fetch(&live_blocks, 1, __ATOMIC_RELAXED);
   if (live > __atomic_load_n(&live_blocks_peak, __ATOMIC_RELAXED))
     __atomic_store_n(&live_blocks_peak, live, __ATOMIC_RELAXED);
+  __atomic_store_n(&requested_bytes, __atomic_load_n(&requested_bytes, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
+  __atomic_store_n(&allocations, __atomic_load_n(&allocations, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
 }
 
 static void count_out(void) { __atomic_sub_fetch(&live_blocks, 1, __ATOMIC_RELAXED); }
