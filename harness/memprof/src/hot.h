@@ -38,11 +38,14 @@ inline void* hot_alloc_done(ThreadState& t, void* p, size_t n, bool plain) {
     return p;
   } else {
     if (__builtin_expect(n > shadow::kInlineMax, 0)) return alloc_heap_rare(t, p, n, plain);
-    if (mode == kHeapGlibc) u = usable::glibc_usable_size(p);
+    if (mode == kHeapGlibc) {
+      u = usable::glibc_usable_size(p);
+      if (__builtin_expect(u > size_t(kMaxLaneChange), 0)) return alloc_heap_rare(t, p, n, plain);
+    }
   }
   if (__builtin_expect(!shadow::remember_inline(p, n, false), 0)) return alloc_heap_rare(t, p, n, plain);
   bump(t.c.usable_total, u);
-  // n is at most shadow::kInlineMax here, and u not much more: far within a lane.
+  // n is at most shadow::kInlineMax here, and u at most kMaxLaneChange: within a lane.
   if (__builtin_expect(lanes_add(t.local, t.local_max, int32_t(n), int32_t(u), 1, shared.grow_limit), 0))
     return alloc_publish(t, p);
   t.depth = 0;
@@ -53,7 +56,7 @@ inline void* hot_alloc_done(ThreadState& t, void* p, size_t n, bool plain) {
 enum class FreeStep : uint8_t {
   kRelease,             // counted: free the block
   kReleaseThenPublish,  // counted: free the block, then publish the thread's heap change
-  kAskUsable,           // forgotten (n beyond the memo): the allocator must say its usable size first
+  kAskUsable,           // forgotten (n beyond the memo, or usable beyond a lane): ask the allocator first
   kGeneral,             // unknown, odd or spilled; nothing changed: take the general path
 };
 
@@ -79,7 +82,10 @@ inline FreeRecord hot_free_record(ThreadState& t, void* p) {
     if (__builtin_expect(n > usable::kMemoMax, 0)) return {FreeStep::kAskUsable, n};
     u = __atomic_load_n(usable::at_free(n), __ATOMIC_ACQUIRE);
   } else if (mode == kHeapGlibc) {
+    // A small block glibc served from its own mapping (an aligned one, or one a
+    // realloc shrank in place) may hold far more than a lane takes at once.
     u = usable::glibc_usable_size(p);
+    if (__builtin_expect(u > size_t(kMaxLaneChange), 0)) return {FreeStep::kAskUsable, n};
   }
   bump(t.c.frees()[r]);
   if (__builtin_expect(lanes_sub(t.local, int32_t(n), int32_t(u), 1, shared.shrink_limit), 0))

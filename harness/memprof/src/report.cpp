@@ -110,7 +110,7 @@ void write_records(int fd, const Figures& f) {
   optional("alloc_metadata_bytes", a.metadata);
   for (int i = 0; i < a.own_count; ++i) optional(a.own[i].key, a.own[i].value);
   r.kv("hwm_kb", m.hwm_kb).kv("memprof_self_kb", f.self_kb).kv("series_points_count", f.series_points)
-      .kv("peak_slack_bytes", options.peak_slack_bytes);
+      .kv("peak_slack_bytes", uint64_t(shared.slack));  // as applied: at most kMaxLaneSlack
   r.finish();
 
   ScopeReport scopes[kMaxScopes];

@@ -205,6 +205,7 @@ namespace memprof {
 
 void thread_attach(ThreadState& t) {
   t.status = kLive;
+  t.memo_countdown = 1;  // the thread's first memo-served block is checked
   refresh_slow(t);
   t.last_publish_ns = now_ns();
   threads::lock();

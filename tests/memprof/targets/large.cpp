@@ -2,7 +2,9 @@
 // beyond what a thread's 32-bit lanes take in one change (1 GiB): their sizes,
 // the requested peak and the usable heap must stay exact. The large blocks are
 // never touched, so they cost address space, not memory. `large 0` only
-// reports the start (the baseline).
+// reports the start (the baseline). `large 1 aligned` adds small blocks with a
+// 4 GiB alignment until one has a usable size of 2 GiB or more (glibc serves
+// them from their own mapping: a small block, a huge usable size).
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,12 +25,29 @@ int main(int argc, char** argv) {
   void* b = malloc(768 * kMiB + 4096);
   void* grown = realloc(medium, 1536 * kMiB);     // a resize beyond a lane
   if (!a || !b || !grown) return 3;
-  memprof::metric("live_usable_bytes", int64_t(malloc_usable_size(a) + malloc_usable_size(b) +
-                                               malloc_usable_size(grown) + malloc_usable_size(odd)));
-  memprof::phase_end();                           // live: 3 GiB + 4096 + 50,000
+  size_t live_usable = malloc_usable_size(a) + malloc_usable_size(b) + malloc_usable_size(grown) +
+                       malloc_usable_size(odd);
+  void* aligned[16];
+  int aligned_count = 0;
+  bool aligned_over_2g = false;
+  if (argc > 2 && strcmp(argv[2], "aligned") == 0) {
+    while (aligned_count < 16) {
+      void* p = aligned_alloc(size_t(1) << 32, 100);
+      if (!p) break;
+      aligned[aligned_count++] = p;
+      live_usable += malloc_usable_size(p);
+      aligned_over_2g = malloc_usable_size(p) >= size_t(1) << 31;
+      if (aligned_over_2g) break;
+    }
+  }
+  memprof::metric("live_usable_bytes", int64_t(live_usable));
+  memprof::metric("aligned_blocks", aligned_count);
+  memprof::metric("aligned_usable_over_2g", aligned_over_2g);
+  memprof::phase_end();                           // live: 3 GiB + 4096 + 50,000 (+ 100 per aligned block)
   free(a);
   free(b);
   free(grown);
   free(odd);
+  for (int i = 0; i < aligned_count; ++i) free(aligned[i]);
   return 0;
 }
