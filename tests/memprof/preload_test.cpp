@@ -117,6 +117,17 @@ TEST_P(Preload, ThreadsCrossThreadFreesAndEarlyExit) {
   EXPECT_GT(work.num("stack_peak_main_bytes"), 0);
 }
 
+// Threads that end in numbers beyond glibc's stack cache: glibc frees the TLS
+// vectors it allocated inside pthread_create (not counted as the program's),
+// and those frees are not the program's unknown blocks either.
+TEST_P(Preload, ManyEndedThreadsLeaveNoUnknownFrees) {
+  RunResult r = run("threads", {"many"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_EQ(r.num("frees_untracked_count"), 0);
+  EXPECT_GE(r.num("allocs_par_count"), 48) << "each thread's malloc(64)";
+  EXPECT_GE(r.num("frees_par_count"), 48);
+}
+
 TEST_P(Preload, ForkFromThreadedParent) {
   RunOptions options{.env = {{"MEMPROF_FORK_REPORT", "1"}}, .timeout_seconds = 60};
   RunResult r = run("forks", {"50"}, options);

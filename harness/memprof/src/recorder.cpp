@@ -217,7 +217,7 @@ bool record_free_careful(ThreadState& t, void* p) {
   bool odd;
   bool known = shadow::forget(p, &n, &odd);
   if (!known) {
-    bump(t.c.frees_untracked);
+    if (t.teardown == 0) bump(t.c.frees_untracked);
   } else {
     account_free(t, p, n, usable::of_freed_block(p, n, odd));
   }

@@ -53,6 +53,11 @@ struct ThreadState {
   };
   ThreadStatus status;
   uint8_t memo_countdown;  // blocks until the usable-size memo's next check (usable.h)
+  // > 0 while glibc tears threads down on this thread (inside pthread_join, or
+  // past this thread's exit destructor): a free of a block memprof never saw is
+  // then glibc's own (a TLS vector it allocated inside pthread_create, which is
+  // not counted), not one of the program's, and is not counted as untracked.
+  uint8_t teardown;
   uint64_t itm_pending;   // requested size + 1 of the block libitm is about to allocate for the program
   uint64_t new_request;   // size + 1 the program gave operator new (libstdc++ may pass malloc another)
   Counters c;
@@ -232,7 +237,7 @@ inline bool record_free(ThreadState& t, void* p) {
   size_t n;
   bool odd;
   if (__builtin_expect(!shadow::forget(p, &n, &odd), 0)) {
-    bump(t.c.frees_untracked);
+    if (t.teardown == 0) bump(t.c.frees_untracked);
     return false;
   }
   bump(t.c.frees()[shared.region.load(std::memory_order_relaxed)]);

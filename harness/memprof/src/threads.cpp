@@ -1,7 +1,8 @@
 // threads.cpp — thread lifecycle: pthread_create is wrapped so that memprof
-// knows when threads start (for the par region and their stack range) and a
-// pthread key destructor merges a thread's figures when it ends. The registry
-// lock is taken only at thread start/exit, at fork and by the report.
+// knows when threads start (for the par region and their stack range), a
+// pthread key destructor merges a thread's figures when it ends, and the joins
+// mark glibc's teardown frees as its own. The registry lock is taken only at
+// thread start/exit, at fork and by the report.
 #include "threads.h"
 
 #include <dlfcn.h>
@@ -88,6 +89,7 @@ void on_thread_exit(void* arg) {
   fold_into_orphans(t, now_ns());
   unlink(t);
   t.status = kExited;
+  t.teardown = 1;  // what glibc frees from here on (other threads' cached stacks) is its own
   refresh_slow(t);
   unlock();
   if (t.counted) thread_ended();
@@ -253,4 +255,50 @@ extern "C" __attribute__((visibility("default"))) int pthread_create(
   }
   --t.depth;
   return rc;
+}
+
+// Joining a thread may free the TLS vectors of ended threads whose stacks
+// leave glibc's cache: glibc's own blocks, allocated inside pthread_create.
+namespace memprof::threads {
+template <typename Join, typename... Args>
+int join_quietly(Join next, Args... args) {
+  if (!shared.ready.load(std::memory_order_acquire)) return next(args...);
+  ThreadState& t = current_thread();
+  ++t.teardown;
+  int rc = next(args...);
+  --t.teardown;
+  return rc;
+}
+}  // namespace memprof::threads
+
+using memprof::threads::join_quietly;
+#define MEMPROF_EXPORT extern "C" __attribute__((visibility("default")))
+
+MEMPROF_EXPORT int pthread_join(pthread_t thread, void** result) {
+  using Join = int (*)(pthread_t, void**);
+  static Join next = nullptr;
+  if (!next) next = reinterpret_cast<Join>(dlsym(RTLD_NEXT, "pthread_join"));
+  return join_quietly(next, thread, result);
+}
+
+MEMPROF_EXPORT int pthread_tryjoin_np(pthread_t thread, void** result) {
+  using Join = int (*)(pthread_t, void**);
+  static Join next = nullptr;
+  if (!next) next = reinterpret_cast<Join>(dlsym(RTLD_NEXT, "pthread_tryjoin_np"));
+  return join_quietly(next, thread, result);
+}
+
+MEMPROF_EXPORT int pthread_timedjoin_np(pthread_t thread, void** result, const struct timespec* until) {
+  using Join = int (*)(pthread_t, void**, const struct timespec*);
+  static Join next = nullptr;
+  if (!next) next = reinterpret_cast<Join>(dlsym(RTLD_NEXT, "pthread_timedjoin_np"));
+  return join_quietly(next, thread, result, until);
+}
+
+MEMPROF_EXPORT int pthread_clockjoin_np(pthread_t thread, void** result, clockid_t clock,
+                                        const struct timespec* until) {
+  using Join = int (*)(pthread_t, void**, clockid_t, const struct timespec*);
+  static Join next = nullptr;
+  if (!next) next = reinterpret_cast<Join>(dlsym(RTLD_NEXT, "pthread_clockjoin_np"));
+  return join_quietly(next, thread, result, clock, until);
 }

@@ -1,6 +1,9 @@
 // threads — two workers with cross-thread frees, a thread that ends early, and
 // a deep stack: exact counts by region (par while more than one thread lives).
 // `threads 0` starts and joins the same threads but they do nothing.
+// `threads many` ends more threads at once than glibc caches the stacks of, so
+// glibc frees the TLS vectors it allocated for them: neither the program's
+// blocks nor unknown ones.
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,7 +54,41 @@ void* early(void*) {
   return nullptr;
 }
 
+std::atomic<int> detached_done{0};
+int detached_mark;
+
+void* short_lived(void* detached) {
+  free(malloc(64));
+  if (detached) detached_done.fetch_add(1);
+  return nullptr;
+}
+
+// Rounds of 12 threads alive at once, then joined: more ended stacks than
+// glibc's cache keeps, so glibc frees some (with their TLS vectors) on joining.
+// Detached threads between the rounds free cached stacks on their own way out.
+int many_threads() {
+  for (int round = 0; round < 2; ++round) {
+    pthread_t t[12];
+    for (pthread_t& each : t)
+      if (pthread_create(&each, nullptr, short_lived, nullptr) != 0) return 1;
+    for (pthread_t& each : t) pthread_join(each, nullptr);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    for (int i = 0; i < 12; ++i) {
+      pthread_t d;
+      if (pthread_create(&d, &attr, short_lived, &detached_mark) != 0) return 1;
+    }
+    pthread_attr_destroy(&attr);
+    while (detached_done.load() < 12 * (round + 1)) {
+    }
+  }
+  puts("threads: ok");
+  return 0;
+}
+
 int main(int argc, char** argv) {
+  if (argc > 1 && strcmp(argv[1], "many") == 0) return many_threads();
   work = !(argc > 1 && argv[1][0] == '0');
   void* before = work ? malloc(1000) : nullptr;  // seq
   pthread_t a, b, c;
