@@ -159,24 +159,9 @@ inline void heap_change(ThreadState& t, int64_t req, int64_t use, int64_t blocks
   if (__builtin_expect(above | lanes_below(t.local, shared.shrink_limit), 0)) publish(t);
 }
 
-// A block arrived: locals only grow, so only the upper bound can be crossed.
-inline void heap_grow(ThreadState& t, int64_t req, int64_t use) {
-  if (__builtin_expect(too_large_for_lanes(req) | too_large_for_lanes(use), 0)) {
-    publish_change(t, req, use, 1);
-    return;
-  }
-  if (__builtin_expect(lanes_add(t.local, t.local_max, int32_t(req), int32_t(use), 1, shared.grow_limit), 0))
-    publish(t);
-}
-
-// A block left: locals only shrink (and their maxima cannot move).
-inline void heap_shrink(ThreadState& t, int64_t req, int64_t use) {
-  if (__builtin_expect(too_large_for_lanes(req) | too_large_for_lanes(use), 0)) {
-    publish_change(t, -req, -use, -1);
-    return;
-  }
-  if (__builtin_expect(lanes_sub(t.local, int32_t(req), int32_t(use), 1, shared.shrink_limit), 0)) publish(t);
-}
+// A block arrived, or left.
+inline void heap_grow(ThreadState& t, int64_t req, int64_t use) { heap_change(t, req, use, 1); }
+inline void heap_shrink(ThreadState& t, int64_t req, int64_t use) { heap_change(t, -req, -use, -1); }
 
 // The transactional state libitm reports: 0 outside, 1 retryable, 2 irrevocable.
 inline int tm_state() { return real.in_transaction ? real.in_transaction() : 0; }

@@ -274,31 +274,30 @@ int join_quietly(Join next, Args... args) {
 using memprof::threads::join_quietly;
 #define MEMPROF_EXPORT extern "C" __attribute__((visibility("default")))
 
+// The definition this library hides, found once.
+template <typename Fn>
+static Fn next_definition(Fn& cached, const char* name) {
+  if (!cached) cached = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, name));
+  return cached;
+}
+
 MEMPROF_EXPORT int pthread_join(pthread_t thread, void** result) {
-  using Join = int (*)(pthread_t, void**);
-  static Join next = nullptr;
-  if (!next) next = reinterpret_cast<Join>(dlsym(RTLD_NEXT, "pthread_join"));
-  return join_quietly(next, thread, result);
+  static int (*next)(pthread_t, void**) = nullptr;
+  return join_quietly(next_definition(next, "pthread_join"), thread, result);
 }
 
 MEMPROF_EXPORT int pthread_tryjoin_np(pthread_t thread, void** result) {
-  using Join = int (*)(pthread_t, void**);
-  static Join next = nullptr;
-  if (!next) next = reinterpret_cast<Join>(dlsym(RTLD_NEXT, "pthread_tryjoin_np"));
-  return join_quietly(next, thread, result);
+  static int (*next)(pthread_t, void**) = nullptr;
+  return join_quietly(next_definition(next, "pthread_tryjoin_np"), thread, result);
 }
 
 MEMPROF_EXPORT int pthread_timedjoin_np(pthread_t thread, void** result, const struct timespec* until) {
-  using Join = int (*)(pthread_t, void**, const struct timespec*);
-  static Join next = nullptr;
-  if (!next) next = reinterpret_cast<Join>(dlsym(RTLD_NEXT, "pthread_timedjoin_np"));
-  return join_quietly(next, thread, result, until);
+  static int (*next)(pthread_t, void**, const struct timespec*) = nullptr;
+  return join_quietly(next_definition(next, "pthread_timedjoin_np"), thread, result, until);
 }
 
 MEMPROF_EXPORT int pthread_clockjoin_np(pthread_t thread, void** result, clockid_t clock,
                                         const struct timespec* until) {
-  using Join = int (*)(pthread_t, void**, clockid_t, const struct timespec*);
-  static Join next = nullptr;
-  if (!next) next = reinterpret_cast<Join>(dlsym(RTLD_NEXT, "pthread_clockjoin_np"));
-  return join_quietly(next, thread, result, clock, until);
+  static int (*next)(pthread_t, void**, clockid_t, const struct timespec*) = nullptr;
+  return join_quietly(next_definition(next, "pthread_clockjoin_np"), thread, result, clock, until);
 }
