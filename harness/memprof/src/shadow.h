@@ -65,26 +65,22 @@ inline uint16_t* slot(uintptr_t address, bool create) {
 // Blocks of more than kInlineMax bytes (out of line: rare, and costly anyway).
 void remember_spilled(uint16_t* s, size_t size, bool odd);
 
-// Remembers that `p` holds `size` requested bytes (and whether its usable size
-// is odd); false if it cannot (misaligned or impossible address).
+// remember() of a size the caller knows is at most kInlineMax: one store.
 // `create`: map the leaf if this is the first block in its GiB (else: false).
-inline bool remember(const void* p, size_t size, bool odd, bool create = true) {
+inline bool remember_inline(const void* p, size_t size, bool odd, bool create = false) {
   uint16_t* s = slot(reinterpret_cast<uintptr_t>(p), create);
   if (__builtin_expect(s == nullptr, 0)) return false;
-  if (__builtin_expect(size > kInlineMax, 0)) {
-    remember_spilled(s, size, odd);
-    return true;
-  }
   __atomic_store_n(s, uint16_t((size + 1) | (odd ? kOddBit : 0)), __ATOMIC_RELAXED);
   return true;
 }
 
-// remember() of a size the caller knows is at most kInlineMax, in a GiB that
-// already has a leaf (the hot path: one store).
-inline bool remember_inline(const void* p, size_t size, bool odd) {
-  uint16_t* s = slot(reinterpret_cast<uintptr_t>(p), false);
-  if (__builtin_expect(s == nullptr, 0)) return false;
-  __atomic_store_n(s, uint16_t((size + 1) | (odd ? kOddBit : 0)), __ATOMIC_RELAXED);
+// Remembers that `p` holds `size` requested bytes (and whether its usable size
+// is odd); false if it cannot (misaligned or impossible address).
+inline bool remember(const void* p, size_t size, bool odd, bool create = true) {
+  if (__builtin_expect(size <= kInlineMax, 1)) return remember_inline(p, size, odd, create);
+  uint16_t* s = slot(reinterpret_cast<uintptr_t>(p), create);
+  if (!s) return false;
+  remember_spilled(s, size, odd);
   return true;
 }
 
