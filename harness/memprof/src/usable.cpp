@@ -34,6 +34,13 @@ size_t fill_or_check(void* p, size_t n, bool* odd) {
     *odd = true;
     return u;
   }
+  // The check passing is the common case: then nothing is written, so the
+  // memo's cache line stays shared by every thread reading it (a locked
+  // compare-exchange would take it from them and drain this thread's stores).
+  if (__atomic_load_n(at_free(n), __ATOMIC_ACQUIRE) == u && __atomic_load_n(at_alloc(n), __ATOMIC_ACQUIRE) == u) {
+    *odd = false;
+    return u;
+  }
   uint16_t known = 0;
   if (!__atomic_compare_exchange_n(at_free(n), &known, uint16_t(u), false, __ATOMIC_RELEASE,
                                    __ATOMIC_ACQUIRE) &&
