@@ -1,9 +1,11 @@
-/* atomic_counters.c — not a workload: the yardstick scripts/overhead times beside
+/* atomic_counters.c — not a workload: the yardsticks scripts/overhead times beside
  * memprof. An interposer that counts as malloc_count does (preloaded like
  * memprof): one atomic add to a shared counter per malloc and per free, and the
  * peak, total bytes and allocation count updated in shared memory without a
  * lock. malloc_count keeps bytes through a header; this counts blocks, so it
- * reads nothing at free: what it costs is the shared counters alone. */
+ * reads nothing at free: what it costs is the shared counters alone.
+ * Built with FORWARD_ONLY it counts nothing: the least any preloaded
+ * interposer costs (the program's call lands in it, and it calls on). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stddef.h>
@@ -14,8 +16,6 @@ static void* (*real_malloc)(size_t);
 static void* (*real_calloc)(size_t, size_t);
 static void* (*real_realloc)(void*, size_t);
 static void (*real_free)(void*);
-
-static uint64_t allocations, requested_bytes, live_blocks, live_blocks_peak;
 
 /* dlsym may allocate (calloc) before the real functions are known. */
 static _Alignas(16) char bootstrap[16384];
@@ -43,6 +43,12 @@ static void resolve(void) {
   resolving = 0;
 }
 
+#ifdef FORWARD_ONLY
+static void count_in(size_t n) { (void)n; }
+static void count_out(void) {}
+#else
+static uint64_t allocations, requested_bytes, live_blocks, live_blocks_peak;
+
 // Relaxed loads and stores: the plain read-modify-writes malloc_count does, without a data race.
 static void count_in(size_t n) {
   uint64_t live = __atomic_add_fetch(&live_blocks, 1, __ATOMIC_RELAXED);
@@ -53,6 +59,7 @@ static void count_in(size_t n) {
 }
 
 static void count_out(void) { __atomic_sub_fetch(&live_blocks, 1, __ATOMIC_RELAXED); }
+#endif
 
 void* malloc(size_t n) {
   if (!real_malloc) {

@@ -1,0 +1,120 @@
+// overhead_script_test — scripts/overhead end to end on a tiny churn: every
+// variant is run and reported (table and CSV, one row per allocator and
+// variant), and bad input fails with a message. Durations are never asserted.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "run_command.h"
+
+namespace allocstamp {
+namespace {
+
+namespace fs = std::filesystem;
+
+using Result = testing::CommandResult;
+
+const std::vector<std::string> kModes = {"full", "counts", "forward", "atomic"};
+
+class OverheadScript : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    scratch = fs::temp_directory_path() / ("overhead-script-" + std::to_string(getpid()) + "-" +
+                                           ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(scratch);
+    fs::create_directories(scratch);
+  }
+  void TearDown() override { fs::remove_all(scratch); }
+
+  static Result overhead(std::vector<std::string> args) {
+    args.insert(args.begin(), {OVERHEAD_SCRIPT, "--build", BUILD_DIR});
+    testing::CommandOptions options;
+    options.timeout_seconds = 120;
+    return testing::run_command(args, options);
+  }
+
+  fs::path scratch;
+};
+
+std::vector<std::map<std::string, std::string>> read_csv(const fs::path& file) {
+  std::istringstream in(testing::slurp(file));
+  std::string line;
+  std::vector<std::string> header;
+  std::vector<std::map<std::string, std::string>> rows;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    std::vector<std::string> fields;
+    std::istringstream cells(line);
+    for (std::string cell; std::getline(cells, cell, ',');) fields.push_back(cell);
+    if (header.empty()) {
+      header = fields;
+      continue;
+    }
+    std::map<std::string, std::string> row;
+    for (size_t i = 0; i < header.size() && i < fields.size(); ++i) row[header[i]] = fields[i];
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+TEST_F(OverheadScript, RunsEveryVariantAndReportsEachOnce) {
+  fs::path csv = scratch / "overhead.csv";
+  Result r = overhead({"--rounds", "2", "--iterations", "3000", "--slots", "64", "--alloc", "glibc,jemalloc",
+                       "--clock", "cpu", "--csv", csv.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const std::string& mode : kModes) EXPECT_NE(r.out.find("| " + mode + " ratio"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| glibc |"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| jemalloc |"), std::string::npos) << r.out;
+
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const auto& row : read_csv(csv)) {
+    EXPECT_EQ(row.at("clock"), "cpu");
+    EXPECT_EQ(row.at("rounds"), "2");
+    EXPECT_GT(std::stod(row.at("ratio_median")), 0.0);
+    EXPECT_LE(std::stod(row.at("ratio_min")), std::stod(row.at("ratio_median")));
+    EXPECT_GE(std::stod(row.at("ratio_max")), std::stod(row.at("ratio_median")));
+    EXPECT_TRUE(seen.insert({row.at("allocator"), row.at("mode")}).second) << "twice: " << row.at("mode");
+  }
+  std::set<std::pair<std::string, std::string>> expected;
+  for (const char* allocator : {"glibc", "jemalloc"})
+    for (const std::string& mode : kModes) expected.insert({allocator, mode});
+  EXPECT_EQ(seen, expected);
+}
+
+TEST_F(OverheadScript, RunsOnlyTheChosenVariants) {
+  fs::path csv = scratch / "overhead.csv";
+  Result r = overhead({"--rounds", "1", "--iterations", "2000", "--slots", "64", "--alloc", "glibc", "--modes",
+                       "forward", "--csv", csv.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto rows = read_csv(csv);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].at("mode"), "forward");
+  EXPECT_EQ(rows[0].at("clock"), "wall");
+  EXPECT_EQ(r.out.find("full ratio"), std::string::npos) << r.out;
+}
+
+TEST_F(OverheadScript, RejectsAnUnknownVariantNamingTheChoices) {
+  Result r = overhead({"--modes", "full,fast"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown mode(s) fast; choose from full, counts, forward, atomic"), std::string::npos)
+      << r.err;
+}
+
+TEST_F(OverheadScript, SaysHowToBuildWhenTheInterposersAreMissing) {
+  fs::path empty_build = scratch / "build";
+  fs::create_directories(empty_build / "bin");
+  Result r = testing::run_command({OVERHEAD_SCRIPT, "--build", empty_build.string(), "--alloc", "glibc"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("not found; build first"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace allocstamp
