@@ -1,6 +1,7 @@
 // overhead_script_test — scripts/overhead end to end on a tiny churn: every
 // variant is run and reported (table and CSV, one row per allocator and
-// variant), and bad input fails with a message. Durations are never asserted.
+// variant, with the median's confidence interval), and bad input fails with a
+// message. Durations are never asserted.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -81,6 +82,10 @@ TEST_F(OverheadScript, RunsEveryVariantAndReportsEachOnce) {
     EXPECT_GT(std::stod(row.at("ratio_median")), 0.0);
     EXPECT_LE(std::stod(row.at("ratio_min")), std::stod(row.at("ratio_median")));
     EXPECT_GE(std::stod(row.at("ratio_max")), std::stod(row.at("ratio_median")));
+    // Two rounds: the interval is their range, which holds the median half the time.
+    EXPECT_EQ(row.at("ratio_median_ci_low"), row.at("ratio_min"));
+    EXPECT_EQ(row.at("ratio_median_ci_high"), row.at("ratio_max"));
+    EXPECT_EQ(row.at("ratio_median_ci_level"), "0.500000");
     EXPECT_TRUE(seen.insert({row.at("allocator"), row.at("mode")}).second) << "twice: " << row.at("mode");
   }
   std::set<std::pair<std::string, std::string>> expected;
@@ -91,13 +96,20 @@ TEST_F(OverheadScript, RunsEveryVariantAndReportsEachOnce) {
 
 TEST_F(OverheadScript, RunsOnlyTheChosenVariants) {
   fs::path csv = scratch / "overhead.csv";
-  Result r = overhead({"--rounds", "1", "--iterations", "2000", "--slots", "64", "--alloc", "glibc", "--modes",
+  Result r = overhead({"--rounds", "9", "--iterations", "2000", "--slots", "64", "--alloc", "glibc", "--modes",
                        "forward", "--csv", csv.string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto rows = read_csv(csv);
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].at("mode"), "forward");
   EXPECT_EQ(rows[0].at("clock"), "wall");
+  // Nine rounds: the 2nd lowest and 2nd highest ratios, 1 - 2 * 10/512 of the time around the median.
+  EXPECT_EQ(rows[0].at("ratio_median_ci_level"), "0.960938");
+  EXPECT_GE(std::stod(rows[0].at("ratio_median_ci_low")), std::stod(rows[0].at("ratio_min")));
+  EXPECT_LE(std::stod(rows[0].at("ratio_median_ci_low")), std::stod(rows[0].at("ratio_median")));
+  EXPECT_GE(std::stod(rows[0].at("ratio_median_ci_high")), std::stod(rows[0].at("ratio_median")));
+  EXPECT_LE(std::stod(rows[0].at("ratio_median_ci_high")), std::stod(rows[0].at("ratio_max")));
+  EXPECT_NE(r.out.find("coverage 96.1%"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("full ratio"), std::string::npos) << r.out;
 }
 
