@@ -5,7 +5,6 @@
 // thread start/exit, at fork and by the report.
 #include "threads.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -218,12 +217,19 @@ void thread_attach(ThreadState& t) {
 
 }  // namespace memprof
 
+// The definition this library hides, found once.
+template <typename Fn>
+static Fn next_definition(Fn& cached, const char* name) {
+  if (!cached) cached = reinterpret_cast<Fn>(memprof::next_symbol(name));
+  return cached;
+}
+
 extern "C" __attribute__((visibility("default"))) int pthread_create(
     pthread_t* thread, const pthread_attr_t* attr, void* (*fn)(void*), void* arg) {
   using namespace memprof;
   using Create = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
-  static Create next = nullptr;
-  if (!next) next = reinterpret_cast<Create>(dlsym(RTLD_NEXT, "pthread_create"));
+  static Create cached = nullptr;
+  Create next = next_definition(cached, "pthread_create");
   if (!shared.ready.load(std::memory_order_acquire)) return next(thread, attr, fn, arg);
 
   ThreadState& t = current_thread();
@@ -273,13 +279,6 @@ int join_quietly(Join next, Args... args) {
 
 using memprof::threads::join_quietly;
 #define MEMPROF_EXPORT extern "C" __attribute__((visibility("default")))
-
-// The definition this library hides, found once.
-template <typename Fn>
-static Fn next_definition(Fn& cached, const char* name) {
-  if (!cached) cached = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, name));
-  return cached;
-}
 
 MEMPROF_EXPORT int pthread_join(pthread_t thread, void** result) {
   static int (*next)(pthread_t, void**) = nullptr;
