@@ -16,7 +16,7 @@
 
 namespace allocstamp {
 
-constexpr int kResultsSchema = 1;
+constexpr int kResultsSchema = 2;
 
 struct Column {
   const char* name;

@@ -214,7 +214,7 @@ TEST_F(CheckEndToEnd, UnusableInputExitsTwoWithAMessage) {
     std::string expected;
   };
   const std::vector<Case> cases = {
-      {{"--current=" + garbage.string()}, "does not start with '# allocstamp runs.csv schema 1'"},
+      {{"--current=" + garbage.string()}, "does not start with '# allocstamp runs.csv schema 2'"},
       {{"--current=" + newer.string()}, "has schema 99, newer than this bench reads"},
       {{"--current=" + damaged.string()}, "data row 4 has 3 fields"},
       {{"--current=" + (dir_ / "nosuch").string()}, "current " + (dir_ / "nosuch").string() + " does not exist"},

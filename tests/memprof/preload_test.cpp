@@ -160,6 +160,34 @@ TEST_P(Preload, TransactionsCountedAsTx) {
   EXPECT_EQ(two.num("frees_untracked_count"), 0);
 }
 
+// No fixed bound on the blocks one transaction frees: each free is `tx`, and
+// libitm's own bookkeeping stays out of the program's regions and histogram.
+TEST_P(Preload, OneTransactionFreesTenThousandBlocks) {
+  for (const char* method : {"serialirr", "ml_wt"}) {
+    RunResult r = run("tm", {"many", "10000"}, RunOptions{.env = {{"ITM_DEFAULT_METHOD", method}}});
+    ASSERT_EQ(r.exit_code, 0) << method << " " << r.describe();
+    EXPECT_EQ(r.num("frees_tx_count"), 10000) << method;
+    EXPECT_EQ(r.num("allocs_tx_count"), 10000) << method;
+    EXPECT_EQ(r.num("requested_tx_bytes"), 10000 * 40) << method;
+    EXPECT_EQ(r.num("size_le32_count"), 10000) << method;  // the 24-byte blocks only: libitm's are apart
+    EXPECT_EQ(r.num("size_le48_count"), 10000) << method;
+    EXPECT_EQ(r.num("frees_untracked_count"), 0) << method;
+    if (std::string(method) == "ml_wt") {
+      EXPECT_GT(r.num("allocs_tm_internal_count"), 0);
+    }
+  }
+}
+
+// A transaction marked through memprof_tx_begin/end (no libitm): what it
+// allocates and frees is `tx`, nested marks are one transaction.
+TEST_P(Preload, MarkedTransactionsCountedAsTx) {
+  RunResult r = run("regions", {"marked"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_EQ(r.num("allocs_tx_count"), 300);
+  EXPECT_EQ(r.num("requested_tx_bytes"), 100 * (24 + 16 + 100));
+  EXPECT_EQ(r.num("frees_tx_count"), 99);  // the first transaction frees nothing (free(NULL))
+}
+
 TEST_P(Preload, RealProgramsComplete) {
   std::string python = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
   RunResult py = run_program(python, {"-c", "x=[bytes(100) for _ in range(10**5)]"}, GetParam());

@@ -1,7 +1,7 @@
 // tm_workloads_test — every intset structure under every TM build (ml_wt, gl_wt,
 // serialirr with 1 and 2 threads, lock with 1 and 2, seq), with memprof in
 // front of each of the five allocators: verification passes, every operation
-// commits exactly once, and the stm builds' node allocations count as tx;
+// commits exactly once, and node allocations count as tx in every build;
 // and the STAMP-like apps likewise.
 #include <gtest/gtest.h>
 
@@ -46,18 +46,14 @@ TEST_P(Intset, VerifiesAndCountsUnderEveryMethod) {
     ASSERT_EQ(r.exit_code, 0) << what << " " << r.describe();
     EXPECT_EQ(r.metric("tx_commits_count"), 2000 * c.threads) << what;
     EXPECT_GE(r.metric("tx_attempts_count"), r.metric("tx_commits_count")) << what;
-    bool stm = std::string(c.method) != "lock" && std::string(c.method) != "seq";
-    if (stm) {
-      EXPECT_GT(r.num("allocs_tx_count"), 0) << what << ": inserts allocate inside transactions";
-    } else {
-      EXPECT_EQ(r.num("allocs_tx_count"), 0) << what;
-    }
+    // The lock and seq builds mark their transactions for memprof too.
+    EXPECT_GT(r.num("allocs_tx_count"), 0) << what << ": inserts allocate inside transactions";
   }
 }
 
 // STAMP-like apps under every method and allocator: each verifies its result
 // (exits 3 otherwise); vacation allocates its reservations inside
-// transactions in the stm builds, intruder its fragments, flows and
+// transactions, intruder its fragments, flows and
 // buffers, genome its hash nodes; kmeans, ssca2 and labyrinth allocate
 // nothing in them (labyrinth's grid copies are thread-private).
 class StampApp : public ::testing::TestWithParam<std::tuple<TestAllocator, const char*>> {};
@@ -74,13 +70,12 @@ TEST_P(StampApp, VerifiesUnderEveryMethod) {
     std::string what = std::string(app) + " " + c.method + " x" + std::to_string(c.threads);
     ASSERT_EQ(r.exit_code, 0) << what << " " << r.describe();
     EXPECT_GE(r.metric("tx_attempts_count"), r.metric("tx_commits_count")) << what;
-    bool stm = std::string(c.method) != "lock" && std::string(c.method) != "seq";
     bool vacation = std::string(app).rfind("vacation", 0) == 0;
     bool allocates_in_tx = vacation || std::string(app) == "intruder" || std::string(app) == "genome";
     if (vacation) {
       EXPECT_EQ(r.metric("tx_commits_count"), 2048) << what;
     }
-    if (allocates_in_tx && stm) {
+    if (allocates_in_tx) {  // in every build: lock and seq mark their transactions
       EXPECT_GT(r.num("allocs_tx_count"), 0) << what;
     } else {
       EXPECT_EQ(r.num("allocs_tx_count"), 0) << what;

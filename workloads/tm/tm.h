@@ -3,7 +3,8 @@
 // libitm, method chosen at run time), ALLOCSTAMP_TM_LOCK (one global mutex),
 // ALLOCSTAMP_TM_SEQ (no synchronisation, one thread). Each transaction counts
 // its attempts (a transaction_pure call at the top of the body re-runs on
-// abort) and its commits.
+// abort) and its commits; in the lock and seq builds it also marks itself for
+// memprof (memprof_tx_begin/end), so allocations in it count as `tx`.
 //
 //   TM_BEGIN
 //     ... shared reads and writes, new/delete, malloc/free ...
@@ -11,6 +12,8 @@
 #pragma once
 #include <cstdint>
 #include <mutex>
+
+#include <memprof/memprof.h>
 
 namespace allocstamp::tm {
 
@@ -30,6 +33,16 @@ static inline void note_attempt() { ++thread_counts().attempts; }
 #endif
 static inline void note_commit() { ++thread_counts().commits; }
 
+// The lock and seq builds tell memprof where a transaction runs (libitm tells
+// it in the stm build), so every build reports the tx region; the guard's
+// destructor ends it however the block is left.
+struct MarkedTransaction {
+  MarkedTransaction() { ::memprof::tx_begin(); }
+  ~MarkedTransaction() { ::memprof::tx_end(); }
+  MarkedTransaction(const MarkedTransaction&) = delete;
+  MarkedTransaction& operator=(const MarkedTransaction&) = delete;
+};
+
 }  // namespace allocstamp::tm
 
 #if defined(ALLOCSTAMP_TM_STM)
@@ -38,12 +51,19 @@ static inline void note_commit() { ++thread_counts().commits; }
 #define TM_SAFE __attribute__((transaction_safe))
 #define TM_PURE __attribute__((transaction_pure))
 #elif defined(ALLOCSTAMP_TM_LOCK)
-#define TM_BEGIN { std::lock_guard<std::mutex> tm_lock_guard(::allocstamp::tm::global_lock()); ::allocstamp::tm::note_attempt();
+#define TM_BEGIN                                                                   \
+  {                                                                                \
+    std::lock_guard<std::mutex> tm_lock_guard(::allocstamp::tm::global_lock());    \
+    ::allocstamp::tm::MarkedTransaction tm_marked_transaction;                      \
+    ::allocstamp::tm::note_attempt();
 #define TM_END } ::allocstamp::tm::note_commit();
 #define TM_SAFE
 #define TM_PURE
 #elif defined(ALLOCSTAMP_TM_SEQ)
-#define TM_BEGIN { ::allocstamp::tm::note_attempt();
+#define TM_BEGIN                                              \
+  {                                                           \
+    ::allocstamp::tm::MarkedTransaction tm_marked_transaction; \
+    ::allocstamp::tm::note_attempt();
 #define TM_END } ::allocstamp::tm::note_commit();
 #define TM_SAFE
 #define TM_PURE

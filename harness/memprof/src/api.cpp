@@ -33,6 +33,20 @@ MEMPROF_API void memprof_phase_end(void) {
   end_measured_phase(true);
 }
 
+MEMPROF_API void memprof_tx_begin(void) {
+  ensure_ready();
+  ThreadState& t = current_thread();
+  ++t.tx_marked;
+  refresh_slow(t);
+}
+
+MEMPROF_API void memprof_tx_end(void) {
+  ensure_ready();
+  ThreadState& t = current_thread();
+  if (t.tx_marked != 0) --t.tx_marked;
+  refresh_slow(t);
+}
+
 MEMPROF_API void memprof_scope_begin(const char* name) {
   ensure_ready();
   scope_begin(current_thread(), name ? name : "?");

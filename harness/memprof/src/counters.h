@@ -22,6 +22,7 @@
   X(frees_untracked, "frees_untracked_count")             \
   X(allocs_tm_internal, "allocs_tm_internal_count")       \
   X(frees_tm_internal, "frees_tm_internal_count")         \
+  X(requested_tm_internal, "requested_tm_internal_bytes") \
   X(size_le16, "size_le16_count")                         \
   X(size_le32, "size_le32_count")                         \
   X(size_le48, "size_le48_count")                         \
@@ -31,7 +32,17 @@
   X(size_le256, "size_le256_count")                       \
   X(size_le512, "size_le512_count")                       \
   X(size_le1024, "size_le1024_count")                     \
-  X(size_gt1024, "size_gt1024_count")
+  X(size_gt1024, "size_gt1024_count")                     \
+  X(tm_size_le16, "tm_internal_size_le16_count")          \
+  X(tm_size_le32, "tm_internal_size_le32_count")          \
+  X(tm_size_le48, "tm_internal_size_le48_count")          \
+  X(tm_size_le64, "tm_internal_size_le64_count")          \
+  X(tm_size_le96, "tm_internal_size_le96_count")          \
+  X(tm_size_le128, "tm_internal_size_le128_count")        \
+  X(tm_size_le256, "tm_internal_size_le256_count")        \
+  X(tm_size_le512, "tm_internal_size_le512_count")        \
+  X(tm_size_le1024, "tm_internal_size_le1024_count")      \
+  X(tm_size_gt1024, "tm_internal_size_gt1024_count")
 
 namespace memprof {
 
@@ -45,6 +56,7 @@ struct Counters {
   uint64_t* frees() { return &frees_seq; }
   uint64_t* requested() { return &requested_seq; }
   uint64_t* histogram() { return &size_le16; }
+  uint64_t* histogram_tm_internal() { return &tm_size_le16; }
 };
 
 // Bin of the PPoPP'15 size histogram: <=16, 32, 48, 64, 96, 128, 256, 512, 1024, >1024.

@@ -111,10 +111,8 @@ void* realloc_paths(ThreadState& me, void* p, size_t n) {
       bump(me.c.frees()[shared.region.load(std::memory_order_relaxed)]);
       if (q) record_alloc(me, q, 0, false);
     } else {
-      int r = alloc_region(me, n, q);
-      bump(me.c.reallocs);
-      bump(me.c.requested()[r], n);
-      if (q != p) bump(me.c.realloc_moves);
+      if (q != p) forget_tm_internal(me, p);
+      count_realloc(me, alloc_region(me, n, q), n, q != p);
     }
     return q;
   }
@@ -139,10 +137,8 @@ void* realloc_paths(ThreadState& me, void* p, size_t n) {
     if (q) record_alloc(me, q, 0, false);
     return q;
   }
-  int r = alloc_region(me, n, q);
-  bump(me.c.reallocs);
-  bump(me.c.requested()[r], n);
-  if (q != p) bump(me.c.realloc_moves);
+  if (q != p) forget_tm_internal(me, p);
+  count_realloc(me, alloc_region(me, n, q), n, q != p);
   // A block resized in place may keep more than its size class: not plain.
   bool odd;
   size_t u = usable::of_new_block(q, n, false, &odd, me.memo_countdown);

@@ -155,18 +155,34 @@ int alloc_region(ThreadState& t, size_t n, void* p) {
     tx_set_add(t, p);   // refreshes `slow`
     return kTx;
   }
+  if (t.tx_marked != 0) return kTx;
   int state = tm_state();
   if (state == 2) return kTx;
-  if (state == 1) bump(t.c.allocs_tm_internal);
+  if (state == 1) {
+    // libitm frees its own blocks after commit too: known by address, not by state.
+    tx_set_insert(t.tm_internal, p, false);
+    return kTmInternal;
+  }
   return shared.region.load(std::memory_order_relaxed);
 }
 
+void forget_tm_internal(ThreadState& t, void* p) {
+  if (t.tm_internal.count != 0) tx_set_remove(t.tm_internal, p);
+}
+
 static int free_region(ThreadState& t, void* p) {
-  if (t.tx_count != 0 && tx_set_take(t, p)) return kTx;
+  if (t.tx_set.count != 0 && tx_set_take(t, p)) return kTx;
+  if (t.tm_internal.count != 0 && tx_set_remove(t.tm_internal, p)) return kTmInternal;
+  if (t.tx_marked != 0) return kTx;
   int state = tm_state();
   if (state == 2) return kTx;
-  if (state == 1) bump(t.c.frees_tm_internal);
+  if (state == 1) return kTmInternal;
   return shared.region.load(std::memory_order_relaxed);
+}
+
+static void count_free(ThreadState& t, int r) {
+  if (r == kTmInternal) bump(t.c.frees_tm_internal);
+  else bump(t.c.frees()[r]);
 }
 
 void record_alloc_careful(ThreadState& t, void* p, size_t n, bool plain) {
@@ -199,8 +215,7 @@ void record_alloc_careful(ThreadState& t, void* p, size_t n, bool plain) {
 }
 
 void account_free(ThreadState& t, void* p, size_t n, size_t u) {
-  int r = free_region(t, p);
-  bump(t.c.frees()[r]);
+  count_free(t, free_region(t, p));
   heap_shrink(t, int64_t(n), int64_t(u));
   if (t.scope_depth != 0) scope_note_free(t, n);
 }
@@ -209,7 +224,7 @@ bool record_free_careful(ThreadState& t, void* p) {
   if (t.status == kNew) thread_attach(t);
   if (!options.track_heap) {
     if (is_bootstrap(p)) return false;
-    bump(t.c.frees()[free_region(t, p)]);
+    count_free(t, free_region(t, p));
     if (t.status == kExited) merge_exited(t);
     return true;
   }
@@ -227,32 +242,18 @@ bool record_free_careful(ThreadState& t, void* p) {
 
 void tx_set_add(ThreadState& t, void* p) {
   if (!p) return;
-  for (uint32_t i = 0; i < kTxSetSize; ++i)
-    if (t.tx_set[i] == p) return;
-  for (uint32_t i = 0; i < kTxSetSize; ++i)
-    if (!t.tx_set[i]) {
-      t.tx_set[i] = p;
-      ++t.tx_count;
-      refresh_slow(t);
-      return;
-    }
-  t.tx_set[t.tx_next++ % kTxSetSize] = p;  // full: forget the oldest guess
+  // Unmappable memory (never seen) would lose this block's region, not a count.
+  if (tx_set_insert(t.tx_set, p)) refresh_slow(t);
 }
 
 bool tx_set_take(ThreadState& t, void* p) {
-  for (uint32_t i = 0; i < kTxSetSize; ++i)
-    if (t.tx_set[i] == p) {
-      t.tx_set[i] = nullptr;
-      --t.tx_count;
-      refresh_slow(t);
-      return true;
-    }
-  return false;
+  if (!tx_set_remove(t.tx_set, p)) return false;
+  refresh_slow(t);
+  return true;
 }
 
 void tx_set_clear(ThreadState& t) {
-  for (uint32_t i = 0; i < kTxSetSize; ++i) t.tx_set[i] = nullptr;
-  t.tx_count = 0;
+  tx_set_reset(t.tx_set);
   refresh_slow(t);
 }
 

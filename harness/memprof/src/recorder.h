@@ -19,18 +19,20 @@
 #include "options.h"
 #include "real.h"
 #include "shadow.h"
+#include "tx_set.h"
 #include "usable.h"
 
 namespace memprof {
 
-enum Region : int { kSeq = 0, kPar = 1, kTx = 2 };
+// kTmInternal: libitm's own bookkeeping inside a transaction, kept out of the
+// program's region counts and histogram.
+enum Region : int { kSeq = 0, kPar = 1, kTx = 2, kTmInternal = 3 };
 enum ThreadStatus : uint8_t { kNew = 0, kLive = 1, kExited = 2 };
 // What the hooks keep of each block: MEMPROF_HEAP=0 counts only; else its size
 // in the shadow, and its usable size as glibc's header says, from the memo
 // (usable.h), or not at all (MEMPROF_USABLE=0).
 enum HeapMode : uint8_t { kCountsOnly = 0, kHeapNoUsable = 1, kHeapGlibc = 2, kHeapMemo = 3 };
 
-constexpr unsigned kTxSetSize = 16;
 constexpr unsigned kMaxScopeDepth = 16;
 
 struct ScopeFrame {
@@ -66,9 +68,9 @@ struct ThreadState {
   int64_t published_req;    // this thread's net requested bytes published so far
   double load_byte_ns;      // integral of published_req over time
   uint64_t last_publish_ns;
-  void* tx_set[kTxSetSize];  // blocks whose free belongs to a transaction
-  uint32_t tx_count;
-  uint32_t tx_next;
+  TxSet tx_set;        // blocks whose free belongs to a transaction
+  TxSet tm_internal;   // live blocks libitm allocated for itself on this thread
+  uint32_t tx_marked;  // > 0 inside memprof_tx_begin/end: a transaction libitm does not see
   ScopeFrame scopes[kMaxScopeDepth];
   uint32_t scope_depth;
   uintptr_t stack_low, stack_high;  // known for threads started through pthread_create
@@ -124,10 +126,28 @@ inline void bump(uint64_t& counter, uint64_t v = 1) {
 }
 
 // An allocation of n requested bytes in region r: its count, bytes and size bin.
+// libitm's own blocks have counters of their own.
 inline void count_allocation(ThreadState& t, int r, size_t n) {
+  if (__builtin_expect(r == kTmInternal, 0)) {
+    bump(t.c.allocs_tm_internal);
+    bump(t.c.requested_tm_internal, n);
+    bump(t.c.histogram_tm_internal()[size_bin(n)]);
+    return;
+  }
   bump(t.c.allocs()[r]);
   bump(t.c.requested()[r], n);
   bump(t.c.histogram()[size_bin(n)]);
+}
+
+// realloc(p, n) with both non-zero, in region r; `moved`: a new address.
+inline void count_realloc(ThreadState& t, int r, size_t n, bool moved) {
+  if (__builtin_expect(r == kTmInternal, 0)) {
+    bump(t.c.requested_tm_internal, n);  // libitm growing its own logs
+    return;
+  }
+  bump(t.c.reallocs);
+  bump(t.c.requested()[r], n);
+  if (moved) bump(t.c.realloc_moves);
 }
 
 inline ThreadState& current_thread() {
@@ -139,7 +159,8 @@ inline ThreadState& current_thread() {
 // After any change to the fields `slow` summarises (rare: libitm, scopes,
 // transactional frees, attach and exit).
 inline void refresh_slow(ThreadState& t) {
-  t.slow = !(t.status == kLive && t.itm_pending == 0 && t.scope_depth == 0 && t.tx_count == 0);
+  t.slow = !(t.status == kLive && t.itm_pending == 0 && t.scope_depth == 0 && t.tx_set.count == 0 &&
+             t.tx_marked == 0);
   // A change that cannot clear a condition (a block already in the full
   // tx_set, say) may skip this: `slow` then stays set, which is always safe.
 }
@@ -188,6 +209,8 @@ inline void take_new_request(ThreadState& t, size_t* n, bool* plain) {
   }
 }
 int alloc_region(ThreadState& t, size_t n, void* p);
+// realloc moved p: a block of libitm's own is known by its new address only.
+void forget_tm_internal(ThreadState& t, void* p);
 
 // A block of `n` requested bytes came back from the allocator (p may be null).
 // `plain`: from malloc, calloc or a non-aligned operator new (usable.h).

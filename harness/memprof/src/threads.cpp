@@ -89,6 +89,9 @@ void on_thread_exit(void* arg) {
   unlink(t);
   t.status = kExited;
   t.teardown = 1;  // what glibc frees from here on (other threads' cached stacks) is its own
+  tx_set_release(t.tx_set);
+  tx_set_release(t.tm_internal);
+  t.tx_marked = 0;
   refresh_slow(t);
   unlock();
   if (t.counted) thread_ended();

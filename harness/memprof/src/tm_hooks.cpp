@@ -119,11 +119,11 @@ MEMPROF_TM(void, memprof_itm_commit(), "_ITM_commitTransaction") {
   MEMPROF_TM_NEXT(Commit, "_ITM_commitTransaction");
   fn();
   ThreadState& t = self;
-  if (t.tx_count && tm_state() == 0) tx_set_clear(t);
+  if (t.tx_set.count && tm_state() == 0) tx_set_clear(t);
 }
 MEMPROF_TM(void, memprof_itm_commit_eh(void* exception), "_ITM_commitTransactionEH") {
   MEMPROF_TM_NEXT(CommitEH, "_ITM_commitTransactionEH");
   fn(exception);
   ThreadState& t = self;
-  if (t.tx_count && tm_state() == 0) tx_set_clear(t);
+  if (t.tx_set.count && tm_state() == 0) tx_set_clear(t);
 }

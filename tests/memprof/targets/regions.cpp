@@ -1,13 +1,35 @@
 // regions — the program sets regions itself (so memprof stops guessing from
 // the thread count) and nests named scopes: exact counts for each.
 // Needs libmemprof.so preloaded (calls memprof_region directly).
+// `regions marked`: transactions marked with memprof_tx_begin/end instead.
 #include <memprof/memprof.h>
 #include <pthread.h>
 #include <stdlib.h>
 
 void* idle(void* arg) { return arg; }
 
-int main() {
+// 100 marked transactions, the inner mark nested: each allocates 24 + 16 + 100
+// bytes and frees the 100 of the transaction before (the last one after).
+int marked() {
+  void* previous = nullptr;
+  void* kept[200];
+  for (int i = 0; i < 100; ++i) {
+    memprof_tx_begin();
+    kept[2 * i] = malloc(24);
+    memprof_tx_begin();
+    kept[2 * i + 1] = malloc(16);
+    memprof_tx_end();
+    free(previous);
+    previous = malloc(100);
+    memprof_tx_end();
+  }
+  free(previous);
+  for (void* p : kept) free(p);
+  return 0;
+}
+
+int main(int argc, char**) {
+  if (argc > 1) return marked();
   memprof_region(MEMPROF_SEQ);  // from here on the program says which region it is in
   pthread_t helper;             // what pthread_create allocates is seq, although two threads live
   pthread_create(&helper, nullptr, idle, nullptr);

@@ -28,6 +28,13 @@ enum memprof_region_kind { MEMPROF_SEQ = 0, MEMPROF_PAR = 1, MEMPROF_TX = 2 };
  * the number of live threads. */
 int memprof_region(int region) __attribute__((weak));
 
+/* Transactions that libitm does not see (a lock-based or sequential build of a
+ * transactional program, another STM): the calling thread's allocations and
+ * frees between begin and end count in the `tx` region, as libitm's would.
+ * Nested pairs count as one transaction. */
+void memprof_tx_begin(void) __attribute__((weak));
+void memprof_tx_end(void) __attribute__((weak));
+
 /* The measured phase: duration, load average and the smaps reading are taken
  * between begin and end (default: the whole process). */
 void memprof_phase_begin(void) __attribute__((weak));
@@ -86,6 +93,8 @@ namespace memprof {
 /* Safe calls: no-ops when libmemprof.so is not loaded. */
 inline void phase_begin() { if (memprof_phase_begin) memprof_phase_begin(); }
 inline void phase_end() { if (memprof_phase_end) memprof_phase_end(); }
+inline void tx_begin() { if (memprof_tx_begin) memprof_tx_begin(); }
+inline void tx_end() { if (memprof_tx_end) memprof_tx_end(); }
 inline void metric(const char *name, int64_t value) { memprof_report_metric(name, value); }
 inline int64_t current_bytes() { return memprof_current_bytes ? memprof_current_bytes() : -1; }
 inline int64_t peak_bytes() { return memprof_peak_bytes ? memprof_peak_bytes() : -1; }
