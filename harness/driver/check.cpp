@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "errors.h"
+#include "keys.h"
 #include "statistics.h"
 
 namespace allocstamp {
@@ -32,50 +33,24 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 enum class Kind { deterministic, measured };
 
 struct MetricRule {
-  const char* name;
+  std::string name;
   Kind kind;
-  const char* group;  // threshold group: time, memory, deterministic
+  std::string group;  // threshold group: time, memory, deterministic
 };
 
-// The compared metrics, in runs.csv's order. Columns missing from both files
-// are not applicable; from one file, reported and skipped.
-const std::vector<MetricRule> kMetrics = {
-    {"wall_ns", Kind::measured, "time"},
-    {"elapsed_ns", Kind::measured, "time"},
-    {"maxrss_kb", Kind::measured, "memory"},
-    {"allocs_seq_count", Kind::deterministic, "deterministic"},
-    {"allocs_par_count", Kind::deterministic, "deterministic"},
-    {"allocs_tx_count", Kind::deterministic, "deterministic"},
-    {"frees_seq_count", Kind::deterministic, "deterministic"},
-    {"frees_par_count", Kind::deterministic, "deterministic"},
-    {"frees_tx_count", Kind::deterministic, "deterministic"},
-    {"requested_seq_bytes", Kind::deterministic, "deterministic"},
-    {"requested_par_bytes", Kind::deterministic, "deterministic"},
-    {"requested_tx_bytes", Kind::deterministic, "deterministic"},
-    {"reallocs_count", Kind::deterministic, "deterministic"},
-    {"size_le16_count", Kind::deterministic, "deterministic"},
-    {"size_le32_count", Kind::deterministic, "deterministic"},
-    {"size_le48_count", Kind::deterministic, "deterministic"},
-    {"size_le64_count", Kind::deterministic, "deterministic"},
-    {"size_le96_count", Kind::deterministic, "deterministic"},
-    {"size_le128_count", Kind::deterministic, "deterministic"},
-    {"size_le256_count", Kind::deterministic, "deterministic"},
-    {"size_le512_count", Kind::deterministic, "deterministic"},
-    {"size_le1024_count", Kind::deterministic, "deterministic"},
-    {"size_gt1024_count", Kind::deterministic, "deterministic"},
-    {"heap_requested_peak_bytes", Kind::deterministic, "deterministic"},
-    {"heap_requested_end_bytes", Kind::deterministic, "deterministic"},
-    {"heap_requested_phase_end_bytes", Kind::deterministic, "deterministic"},
-    {"heap_usable_peak_bytes", Kind::measured, "memory"},
-    {"live_blocks_peak_count", Kind::deterministic, "deterministic"},
-    {"live_blocks_phase_end_count", Kind::deterministic, "deterministic"},
-    {"rss_kb", Kind::measured, "memory"},
-    {"pss_kb", Kind::measured, "memory"},
-    {"uss_kb", Kind::measured, "memory"},
-    {"hwm_kb", Kind::measured, "memory"},
-    {"tx_attempts_count", Kind::deterministic, "deterministic"},
-    {"tx_commits_count", Kind::deterministic, "deterministic"},
-};
+// The compared metrics: the keys of harness/contract/keys.def with a check
+// group, in runs.csv's order. Columns missing from both files are not
+// applicable; from one file, reported and skipped.
+std::vector<MetricRule> metrics_from_keys() {
+  std::vector<MetricRule> rules;
+  for (const contract::KeyInfo& k : contract::kKeys)
+    if (k.is_checked())
+      rules.push_back({std::string(k.name), k.kind == "deterministic" ? Kind::deterministic : Kind::measured,
+                       std::string(k.group)});
+  return rules;
+}
+
+const std::vector<MetricRule> kMetrics = metrics_from_keys();
 
 // Percent allowed when nothing is given; an exact compare allows 0 unless its
 // metric or the deterministic group is given.
@@ -85,7 +60,7 @@ const std::vector<std::string> kCellColumns = {"workload", "app", "size", "alloc
 
 std::string known_threshold_names() {
   std::string out = "time, memory, deterministic";
-  for (const MetricRule& r : kMetrics) out += std::string(", ") + r.name;
+  for (const MetricRule& r : kMetrics) out += ", " + r.name;
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "errors.h"
+#include "keys.h"
 #include "statistics.h"
 
 namespace allocstamp {
@@ -15,99 +16,22 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::vector<Column> kColumns = {
-    {"run_id", "position of the run in the plan"},
-    {"workload", "workload name (bench --list)"},
-    {"app", "the app the workload binary ran"},
-    {"size", "input size: tiny, small, medium, large"},
-    {"allocator", "allocator name, or the file name of one given by path"},
-    {"tm", "TM method for transactional workloads, else empty"},
-    {"threads", "threads the workload was asked to use"},
-    {"rep", "repetition, from 1"},
-    {"status", "ok, failed, verify_failed (exit status 3), crashed (signal), timeout, skipped (allocator not installed)"},
-    {"exit_code", "exit status, when the process exited"},
-    {"signal", "signal number that ended it (crashed, or the timeout's TERM/KILL)"},
-    {"wall_ns", "wall time of the whole process, measured by bench"},
-    {"elapsed_ns", "the measured phase's time, reported by the workload (@metric elapsed_ns)"},
-    {"user_ns", "user CPU time of the process (wait4)"},
-    {"sys_ns", "system CPU time of the process (wait4)"},
-    {"maxrss_kb", "peak RSS of the process alone (wait4 ru_maxrss)"},
-    {"startup_allocs_count", "memprof: allocations by shared-library initialisers before it started"},
-    {"startup_requested_bytes", "memprof: their bytes"},
-    {"allocs_seq_count", "memprof: calls that returned a new block, sequential region"},
-    {"allocs_par_count", "memprof: the same, parallel region"},
-    {"allocs_tx_count", "memprof: the same, inside transactions"},
-    {"frees_seq_count", "memprof: calls that released a block, sequential region"},
-    {"frees_par_count", "memprof: the same, parallel region"},
-    {"frees_tx_count", "memprof: the same, transactional (deferred to commit, or undone on abort)"},
-    {"requested_seq_bytes", "memprof: bytes asked for (allocations and realloc sizes), sequential"},
-    {"requested_par_bytes", "memprof: the same, parallel"},
-    {"requested_tx_bytes", "memprof: the same, transactional"},
-    {"usable_total_bytes", "memprof: sum of malloc_usable_size of allocated blocks"},
-    {"reallocs_count", "memprof: realloc(p, n) with both non-zero"},
-    {"realloc_moves_count", "memprof: of those, the ones that moved the block"},
-    {"allocs_failed_count", "memprof: allocation calls that returned NULL or threw"},
-    {"allocs_untracked_count", "memprof: blocks whose size could not be kept (misaligned)"},
-    {"frees_untracked_count", "memprof: frees of blocks memprof never saw"},
-    {"allocs_tm_internal_count", "memprof: libitm's own allocations inside transactions (not in allocs_*_count)"},
-    {"frees_tm_internal_count", "memprof: libitm's own frees inside transactions (not in frees_*_count)"},
-    {"requested_tm_internal_bytes", "memprof: bytes libitm asked for itself inside transactions (not in requested_*_bytes)"},
-    {"tm_internal_size_le16_count", "memprof: libitm's own allocations of at most 16 bytes (not in size_*_count)"},
-    {"tm_internal_size_le32_count", "memprof: libitm's own allocations of 17 to 32 bytes (not in size_*_count)"},
-    {"tm_internal_size_le48_count", "memprof: libitm's own allocations of 33 to 48 bytes (not in size_*_count)"},
-    {"tm_internal_size_le64_count", "memprof: libitm's own allocations of 49 to 64 bytes (not in size_*_count)"},
-    {"tm_internal_size_le96_count", "memprof: libitm's own allocations of 65 to 96 bytes (not in size_*_count)"},
-    {"tm_internal_size_le128_count", "memprof: libitm's own allocations of 97 to 128 bytes (not in size_*_count)"},
-    {"tm_internal_size_le256_count", "memprof: libitm's own allocations of 129 to 256 bytes (not in size_*_count)"},
-    {"tm_internal_size_le512_count", "memprof: libitm's own allocations of 257 to 512 bytes (not in size_*_count)"},
-    {"tm_internal_size_le1024_count", "memprof: libitm's own allocations of 513 to 1024 bytes (not in size_*_count)"},
-    {"tm_internal_size_gt1024_count", "memprof: libitm's own allocations of more than 1024 bytes (not in size_*_count)"},
-    {"size_le16_count", "memprof: allocations of at most 16 bytes"},
-    {"size_le32_count", "memprof: 17 to 32 bytes"},
-    {"size_le48_count", "memprof: 33 to 48 bytes"},
-    {"size_le64_count", "memprof: 49 to 64 bytes"},
-    {"size_le96_count", "memprof: 65 to 96 bytes"},
-    {"size_le128_count", "memprof: 97 to 128 bytes"},
-    {"size_le256_count", "memprof: 129 to 256 bytes"},
-    {"size_le512_count", "memprof: 257 to 512 bytes"},
-    {"size_le1024_count", "memprof: 513 to 1024 bytes"},
-    {"size_gt1024_count", "memprof: more than 1024 bytes"},
-    {"heap_requested_peak_bytes", "memprof: peak of live requested bytes"},
-    {"heap_requested_end_bytes", "memprof: live requested bytes at exit (leaks)"},
-    {"heap_usable_peak_bytes", "memprof: peak of live malloc_usable_size bytes"},
-    {"heap_usable_end_bytes", "memprof: live usable bytes at exit"},
-    {"usable_memo_mismatch_count", "memprof: checked blocks whose usable size was not their size's (0: usable figures exact)"},
-    {"heap_peak_error_bytes", "memprof: bound on the peaks' error (0: exact)"},
-    {"live_blocks_peak_count", "memprof: most blocks live at once"},
-    {"live_blocks_end_count", "memprof: blocks live at exit"},
-    {"live_blocks_peak_error_count", "memprof: bound on live_blocks_peak_count's error"},
-    {"heap_requested_phase_end_bytes", "memprof: live requested bytes at the end of the measured phase (e.g. a map's content)"},
-    {"heap_usable_phase_end_bytes", "memprof: live usable bytes at the end of the measured phase"},
-    {"live_blocks_phase_end_count", "memprof: blocks live at the end of the measured phase"},
-    {"load_total_byte_ns", "memprof: integral of live requested bytes over the measured phase (mma's load)"},
-    {"load_avg_bytes", "memprof: load_total_byte_ns / duration_ns"},
-    {"duration_ns", "memprof: length of the measured phase"},
-    {"stack_peak_main_bytes", "memprof: main thread's stack high-water mark"},
-    {"stack_peak_thread_max_bytes", "memprof: deepest stack among the other threads"},
-    {"stack_count", "memprof: stacks measured"},
-    {"threads_peak_count", "memprof: most threads alive at once"},
-    {"rss_kb", "memprof: RSS at the end of the measured phase (smaps_rollup)"},
-    {"pss_kb", "memprof: PSS at the end of the measured phase"},
-    {"uss_kb", "memprof: private clean + dirty at the end of the measured phase"},
-    {"pss_anon_kb", "memprof: anonymous PSS at the end of the measured phase"},
-    {"hwm_kb", "memprof: peak RSS (VmHWM)"},
-    {"memprof_self_kb", "memprof: its own resident memory (part of rss_kb)"},
-    {"alloc_stats", "which allocator reported: jemalloc, gperftools, mimalloc, glibc, tbbmalloc (none), none"},
-    {"alloc_in_use_bytes", "allocator: bytes handed out"},
-    {"alloc_cached_bytes", "allocator: free bytes it keeps"},
-    {"alloc_resident_bytes", "allocator: its resident bytes"},
-    {"alloc_mapped_bytes", "allocator: bytes it has mapped"},
-    {"alloc_metadata_bytes", "allocator: its own bookkeeping"},
-    {"tx_attempts_count", "workload: transaction attempts (@metric)"},
-    {"tx_commits_count", "workload: transactions committed (@metric)"},
-    {"extra", "other keys the run reported, as key=value;key=value"},
-    {"log", "the run's stdout and stderr, relative to the folder"},
-};
+// runs.csv's columns: the keys of harness/contract/keys.def that are columns,
+// in the table's order; the meaning says where a value comes from.
+std::vector<Column> columns_from_keys() {
+  std::vector<Column> columns;
+  for (const contract::KeyInfo& k : contract::kKeys) {
+    if (!k.is_column()) continue;
+    std::string prefix = k.source == "counter" || k.source == "memprof" ? "memprof: "
+                         : k.source == "allocator"                      ? "allocator: "
+                         : k.source == "workload"                       ? "workload: "
+                                                                        : "";
+    columns.push_back({std::string(k.name), prefix + std::string(k.meaning)});
+  }
+  return columns;
+}
+
+const std::vector<Column> kColumns = columns_from_keys();
 
 std::string quote(const std::string& s) {
   if (s.find_first_of(",\"\n") == std::string::npos) return s;
@@ -314,9 +238,8 @@ void ResultsFolder::append(const Run& run, const std::string& status, const Fini
   }
   values["log"] = fs::relative(log_path(run), dir_).string();
   // Keys that are not columns (and not identity keys of the record) go to extra.
-  static const std::set<std::string> dropped = {"pid", "program", "format", "peak_slack_bytes", "series_points_count"};
-  std::set<std::string> known;
-  for (const Column& c : kColumns) known.insert(c.name);
+  std::set<std::string> known, dropped;
+  for (const contract::KeyInfo& k : contract::kKeys) (k.is_column() ? known : dropped).insert(std::string(k.name));
   std::string extra;
   for (const auto& [k, v] : values)
     if (!known.count(k) && !dropped.count(k)) extra += (extra.empty() ? "" : ";") + k + "=" + v;

@@ -11,16 +11,17 @@
 #include <nlohmann/json.hpp>
 
 #include "executor.h"
+#include "keys.h"
 #include "plan.h"
 #include "records.h"
 
 namespace allocstamp {
 
-constexpr int kResultsSchema = 2;
+using contract::kResultsSchema;
 
 struct Column {
-  const char* name;
-  const char* meaning;  // unit and source, for --columns and the README
+  std::string name;
+  std::string meaning;  // unit and source, for --columns and the README
 };
 // runs.csv's columns, in order (extra and log last).
 const std::vector<Column>& run_columns();

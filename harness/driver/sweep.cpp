@@ -9,6 +9,8 @@
 
 #include "environment.h"
 #include "errors.h"
+#include "key_names.h"
+#include "keys.h"
 #include "machine.h"
 #include "plan.h"
 #include "progress.h"
@@ -59,14 +61,23 @@ fs::path claim_default_folder(const Paths& paths) {
   }
 }
 
-// Why an ok exit is not an ok run: ld.so could not preload the allocator, or
-// memprof never reported (the run was not measured).
+// Why an ok exit is not an ok run: ld.so could not preload the allocator,
+// memprof never reported (the run was not measured), its record is of a format
+// this bench does not read, or the records were cut short.
 std::string measurement_problem(const Options& options, const Records& records, const fs::path& log) {
   std::ifstream in(log);
   std::string line;
   while (std::getline(in, line))
     if (line.find("cannot be preloaded") != std::string::npos) return "the allocator library was not preloaded: " + line;
+  if (!records.errors.empty()) return "the run's records are incomplete: " + records.errors.front().substr(1);
   if (!options.no_profile && !records.has_memprof) return "memprof did not report (see the log)";
+  if (records.has_memprof) {
+    auto format = records.memprof.find(keys::format);
+    std::string got = format == records.memprof.end() ? "none" : format->second;
+    if (got != std::to_string(contract::kRecordFormat))
+      return "memprof wrote record format " + got + ", this bench reads " + std::to_string(contract::kRecordFormat) +
+             ": rebuild libmemprof.so with this allocstamp ('make build')";
+  }
   return "";
 }
 

@@ -34,7 +34,7 @@ Finished ok_with(const std::string& records) {
   Finished f;
   f.exit_code = 0;
   f.wall_ns = 1000;
-  f.records = "@memprof pid=1 allocs_seq_count=1\n" + records;
+  f.records = "@memprof pid=1 format=1 allocs_seq_count=1\n" + records;
   return f;
 }
 
@@ -116,6 +116,29 @@ TEST_F(Sweep, InterleavesAllocatorsAndBuildsTheChildsCommandLine) {
   EXPECT_TRUE(has(txn.env, "ITM_DEFAULT_METHOD=gl_wt"));
   EXPECT_FALSE(has(first.env, "ITM_DEFAULT_METHOD=gl_wt")) << "only transactional workloads";
   EXPECT_EQ(rows().size(), 16u);
+}
+
+// A run whose records were cut short, or whose memprof writes a record format
+// this bench does not read, is not measured: a failed row that says why.
+TEST_F(Sweep, TruncatedOrUnknownRecordsMakeAFailedRow) {
+  options.allocators = {"glibc"};
+  options.workloads = {"plain"};
+  options.reps = 3;
+  executor.script = [](const Launch&, int n) {
+    if (n == 1) return ok_with("@error records_truncated_at_bytes=1048576\n");
+    Finished f = ok_with("");
+    if (n == 2) f.records = "@memprof pid=1 format=9 allocs_seq_count=1\n";
+    return f;
+  };
+  EXPECT_EQ(run_sweep(options, paths, executor, out), 1);
+  auto r = rows();
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(r[0]["status"], "failed");
+  EXPECT_NE(r[0]["extra"].find("records are incomplete: error records_truncated_at_bytes=1048576"), std::string::npos)
+      << r[0]["extra"];
+  EXPECT_EQ(r[1]["status"], "failed");
+  EXPECT_NE(r[1]["extra"].find("memprof wrote record format 9, this bench reads 1"), std::string::npos) << r[1]["extra"];
+  EXPECT_EQ(r[2]["status"], "ok");
 }
 
 TEST_F(Sweep, RecordsBecomeColumnsAndUnknownKeysGoToExtra) {

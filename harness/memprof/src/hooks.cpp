@@ -106,7 +106,7 @@ void* realloc_paths(ThreadState& me, void* p, size_t n) {
   if (!options.track_heap) {  // counts only
     void* q = real.realloc(p, n);
     if (!q && n != 0) {
-      bump(me.c.allocs_failed);
+      bump(me.c.allocs_failed_count);
     } else if (n == 0) {
       bump(me.c.frees()[shared.region.load(std::memory_order_relaxed)]);
       if (q) record_alloc(me, q, 0, false);
@@ -124,7 +124,7 @@ void* realloc_paths(ThreadState& me, void* p, size_t n) {
 
   if (!q && n != 0) {  // failed: p is untouched
     if (known) shadow::restore(p, old_n, old_odd);
-    bump(me.c.allocs_failed);
+    bump(me.c.allocs_failed_count);
     return q;
   }
   if (n == 0) {
@@ -132,7 +132,7 @@ void* realloc_paths(ThreadState& me, void* p, size_t n) {
     if (known) {
       account_free(me, p, old_n, old_u);
     } else {
-      bump(me.c.frees_untracked);
+      bump(me.c.frees_untracked_count);
     }
     if (q) record_alloc(me, q, 0, false);
     return q;
@@ -148,7 +148,7 @@ void* realloc_paths(ThreadState& me, void* p, size_t n) {
     } else {
       heap_change(me, int64_t(n), int64_t(u), 1);
     }
-    if (u > old_u) bump(me.c.usable_total, u - old_u);
+    if (u > old_u) bump(me.c.usable_total_bytes, u - old_u);
   } else if (known) {
     heap_change(me, -int64_t(old_n), -int64_t(old_u), -1);
   }
@@ -244,11 +244,11 @@ void* counted_new(Fn fn, size_t n, const Args&... args) {
   if (t.new_request != 0) return fn(n, args...);
   t.new_request = n + 1;  // an inner malloc/aligned_alloc records this size, and clears it
   // Counted as failed until it returns: an operator new that throws never does.
-  bump(t.c.allocs_failed);
+  bump(t.c.allocs_failed_count);
   void* p = fn(n, args...);
   bool counted_inside = t.new_request == 0;
   t.new_request = 0;
-  if (p) bump(t.c.allocs_failed, uint64_t(-1));
+  if (p) bump(t.c.allocs_failed_count, uint64_t(-1));
   if (!counted_inside && p) {
     if (on_hot_path(t)) {
       t.depth = 1;

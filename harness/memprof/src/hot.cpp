@@ -21,9 +21,9 @@ void* alloc_heap_rare(ThreadState& t, void* p, size_t n, bool plain) {
     u = usable::glibc_usable_size(p);
   }
   if (!shadow::remember(p, n, odd)) {
-    bump(t.c.allocs_untracked);
+    bump(t.c.allocs_untracked_count);
   } else {
-    bump(t.c.usable_total, u);
+    bump(t.c.usable_total_bytes, u);
     heap_grow(t, int64_t(n), int64_t(u));
   }
   t.depth = 0;

@@ -106,10 +106,9 @@ void publish_change(ThreadState& t, int64_t req, int64_t use, int64_t blocks) {
 
 void merge_counters(ThreadState& t) {
   publish(t);
-#define MEMPROF_MERGE(field, key) \
-  __atomic_fetch_add(&exited.field, t.c.field, __ATOMIC_RELAXED);
-  MEMPROF_COUNTERS(MEMPROF_MERGE)
-#undef MEMPROF_MERGE
+#define MEMPROF_COUNTER(name) __atomic_fetch_add(&exited.name, t.c.name, __ATOMIC_RELAXED);
+#include "each_counter.inc"
+#undef MEMPROF_COUNTER
   t.c = Counters{};
 }
 
@@ -181,7 +180,7 @@ static int free_region(ThreadState& t, void* p) {
 }
 
 static void count_free(ThreadState& t, int r) {
-  if (r == kTmInternal) bump(t.c.frees_tm_internal);
+  if (r == kTmInternal) bump(t.c.frees_tm_internal_count);
   else bump(t.c.frees()[r]);
 }
 
@@ -195,7 +194,7 @@ void record_alloc_careful(ThreadState& t, void* p, size_t n, bool plain) {
     take_new_request(t, &n, &plain);
   }
   if (!p) {
-    bump(t.c.allocs_failed);
+    bump(t.c.allocs_failed_count);
     return;
   }
   int r = alloc_region(t, n, p);
@@ -204,9 +203,9 @@ void record_alloc_careful(ThreadState& t, void* p, size_t n, bool plain) {
     bool odd;
     size_t u = usable::of_new_block(p, n, plain, &odd, t.memo_countdown);
     if (!shadow::remember(p, n, odd)) {
-      bump(t.c.allocs_untracked);
+      bump(t.c.allocs_untracked_count);
     } else {
-      bump(t.c.usable_total, u);
+      bump(t.c.usable_total_bytes, u);
       heap_grow(t, int64_t(n), int64_t(u));
     }
   }
@@ -232,7 +231,7 @@ bool record_free_careful(ThreadState& t, void* p) {
   bool odd;
   bool known = shadow::forget(p, &n, &odd);
   if (!known) {
-    if (t.teardown == 0) bump(t.c.frees_untracked);
+    if (t.teardown == 0) bump(t.c.frees_untracked_count);
   } else {
     account_free(t, p, n, usable::of_freed_block(p, n, odd));
   }
@@ -356,16 +355,16 @@ double load_until(uint64_t now) {
 Totals collect(uint64_t now) {
   Totals out{};
   threads::lock();
-#define MEMPROF_SUM(field, key) out.c.field = __atomic_load_n(&exited.field, __ATOMIC_RELAXED);
-  MEMPROF_COUNTERS(MEMPROF_SUM)
-#undef MEMPROF_SUM
+#define MEMPROF_COUNTER(name) out.c.name = __atomic_load_n(&exited.name, __ATOMIC_RELAXED);
+#include "each_counter.inc"
+#undef MEMPROF_COUNTER
   out.req_end = shared.heap_req.load();
   out.use_end = shared.heap_use.load();
   out.blocks_end = shared.heap_blocks.load();
   for (ThreadState* t = threads::first(); t; t = t->next) {
-#define MEMPROF_ADD(field, key) out.c.field += __atomic_load_n(&t->c.field, __ATOMIC_RELAXED);
-    MEMPROF_COUNTERS(MEMPROF_ADD)
-#undef MEMPROF_ADD
+#define MEMPROF_COUNTER(name) out.c.name += __atomic_load_n(&t->c.name, __ATOMIC_RELAXED);
+#include "each_counter.inc"
+#undef MEMPROF_COUNTER
     out.req_end += t->local.req;
     out.use_end += t->local.use;
     out.blocks_end += t->local.blocks;

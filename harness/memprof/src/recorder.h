@@ -129,8 +129,8 @@ inline void bump(uint64_t& counter, uint64_t v = 1) {
 // libitm's own blocks have counters of their own.
 inline void count_allocation(ThreadState& t, int r, size_t n) {
   if (__builtin_expect(r == kTmInternal, 0)) {
-    bump(t.c.allocs_tm_internal);
-    bump(t.c.requested_tm_internal, n);
+    bump(t.c.allocs_tm_internal_count);
+    bump(t.c.requested_tm_internal_bytes, n);
     bump(t.c.histogram_tm_internal()[size_bin(n)]);
     return;
   }
@@ -142,12 +142,12 @@ inline void count_allocation(ThreadState& t, int r, size_t n) {
 // realloc(p, n) with both non-zero, in region r; `moved`: a new address.
 inline void count_realloc(ThreadState& t, int r, size_t n, bool moved) {
   if (__builtin_expect(r == kTmInternal, 0)) {
-    bump(t.c.requested_tm_internal, n);  // libitm growing its own logs
+    bump(t.c.requested_tm_internal_bytes, n);  // libitm growing its own logs
     return;
   }
-  bump(t.c.reallocs);
+  bump(t.c.reallocs_count);
   bump(t.c.requested()[r], n);
-  if (moved) bump(t.c.realloc_moves);
+  if (moved) bump(t.c.realloc_moves_count);
 }
 
 inline ThreadState& current_thread() {
@@ -226,10 +226,10 @@ inline void record_alloc(ThreadState& t, void* p, size_t n, bool plain) {
   bool odd;
   size_t u = usable::of_new_block(p, n, plain, &odd, t.memo_countdown);
   if (__builtin_expect(!shadow::remember(p, n, odd), 0)) {
-    bump(t.c.allocs_untracked);
+    bump(t.c.allocs_untracked_count);
     return;
   }
-  bump(t.c.usable_total, u);
+  bump(t.c.usable_total_bytes, u);
   heap_grow(t, int64_t(n), int64_t(u));
 }
 
@@ -245,7 +245,7 @@ inline bool record_free(ThreadState& t, void* p) {
   size_t n;
   bool odd;
   if (__builtin_expect(!shadow::forget(p, &n, &odd), 0)) {
-    if (t.teardown == 0) bump(t.c.frees_untracked);
+    if (t.teardown == 0) bump(t.c.frees_untracked_count);
     return false;
   }
   bump(t.c.frees()[shared.region.load(std::memory_order_relaxed)]);

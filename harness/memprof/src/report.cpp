@@ -7,6 +7,9 @@
 
 #include <atomic>
 
+#include "versions.h"
+
+#include "key_names.h"
 #include "lifecycle.h"
 #include "options.h"
 #include "procfs.h"
@@ -71,46 +74,46 @@ void write_records(int fd, const Figures& f) {
   const Totals& t = f.totals;
   const procfs::Memory& m = f.phase.memory;
   Records r(fd, "memprof", uint64_t(getpid()));
-  r.kv("format", 1).kvstr("program", f.program).kv("threads_peak_count", uint64_t(threads::peak_alive()))
-      .kv("startup_allocs_count", shared.startup_allocs.load())
-      .kv("startup_requested_bytes", shared.startup_bytes.load());
-#define MEMPROF_KEY(field, key) r.kv(key, t.c.field);
-  MEMPROF_COUNTERS(MEMPROF_KEY)
-#undef MEMPROF_KEY
+  r.kv(keys::format, ALLOCSTAMP_RECORD_FORMAT).kvstr(keys::program, f.program).kv(keys::threads_peak_count, uint64_t(threads::peak_alive()))
+      .kv(keys::startup_allocs_count, shared.startup_allocs.load())
+      .kv(keys::startup_requested_bytes, shared.startup_bytes.load());
+#define MEMPROF_COUNTER(name) r.kv(#name, t.c.name);
+#include "each_counter.inc"
+#undef MEMPROF_COUNTER
   if (options.track_heap) {
-    r.kvs("heap_requested_peak_bytes", t.req_peak).kvs("heap_requested_end_bytes", t.req_end);
+    r.kvs(keys::heap_requested_peak_bytes, t.req_peak).kvs(keys::heap_requested_end_bytes, t.req_end);
     if (options.track_usable)
-      r.kvs("heap_usable_peak_bytes", t.use_peak).kvs("heap_usable_end_bytes", t.use_end)
-          .kvs("heap_usable_phase_end_bytes", f.phase.heap_use)
-          .kv("usable_memo_mismatch_count", usable::mismatches());
-    r.kv("heap_peak_error_bytes", t.peak_error_bytes)
-        .kvs("live_blocks_peak_count", t.blocks_peak)
-        .kvs("live_blocks_end_count", t.blocks_end)
-        .kvs("heap_requested_phase_end_bytes", f.phase.heap_req)
-        .kvs("live_blocks_phase_end_count", f.phase.blocks)
-        .kv("live_blocks_peak_error_count", t.blocks_peak_error)
-        .kvwhole("load_total_byte_ns", f.load_total)
-        .kv("load_avg_bytes", f.duration_ns ? uint64_t(f.load_total / double(f.duration_ns)) : 0);
+      r.kvs(keys::heap_usable_peak_bytes, t.use_peak).kvs(keys::heap_usable_end_bytes, t.use_end)
+          .kvs(keys::heap_usable_phase_end_bytes, f.phase.heap_use)
+          .kv(keys::usable_memo_mismatch_count, usable::mismatches());
+    r.kv(keys::heap_peak_error_bytes, t.peak_error_bytes)
+        .kvs(keys::live_blocks_peak_count, t.blocks_peak)
+        .kvs(keys::live_blocks_end_count, t.blocks_end)
+        .kvs(keys::heap_requested_phase_end_bytes, f.phase.heap_req)
+        .kvs(keys::live_blocks_phase_end_count, f.phase.blocks)
+        .kv(keys::live_blocks_peak_error_count, t.blocks_peak_error)
+        .kvwhole(keys::load_total_byte_ns, f.load_total)
+        .kv(keys::load_avg_bytes, f.duration_ns ? uint64_t(f.load_total / double(f.duration_ns)) : 0);
   }
-  r.kv("duration_ns", f.duration_ns)
-      .kv("stack_peak_main_bytes", f.stacks.main_bytes)
-      .kv("stack_peak_thread_max_bytes", f.stacks.thread_max_bytes)
-      .kv("stack_count", f.stacks.count);
+  r.kv(keys::duration_ns, f.duration_ns)
+      .kv(keys::stack_peak_main_bytes, f.stacks.main_bytes)
+      .kv(keys::stack_peak_thread_max_bytes, f.stacks.thread_max_bytes)
+      .kv(keys::stack_count, f.stacks.count);
   if (m.valid)
-    r.kv("rss_kb", m.rss_kb).kv("pss_kb", m.pss_kb).kv("uss_kb", m.uss_kb).kv("pss_anon_kb", m.pss_anon_kb);
+    r.kv(keys::rss_kb, m.rss_kb).kv(keys::pss_kb, m.pss_kb).kv(keys::uss_kb, m.uss_kb).kv(keys::pss_anon_kb, m.pss_anon_kb);
   const introspect::AllocatorStats& a = f.phase.allocator;
-  r.kvstr("alloc_stats", a.source);
+  r.kvstr(keys::alloc_stats, a.source);
   auto optional = [&](const char* key, int64_t v) {
     if (v >= 0) r.kvs(key, v);
   };
-  optional("alloc_in_use_bytes", a.in_use);
-  optional("alloc_cached_bytes", a.cached);
-  optional("alloc_resident_bytes", a.resident);
-  optional("alloc_mapped_bytes", a.mapped);
-  optional("alloc_metadata_bytes", a.metadata);
+  optional(keys::alloc_in_use_bytes, a.in_use);
+  optional(keys::alloc_cached_bytes, a.cached);
+  optional(keys::alloc_resident_bytes, a.resident);
+  optional(keys::alloc_mapped_bytes, a.mapped);
+  optional(keys::alloc_metadata_bytes, a.metadata);
   for (int i = 0; i < a.own_count; ++i) optional(a.own[i].key, a.own[i].value);
-  r.kv("hwm_kb", m.hwm_kb).kv("memprof_self_kb", f.self_kb).kv("series_points_count", f.series_points)
-      .kv("peak_slack_bytes", uint64_t(shared.slack));  // as applied: at most kMaxLaneSlack
+  r.kv(keys::hwm_kb, m.hwm_kb).kv(keys::memprof_self_kb, f.self_kb).kv(keys::series_points_count, f.series_points)
+      .kv(keys::peak_slack_bytes, uint64_t(shared.slack));  // as applied: at most kMaxLaneSlack
   r.finish();
 
   ScopeReport scopes[kMaxScopes];
@@ -197,9 +200,9 @@ void write_text(const Figures& f) {
   l.add("  before start    ").append(count_text(shared.startup_allocs.load())).add(" allocations (")
       .append(bytes_text(double(shared.startup_bytes.load())))
       .add(") by shared-library initialisers, not counted above\n");
-  l.add("  reallocs ").append(count_text(c.reallocs)).add(" (").append(count_text(c.realloc_moves))
-      .add(" moved), failed ").append(count_text(c.allocs_failed)).add(", frees of unknown blocks ")
-      .append(count_text(c.frees_untracked)).add('\n');
+  l.add("  reallocs ").append(count_text(c.reallocs_count)).add(" (").append(count_text(c.realloc_moves_count))
+      .add(" moved), failed ").append(count_text(c.allocs_failed_count)).add(", frees of unknown blocks ")
+      .append(count_text(c.frees_untracked_count)).add('\n');
   if (!options.track_heap) {
     l.add("  heap            not tracked (MEMPROF_HEAP=0: counts only)\n");
   } else {
