@@ -57,7 +57,7 @@ class Records {
  private:
   void start() {
     line_.clear();
-    line_.add('@').add(kind_).kv("pid", pid_);
+    line_.add('@').add(kind_).kv(keys::pid, pid_);
   }
   void room() {
     if (line_.size() + 128 < text::Line::kCapacity) return;
