@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "csv.h"
 #include "errors.h"
 
 namespace allocstamp {
@@ -50,14 +51,6 @@ std::string limit_text(const CheckRow& r) {
 }
 
 std::string p_text(double p) { return std::isnan(p) ? "-" : format("%.3g", p); }
-
-// RFC 4180, as runs.csv is written.
-std::string quote(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
 
 std::string csv_number(double v) { return std::isnan(v) ? "" : format("%.10g", v); }
 
@@ -114,13 +107,13 @@ void write_check_csv(const CheckResult& result, std::ostream& out) {
   out << "workload,app,size,allocator,tm,threads,metric,comparison,n_baseline,n_current,baseline,current,"
          "change_pct,p,threshold_pct,verdict,note\n";
   for (const CheckRow& r : result.rows) {
-    for (const std::string& k : r.cell) out << quote(k) << ',';
+    for (const std::string& k : r.cell) out << csv_quote(k) << ',';
     const bool limited = r.how == Comparison::exact || r.how == Comparison::measured;
-    out << quote(r.metric) << ',' << comparison_name(r.how) << ',' << r.n_base << ',' << r.n_cur << ','
+    out << csv_quote(r.metric) << ',' << comparison_name(r.how) << ',' << r.n_base << ',' << r.n_cur << ','
         << csv_number(r.base) << ',' << csv_number(r.cur) << ','
         << (std::isinf(r.change) ? (r.change > 0 ? "inf" : "-inf") : csv_number(r.change * 100.0)) << ','
         << csv_number(r.p) << ',' << (limited ? csv_number(r.threshold) : "") << ',' << verdict_name(r.verdict)
-        << ',' << quote(r.note) << '\n';
+        << ',' << csv_quote(r.note) << '\n';
   }
 }
 

@@ -1,5 +1,5 @@
-// results.cpp — CSV writing and reading (RFC 4180 quoting), the fixed column
-// order of runs.csv, resume bookkeeping, and summary.csv.
+// results.cpp — the fixed column order of runs.csv, resume bookkeeping, and
+// summary.csv.
 #include "results.h"
 
 #include <cmath>
@@ -33,44 +33,6 @@ std::vector<Column> columns_from_keys() {
 
 const std::vector<Column> kColumns = columns_from_keys();
 
-std::string quote(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
-void write_row(std::ostream& out, const CsvRow& row) {
-  for (size_t i = 0; i < row.size(); ++i) out << (i ? "," : "") << quote(row[i]);
-  out << '\n';
-}
-
-CsvRow split_csv_line(const std::string& line) {
-  CsvRow row;
-  std::string cell;
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') cell += '"', ++i;
-      else if (c == '"') quoted = false;
-      else cell += c;
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      row.push_back(cell);
-      cell.clear();
-    } else {
-      cell += c;
-    }
-  }
-  row.push_back(cell);
-  return row;
-}
-
-std::string schema_line(const char* file) {
-  return std::string("# allocstamp ") + file + " schema " + std::to_string(kResultsSchema);
-}
 
 const std::vector<std::string> kSeriesColumns = {"run_id", "t_ns", "heap_requested_bytes", "heap_requested_max_bytes",
                                                  "heap_usable_bytes", "rss_kb"};
@@ -86,32 +48,6 @@ std::string status_of(const Finished& f) {
   if (f.exit_code == 0) return "ok";
   if (f.exit_code == 3) return "verify_failed";
   return "failed";
-}
-
-std::vector<CsvRow> read_csv(const fs::path& file, CsvRow* header) {
-  std::ifstream in(file);
-  if (!in) throw UsageError("cannot read " + file.string(), "is it a bench results folder?");
-  std::vector<CsvRow> rows;
-  std::string line;
-  bool have_header = false;
-  while (std::getline(in, line)) {
-    if (line.rfind("# allocstamp", 0) == 0) {
-      int schema = std::atoi(line.substr(line.rfind(' ') + 1).c_str());
-      if (schema > kResultsSchema)
-        throw UsageError(file.string() + " has schema " + std::to_string(schema) + ", newer than this bench",
-                         "read it with a newer allocstamp");
-      continue;
-    }
-    if (line.empty() || line[0] == '#') continue;
-    CsvRow row = split_csv_line(line);
-    if (!have_header) {
-      if (header) *header = row;
-      have_header = true;
-    } else {
-      rows.push_back(std::move(row));
-    }
-  }
-  return rows;
 }
 
 ResultsFolder ResultsFolder::create(const fs::path& dir) {

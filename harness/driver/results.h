@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "csv.h"
 #include "executor.h"
 #include "keys.h"
 #include "plan.h"
@@ -29,9 +30,6 @@ const std::vector<Column>& run_columns();
 // The status of a finished run: ok, failed, verify_failed, crashed, timeout.
 std::string status_of(const Finished& f);
 
-using CsvRow = std::vector<std::string>;
-// Reads a CSV written by bench (comment lines skipped); checks the schema line.
-std::vector<CsvRow> read_csv(const std::filesystem::path& file, CsvRow* header);
 
 class ResultsFolder {
  public:

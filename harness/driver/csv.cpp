@@ -1,0 +1,79 @@
+// csv.cpp — quoting, splitting and the schema-checking reader of csv.h.
+#include "csv.h"
+
+#include <cstdlib>
+#include <fstream>
+
+#include "errors.h"
+#include "keys.h"
+
+namespace allocstamp {
+
+namespace fs = std::filesystem;
+
+std::string csv_quote(const std::string& field) {
+  if (field.find_first_of(",\"\n") == std::string::npos) return field;
+  std::string out = "\"";
+  for (char c : field) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+void write_row(std::ostream& out, const CsvRow& row) {
+  for (size_t i = 0; i < row.size(); ++i) out << (i ? "," : "") << csv_quote(row[i]);
+  out << '\n';
+}
+
+CsvRow split_csv_line(const std::string& line) {
+  CsvRow row;
+  std::string cell;
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') cell += '"', ++i;
+      else if (c == '"') quoted = false;
+      else cell += c;
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      row.push_back(cell);
+      cell.clear();
+    } else {
+      cell += c;
+    }
+  }
+  row.push_back(cell);
+  return row;
+}
+
+std::string schema_line(const char* file) {
+  return std::string("# allocstamp ") + file + " schema " + std::to_string(contract::kResultsSchema);
+}
+
+std::vector<CsvRow> read_csv(const fs::path& file, CsvRow* header) {
+  std::ifstream in(file);
+  if (!in) throw UsageError("cannot read " + file.string(), "is it a bench results folder?");
+  std::vector<CsvRow> rows;
+  std::string line;
+  bool have_header = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("# allocstamp", 0) == 0) {
+      int schema = std::atoi(line.substr(line.rfind(' ') + 1).c_str());
+      if (schema > contract::kResultsSchema)
+        throw UsageError(file.string() + " has schema " + std::to_string(schema) + ", newer than this bench",
+                         "read it with a newer allocstamp");
+      continue;
+    }
+    if (line.empty() || line[0] == '#') continue;
+    CsvRow row = split_csv_line(line);
+    if (!have_header) {
+      if (header) *header = row;
+      have_header = true;
+    } else {
+      rows.push_back(std::move(row));
+    }
+  }
+  return rows;
+}
+
+}  // namespace allocstamp

@@ -1,0 +1,25 @@
+// csv.h — the CSV files bench writes and reads (RFC 4180 quoting), one reader
+// for all of them: a first line "# allocstamp <file> schema <n>", a header,
+// rows. Typed readers (runs.h) sit on top of this one.
+#pragma once
+#include <filesystem>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace allocstamp {
+
+using CsvRow = std::vector<std::string>;
+
+// A field, quoted when it holds a comma, a quote or a newline.
+std::string csv_quote(const std::string& field);
+// One row, fields quoted as needed, ending in '\n'.
+void write_row(std::ostream& out, const CsvRow& row);
+// One line split into fields.
+CsvRow split_csv_line(const std::string& line);
+// "# allocstamp <file> schema <current schema>"
+std::string schema_line(const char* file);
+// Reads a CSV written by bench (comment lines skipped); refuses a newer schema.
+std::vector<CsvRow> read_csv(const std::filesystem::path& file, CsvRow* header);
+
+}  // namespace allocstamp
