@@ -80,42 +80,6 @@ bool parse_percent(std::string text, double& out) {
   return true;
 }
 
-std::size_t column_of(const CsvRow& header, const std::string& name) {
-  auto it = std::find(header.begin(), header.end(), name);
-  return it == header.end() ? header.size() : static_cast<std::size_t>(it - header.begin());
-}
-
-// The first line of a bench CSV is "# allocstamp <file> schema <n>".
-void check_schema_line(const fs::path& file, const std::string& role) {
-  std::ifstream in(file);
-  std::string first;
-  if (!in || !std::getline(in, first))
-    throw UsageError(role + " " + file.string() + " is empty or unreadable", "give a runs.csv written by bench");
-  const std::string expected = "# allocstamp runs.csv schema " + std::to_string(kResultsSchema);
-  if (first == expected) return;
-  const std::string prefix = "# allocstamp ";
-  if (first.rfind(prefix, 0) != 0)
-    throw UsageError(role + " " + file.string() + " does not start with '" + expected + "'",
-                     "it is not a runs.csv written by bench; give a results folder or its runs.csv");
-  std::string rest = first.substr(prefix.size());  // "<file> schema <n>"
-  std::string kind = rest.substr(0, rest.find(' '));
-  if (kind != "runs.csv")
-    throw UsageError(role + " " + file.string() + " is " + kind + ", not runs.csv",
-                     "check compares the runs: give the results folder or its runs.csv");
-  const std::string number = rest.substr(rest.rfind(' ') + 1);
-  char* end = nullptr;
-  long schema = std::strtol(number.c_str(), &end, 10);
-  // Schema 1 lacks only libitm's own figures, which check does not compare.
-  if (*end == '\0' && schema >= 1 && schema < kResultsSchema) return;
-  if (*end == '\0' && schema > kResultsSchema)
-    throw UsageError(role + " " + file.string() + " has schema " + number + ", newer than this bench reads (" +
-                         std::to_string(kResultsSchema) + ")",
-                     "compare it with a newer allocstamp");
-  throw UsageError(role + " " + file.string() + " has schema '" + number + "', which this bench does not read (it reads " +
-                       std::to_string(kResultsSchema) + ")",
-                   "rerun the benchmark with this allocstamp");
-}
-
 struct CellOrder {
   bool operator()(const CellKey& a, const CellKey& b) const {
     for (std::size_t i = 0; i < 5; ++i)
@@ -138,18 +102,15 @@ struct CellRuns {
 
 struct Side {
   const RunsTable* table;
-  std::map<std::string, std::size_t> col;
   std::map<CellKey, CellRuns, CellOrder> cells;
 };
 
 Side index_side(const RunsTable& t) {
-  Side s{&t, {}, {}};
-  for (std::size_t i = 0; i < t.header.size(); ++i) s.col.emplace(t.header[i], i);
-  const std::size_t status = s.col.at("status");
+  Side s{&t, {}};
   for (const CsvRow& row : t.rows) {
     CellKey key;
-    for (const auto& k : kCellColumns) key.push_back(row[s.col.at(k)]);
-    const std::string& st = row[status];
+    for (const auto& k : kCellColumns) key.push_back(t.text(row, k));
+    const std::string& st = t.text(row, "status");
     if (st == "skipped") continue;
     CellRuns& cell = s.cells[key];
     if (st == "ok") cell.ok.push_back(&row);
@@ -161,28 +122,16 @@ Side index_side(const RunsTable& t) {
 // Numeric values of `column` in the ok runs of a cell; empty cells are absent.
 std::vector<double> values_of(const Side& side, const CellRuns& cell, const std::string& column) {
   std::vector<double> out;
-  auto it = side.col.find(column);
-  if (it == side.col.end()) return out;
   for (const CsvRow* row : cell.ok) {
-    const std::string& text = (*row)[it->second];
-    if (text.empty()) continue;
-    char* end = nullptr;
-    double v = std::strtod(text.c_str(), &end);
-    if (*end != '\0' || !std::isfinite(v)) {
-      auto id = side.col.find("run_id");
-      throw UsageError(side.table->source + ": column " + column + (id == side.col.end() ? "" : " of run " + (*row)[id->second]) +
-                           " holds '" + text + "', not a number",
-                       "the file is damaged: repair that row or rerun the benchmark");
-    }
-    out.push_back(v);
+    double v = side.table->number(*row, column);
+    if (!std::isnan(v)) out.push_back(v);
   }
   return out;
 }
 
 bool all_rows_have(const Side& side, const CellRuns& cell, const std::string& column) {
-  auto it = side.col.find(column);
-  if (it == side.col.end()) return false;
-  return std::all_of(cell.ok.begin(), cell.ok.end(), [&](const CsvRow* r) { return !(*r)[it->second].empty(); });
+  if (!side.table->has(column)) return false;
+  return std::all_of(cell.ok.begin(), cell.ok.end(), [&](const CsvRow* r) { return !side.table->text(*r, column).empty(); });
 }
 
 double relative_change(double cur, double base) {
@@ -288,33 +237,6 @@ const char* verdict_name(Verdict v) {
   std::abort();
 }
 
-RunsTable load_runs(const fs::path& path, const std::string& role) {
-  std::error_code ec;
-  fs::path file = path;
-  if (fs::is_directory(path, ec)) {
-    file = path / "runs.csv";
-    if (!fs::exists(file, ec))
-      throw UsageError(role + " " + path.string() + " holds no runs.csv",
-                       "give a results folder written by bench, or a runs.csv file");
-  } else if (!fs::exists(path, ec)) {
-    throw UsageError(role + " " + path.string() + " does not exist",
-                     "give a results folder (e.g. results/latest) or a runs.csv file");
-  }
-  check_schema_line(file, role);
-  RunsTable t;
-  t.source = file.string();
-  t.rows = read_csv(file, &t.header);
-  for (const char* key : {"workload", "app", "size", "allocator", "tm", "threads", "status"})
-    if (column_of(t.header, key) == t.header.size())
-      throw UsageError(role + " " + t.source + " lacks the column '" + key + "'", "it is not a runs.csv written by bench");
-  for (std::size_t i = 0; i < t.rows.size(); ++i)
-    if (t.rows[i].size() != t.header.size())
-      throw UsageError(role + " " + t.source + ": data row " + std::to_string(i + 1) + " has " +
-                           std::to_string(t.rows[i].size()) + " fields, the header " + std::to_string(t.header.size()),
-                       "the file is damaged: repair or remove that row");
-  return t;
-}
-
 void add_threshold(const std::string& assignment, std::map<std::string, double>& thresholds) {
   const auto eq = assignment.find('=');
   const std::string name = assignment.substr(0, eq);
@@ -403,7 +325,7 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
   std::vector<const MetricRule*> metrics;
   std::string only_base, only_cur;
   for (const MetricRule& rule : kMetrics) {
-    const bool in_base = base.col.count(rule.name) > 0, in_cur = cur.col.count(rule.name) > 0;
+    const bool in_base = base.table->has(rule.name), in_cur = cur.table->has(rule.name);
     if (in_base && in_cur) metrics.push_back(&rule);
     else if (in_base) only_base += std::string(only_base.empty() ? "" : ", ") + rule.name;
     else if (in_cur) only_cur += std::string(only_cur.empty() ? "" : ", ") + rule.name;

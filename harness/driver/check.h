@@ -8,21 +8,9 @@
 #include <vector>
 
 #include "results.h"
+#include "runs.h"
 
 namespace allocstamp {
-
-// One side of the comparison: runs.csv as read_csv returns it.
-struct RunsTable {
-  std::string source;  // the file, for messages
-  CsvRow header;
-  std::vector<CsvRow> rows;
-};
-
-// Reads `path` (a results folder, or a runs.csv file itself). Throws
-// UsageError (exit 2), its message starting with `role`, when it is missing,
-// is not runs.csv of this schema, lacks the key columns, or has a row with the
-// wrong number of fields.
-RunsTable load_runs(const std::filesystem::path& path, const std::string& role);
 
 struct CheckConfig {
   // Percent, by metric name or group (time, memory, count). A name absent here

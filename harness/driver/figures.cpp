@@ -17,6 +17,7 @@
 
 #include "errors.h"
 #include "results.h"
+#include "runs.h"
 
 namespace allocstamp {
 
@@ -746,18 +747,15 @@ ResultsView load_results(const fs::path& dir) {
   if (!fs::exists(dir / "runs.csv")) throw UsageError(dir.string() + " has no runs.csv", fix);
   ResultsView view;
   view.dir = dir;
-  CsvRow header;
-  std::vector<CsvRow> rows = read_csv(dir / "runs.csv", &header);
-  for (const char* needed : {"run_id", "workload", "size", "allocator", "tm", "threads", "rep", "status"})
-    if (std::find(header.begin(), header.end(), needed) == header.end())
-      throw UsageError(dir.string() + "/runs.csv has no column " + needed, fix);
-  size_t malformed = 0;
+  RunsTable table = load_runs(dir, "results", Damaged::skip);
+  if (!table.has("run_id") || !table.has("rep"))
+    throw UsageError(dir.string() + "/runs.csv has no column " + (table.has("run_id") ? "rep" : "run_id"), fix);
+  size_t malformed = table.damaged_rows;
   std::set<std::string> sizes, tms;
-  for (CsvRow& row : rows) {
+  for (CsvRow& row : table.rows) {
     RunRow run;
-    if (row.size() == header.size())
-      for (size_t i = 0; i < header.size(); ++i) run.values[header[i]] = std::move(row[i]);
-    run.threads = row.size() == header.size() ? std::atoi(run.values["threads"].c_str()) : 0;
+    for (size_t i = 0; i < table.header.size(); ++i) run.values[table.header[i]] = std::move(row[i]);
+    run.threads = std::atoi(run.values["threads"].c_str());
     if (run.threads <= 0) {
       ++malformed;
       continue;
@@ -781,9 +779,7 @@ ResultsView load_results(const fs::path& dir) {
     threads.insert(run.threads);
   }
   view.threads.assign(threads.begin(), threads.end());
-  view.reference = std::find(view.allocators.begin(), view.allocators.end(), "glibc") != view.allocators.end()
-                       ? "glibc"
-                       : view.allocators.front();
+  view.reference = reference_allocator(view.allocators);
   if (fs::exists(dir / "meta.json")) {
     std::ifstream in(dir / "meta.json");
     view.meta = nlohmann::json::parse(in, nullptr, false);

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "results.h"
+#include "runs.h"
 #include "statistics.h"
 
 namespace allocstamp {
@@ -25,30 +26,22 @@ std::string mib(double bytes) { return fmt("%.1f MiB", bytes / (1024.0 * 1024.0)
 }  // namespace
 
 void print_ranking(const std::filesystem::path& dir, std::ostream& out) {
-  CsvRow header;
-  auto rows = read_csv(dir / "runs.csv", &header);
-  std::map<std::string, size_t> col;
-  for (size_t i = 0; i < header.size(); ++i) col[header[i]] = i;
-  auto value = [&](const CsvRow& row, const char* name) {
-    auto it = col.find(name);
-    if (it == col.end() || row[it->second].empty()) return double(NAN);
-    return std::strtod(row[it->second].c_str(), nullptr);
-  };
-  for (const char* needed : {"workload", "size", "tm", "threads", "status", "allocator"})
-    if (!col.count(needed)) {
-      out << "runs.csv lacks the column " << needed << ": no ranking\n";
-      return;
-    }
+  const RunsTable t = load_runs(dir, "results", Damaged::skip);
   // group: "workload size tm threads" -> allocator -> rows
   std::map<std::string, std::map<std::string, std::vector<const CsvRow*>>> groups;
   std::map<std::string, int> not_ok;
-  for (const auto& row : rows) {
-    if (row.size() != header.size()) continue;
-    std::string group = row[col["workload"]] + ", size " + row[col["size"]] +
-                        (row[col["tm"]].empty() ? "" : ", " + row[col["tm"]]) + ", " + row[col["threads"]] + " thread(s)";
-    if (row[col["status"]] == "ok") groups[group][row[col["allocator"]]].push_back(&row);
-    else ++not_ok[row[col["status"]]];
+  for (const auto& row : t.rows) {
+    const std::string& tm = t.text(row, "tm");
+    std::string group = t.text(row, "workload") + ", size " + t.text(row, "size") + (tm.empty() ? "" : ", " + tm) +
+                        ", " + t.text(row, "threads") + " thread(s)";
+    if (t.text(row, "status") == "ok") groups[group][t.text(row, "allocator")].push_back(&row);
+    else ++not_ok[t.text(row, "status")];
   }
+  std::vector<std::string> allocators;  // in the order the runs name them
+  for (const auto& row : t.rows)
+    if (std::find(allocators.begin(), allocators.end(), t.text(row, "allocator")) == allocators.end())
+      allocators.push_back(t.text(row, "allocator"));
+  const std::string reference = reference_allocator(allocators);
   for (const auto& [group, by_allocator] : groups) {
     struct Line {
       std::string allocator;
@@ -60,11 +53,10 @@ void print_ranking(const std::filesystem::path& dir, std::ostream& out) {
     for (const auto& [allocator, list] : by_allocator) {
       std::vector<double> times, heaps, hwms, psss;
       for (const CsvRow* r : list) {
-        double t = value(*r, "elapsed_ns");
-        times.push_back(std::isnan(t) ? value(*r, "wall_ns") : t);
-        heaps.push_back(value(*r, "heap_requested_peak_bytes"));
-        hwms.push_back(value(*r, "hwm_kb"));
-        psss.push_back(value(*r, "pss_kb"));
+        times.push_back(t.time_ns(*r));
+        heaps.push_back(t.number(*r, "heap_requested_peak_bytes"));
+        hwms.push_back(t.number(*r, "hwm_kb"));
+        psss.push_back(t.number(*r, "pss_kb"));
       }
       // Outliers are judged from five runs up: with fewer the MAD says little.
       size_t outliers = times.size() >= 5 ? stats::mad_outliers(times).size() : 0;
@@ -74,11 +66,11 @@ void print_ranking(const std::filesystem::path& dir, std::ostream& out) {
     std::sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) { return a.time.mean < b.time.mean; });
     const Line* glibc = nullptr;
     for (const auto& l : lines)
-      if (l.allocator == "glibc") glibc = &l;
+      if (l.allocator == reference) glibc = &l;
     out << "\n" << group << "\n";
     char head[256];
     std::snprintf(head, sizeof head, "  %-14s %4s %12s %22s %14s %12s %12s\n", "allocator", "n", "time (ms)",
-                  "vs glibc [95% CI]", "heap peak", "peak RSS", "PSS");
+                  ("vs " + reference + " [95% CI]").c_str(), "heap peak", "peak RSS", "PSS");
     out << head;
     bool few = false;
     for (const auto& l : lines) {

@@ -8,6 +8,7 @@
 
 #include "errors.h"
 #include "keys.h"
+#include "runs.h"
 #include "statistics.h"
 
 namespace allocstamp {
@@ -119,19 +120,12 @@ fs::path ResultsFolder::log_path(const Run& run) const {
 }
 
 std::set<std::string> ResultsFolder::completed_keys(bool skipped) const {
-  CsvRow header;
-  auto rows = read_csv(dir_ / "runs.csv", &header);
-  auto index = [&](const char* name) {
-    for (size_t i = 0; i < header.size(); ++i)
-      if (header[i] == name) return i;
-    throw UsageError("runs.csv lacks column " + std::string(name), "the folder was not written by bench");
-  };
-  size_t w = index("workload"), s = index("size"), a = index("allocator"), t = index("tm"), th = index("threads"),
-         r = index("rep"), st = index("status");
+  const RunsTable t = load_runs(dir_, "results", Damaged::skip);
   std::set<std::string> keys;
-  for (const auto& row : rows)
-    if (row.size() == header.size() && (row[st] == "skipped") == skipped)
-      keys.insert(row[w] + "|" + row[s] + "|" + row[a] + "|" + row[t] + "|" + row[th] + "|" + row[r]);
+  for (const auto& row : t.rows)
+    if ((t.text(row, "status") == "skipped") == skipped)
+      keys.insert(t.text(row, "workload") + "|" + t.text(row, "size") + "|" + t.text(row, "allocator") + "|" +
+                  t.text(row, "tm") + "|" + t.text(row, "threads") + "|" + t.text(row, "rep"));
   return keys;
 }
 
@@ -202,28 +196,21 @@ void ResultsFolder::append_skipped(const Run& run, const std::string& why) {
 }
 
 fs::path write_summary(const fs::path& dir) {
-  CsvRow header;
-  auto rows = read_csv(dir / "runs.csv", &header);
-  std::map<std::string, size_t> col;
-  for (size_t i = 0; i < header.size(); ++i) col[header[i]] = i;
+  const RunsTable t = load_runs(dir, "results", Damaged::skip);
   const std::vector<std::string> cell_keys = {"workload", "app", "size", "allocator", "tm", "threads"};
-  for (const auto& k : cell_keys)
-    if (!col.count(k)) throw UsageError("runs.csv lacks column " + k, "the folder was not written by bench");
   // cell -> metric -> values
   std::map<CsvRow, std::map<std::string, std::vector<double>>> cells;
   std::vector<std::string> metric_order;
-  for (size_t i = col["status"] + 1; i < header.size(); ++i) {
-    const std::string& name = header[i];
-    if (name == "exit_code" || name == "signal" || name == "extra" || name == "log" || name == "alloc_stats") continue;
-    metric_order.push_back(name);
-  }
-  for (const auto& row : rows) {
-    if (row.size() != header.size() || row[col["status"]] != "ok") continue;
+  // The measured quantities (keys with a unit of measure), in the file's order.
+  for (const contract::KeyInfo& k : contract::kKeys)
+    if (k.unit != "text" && k.unit != "number" && t.has(std::string(k.name))) metric_order.push_back(std::string(k.name));
+  for (const auto& row : t.rows) {
+    if (t.text(row, "status") != "ok") continue;
     CsvRow cell;
-    for (const auto& k : cell_keys) cell.push_back(row[col[k]]);
+    for (const auto& k : cell_keys) cell.push_back(t.text(row, k));
     auto& metrics = cells[cell];
     for (const auto& m : metric_order) {
-      const std::string& v = row[col[m]];
+      const std::string& v = t.text(row, m);
       if (v.empty()) continue;
       char* end = nullptr;
       double d = std::strtod(v.c_str(), &end);

@@ -91,7 +91,7 @@ TEST_F(PlotEndToEnd, AMissingOrMalformedFolderExits2) {
   std::ofstream(dir / "runs.csv", std::ios::trunc) << "# allocstamp runs.csv schema 1\nrun_id,workload\n1,churn\n";
   Result malformed = plot({dir.string()});
   EXPECT_EQ(malformed.exit_code, 2);
-  EXPECT_NE(malformed.err.find("runs.csv has no column size"), std::string::npos) << malformed.err;
+  EXPECT_NE(malformed.err.find("runs.csv lacks the column 'app'"), std::string::npos) << malformed.err;
   EXPECT_FALSE(fs::exists(dir / "report.md"));
 }
 

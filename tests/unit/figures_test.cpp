@@ -298,7 +298,7 @@ TEST_F(Figures, MalformedFoldersAreRefused) {
     load_results(dir);
     FAIL() << "a runs.csv without status was accepted";
   } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("runs.csv has no column status"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("runs.csv lacks the column 'status'"), std::string::npos) << e.what();
   }
 }
 

@@ -1,0 +1,121 @@
+// runs.cpp — the one reader of runs.csv (runs.h).
+#include "runs.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+
+#include "errors.h"
+#include "keys.h"
+
+namespace allocstamp {
+
+namespace fs = std::filesystem;
+
+using contract::kResultsSchema;
+
+namespace {
+
+std::size_t column_of(const CsvRow& header, const std::string& name) {
+  auto it = std::find(header.begin(), header.end(), name);
+  return it == header.end() ? header.size() : static_cast<std::size_t>(it - header.begin());
+}
+
+// The first line of a bench CSV is "# allocstamp <file> schema <n>".
+void check_schema_line(const fs::path& file, const std::string& role) {
+  std::ifstream in(file);
+  std::string first;
+  if (!in || !std::getline(in, first))
+    throw UsageError(role + " " + file.string() + " is empty or unreadable", "give a runs.csv written by bench");
+  const std::string expected = "# allocstamp runs.csv schema " + std::to_string(kResultsSchema);
+  if (first == expected) return;
+  const std::string prefix = "# allocstamp ";
+  if (first.rfind(prefix, 0) != 0)
+    throw UsageError(role + " " + file.string() + " does not start with '" + expected + "'",
+                     "it is not a runs.csv written by bench; give a results folder or its runs.csv");
+  std::string rest = first.substr(prefix.size());  // "<file> schema <n>"
+  std::string kind = rest.substr(0, rest.find(' '));
+  if (kind != "runs.csv")
+    throw UsageError(role + " " + file.string() + " is " + kind + ", not runs.csv",
+                     "check compares the runs: give the results folder or its runs.csv");
+  const std::string number = rest.substr(rest.rfind(' ') + 1);
+  char* end = nullptr;
+  long schema = std::strtol(number.c_str(), &end, 10);
+  // Schema 1 lacks only libitm's own figures, which check does not compare.
+  if (*end == '\0' && schema >= 1 && schema < kResultsSchema) return;
+  if (*end == '\0' && schema > kResultsSchema)
+    throw UsageError(role + " " + file.string() + " has schema " + number + ", newer than this bench reads (" +
+                         std::to_string(kResultsSchema) + ")",
+                     "compare it with a newer allocstamp");
+  throw UsageError(role + " " + file.string() + " has schema '" + number + "', which this bench does not read (it reads " +
+                       std::to_string(kResultsSchema) + ")",
+                   "rerun the benchmark with this allocstamp");
+}
+
+}  // namespace
+
+RunsTable load_runs(const fs::path& path, const std::string& role, Damaged damaged) {
+  std::error_code ec;
+  fs::path file = path;
+  if (fs::is_directory(path, ec)) {
+    file = path / "runs.csv";
+    if (!fs::exists(file, ec))
+      throw UsageError(role + " " + path.string() + " holds no runs.csv",
+                       "give a results folder written by bench, or a runs.csv file");
+  } else if (!fs::exists(path, ec)) {
+    throw UsageError(role + " " + path.string() + " does not exist",
+                     "give a results folder (e.g. results/latest) or a runs.csv file");
+  }
+  check_schema_line(file, role);
+  RunsTable t;
+  t.source = file.string();
+  t.rows = read_csv(file, &t.header);
+  for (const char* key : {"workload", "app", "size", "allocator", "tm", "threads", "status"})
+    if (column_of(t.header, key) == t.header.size())
+      throw UsageError(role + " " + t.source + " lacks the column '" + key + "'", "it is not a runs.csv written by bench");
+  for (std::size_t i = 0; i < t.rows.size(); ++i)
+    if (t.rows[i].size() != t.header.size() && damaged == Damaged::refuse)
+      throw UsageError(role + " " + t.source + ": data row " + std::to_string(i + 1) + " has " +
+                           std::to_string(t.rows[i].size()) + " fields, the header " + std::to_string(t.header.size()),
+                       "the file is damaged: repair or remove that row");
+  auto wrong_width = [&](const CsvRow& row) { return row.size() != t.header.size(); };
+  t.damaged_rows = std::size_t(std::count_if(t.rows.begin(), t.rows.end(), wrong_width));
+  t.rows.erase(std::remove_if(t.rows.begin(), t.rows.end(), wrong_width), t.rows.end());
+  return t;
+}
+
+std::size_t RunsTable::column(const std::string& name) const { return column_of(header, name); }
+
+const std::string& RunsTable::text(const CsvRow& row, const std::string& name) const {
+  static const std::string none;
+  std::size_t i = column(name);
+  return i < row.size() ? row[i] : none;
+}
+
+double RunsTable::number(const CsvRow& row, const std::string& name) const {
+  const std::string& field = text(row, name);
+  if (field.empty()) return NAN;
+  char* end = nullptr;
+  double v = std::strtod(field.c_str(), &end);
+  if (*end != '\0' || !std::isfinite(v)) {
+    std::size_t id = column("run_id");
+    throw UsageError(source + ": column " + name + (id < row.size() ? " of run " + row[id] : "") + " holds '" + field +
+                         "', not a number",
+                     "the file is damaged: repair that row or rerun the benchmark");
+  }
+  return v;
+}
+
+std::string reference_allocator(const std::vector<std::string>& allocators) {
+  if (allocators.empty()) return "";
+  bool glibc = std::find(allocators.begin(), allocators.end(), "glibc") != allocators.end();
+  return glibc ? "glibc" : allocators.front();
+}
+
+double RunsTable::time_ns(const CsvRow& row) const {
+  double t = number(row, "elapsed_ns");
+  return std::isnan(t) ? number(row, "wall_ns") : t;
+}
+
+}  // namespace allocstamp

@@ -1,0 +1,45 @@
+// runs.h — runs.csv as a table, read by one reader for every command (check,
+// summarize, plot, the ranking, --resume): the schema line, the key columns and
+// each row's width are checked once, here, and a value is asked for by name.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "csv.h"
+
+namespace allocstamp {
+
+struct RunsTable {
+  std::string source;  // the file, for messages
+  CsvRow header;
+  std::vector<CsvRow> rows;
+  std::size_t damaged_rows = 0;  // rows of the wrong width left out (Damaged::skip)
+
+  // Index of a column, or header.size() when the table lacks it.
+  std::size_t column(const std::string& name) const;
+  bool has(const std::string& name) const { return column(name) < header.size(); }
+  // The field, empty when the column is absent.
+  const std::string& text(const CsvRow& row, const std::string& name) const;
+  // The field as a number: NaN when the column is absent or the field empty;
+  // UsageError when it holds something else (the file is damaged).
+  double number(const CsvRow& row, const std::string& name) const;
+  // The run's time: its measured phase (elapsed_ns), else the whole process (wall_ns).
+  double time_ns(const CsvRow& row) const;
+};
+
+// The allocator others are compared with: glibc when it ran, else the first
+// (`allocators` in the order the runs name them). One rule for the ranking,
+// the figures and the report.
+std::string reference_allocator(const std::vector<std::string>& allocators);
+
+// What to do with a row whose number of fields is not the header's.
+enum class Damaged { refuse, skip };
+
+// Reads `path` (a results folder, or a runs.csv file itself). Throws
+// UsageError (exit 2), its message starting with `role`, when it is missing,
+// is not runs.csv of a schema this bench reads, lacks the key columns, or
+// (Damaged::refuse) has a row with the wrong number of fields.
+RunsTable load_runs(const std::filesystem::path& path, const std::string& role, Damaged damaged = Damaged::refuse);
+
+}  // namespace allocstamp
