@@ -17,6 +17,7 @@
 
 #include "errors.h"
 #include "keys.h"
+#include "meta.h"
 #include "statistics.h"
 
 namespace allocstamp {
@@ -271,41 +272,22 @@ void add_thresholds_file(const fs::path& file, std::map<std::string, double>& th
 
 namespace {
 
-nlohmann::json meta_next_to(const RunsTable& table) {
-  std::ifstream in(std::filesystem::path(table.source).parent_path() / "meta.json");
-  if (!in) return nlohmann::json();
-  return nlohmann::json::parse(in, nullptr, false);
-}
-
-// name -> version of the allocators a meta.json lists.
-std::map<std::string, std::string> allocator_versions(const nlohmann::json& meta) {
-  std::map<std::string, std::string> out;
-  if (!meta.is_object() || !meta.contains("allocators") || !meta["allocators"].is_array()) return out;
-  for (const auto& a : meta["allocators"])
-    if (a.is_object() && a.contains("name") && a["name"].is_string())
-      out[a["name"].get<std::string>()] = a.value("version", std::string());
-  return out;
-}
-
-std::string compiler_of(const nlohmann::json& meta) {
-  if (!meta.is_object() || !meta.contains("machine") || !meta["machine"].is_object()) return "";
-  return meta["machine"].value("compiler", std::string());
-}
+Meta meta_next_to(const RunsTable& table) { return read_meta(std::filesystem::path(table.source).parent_path()); }
 
 }  // namespace
 
 std::vector<std::string> setup_differences(const RunsTable& baseline, const RunsTable& current) {
-  const nlohmann::json b = meta_next_to(baseline), c = meta_next_to(current);
-  if (!b.is_object() || !c.is_object()) return {};
+  const Meta b = meta_next_to(baseline), c = meta_next_to(current);
+  if (!b.present || !c.present) return {};
   std::vector<std::string> out;
-  const auto vb = allocator_versions(b), vc = allocator_versions(c);
+  const auto vb = b.allocator_versions(), vc = c.allocator_versions();
   for (const auto& [name, version] : vb) {
     auto it = vc.find(name);
     if (it != vc.end() && it->second != version)
       out.push_back(name + " " + (version.empty() ? "?" : version) + " in the baseline, " +
                     (it->second.empty() ? "?" : it->second) + " now");
   }
-  const std::string cb = compiler_of(b), cc = compiler_of(c);
+  const std::string cb = b.compiler(), cc = c.compiler();
   if (!cb.empty() && !cc.empty() && cb != cc) out.push_back("compiler " + cb + " in the baseline, " + cc + " now");
   return out;
 }

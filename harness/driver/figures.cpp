@@ -17,6 +17,7 @@
 
 #include "errors.h"
 #include "results.h"
+#include "meta.h"
 #include "runs.h"
 
 namespace allocstamp {
@@ -780,16 +781,10 @@ ResultsView load_results(const fs::path& dir) {
   }
   view.threads.assign(threads.begin(), threads.end());
   view.reference = reference_allocator(view.allocators);
-  if (fs::exists(dir / "meta.json")) {
-    std::ifstream in(dir / "meta.json");
-    view.meta = nlohmann::json::parse(in, nullptr, false);
-    if (view.meta.is_discarded() || !view.meta.is_object())
-      throw UsageError(dir.string() + "/meta.json is not a JSON object", "restore it, or remove it to plot without the setup");
-    if (view.meta.value("schema", 0) > kResultsSchema)
-      throw UsageError(dir.string() + "/meta.json has a schema newer than this bench", "read it with a newer allocstamp");
-  } else {
+  const Meta meta = read_meta(dir);
+  view.meta = meta.doc;
+  if (!meta.present)
     view.notes.push_back("the folder has no meta.json: the setup and the figures' machine stamp are unknown");
-  }
   return view;
 }
 

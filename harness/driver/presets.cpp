@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "errors.h"
+#include "meta.h"
 #include "registry.h"
 
 namespace allocstamp {
@@ -74,17 +75,9 @@ const Preset& find_preset(const std::vector<Preset>& presets, const std::string&
   throw UsageError("unknown preset '" + name + "'", "choose from: " + names);
 }
 
-std::string preset_of_results(const fs::path& dir) {
-  std::ifstream in(dir / "meta.json");
-  json meta = json::parse(in, nullptr, false);
-  if (!meta.is_object() || !meta.contains("options") || !meta["options"].is_object()) return "";
-  const json& options = meta["options"];
-  return options.contains("preset") && options["preset"].is_string() ? options["preset"].get<std::string>() : "";
-}
-
 void choose_preset(Options& options, const fs::path& presets_file, std::ostream& out) {
   if (!options.resume.empty()) {
-    const std::string name = preset_of_results(options.resume);
+    const std::string name = read_meta(options.resume).preset();
     for (const Preset& p : load_presets(presets_file))
       if (p.name == name) options.plot_after = p.plot;
     return;

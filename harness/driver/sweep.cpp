@@ -11,6 +11,7 @@
 #include "errors.h"
 #include "key_names.h"
 #include "keys.h"
+#include "meta.h"
 #include "machine.h"
 #include "plan.h"
 #include "progress.h"
@@ -91,12 +92,8 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
       if (flag != "--resume" && flag != "--dry-run")
         throw UsageError(flag + " cannot be combined with --resume", "a resumed sweep keeps the options saved in its meta.json");
     fs::path dir = options.resume;
-    std::ifstream in(dir / "meta.json");
-    if (!in) throw UsageError(dir.string() + " has no meta.json", "--resume takes a folder bench wrote");
-    saved_meta = nlohmann::json::parse(in, nullptr, false);
-    if (saved_meta.is_discarded() || !saved_meta.is_object() || !saved_meta.contains("options"))
-      throw UsageError(dir.string() + "/meta.json is damaged", "start a new sweep");
-    if (saved_meta.value("schema", 0) > kResultsSchema) throw UsageError("the folder is from a newer bench", "update allocstamp");
+    saved_meta = read_meta(dir, MetaMissing::refuse).doc;
+    if (!saved_meta.contains("options")) throw UsageError(dir.string() + "/meta.json is damaged", "start a new sweep");
     Options saved;
     try {
       saved = saved_meta["options"].get<Options>();

@@ -1,0 +1,53 @@
+// meta.cpp — the one reader of meta.json (meta.h).
+#include "meta.h"
+
+#include <fstream>
+
+#include "errors.h"
+#include "keys.h"
+
+namespace allocstamp {
+
+namespace fs = std::filesystem;
+
+Meta read_meta(const fs::path& dir, MetaMissing missing) {
+  Meta meta;
+  const fs::path file = dir / "meta.json";
+  std::ifstream in(file);
+  if (!in) {
+    if (missing == MetaMissing::refuse)
+      throw UsageError(dir.string() + " has no meta.json", "give a results folder bench wrote");
+    return meta;
+  }
+  nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object())
+    throw UsageError(file.string() + " is not a JSON object", "restore it from a copy, or start a new sweep");
+  if (doc.value("schema", 0) > contract::kResultsSchema)
+    throw UsageError(file.string() + " has a schema newer than this bench", "read it with a newer allocstamp");
+  meta.doc = std::move(doc);
+  meta.present = true;
+  return meta;
+}
+
+std::map<std::string, std::string> Meta::allocator_versions() const {
+  std::map<std::string, std::string> out;
+  if (!doc.contains("allocators") || !doc["allocators"].is_array()) return out;
+  for (const auto& a : doc["allocators"])
+    if (a.is_object() && a.contains("name") && a["name"].is_string())
+      out[a["name"].get<std::string>()] = a.value("version", std::string());
+  return out;
+}
+
+std::string Meta::compiler() const {
+  if (!doc.contains("machine") || !doc["machine"].is_object()) return "";
+  const auto& machine = doc["machine"];
+  return machine.contains("compiler") && machine["compiler"].is_string() ? machine["compiler"].get<std::string>() : "";
+}
+
+std::string Meta::preset() const {
+  if (!doc.contains("options") || !doc["options"].is_object()) return "";
+  const auto& options = doc["options"];
+  return options.contains("preset") && options["preset"].is_string() ? options["preset"].get<std::string>() : "";
+}
+
+}  // namespace allocstamp

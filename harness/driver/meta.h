@@ -1,0 +1,31 @@
+// meta.h — meta.json of a results folder (Contract 4), read by one reader: the
+// sweep's provenance (command line, machine, allocators with their versions,
+// options, resumes), with typed answers to what the commands ask of it.
+#pragma once
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace allocstamp {
+
+struct Meta {
+  nlohmann::json doc = nlohmann::json::object();  // as written; empty when the folder has none
+  bool present = false;
+
+  // name -> version of the allocators the sweep used.
+  std::map<std::string, std::string> allocator_versions() const;
+  // The compiler that built the workloads ("" when unknown).
+  std::string compiler() const;
+  // The preset the sweep ran ("" when none).
+  std::string preset() const;
+};
+
+enum class MetaMissing { allow, refuse };
+
+// Reads DIR/meta.json. A missing file is an empty Meta (MetaMissing::allow) or
+// a UsageError; a damaged one, or one of a newer schema, is a UsageError.
+Meta read_meta(const std::filesystem::path& dir, MetaMissing missing = MetaMissing::allow);
+
+}  // namespace allocstamp
