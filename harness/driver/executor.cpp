@@ -83,7 +83,7 @@ Finished ProcessExecutor::run(const Launch& launch) {
   // Everything the child needs is built before fork: it only calls async-signal-safe functions.
   std::vector<std::string> env = launch.env;
   const int child_records_fd = 10;
-  env.push_back(launch.records_env + "=fd:" + std::to_string(child_records_fd));
+  env.push_back("MEMPROF_OUT=fd:" + std::to_string(child_records_fd));
   std::vector<char*> argv{const_cast<char*>(launch.program.c_str())};
   for (const auto& a : launch.args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);

@@ -14,7 +14,6 @@ struct Launch {
   std::string program;
   std::vector<std::string> args;         // without argv[0]
   std::vector<std::string> env;          // complete environment, "KEY=value"
-  std::string records_env = "MEMPROF_OUT";  // set to fd:N of the record pipe
   std::string log_path;                  // child's stdout and stderr
   double timeout_seconds = 600;
 };

@@ -117,7 +117,6 @@ Allocator allocator_from_path(const std::string& path) {
   a.name = fs::path(path).filename().string();
   a.description = "given by path";
   a.candidates = {path};
-  a.by_path = true;
   resolve(a);
   return a;
 }

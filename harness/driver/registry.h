@@ -21,7 +21,6 @@ struct Allocator {
   std::map<std::string, std::string> env;
   std::string library;                  // resolved; empty for glibc
   bool installed = false;
-  bool by_path = false;                 // --alloc=/path/to/lib.so
 };
 
 struct Workload {

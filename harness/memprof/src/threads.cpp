@@ -199,7 +199,6 @@ Stacks stacks() {
 }
 
 int peak_alive() { return alive_peak.load(); }
-int alive() { return alive_count.load(); }
 bool forked_child() { return is_forked_child; }
 int parent_pid() { return pid_before_fork; }
 

@@ -22,7 +22,6 @@ struct Stacks {
 };
 Stacks stacks();
 int peak_alive();
-int alive();
 // Records the main thread's stack range (called from the constructor).
 void note_main_stack(uintptr_t sp);
 // True in a process that fork()ed from the one that started memprof.
