@@ -54,7 +54,7 @@ const char* kFooter = R"(Examples:
   bench check --baseline results/base --current results/latest   the regression gate
 
 Each run is a fresh process: LD_PRELOAD=libmemprof.so:<allocator>. Results go to
-results/runs/<timestamp>/ (runs.csv, series.csv, meta.json, summary.csv, logs/),
+results/runs/<timestamp>/ (runs.csv, series.csv, scopes.csv, meta.json, summary.csv, logs/),
 and results/latest points at the newest. Every flag also reads an ALLOCSTAMP_*
 variable, e.g. ALLOCSTAMP_REPS=10.)";
 

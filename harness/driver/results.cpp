@@ -35,6 +35,10 @@ std::vector<Column> columns_from_keys() {
 const std::vector<Column> kColumns = columns_from_keys();
 
 
+// One row per named scope of a run (memprof's @scope records).
+const std::vector<std::string> kScopeColumns = {"run_id", "name", "calls_count", "allocs_count", "requested_bytes",
+                                                "held_bytes", "duration_ns"};
+
 const std::vector<std::string> kSeriesColumns = {"run_id", "t_ns", "heap_requested_bytes", "heap_requested_max_bytes",
                                                  "heap_usable_bytes", "rss_kb"};
 
@@ -90,9 +94,11 @@ ResultsFolder ResultsFolder::reopen(const fs::path& dir) {
 void ResultsFolder::open_streams(bool fresh) {
   auto mode = fresh ? std::ios::trunc : std::ios::app;
   bool series_new = fresh || !fs::exists(dir_ / "series.csv");
+  bool scopes_new = fresh || !fs::exists(dir_ / "scopes.csv");
   runs_.open(dir_ / "runs.csv", std::ios::out | mode);
   series_.open(dir_ / "series.csv", std::ios::out | mode);
-  if (!runs_ || !series_) throw UsageError("cannot write in " + dir_.string(), "choose a writable --out");
+  scopes_.open(dir_ / "scopes.csv", std::ios::out | mode);
+  if (!runs_ || !series_ || !scopes_) throw UsageError("cannot write in " + dir_.string(), "choose a writable --out");
   if (fresh) {
     runs_ << schema_line("runs.csv") << '\n';
     CsvRow header;
@@ -103,13 +109,18 @@ void ResultsFolder::open_streams(bool fresh) {
     series_ << schema_line("series.csv") << '\n';
     write_row(series_, kSeriesColumns);
   }
+  if (scopes_new) {
+    scopes_ << schema_line("scopes.csv") << '\n';
+    write_row(scopes_, kScopeColumns);
+  }
   check_written();
 }
 
 void ResultsFolder::check_written() {
   runs_.flush();
   series_.flush();
-  if (!runs_ || !series_)
+  scopes_.flush();
+  if (!runs_ || !series_ || !scopes_)
     throw RunError("cannot write runs.csv/series.csv in " + dir_.string() + " (disk full?)",
                    "free space, then finish with: bench --resume " + dir_.string());
 }
@@ -184,6 +195,14 @@ void ResultsFolder::append(const Run& run, const std::string& status, const Fini
       srow.push_back(it == sample.end() ? "" : it->second);
     }
     write_row(series_, srow);
+  }
+  for (const KeyValues& scope : r.scopes) {
+    CsvRow row{std::to_string(run.id)};
+    for (size_t i = 1; i < kScopeColumns.size(); ++i) {
+      auto it = scope.find(kScopeColumns[i]);
+      row.push_back(it == scope.end() ? "" : it->second);
+    }
+    write_row(scopes_, row);
   }
   check_written();
 }

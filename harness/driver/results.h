@@ -50,7 +50,7 @@ class ResultsFolder {
   void open_streams(bool fresh);
   void check_written();  // throws RunError when a write failed
   std::filesystem::path dir_;
-  std::ofstream runs_, series_;
+  std::ofstream runs_, series_, scopes_;
 };
 
 // Writes summary.csv from runs.csv: per cell and metric n, mean, median,

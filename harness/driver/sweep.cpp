@@ -227,7 +227,7 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   folder.write_meta(meta);
   write_summary(dir);
   print_ranking(dir, out);
-  out << "\nresults: " << dir.string() << "  (runs.csv, summary.csv, meta.json, series.csv, logs/)\n";
+  out << "\nresults: " << dir.string() << "  (runs.csv, summary.csv, meta.json, series.csv, scopes.csv, logs/)\n";
   if (stopped) {
     std::cerr << "interrupted: " << finished << " run(s) recorded; finish with: bench --resume " << dir.string() << "\n";
     return 130;

@@ -141,6 +141,27 @@ TEST_F(Sweep, TruncatedOrUnknownRecordsMakeAFailedRow) {
   EXPECT_EQ(r[2]["status"], "ok");
 }
 
+// memprof's @scope records become scopes.csv, one row per scope of a run.
+TEST_F(Sweep, ScopeRecordsBecomeScopesCsv) {
+  options.allocators = {"glibc"};
+  options.workloads = {"plain"};
+  options.reps = 2;
+  executor.script = [](const Launch&, int n) {
+    return ok_with("@scope pid=1 name=build calls_count=" + std::to_string(n) +
+                   " allocs_count=7 requested_bytes=700 held_bytes=100 duration_ns=55\n"
+                   "@scope pid=1 name=query calls_count=3 allocs_count=0 requested_bytes=0 held_bytes=0 duration_ns=9\n");
+  };
+  ASSERT_EQ(run_sweep(options, paths, executor, out), 0);
+  CsvRow header;
+  auto rows = read_csv(root / "out" / "scopes.csv", &header);
+  EXPECT_EQ(header, (CsvRow{"run_id", "name", "calls_count", "allocs_count", "requested_bytes", "held_bytes", "duration_ns"}));
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[0], (CsvRow{"1", "build", "1", "7", "700", "100", "55"}));
+  EXPECT_EQ(rows[1], (CsvRow{"1", "query", "3", "0", "0", "0", "9"}));
+  EXPECT_EQ(rows[2][0], "2");
+  EXPECT_EQ(rows[2][2], "2");
+}
+
 TEST_F(Sweep, RecordsBecomeColumnsAndUnknownKeysGoToExtra) {
   options.allocators = {"glibc"};
   options.workloads = {"plain"};
