@@ -92,66 +92,11 @@ void do_free(void* p) {
   --t.depth;
 }
 
-void* realloc_paths(ThreadState& me, void* p, size_t n);
-
 // realloc(p, n) of a block memprof may know; the caller holds the nesting guard.
 void* tracked_realloc(ThreadState& me, void* p, size_t n) {
-  void* q = realloc_paths(me, p, n);
-  if (__builtin_expect(me.status == kExited, 0)) merge_exited(me);
-  return q;
-}
-
-// Every outcome of realloc: failure, release (n == 0), resize or move.
-void* realloc_paths(ThreadState& me, void* p, size_t n) {
-  if (!options.track_heap) {  // counts only
-    void* q = real.realloc(p, n);
-    if (!q && n != 0) {
-      bump(me.c.allocs_failed_count);
-    } else if (n == 0) {
-      bump(me.c.frees()[shared.region.load(std::memory_order_relaxed)]);
-      if (q) record_alloc(me, q, 0, false);
-    } else {
-      if (q != p) forget_tm_internal(me, p);
-      count_realloc(me, alloc_region(me, n, q), n, q != p);
-    }
-    return q;
-  }
-  size_t old_n = 0;
-  bool old_odd = false;
-  bool known = shadow::forget(p, &old_n, &old_odd);  // before the allocator can reuse p
-  size_t old_u = known ? usable::of_freed_block(p, old_n, old_odd) : 0;
+  ReallocOld old = record_realloc_begin(p);  // before the allocator can reuse p
   void* q = real.realloc(p, n);
-
-  if (!q && n != 0) {  // failed: p is untouched
-    if (known) shadow::restore(p, old_n, old_odd);
-    bump(me.c.allocs_failed_count);
-    return q;
-  }
-  if (n == 0) {
-    // p is released; some allocators hand back a fresh minimal block.
-    if (known) {
-      account_free(me, p, old_n, old_u);
-    } else {
-      bump(me.c.frees_untracked_count);
-    }
-    if (q) record_alloc(me, q, 0, false);
-    return q;
-  }
-  if (q != p) forget_tm_internal(me, p);
-  count_realloc(me, alloc_region(me, n, q), n, q != p);
-  // A block resized in place may keep more than its size class: not plain.
-  bool odd;
-  size_t u = usable::of_new_block(q, n, false, &odd, me.memo_countdown);
-  if (shadow::remember(q, n, odd)) {
-    if (known) {
-      heap_change(me, int64_t(n) - int64_t(old_n), int64_t(u) - int64_t(old_u), 0);
-    } else {
-      heap_change(me, int64_t(n), int64_t(u), 1);
-    }
-    if (u > old_u) bump(me.c.usable_total_bytes, u - old_u);
-  } else if (known) {
-    heap_change(me, -int64_t(old_n), -int64_t(old_u), -1);
-  }
+  record_realloc_end(me, p, q, n, old);
   return q;
 }
 

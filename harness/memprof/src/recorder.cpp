@@ -239,6 +239,64 @@ bool record_free_careful(ThreadState& t, void* p) {
   return known;
 }
 
+ReallocOld record_realloc_begin(void* p) {
+  ReallocOld old{0, 0, false, false};
+  if (!options.track_heap) return old;
+  old.known = shadow::forget(p, &old.n, &old.odd);
+  if (old.known) old.usable = usable::of_freed_block(p, old.n, old.odd);
+  return old;
+}
+
+static void realloc_outcome(ThreadState& t, void* p, void* q, size_t n, const ReallocOld& old) {
+  if (!options.track_heap) {  // counts only
+    if (!q && n != 0) {
+      bump(t.c.allocs_failed_count);
+    } else if (n == 0) {
+      bump(t.c.frees()[shared.region.load(std::memory_order_relaxed)]);
+      if (q) record_alloc(t, q, 0, false);
+    } else {
+      if (q != p) forget_tm_internal(t, p);
+      count_realloc(t, alloc_region(t, n, q), n, q != p);
+    }
+    return;
+  }
+  if (!q && n != 0) {  // failed: p is untouched
+    if (old.known) shadow::restore(p, old.n, old.odd);
+    bump(t.c.allocs_failed_count);
+    return;
+  }
+  if (n == 0) {
+    // p is released; some allocators hand back a fresh minimal block.
+    if (old.known) {
+      account_free(t, p, old.n, old.usable);
+    } else {
+      bump(t.c.frees_untracked_count);
+    }
+    if (q) record_alloc(t, q, 0, false);
+    return;
+  }
+  if (q != p) forget_tm_internal(t, p);
+  count_realloc(t, alloc_region(t, n, q), n, q != p);
+  // A block resized in place may keep more than its size class: not plain.
+  bool odd;
+  size_t u = usable::of_new_block(q, n, false, &odd, t.memo_countdown);
+  if (shadow::remember(q, n, odd)) {
+    if (old.known) {
+      heap_change(t, int64_t(n) - int64_t(old.n), int64_t(u) - int64_t(old.usable), 0);
+    } else {
+      heap_change(t, int64_t(n), int64_t(u), 1);
+    }
+    if (u > old.usable) bump(t.c.usable_total_bytes, u - old.usable);
+  } else if (old.known) {
+    heap_change(t, -int64_t(old.n), -int64_t(old.usable), -1);
+  }
+}
+
+void record_realloc_end(ThreadState& t, void* p, void* q, size_t n, const ReallocOld& old) {
+  realloc_outcome(t, p, q, n, old);
+  if (__builtin_expect(t.status == kExited, 0)) merge_exited(t);
+}
+
 void tx_set_add(ThreadState& t, void* p) {
   if (!p) return;
   // Unmappable memory (never seen) would lose this block's region, not a count.

@@ -191,6 +191,16 @@ inline bool careful(const ThreadState& t) {
   return __builtin_expect((t.slow != 0) | shared.tm_loaded.load(std::memory_order_relaxed), 0);
 }
 
+// realloc(p, n) with p not null, in two steps around the allocator's call:
+// what memprof knew of p (taken out of the shadow before the allocator can
+// reuse p), then every outcome — failure, release (n == 0), resize or move.
+struct ReallocOld {
+  size_t n, usable;
+  bool known, odd;
+};
+ReallocOld record_realloc_begin(void* p);
+void record_realloc_end(ThreadState& t, void* p, void* q, size_t n, const ReallocOld& old);
+
 // The careful paths (recorder.cpp): unattached threads, libitm, scopes,
 // exited threads, failures.
 void record_alloc_careful(ThreadState& t, void* p, size_t n, bool plain);
