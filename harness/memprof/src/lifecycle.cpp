@@ -73,6 +73,7 @@ void ensure_ready() {
   ThreadState& t = self;
   ++t.depth;
   resolve_real();
+  if (real.in_transaction) note_libitm();
   int expected = 0;
   if (init_state.compare_exchange_strong(expected, 1)) {
     load_options();
@@ -135,7 +136,7 @@ __attribute__((constructor(101))) static void on_load() {
   if (options.verbose) print_options();
   if (options.series) series::start(started_ns);
   shared.counting.store(true, std::memory_order_release);
-  // libitm may be found on another thread meanwhile (real.cpp clears `hot`
+  // libitm may be found on another thread meanwhile (note_libitm clears `hot`
   // after setting tm_loaded): set, then look again.
   shared.hot.store(true, std::memory_order_seq_cst);
   if (shared.tm_loaded.load(std::memory_order_seq_cst)) shared.hot.store(false, std::memory_order_seq_cst);

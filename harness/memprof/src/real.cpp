@@ -9,7 +9,6 @@
 
 #include <atomic>
 
-#include "recorder.h"
 #include "text.h"
 
 namespace memprof {
@@ -68,22 +67,15 @@ void resolve_real() {
   r.glibc_layout = same_object(reinterpret_cast<void*>(r.malloc_usable_size), libc) &&
                    same_object(reinterpret_cast<void*>(r.malloc), libc);
   real = r;
-  if (r.in_transaction) {
-    shared.tm_loaded.store(true, std::memory_order_seq_cst);
-    shared.hot.store(false, std::memory_order_seq_cst);
-  }
   resolve_state.store(2, std::memory_order_release);
 }
 
 void* next_symbol(const char* name) { return dlsym(RTLD_NEXT, name); }
 
-void refresh_tm_symbols() {
+bool refresh_tm_symbols() {
   if (!real.in_transaction)
     real.in_transaction = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "_ITM_inTransaction"));
-  if (real.in_transaction) {
-    shared.tm_loaded.store(true, std::memory_order_seq_cst);
-    shared.hot.store(false, std::memory_order_seq_cst);
-  }
+  return real.in_transaction != nullptr;
 }
 
 // Each bootstrap block carries its size in the 16 bytes before it.

@@ -29,8 +29,9 @@ void resolve_real();
 bool resolving();
 // Looks up a symbol after libmemprof in the search order (lazy C++/libitm hooks).
 void* next_symbol(const char* name);
-// Looks up _ITM_inTransaction again (libitm may be dlopened after start).
-void refresh_tm_symbols();
+// Looks up _ITM_inTransaction again (libitm may be dlopened after start);
+// true when libitm is there.
+bool refresh_tm_symbols();
 
 // The bootstrap arena: bump allocation, never freed.
 constexpr size_t kBootstrapBytes = 256 * 1024;

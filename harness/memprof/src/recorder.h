@@ -103,6 +103,12 @@ struct alignas(64) Shared {
 };
 extern Shared shared;
 
+// libitm is in the process: from now on every call asks its state (no hot path).
+inline void note_libitm() {
+  shared.tm_loaded.store(true, std::memory_order_seq_cst);
+  shared.hot.store(false, std::memory_order_seq_cst);
+}
+
 // Slow paths (recorder.cpp / threads.cpp).
 void thread_attach(ThreadState& t);
 void publish(ThreadState& t);

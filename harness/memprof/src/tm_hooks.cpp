@@ -16,7 +16,7 @@ template <typename Fn>
 Fn next_fn(Fn& cached, const char* name) {
   if (!cached) {
     cached = reinterpret_cast<Fn>(next_symbol(name));
-    refresh_tm_symbols();
+    if (refresh_tm_symbols()) note_libitm();
   }
   return cached;
 }
