@@ -3,6 +3,7 @@
 #define MEMPROF_BUILDING_LIBRARY 1  // the C++ wrappers would shadow our own names
 #include <memprof/memprof.h>
 
+#include "exports.h"
 #include "lifecycle.h"
 #include "recorder.h"
 #include "text.h"
@@ -11,9 +12,8 @@
 
 using namespace memprof;
 
-#define MEMPROF_API extern "C" __attribute__((visibility("default")))
 
-MEMPROF_API int memprof_region(int region) {
+extern "C" MEMPROF_EXPORT int memprof_region(int region) {
   ensure_ready();
   if (region < MEMPROF_SEQ || region > MEMPROF_PAR) region = MEMPROF_SEQ;
   int previous = shared.region.load(std::memory_order_relaxed);
@@ -23,41 +23,41 @@ MEMPROF_API int memprof_region(int region) {
   return previous;
 }
 
-MEMPROF_API void memprof_phase_begin(void) {
+extern "C" MEMPROF_EXPORT void memprof_phase_begin(void) {
   ensure_ready();
   begin_measured_phase();
 }
 
-MEMPROF_API void memprof_phase_end(void) {
+extern "C" MEMPROF_EXPORT void memprof_phase_end(void) {
   ensure_ready();
   end_measured_phase(true);
 }
 
-MEMPROF_API void memprof_tx_begin(void) {
+extern "C" MEMPROF_EXPORT void memprof_tx_begin(void) {
   ensure_ready();
   ThreadState& t = current_thread();
   ++t.tx_marked;
   refresh_slow(t);
 }
 
-MEMPROF_API void memprof_tx_end(void) {
+extern "C" MEMPROF_EXPORT void memprof_tx_end(void) {
   ensure_ready();
   ThreadState& t = current_thread();
   if (t.tx_marked != 0) --t.tx_marked;
   refresh_slow(t);
 }
 
-MEMPROF_API void memprof_scope_begin(const char* name) {
+extern "C" MEMPROF_EXPORT void memprof_scope_begin(const char* name) {
   ensure_ready();
   scope_begin(current_thread(), name ? name : "?");
 }
 
-MEMPROF_API void memprof_scope_end(void) {
+extern "C" MEMPROF_EXPORT void memprof_scope_end(void) {
   ensure_ready();
   scope_end(current_thread());
 }
 
-MEMPROF_API void memprof_metric(const char* name, int64_t value) {
+extern "C" MEMPROF_EXPORT void memprof_metric(const char* name, int64_t value) {
   ensure_ready();
   text::Line line;
   line.add("@metric ").add(name).add('=').snum(value).add('\n');
@@ -65,17 +65,17 @@ MEMPROF_API void memprof_metric(const char* name, int64_t value) {
   line.write_to(fd >= 0 ? fd : 2);
 }
 
-MEMPROF_API int64_t memprof_current_bytes(void) {
+extern "C" MEMPROF_EXPORT int64_t memprof_current_bytes(void) {
   ensure_ready();
   return current_requested();
 }
 
-MEMPROF_API int64_t memprof_peak_bytes(void) {
+extern "C" MEMPROF_EXPORT int64_t memprof_peak_bytes(void) {
   ensure_ready();
   return peak_requested();
 }
 
-MEMPROF_API void memprof_reset_peak(void) {
+extern "C" MEMPROF_EXPORT void memprof_reset_peak(void) {
   ensure_ready();
   reset_requested_peak();
 }

@@ -10,12 +10,12 @@
 #include <new>
 #include <type_traits>
 
+#include "exports.h"
 #include "hot.h"
 #include "lifecycle.h"
 #include "real.h"
 #include "recorder.h"
 
-#define MEMPROF_EXPORT extern "C" __attribute__((visibility("default")))
 
 namespace memprof {
 namespace {
@@ -158,23 +158,6 @@ void* do_aligned_alloc(size_t align, size_t n) {
 // TBB) serves them without malloc; libstdc++'s call malloc. The hook counts an
 // allocation only if no inner hook did, and never holds the nesting guard
 // across a call that may throw.
-// Looked up once, under the nesting guard (dlsym allocates its error text);
-// a miss is remembered too (libstdc++ loaded RTLD_LOCAL by a plugin), so the
-// hook falls back to the C functions without asking again.
-template <typename Fn>
-Fn next_fn(Fn& cached, const char* name) {
-  static_assert(sizeof(Fn) == sizeof(uintptr_t));
-  const Fn missing = reinterpret_cast<Fn>(uintptr_t(1));
-  if (__builtin_expect(!cached, 0)) {
-    ThreadState& t = self;
-    ++t.depth;
-    Fn found = reinterpret_cast<Fn>(next_symbol(name));
-    --t.depth;
-    cached = found ? found : missing;
-  }
-  return cached == missing ? nullptr : cached;
-}
-
 template <typename Fn, typename... Args>
 void* counted_new(Fn fn, size_t n, const Args&... args) {
   constexpr bool plain = !(std::is_same_v<Args, std::align_val_t> || ...);
@@ -240,14 +223,14 @@ void counted_delete(Fn fn, void* p, const Args&... args) {
 using namespace memprof;
 
 // malloc, calloc and free take the hot path (hot.h) when they can.
-MEMPROF_EXPORT void* malloc(size_t n) {
+extern "C" MEMPROF_EXPORT void* malloc(size_t n) {
   ThreadState& t = self;
   if (__builtin_expect(!on_hot_path(t), 0)) return do_malloc(n);
   t.depth = 1;
   return hot_alloc_done(t, real.malloc(n), n, true);
 }
 
-MEMPROF_EXPORT void* calloc(size_t count, size_t size) {
+extern "C" MEMPROF_EXPORT void* calloc(size_t count, size_t size) {
   ThreadState& t = self;
   size_t n;
   if (__builtin_expect(!on_hot_path(t) | __builtin_mul_overflow(count, size, &n), 0))
@@ -256,9 +239,9 @@ MEMPROF_EXPORT void* calloc(size_t count, size_t size) {
   return hot_alloc_done(t, real.calloc(count, size), n, true);
 }
 
-MEMPROF_EXPORT void* realloc(void* p, size_t n) { return do_realloc(p, n); }
+extern "C" MEMPROF_EXPORT void* realloc(void* p, size_t n) { return do_realloc(p, n); }
 
-MEMPROF_EXPORT void free(void* p) {
+extern "C" MEMPROF_EXPORT void free(void* p) {
   if (__builtin_expect(p == nullptr, 0)) return;
   ThreadState& t = self;
   if (__builtin_expect(!on_hot_path(t), 0)) return do_free(p);
@@ -280,13 +263,13 @@ MEMPROF_EXPORT void free(void* p) {
   do_free(p);  // unknown to the hot path; nothing was changed
 }
 
-MEMPROF_EXPORT void cfree(void* p) { free(p); }
-MEMPROF_EXPORT int posix_memalign(void** out, size_t align, size_t n) { return do_posix_memalign(out, align, n); }
-MEMPROF_EXPORT void* aligned_alloc(size_t align, size_t n) { return do_aligned_alloc(align, n); }
-MEMPROF_EXPORT void* memalign(size_t align, size_t n) { return do_memalign(align, n); }
-MEMPROF_EXPORT void* valloc(size_t n) { return do_memalign(kPage, n); }
+extern "C" MEMPROF_EXPORT void cfree(void* p) { free(p); }
+extern "C" MEMPROF_EXPORT int posix_memalign(void** out, size_t align, size_t n) { return do_posix_memalign(out, align, n); }
+extern "C" MEMPROF_EXPORT void* aligned_alloc(size_t align, size_t n) { return do_aligned_alloc(align, n); }
+extern "C" MEMPROF_EXPORT void* memalign(size_t align, size_t n) { return do_memalign(align, n); }
+extern "C" MEMPROF_EXPORT void* valloc(size_t n) { return do_memalign(kPage, n); }
 
-MEMPROF_EXPORT void* pvalloc(size_t n) {
+extern "C" MEMPROF_EXPORT void* pvalloc(size_t n) {
   size_t rounded = (n + kPage - 1) & ~(kPage - 1);
   if (rounded < n) {
     errno = ENOMEM;
@@ -295,7 +278,7 @@ MEMPROF_EXPORT void* pvalloc(size_t n) {
   return do_memalign(kPage, rounded ? rounded : kPage);
 }
 
-MEMPROF_EXPORT void* reallocarray(void* p, size_t count, size_t size) {
+extern "C" MEMPROF_EXPORT void* reallocarray(void* p, size_t count, size_t size) {
   size_t n;
   if (__builtin_mul_overflow(count, size, &n)) {
     errno = ENOMEM;
@@ -304,21 +287,21 @@ MEMPROF_EXPORT void* reallocarray(void* p, size_t count, size_t size) {
   return do_realloc(p, n);
 }
 
-MEMPROF_EXPORT size_t malloc_usable_size(void* p) {
+extern "C" MEMPROF_EXPORT size_t malloc_usable_size(void* p) {
   if (!p) return 0;
   if (is_bootstrap(p)) return bootstrap_size(p);
   if (!real.malloc_usable_size) ensure_ready();
   return real.malloc_usable_size ? real.malloc_usable_size(p) : 0;
 }
 
-MEMPROF_EXPORT char* strdup(const char* s) {
+extern "C" MEMPROF_EXPORT char* strdup(const char* s) {
   size_t n = strlen(s) + 1;
   char* p = static_cast<char*>(do_malloc(n));
   if (p) memcpy(p, s, n);
   return p;
 }
 
-MEMPROF_EXPORT char* strndup(const char* s, size_t max) {
+extern "C" MEMPROF_EXPORT char* strndup(const char* s, size_t max) {
   size_t n = strnlen(s, max);
   char* p = static_cast<char*>(do_malloc(n + 1));
   if (p) {
@@ -334,7 +317,7 @@ MEMPROF_EXPORT char* strndup(const char* s, size_t max) {
 
 #define MEMPROF_NEXT(type, mangled) \
   static type next = nullptr;       \
-  auto fn = next_fn(next, mangled)
+  auto fn = next_definition(next, mangled)
 
 using New = void* (*)(size_t);
 using NewNothrow = void* (*)(size_t, const std::nothrow_t&) noexcept;
@@ -347,86 +330,85 @@ using DeleteAligned = void (*)(void*, std::align_val_t) noexcept;
 using DeleteSizedAligned = void (*)(void*, size_t, std::align_val_t) noexcept;
 using DeleteAlignedNothrow = void (*)(void*, std::align_val_t, const std::nothrow_t&) noexcept;
 
-#define MEMPROF_EXPORT_CXX __attribute__((visibility("default")))
 
-MEMPROF_EXPORT_CXX void* operator new(size_t n) {
+MEMPROF_EXPORT void* operator new(size_t n) {
   MEMPROF_NEXT(New, "_Znwm");
   return fn ? counted_new(fn, n) : do_malloc(n);
 }
-MEMPROF_EXPORT_CXX void* operator new[](size_t n) {
+MEMPROF_EXPORT void* operator new[](size_t n) {
   MEMPROF_NEXT(New, "_Znam");
   return fn ? counted_new(fn, n) : do_malloc(n);
 }
-MEMPROF_EXPORT_CXX void* operator new(size_t n, const std::nothrow_t& tag) noexcept {
+MEMPROF_EXPORT void* operator new(size_t n, const std::nothrow_t& tag) noexcept {
   MEMPROF_NEXT(NewNothrow, "_ZnwmRKSt9nothrow_t");
   return fn ? counted_new(fn, n, tag) : do_malloc(n);
 }
-MEMPROF_EXPORT_CXX void* operator new[](size_t n, const std::nothrow_t& tag) noexcept {
+MEMPROF_EXPORT void* operator new[](size_t n, const std::nothrow_t& tag) noexcept {
   MEMPROF_NEXT(NewNothrow, "_ZnamRKSt9nothrow_t");
   return fn ? counted_new(fn, n, tag) : do_malloc(n);
 }
-MEMPROF_EXPORT_CXX void* operator new(size_t n, std::align_val_t al) {
+MEMPROF_EXPORT void* operator new(size_t n, std::align_val_t al) {
   MEMPROF_NEXT(NewAligned, "_ZnwmSt11align_val_t");
   return fn ? counted_new(fn, n, al) : do_aligned_alloc(size_t(al), n);
 }
-MEMPROF_EXPORT_CXX void* operator new[](size_t n, std::align_val_t al) {
+MEMPROF_EXPORT void* operator new[](size_t n, std::align_val_t al) {
   MEMPROF_NEXT(NewAligned, "_ZnamSt11align_val_t");
   return fn ? counted_new(fn, n, al) : do_aligned_alloc(size_t(al), n);
 }
-MEMPROF_EXPORT_CXX void* operator new(size_t n, std::align_val_t al, const std::nothrow_t& tag) noexcept {
+MEMPROF_EXPORT void* operator new(size_t n, std::align_val_t al, const std::nothrow_t& tag) noexcept {
   MEMPROF_NEXT(NewAlignedNothrow, "_ZnwmSt11align_val_tRKSt9nothrow_t");
   return fn ? counted_new(fn, n, al, tag) : do_aligned_alloc(size_t(al), n);
 }
-MEMPROF_EXPORT_CXX void* operator new[](size_t n, std::align_val_t al, const std::nothrow_t& tag) noexcept {
+MEMPROF_EXPORT void* operator new[](size_t n, std::align_val_t al, const std::nothrow_t& tag) noexcept {
   MEMPROF_NEXT(NewAlignedNothrow, "_ZnamSt11align_val_tRKSt9nothrow_t");
   return fn ? counted_new(fn, n, al, tag) : do_aligned_alloc(size_t(al), n);
 }
 
-MEMPROF_EXPORT_CXX void operator delete(void* p) noexcept {
+MEMPROF_EXPORT void operator delete(void* p) noexcept {
   MEMPROF_NEXT(Delete, "_ZdlPv");
   fn ? counted_delete(fn, p) : do_free(p);
 }
-MEMPROF_EXPORT_CXX void operator delete[](void* p) noexcept {
+MEMPROF_EXPORT void operator delete[](void* p) noexcept {
   MEMPROF_NEXT(Delete, "_ZdaPv");
   fn ? counted_delete(fn, p) : do_free(p);
 }
-MEMPROF_EXPORT_CXX void operator delete(void* p, size_t n) noexcept {
+MEMPROF_EXPORT void operator delete(void* p, size_t n) noexcept {
   MEMPROF_NEXT(DeleteSized, "_ZdlPvm");
   fn ? counted_delete(fn, p, n) : do_free(p);
 }
-MEMPROF_EXPORT_CXX void operator delete[](void* p, size_t n) noexcept {
+MEMPROF_EXPORT void operator delete[](void* p, size_t n) noexcept {
   MEMPROF_NEXT(DeleteSized, "_ZdaPvm");
   fn ? counted_delete(fn, p, n) : do_free(p);
 }
-MEMPROF_EXPORT_CXX void operator delete(void* p, const std::nothrow_t& tag) noexcept {
+MEMPROF_EXPORT void operator delete(void* p, const std::nothrow_t& tag) noexcept {
   MEMPROF_NEXT(DeleteNothrow, "_ZdlPvRKSt9nothrow_t");
   fn ? counted_delete(fn, p, tag) : do_free(p);
 }
-MEMPROF_EXPORT_CXX void operator delete[](void* p, const std::nothrow_t& tag) noexcept {
+MEMPROF_EXPORT void operator delete[](void* p, const std::nothrow_t& tag) noexcept {
   MEMPROF_NEXT(DeleteNothrow, "_ZdaPvRKSt9nothrow_t");
   fn ? counted_delete(fn, p, tag) : do_free(p);
 }
-MEMPROF_EXPORT_CXX void operator delete(void* p, std::align_val_t al) noexcept {
+MEMPROF_EXPORT void operator delete(void* p, std::align_val_t al) noexcept {
   MEMPROF_NEXT(DeleteAligned, "_ZdlPvSt11align_val_t");
   fn ? counted_delete(fn, p, al) : do_free(p);
 }
-MEMPROF_EXPORT_CXX void operator delete[](void* p, std::align_val_t al) noexcept {
+MEMPROF_EXPORT void operator delete[](void* p, std::align_val_t al) noexcept {
   MEMPROF_NEXT(DeleteAligned, "_ZdaPvSt11align_val_t");
   fn ? counted_delete(fn, p, al) : do_free(p);
 }
-MEMPROF_EXPORT_CXX void operator delete(void* p, size_t n, std::align_val_t al) noexcept {
+MEMPROF_EXPORT void operator delete(void* p, size_t n, std::align_val_t al) noexcept {
   MEMPROF_NEXT(DeleteSizedAligned, "_ZdlPvmSt11align_val_t");
   fn ? counted_delete(fn, p, n, al) : do_free(p);
 }
-MEMPROF_EXPORT_CXX void operator delete[](void* p, size_t n, std::align_val_t al) noexcept {
+MEMPROF_EXPORT void operator delete[](void* p, size_t n, std::align_val_t al) noexcept {
   MEMPROF_NEXT(DeleteSizedAligned, "_ZdaPvmSt11align_val_t");
   fn ? counted_delete(fn, p, n, al) : do_free(p);
 }
-MEMPROF_EXPORT_CXX void operator delete(void* p, std::align_val_t al, const std::nothrow_t& tag) noexcept {
+MEMPROF_EXPORT void operator delete(void* p, std::align_val_t al, const std::nothrow_t& tag) noexcept {
   MEMPROF_NEXT(DeleteAlignedNothrow, "_ZdlPvSt11align_val_tRKSt9nothrow_t");
   fn ? counted_delete(fn, p, al, tag) : do_free(p);
 }
-MEMPROF_EXPORT_CXX void operator delete[](void* p, std::align_val_t al, const std::nothrow_t& tag) noexcept {
+MEMPROF_EXPORT void operator delete[](void* p, std::align_val_t al, const std::nothrow_t& tag) noexcept {
   MEMPROF_NEXT(DeleteAlignedNothrow, "_ZdaPvSt11align_val_tRKSt9nothrow_t");
   fn ? counted_delete(fn, p, al, tag) : do_free(p);
 }

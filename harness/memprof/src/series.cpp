@@ -3,13 +3,13 @@
 // thread count; it allocates nothing and reads /proc/self/statm).
 #include "series.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <sys/mman.h>
 #include <time.h>
 
 #include <atomic>
 
+#include "exports.h"
 #include "options.h"
 #include "procfs.h"
 #include "recorder.h"
@@ -102,7 +102,8 @@ void start(uint64_t t0_ns) {
   offer(t0_ns, true);
   unlock();
   using Create = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
-  auto create = reinterpret_cast<Create>(dlsym(RTLD_NEXT, "pthread_create"));
+  static Create next = nullptr;  // not the hook: the sampler is memprof's own thread
+  Create create = next_definition(next, "pthread_create");
   running.store(true);
   pthread_t th;
   pthread_attr_t attr;

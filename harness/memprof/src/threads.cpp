@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "exports.h"
 #include "procfs.h"
 #include "series.h"
 #include "totals.h"
@@ -219,19 +220,12 @@ void thread_attach(ThreadState& t) {
 
 }  // namespace memprof
 
-// The definition this library hides, found once.
-template <typename Fn>
-static Fn next_definition(Fn& cached, const char* name) {
-  if (!cached) cached = reinterpret_cast<Fn>(memprof::next_symbol(name));
-  return cached;
-}
-
-extern "C" __attribute__((visibility("default"))) int pthread_create(
+extern "C" MEMPROF_EXPORT int pthread_create(
     pthread_t* thread, const pthread_attr_t* attr, void* (*fn)(void*), void* arg) {
   using namespace memprof;
   using Create = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
   static Create cached = nullptr;
-  Create next = next_definition(cached, "pthread_create");
+  Create next = memprof::next_definition(cached, "pthread_create");
   if (!shared.ready.load(std::memory_order_acquire)) return next(thread, attr, fn, arg);
 
   ThreadState& t = current_thread();
@@ -280,25 +274,24 @@ int join_quietly(Join next, Args... args) {
 }  // namespace memprof::threads
 
 using memprof::threads::join_quietly;
-#define MEMPROF_EXPORT extern "C" __attribute__((visibility("default")))
 
-MEMPROF_EXPORT int pthread_join(pthread_t thread, void** result) {
+extern "C" MEMPROF_EXPORT int pthread_join(pthread_t thread, void** result) {
   static int (*next)(pthread_t, void**) = nullptr;
-  return join_quietly(next_definition(next, "pthread_join"), thread, result);
+  return join_quietly(memprof::next_definition(next, "pthread_join"), thread, result);
 }
 
-MEMPROF_EXPORT int pthread_tryjoin_np(pthread_t thread, void** result) {
+extern "C" MEMPROF_EXPORT int pthread_tryjoin_np(pthread_t thread, void** result) {
   static int (*next)(pthread_t, void**) = nullptr;
-  return join_quietly(next_definition(next, "pthread_tryjoin_np"), thread, result);
+  return join_quietly(memprof::next_definition(next, "pthread_tryjoin_np"), thread, result);
 }
 
-MEMPROF_EXPORT int pthread_timedjoin_np(pthread_t thread, void** result, const struct timespec* until) {
+extern "C" MEMPROF_EXPORT int pthread_timedjoin_np(pthread_t thread, void** result, const struct timespec* until) {
   static int (*next)(pthread_t, void**, const struct timespec*) = nullptr;
-  return join_quietly(next_definition(next, "pthread_timedjoin_np"), thread, result, until);
+  return join_quietly(memprof::next_definition(next, "pthread_timedjoin_np"), thread, result, until);
 }
 
-MEMPROF_EXPORT int pthread_clockjoin_np(pthread_t thread, void** result, clockid_t clock,
+extern "C" MEMPROF_EXPORT int pthread_clockjoin_np(pthread_t thread, void** result, clockid_t clock,
                                         const struct timespec* until) {
   static int (*next)(pthread_t, void**, clockid_t, const struct timespec*) = nullptr;
-  return join_quietly(next_definition(next, "pthread_clockjoin_np"), thread, result, clock, until);
+  return join_quietly(memprof::next_definition(next, "pthread_clockjoin_np"), thread, result, clock, until);
 }

@@ -5,6 +5,7 @@
 // release at commit (or the release of a block of an aborted attempt) is `tx`.
 #include <stddef.h>
 
+#include "exports.h"
 #include "real.h"
 #include "recorder.h"
 #include "totals.h"
@@ -12,13 +13,11 @@
 namespace memprof {
 namespace {
 
+// libitm's entry point; the first lookup also tells the recorder libitm is here.
 template <typename Fn>
-Fn next_fn(Fn& cached, const char* name) {
-  if (!cached) {
-    cached = reinterpret_cast<Fn>(next_symbol(name));
-    if (refresh_tm_symbols()) note_libitm();
-  }
-  return cached;
+Fn next_itm(Fn& cached, const char* name) {
+  if (__builtin_expect(!cached, 0) && refresh_tm_symbols()) note_libitm();
+  return next_definition(cached, name);
 }
 
 template <typename Fn, typename... Args>
@@ -44,12 +43,12 @@ void tx_free(Fn fn, void* p, const Args&... args) {
 using namespace memprof;
 
 #define MEMPROF_TM(type, name, mangled)                                         \
-  extern "C" __attribute__((visibility("default"))) type name __asm__(mangled); \
+  extern "C" MEMPROF_EXPORT type name __asm__(mangled); \
   type name
 
 #define MEMPROF_TM_NEXT(type, mangled) \
   static type next = nullptr;          \
-  auto fn = next_fn(next, mangled)
+  auto fn = next_itm(next, mangled)
 
 struct nothrow_tag {};  // std::nothrow_t by reference: only its address is passed
 
