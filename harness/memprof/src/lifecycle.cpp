@@ -142,6 +142,18 @@ __attribute__((constructor(101))) static void on_load() {
   if (shared.tm_loaded.load(std::memory_order_seq_cst)) shared.hot.store(false, std::memory_order_seq_cst);
 }
 
-__attribute__((destructor(101))) static void on_unload() { report::write_final(); }
+// The one report: every figure published and the phase ended first, so the
+// report only reads.
+__attribute__((destructor(101))) static void on_unload() {
+  static std::atomic<bool> done{false};
+  if (!shared.ready.load() || done.exchange(true)) return;
+  ThreadState& t = self;
+  ++t.depth;
+  if (t.status == kLive) publish(t);
+  series::stop();
+  if (!measured.ended) end_measured_phase();
+  --t.depth;
+  report::write_final(measured);
+}
 
 }  // namespace memprof

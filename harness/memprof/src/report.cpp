@@ -5,7 +5,6 @@
 
 #include <unistd.h>
 
-#include <atomic>
 
 #include "versions.h"
 
@@ -278,17 +277,11 @@ bool selected(const char* program) {
 
 }  // namespace
 
-void write_final() {
-  static std::atomic<bool> done{false};
-  if (!shared.ready.load() || done.exchange(true)) return;
+void write_final(const Phase& phase) {
   ThreadState& self_state = self;
   ++self_state.depth;
-  if (self_state.status == kLive) publish(self_state);
-  series::stop();
-  if (!measured_phase().ended) end_measured_phase();
-
   Figures f{};
-  f.phase = measured_phase();
+  f.phase = phase;
   f.totals = collect(f.phase.end_ns);
   f.stacks = threads::stacks();
   f.duration_ns = f.phase.end_ns - f.phase.begin_ns;
