@@ -6,6 +6,7 @@
 #include "exports.h"
 #include "lifecycle.h"
 #include "recorder.h"
+#include "scopes.h"
 #include "text.h"
 #include "threads.h"
 #include "totals.h"

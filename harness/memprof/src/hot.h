@@ -2,7 +2,7 @@
 // may run (thread attached, not nested, no libitm, no scope or pending event);
 // then the block is counted and remembered with no lock, and no branch on its
 // size. Anything unusual leaves through a tail call that finishes the hook's
-// work (hot.cpp), so the hot path keeps few registers of its own.
+// work (recorder.cpp), so the hot path keeps few registers of its own.
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
@@ -93,7 +93,7 @@ inline FreeRecord hot_free_record(ThreadState& t, void* p) {
   return {FreeStep::kRelease, n};
 }
 
-// The rare steps after hot_free_record (hot.cpp for free; counted_delete has its
+// The rare steps after hot_free_record (recorder.cpp for free; counted_delete has its
 // own). Each holds the nesting guard, frees the block and ends the hook.
 void free_publish(ThreadState& t, void* p);
 void account_asked_free(ThreadState& t, void* p, size_t n);

@@ -1,11 +1,12 @@
 // recorder.cpp — the slow paths of the accounting: publishing a thread's local
-// heap change (peak candidates, load integral, series), merging the counters of
-// threads that ended, the transactional free set, named scopes, and the
-// process-wide totals the report reads.
+// heap change (peak candidates, load integral, series), the careful paths
+// (libitm, marked transactions, scopes, unattached or exited threads),
+// realloc's outcomes, the transactional free set, and the hot path's rare exits.
 #include "recorder.h"
 
 #include <time.h>
 
+#include "hot.h"
 #include "series.h"
 #include "text.h"
 #include "threads.h"
@@ -24,38 +25,13 @@ constinit Shared shared{};
 
 namespace {
 
-constinit Counters exited;  // counters of threads that ended, added atomically
-
-// The published heap of threads that ended keeps contributing to the load.
-struct Orphans {
-  double load_byte_ns;
-  int64_t published_req;
-  uint64_t last_ns;
-};
-constinit Orphans orphans{};  // under threads::lock()
-
 void atomic_max(std::atomic<int64_t>& target, int64_t v) {
   int64_t cur = target.load(std::memory_order_relaxed);
   while (v > cur && !target.compare_exchange_weak(cur, v, std::memory_order_relaxed)) {
   }
 }
 
-struct ScopeTotals {
-  char name[48];
-  std::atomic<uint64_t> calls, allocs, bytes, duration_ns;
-  std::atomic<int64_t> held;
-};
-constinit ScopeTotals scopes[kMaxScopes];
-constinit std::atomic<uint32_t> scope_count{0};
-constinit std::atomic<bool> scope_lock{false};
-
 }  // namespace
-
-void scope_names_lock() {
-  while (scope_lock.exchange(true, std::memory_order_acquire)) __builtin_ia32_pause();
-}
-
-void scope_names_unlock() { scope_lock.store(false, std::memory_order_release); }
 
 uint64_t now_ns() {
   timespec ts;
@@ -102,50 +78,6 @@ void set_peak_slack(uint64_t bytes) {
 void publish_change(ThreadState& t, int64_t req, int64_t use, int64_t blocks) {
   publish(t);
   publish_values(t, req, req > 0 ? req : 0, use, use > 0 ? use : 0, blocks, blocks > 0 ? blocks : 0);
-}
-
-void merge_counters(ThreadState& t) {
-  publish(t);
-#define MEMPROF_COUNTER(name) __atomic_fetch_add(&exited.name, t.c.name, __ATOMIC_RELAXED);
-#include "each_counter.inc"
-#undef MEMPROF_COUNTER
-  t.c = Counters{};
-}
-
-// A thread whose exit destructor already ran still allocates or frees (other
-// libraries' destructors run after memprof's): merge at once, load included.
-void merge_exited(ThreadState& t) {
-  merge_counters(t);
-  threads::lock();
-  fold_into_orphans(t, now_ns());
-  threads::unlock();
-}
-
-void fold_into_orphans(ThreadState& t, uint64_t now) {
-  if (now < orphans.last_ns) now = orphans.last_ns;
-  if (orphans.last_ns) orphans.load_byte_ns += double(orphans.published_req) * double(now - orphans.last_ns);
-  orphans.last_ns = now;
-  if (t.last_publish_ns && now > t.last_publish_ns)
-    t.load_byte_ns += double(t.published_req) * double(now - t.last_publish_ns);
-  orphans.load_byte_ns += t.load_byte_ns;
-  orphans.published_req += t.published_req;
-  t.load_byte_ns = 0;
-  t.published_req = 0;
-  t.last_publish_ns = now;
-}
-
-void reset_for_child(ThreadState& survivor) {
-  // Only the forking thread survives; its counters start again, and it owns
-  // every inherited block in the load integral.
-  exited = Counters{};
-  survivor.c = Counters{};
-  orphans = Orphans{};
-  survivor.load_byte_ns = 0;
-  survivor.published_req = shared.heap_req.load(std::memory_order_relaxed);
-  survivor.last_publish_ns = now_ns();
-  shared.peak_req.store(shared.heap_req.load() + survivor.local.req);
-  shared.peak_use.store(shared.heap_use.load() + survivor.local.use);
-  shared.peak_blocks.store(shared.heap_blocks.load() + survivor.local.blocks);
 }
 
 int alloc_region(ThreadState& t, size_t n, void* p) {
@@ -314,148 +246,59 @@ void tx_set_clear(ThreadState& t) {
   refresh_slow(t);
 }
 
-// --- named scopes ---
-
-// Names are compared as stored: at most sizeof name - 1 characters.
-static bool same_scope_name(const char* stored, const char* name) {
-  return text::equal_prefix(stored, name, sizeof(ScopeTotals::name) - 1);
+// --- the rare exits of the hot path (hot.h): a failed or nested-new
+// allocation, a block the usable-size memo or the shadow cannot take at once,
+// and publishing. Each finishes the hook (the free side frees the block too).
+void* alloc_rare(ThreadState& t, void* p, size_t n, bool plain) {
+  record_alloc(t, p, n, plain);
+  t.depth = 0;
+  return p;
 }
 
-static uint32_t scope_id(const char* name) {
-  uint32_t n = scope_count.load(std::memory_order_acquire);
-  for (uint32_t i = 0; i < n; ++i)
-    if (same_scope_name(scopes[i].name, name)) return i;
-  scope_names_lock();
-  n = scope_count.load(std::memory_order_relaxed);
-  uint32_t id = kMaxScopes;
-  for (uint32_t i = 0; i < n; ++i)
-    if (same_scope_name(scopes[i].name, name)) id = i;
-  if (id == kMaxScopes && n < kMaxScopes) {
-    text::copy(scopes[n].name, sizeof scopes[n].name, name);
-    id = n;
-    scope_count.store(n + 1, std::memory_order_release);
+void* alloc_heap_rare(ThreadState& t, void* p, size_t n, bool plain) {
+  bool odd = false;
+  size_t u = 0;
+  if (shared.mode == kHeapMemo) {
+    u = usable::of_new_block_rare(p, n, plain, &odd);
+  } else if (shared.mode == kHeapGlibc) {
+    u = usable::glibc_usable_size(p);
   }
-  scope_names_unlock();
-  return id;
-}
-
-void scope_begin(ThreadState& t, const char* name) {
-  if (t.scope_depth >= kMaxScopeDepth) {
-    ++t.scope_depth;  // counted so that ends still match
-    return;
+  if (!shadow::remember(p, n, odd)) {
+    bump(t.c.allocs_untracked_count);
+  } else {
+    bump(t.c.usable_total_bytes, u);
+    heap_grow(t, int64_t(n), int64_t(u));
   }
-  ScopeFrame& f = t.scopes[t.scope_depth++];
-  f = ScopeFrame{scope_id(name), now_ns(), 0, 0, 0};
-  refresh_slow(t);
+  t.depth = 0;
+  return p;
 }
 
-void scope_end(ThreadState& t) {
-  if (t.scope_depth == 0) return;
-  if (t.scope_depth-- > kMaxScopeDepth) return;
-  refresh_slow(t);
-  ScopeFrame& f = t.scopes[t.scope_depth];
-  if (f.id < kMaxScopes) {
-    ScopeTotals& s = scopes[f.id];
-    s.calls.fetch_add(1, std::memory_order_relaxed);
-    s.allocs.fetch_add(f.allocs, std::memory_order_relaxed);
-    s.bytes.fetch_add(f.bytes, std::memory_order_relaxed);
-    s.held.fetch_add(int64_t(f.bytes) - int64_t(f.freed), std::memory_order_relaxed);
-    s.duration_ns.fetch_add(now_ns() - f.start_ns, std::memory_order_relaxed);
-  }
-  if (t.scope_depth > 0) {
-    ScopeFrame& parent = t.scopes[t.scope_depth - 1];
-    parent.allocs += f.allocs;
-    parent.bytes += f.bytes;
-    parent.freed += f.freed;
-  }
-}
-
-void scope_note_alloc(ThreadState& t, uint64_t n) {
-  if (t.scope_depth > kMaxScopeDepth) return;
-  ScopeFrame& f = t.scopes[t.scope_depth - 1];
-  ++f.allocs;
-  f.bytes += n;
-}
-
-void scope_note_free(ThreadState& t, uint64_t n) {
-  if (t.scope_depth > kMaxScopeDepth) return;
-  t.scopes[t.scope_depth - 1].freed += n;
-}
-
-uint32_t scope_totals(ScopeReport* out, uint32_t max) {
-  uint32_t n = scope_count.load(std::memory_order_acquire);
-  if (n > max) n = max;
-  for (uint32_t i = 0; i < n; ++i) {
-    out[i].name = scopes[i].name;
-    out[i].calls = scopes[i].calls.load();
-    out[i].allocs = scopes[i].allocs.load();
-    out[i].bytes = scopes[i].bytes.load();
-    out[i].held = scopes[i].held.load();
-    out[i].duration_ns = scopes[i].duration_ns.load();
-  }
-  return n;
-}
-
-// --- totals ---
-
-double load_until(uint64_t now) {
-  double load = orphans.load_byte_ns;
-  if (orphans.last_ns && now > orphans.last_ns)
-    load += double(orphans.published_req) * double(now - orphans.last_ns);
-  for (ThreadState* t = threads::first(); t; t = t->next) {
-    load += t->load_byte_ns;
-    if (t->last_publish_ns && now > t->last_publish_ns)
-      load += double(t->published_req) * double(now - t->last_publish_ns);
-  }
-  return load;
-}
-
-Totals collect(uint64_t now) {
-  Totals out{};
-  threads::lock();
-#define MEMPROF_COUNTER(name) out.c.name = __atomic_load_n(&exited.name, __ATOMIC_RELAXED);
-#include "each_counter.inc"
-#undef MEMPROF_COUNTER
-  out.req_end = shared.heap_req.load();
-  out.use_end = shared.heap_use.load();
-  out.blocks_end = shared.heap_blocks.load();
-  for (ThreadState* t = threads::first(); t; t = t->next) {
-#define MEMPROF_COUNTER(name) out.c.name += __atomic_load_n(&t->c.name, __ATOMIC_RELAXED);
-#include "each_counter.inc"
-#undef MEMPROF_COUNTER
-    out.req_end += t->local.req;
-    out.use_end += t->local.use;
-    out.blocks_end += t->local.blocks;
-  }
-  out.load_byte_ns = load_until(now);
-  threads::unlock();
-  out.req_peak = shared.peak_req.load() > out.req_end ? shared.peak_req.load() : out.req_end;
-  out.use_peak = shared.peak_use.load() > out.use_end ? shared.peak_use.load() : out.use_end;
-  out.blocks_peak = shared.peak_blocks.load() > out.blocks_end ? shared.peak_blocks.load() : out.blocks_end;
-  int n = threads::peak_alive();
-  out.peak_error_bytes = n > 1 ? uint64_t(n + 1) * uint64_t(shared.slack) : 0;
-  out.blocks_peak_error = n > 1 ? uint64_t(n + 1) * uint64_t(shared.block_slack) : 0;
-  return out;
-}
-
-int64_t current_requested() {
-  ThreadState& t = current_thread();
-  return shared.heap_req.load(std::memory_order_relaxed) + t.local.req;
-}
-
-int64_t peak_requested() {
-  ThreadState& t = current_thread();
-  int64_t p = shared.peak_req.load(std::memory_order_relaxed);
-  int64_t mine = shared.heap_req.load(std::memory_order_relaxed) + t.local_max.req;
-  return p > mine ? p : mine;
-}
-
-void reset_requested_peak() {
-  ThreadState& t = current_thread();
+void* alloc_publish(ThreadState& t, void* p) {
   publish(t);
-  shared.peak_req.store(shared.heap_req.load());
-  shared.peak_use.store(shared.heap_use.load());
-  shared.peak_blocks.store(shared.heap_blocks.load());
+  t.depth = 0;
+  return p;
+}
+
+// Counts the free of a block the memo cannot vouch for (its usable size is
+// asked before the allocator takes it back).
+void account_asked_free(ThreadState& t, void* p, size_t n) {
+  size_t u = real.malloc_usable_size(p);
+  bump(t.c.frees()[shared.region.load(std::memory_order_relaxed)]);
+  heap_shrink(t, int64_t(n), int64_t(u));
+}
+
+void free_publish(ThreadState& t, void* p) {
+  t.depth = 1;
+  real.free(p);
+  publish(t);
+  t.depth = 0;
+}
+
+void free_ask_usable(ThreadState& t, void* p, size_t n) {
+  t.depth = 1;
+  account_asked_free(t, p, n);
+  real.free(p);
+  t.depth = 0;
 }
 
 }  // namespace memprof

@@ -119,6 +119,7 @@ void scope_note_alloc(ThreadState& t, uint64_t n);
 void scope_note_free(ThreadState& t, uint64_t n);
 void tx_set_add(ThreadState& t, void* p);
 bool tx_set_take(ThreadState& t, void* p);
+void tx_set_clear(ThreadState& t);
 uint64_t now_ns();
 
 // Only the owning thread writes a counter; the report reads it from another.

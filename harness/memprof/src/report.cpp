@@ -13,6 +13,7 @@
 #include "options.h"
 #include "procfs.h"
 #include "recorder.h"
+#include "scopes.h"
 #include "series.h"
 #include "shadow.h"
 #include "text.h"

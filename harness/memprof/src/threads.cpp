@@ -11,6 +11,7 @@
 
 #include "exports.h"
 #include "procfs.h"
+#include "scopes.h"
 #include "series.h"
 #include "totals.h"
 
