@@ -11,7 +11,9 @@
 #include <iostream>
 
 #include "csv.h"
+#include "document.h"
 #include "errors.h"
+#include "format.h"
 
 namespace allocstamp {
 
@@ -20,16 +22,9 @@ namespace {
 constexpr std::array<Verdict, 6> kVerdictOrder = {Verdict::failed, Verdict::regressed, Verdict::missing,
                                                   Verdict::noisy,  Verdict::improved,  Verdict::ok};
 
-std::string format(const char* fmt, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, v);
-  return buf;
-}
-
 // Integers (counts, bytes, ns) in full; medians of an even count may end in .5.
 std::string number(double v) {
-  if (std::isnan(v)) return "-";
-  return format(std::fabs(v - std::round(v)) < 1e-9 ? "%.0f" : "%.1f", v);
+  return number_text(std::fabs(v - std::round(v)) < 1e-9 ? "%.0f" : "%.1f", v);
 }
 
 std::string value_text(const CheckRow& r, double v, std::size_t n) {
@@ -41,18 +36,16 @@ std::string value_text(const CheckRow& r, double v, std::size_t n) {
 std::string change_text(double change) {
   if (std::isnan(change)) return "-";
   if (std::isinf(change)) return change > 0 ? "+inf" : "-inf";
-  return format("%+.2f%%", change * 100.0);
+  return number_text("%+.2f%%", change * 100.0);
 }
 
 std::string limit_text(const CheckRow& r) {
   if (r.how == Comparison::status || r.how == Comparison::cell) return "-";
   if (r.how == Comparison::exact && r.threshold == 0.0) return "exact";
-  return format("%g%%", r.threshold);
+  return number_text("%g%%", r.threshold);
 }
 
-std::string p_text(double p) { return std::isnan(p) ? "-" : format("%.3g", p); }
-
-std::string csv_number(double v) { return std::isnan(v) ? "" : format("%.10g", v); }
+std::string p_text(double p) { return number_text("%.3g", p); }
 
 const char* comparison_name(Comparison c) {
   switch (c) {
@@ -67,30 +60,14 @@ const char* comparison_name(Comparison c) {
 }  // namespace
 
 void print_check_table(const CheckResult& result, bool all, std::ostream& out) {
-  using Line = std::array<std::string, 9>;
-  std::vector<Line> lines = {{"cell", "metric", "baseline", "current", "change", "limit", "p", "verdict", "note"}};
+  Block t = table({{"cell", "metric", "baseline", "current", "change", "limit", "p", "verdict", "note"}});
+  t.align = "llrrrrrll";
   for (const CheckRow& r : result.rows) {
     if (!all && r.verdict == Verdict::ok) continue;
-    lines.push_back({cell_label(r.cell), r.metric, value_text(r, r.base, r.n_base), value_text(r, r.cur, r.n_cur),
-                     change_text(r.change), limit_text(r), p_text(r.p), verdict_name(r.verdict), r.note});
+    t.rows.push_back({cell_label(r.cell), r.metric, value_text(r, r.base, r.n_base), value_text(r, r.cur, r.n_cur),
+                      change_text(r.change), limit_text(r), p_text(r.p), verdict_name(r.verdict), r.note});
   }
-  if (lines.size() > 1) {
-    std::array<std::size_t, 9> width{};
-    for (const Line& l : lines)
-      for (std::size_t i = 0; i < l.size(); ++i) width[i] = std::max(width[i], l[i].size());
-    // Text columns left-aligned, numbers right-aligned; the note is last and ragged.
-    constexpr std::array<bool, 9> right = {false, false, true, true, true, true, true, false, false};
-    for (const Line& l : lines) {
-      std::string text;
-      for (std::size_t i = 0; i < l.size(); ++i) {
-        std::string pad(width[i] - l[i].size(), ' ');
-        if (i) text += "  ";
-        text += i + 1 == l.size() ? l[i] : right[i] ? pad + l[i] : l[i] + pad;
-      }
-      while (!text.empty() && text.back() == ' ') text.pop_back();
-      out << text << '\n';
-    }
-  }
+  if (t.rows.size() > 1) out << render_text({t});
 }
 
 std::string check_verdict_line(const CheckResult& result, const CheckConfig& config) {
@@ -103,18 +80,18 @@ std::string check_verdict_line(const CheckResult& result, const CheckConfig& con
 }
 
 void write_check_csv(const CheckResult& result, std::ostream& out) {
-  out << "# allocstamp check.csv schema 1\n";
-  out << "workload,app,size,allocator,tm,threads,metric,comparison,n_baseline,n_current,baseline,current,"
-         "change_pct,p,threshold_pct,verdict,note\n";
+  Block t = table({{"workload", "app", "size", "allocator", "tm", "threads", "metric", "comparison", "n_baseline",
+                    "n_current", "baseline", "current", "change_pct", "p", "threshold_pct", "verdict", "note"}});
   for (const CheckRow& r : result.rows) {
-    for (const std::string& k : r.cell) out << csv_quote(k) << ',';
+    std::vector<std::string> row(r.cell.begin(), r.cell.end());
     const bool limited = r.how == Comparison::exact || r.how == Comparison::measured;
-    out << csv_quote(r.metric) << ',' << comparison_name(r.how) << ',' << r.n_base << ',' << r.n_cur << ','
-        << csv_number(r.base) << ',' << csv_number(r.cur) << ','
-        << (std::isinf(r.change) ? (r.change > 0 ? "inf" : "-inf") : csv_number(r.change * 100.0)) << ','
-        << csv_number(r.p) << ',' << (limited ? csv_number(r.threshold) : "") << ',' << verdict_name(r.verdict)
-        << ',' << csv_quote(r.note) << '\n';
+    row.insert(row.end(), {r.metric, comparison_name(r.how), std::to_string(r.n_base), std::to_string(r.n_cur),
+                           csv_number(r.base), csv_number(r.cur),
+                           std::isinf(r.change) ? (r.change > 0 ? "inf" : "-inf") : csv_number(r.change * 100.0),
+                           csv_number(r.p), limited ? csv_number(r.threshold) : "", verdict_name(r.verdict), r.note});
+    t.rows.push_back(std::move(row));
   }
+  out << "# allocstamp check.csv schema 1\n" << render_csv(t);
 }
 
 int run_check(const Options& options, std::ostream& out, std::ostream& err) {

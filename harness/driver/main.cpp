@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "check_report.h"
+#include "document.h"
 #include "errors.h"
 #include "executor.h"
 #include "options.h"
@@ -31,8 +32,10 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (options.columns) {
-      std::cout << "| column | meaning |\n|---|---|\n";
-      for (const Column& c : run_columns()) std::cout << "| `" << c.name << "` | " << c.meaning << " |\n";
+      Block columns = table({{"column", "meaning"}}, 2);
+      columns.code_columns = 1;
+      for (const Column& c : run_columns()) columns.rows.push_back({c.name, c.meaning});
+      std::cout << render_markdown({columns});
       return 0;
     }
     const std::filesystem::path presets_file = paths.source / "workloads" / "presets.json";

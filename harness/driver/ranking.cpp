@@ -3,27 +3,16 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 
+#include "document.h"
+#include "format.h"
 #include "results.h"
 #include "runs.h"
 #include "statistics.h"
 
 namespace allocstamp {
 
-namespace {
-
-std::string fmt(const char* format, double v) {
-  if (std::isnan(v)) return "-";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
-
-std::string mib(double bytes) { return fmt("%.1f MiB", bytes / (1024.0 * 1024.0)); }
-
-}  // namespace
 
 void print_ranking(const std::filesystem::path& dir, std::ostream& out) {
   const RunsTable t = load_runs(dir, "results", Damaged::skip);
@@ -67,11 +56,10 @@ void print_ranking(const std::filesystem::path& dir, std::ostream& out) {
     const Line* glibc = nullptr;
     for (const auto& l : lines)
       if (l.allocator == reference) glibc = &l;
-    out << "\n" << group << "\n";
-    char head[256];
-    std::snprintf(head, sizeof head, "  %-14s %4s %12s %22s %14s %12s %12s\n", "allocator", "n", "time (ms)",
-                  ("vs " + reference + " [95% CI]").c_str(), "heap peak", "peak RSS", "PSS");
-    out << head;
+    Document doc{heading(2, group)};
+    Block t = table({{"allocator", "n", "time (ms)", "vs " + reference + " [95% CI]", "heap peak", "peak RSS", "PSS"}});
+    t.indent = 2;
+    std::vector<std::string> warnings;
     bool few = false;
     for (const auto& l : lines) {
       std::string ratio = "-";
@@ -80,18 +68,23 @@ void print_ranking(const std::filesystem::path& dir, std::ostream& out) {
       } else if (glibc) {
         stats::Ratio r = stats::ratio_of_means(l.time, glibc->time);
         // A ratio of times is positive: an interval reaching below 0 says "very noisy".
-        ratio = fmt("%.3f", r.value) +
-                (std::isnan(r.ci_low) ? "" : " [" + fmt("%.3f", std::max(0.0, r.ci_low)) + ", " + fmt("%.3f", r.ci_high) + "]");
+        ratio = number_text("%.3f", r.value) + (std::isnan(r.ci_low) ? ""
+                                                 : " [" + number_text("%.3f", std::max(0.0, r.ci_low)) + ", " +
+                                                       number_text("%.3f", r.ci_high) + "]");
       }
-      char line[320];
-      std::snprintf(line, sizeof line, "  %-14s %4zu %12s %22s %14s %12s %12s\n", l.allocator.c_str(), l.time.n,
-                    fmt("%.2f", l.time.mean / 1e6).c_str(), ratio.c_str(), mib(l.heap).c_str(),
-                    mib(l.hwm * 1024).c_str(), mib(l.pss * 1024).c_str());
-      out << line;
+      t.rows.push_back({l.allocator, std::to_string(l.time.n), number_text("%.2f", l.time.mean / 1e6), ratio,
+                        mib_text(l.heap), mib_text(l.hwm * 1024), mib_text(l.pss * 1024)});
       if (l.time.n < 3) few = true;
-      if (l.outliers) out << "    warning: " << l.outliers << " outlier run(s) for " << l.allocator << " (modified Z-score > 3.5): noisy\n";
+      if (l.outliers)
+        warnings.push_back("warning: " + std::to_string(l.outliers) + " outlier run(s) for " + l.allocator +
+                           " (modified Z-score > 3.5): noisy");
     }
-    if (few) out << "    warning: fewer than 3 ok repetitions in some cells: intervals are missing or very wide (use --reps 3 or more)\n";
+    if (few)
+      warnings.push_back("warning: fewer than 3 ok repetitions in some cells: intervals are missing or very wide "
+                         "(use --reps 3 or more)");
+    doc.push_back(t);
+    if (!warnings.empty()) doc.push_back(list(warnings, 4));
+    out << render_text(doc);
   }
   for (const auto& [status, count] : not_ok) out << "\n" << count << " run(s) " << status << " (see runs.csv and logs/)";
   if (!not_ok.empty()) out << "\n";

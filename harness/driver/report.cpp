@@ -9,19 +9,13 @@
 #include <fstream>
 
 #include "errors.h"
+#include "format.h"
 
 namespace allocstamp {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string fmt(const char* format, double v) {
-  if (!std::isfinite(v)) return "-";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
 
 std::string text_of(const nlohmann::json& j) {
   if (j.is_null()) return "";
@@ -53,27 +47,6 @@ std::string shell_line(const nlohmann::json& words) {
     out += (out.empty() ? "" : " ") + word;
   }
   return out;
-}
-
-Block heading(int level, const std::string& text) {
-  Block b;
-  b.kind = Block::Kind::heading;
-  b.level = level;
-  b.text = text;
-  return b;
-}
-
-Block paragraph(const std::string& text) {
-  Block b;
-  b.text = text;
-  return b;
-}
-
-Block list(std::vector<std::string> items) {
-  Block b;
-  b.kind = Block::Kind::list;
-  b.items = std::move(items);
-  return b;
 }
 
 void setup_section(const ResultsView& view, Document& doc) {
@@ -161,54 +134,21 @@ void summary_section(const ResultsView& view, const std::vector<CellSummary>& ce
       if (c.allocator == view.reference && c.time.n > 0) {
         ratio = "1 (reference)";
       } else if (std::isfinite(c.vs_reference.value)) {
-        ratio = fmt("%.3f", c.vs_reference.value);
+        ratio = number_text("%.3f", c.vs_reference.value);
         if (std::isfinite(c.vs_reference.ci_low))
-          ratio += " [" + fmt("%.3f", std::max(0.0, c.vs_reference.ci_low)) + ", " + fmt("%.3f", c.vs_reference.ci_high) + "]";
+          ratio += " [" + number_text("%.3f", std::max(0.0, c.vs_reference.ci_low)) + ", " + number_text("%.3f", c.vs_reference.ci_high) + "]";
       }
       // A time is positive: an interval reaching below 0 only says "very noisy".
-      std::string ci = std::isfinite(c.time.ci_low) ? "[" + fmt("%.2f", std::max(0.0, c.time.ci_low) / 1e6) + ", " +
-                                                          fmt("%.2f", c.time.ci_high / 1e6) + "]"
+      std::string ci = std::isfinite(c.time.ci_low) ? "[" + number_text("%.2f", std::max(0.0, c.time.ci_low) / 1e6) + ", " +
+                                                          number_text("%.2f", c.time.ci_high / 1e6) + "]"
                                                     : "-";
       table.rows.push_back({std::to_string(c.threads), c.allocator, statuses_text(c.statuses),
-                            fmt("%.2f", c.time.median / 1e6), ci, ratio, fmt("%.1f", c.heap_peak_bytes / (1024.0 * 1024.0)),
-                            fmt("%.1f", c.rss_kb / 1024.0), fmt("%.1f", c.pss_kb / 1024.0)});
+                            number_text("%.2f", c.time.median / 1e6), ci, ratio, number_text("%.1f", c.heap_peak_bytes / (1024.0 * 1024.0)),
+                            number_text("%.1f", c.rss_kb / 1024.0), number_text("%.1f", c.pss_kb / 1024.0)});
     }
     doc.push_back(table);
   }
 }
-
-std::string md_escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (std::string_view("\\`*_[]<>|#!").find(c) != std::string_view::npos) out += '\\';
-    out += c;
-  }
-  return out;
-}
-
-std::string html_escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
-const char* kCss = R"(body { font-family: system-ui, sans-serif; max-width: 1200px; margin: 2em auto; padding: 0 1em; color: #222; }
-h1, h2, h3 { font-weight: 600; } h2 { border-bottom: 1px solid #ddd; padding-bottom: .2em; margin-top: 2em; }
-table { border-collapse: collapse; margin: .5em 0 1.5em; font-size: 90%; }
-th, td { border: 1px solid #ccc; padding: .25em .6em; } th { background: #f3f3f3; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
-pre { background: #f6f6f6; padding: .7em; overflow-x: auto; }
-figure { margin: 1em 0 2.5em; } figure img { max-width: 100%; border: 1px solid #eee; } figcaption { color: #444; margin-top: .4em; }
-ul.notes { color: #8a5a00; margin-top: .3em; }
-)";
 
 }  // namespace
 
@@ -240,105 +180,6 @@ Document build_report(const ResultsView& view, const std::vector<CellSummary>& c
     doc.push_back(list(plan.skipped));
   }
   return doc;
-}
-
-std::string render_markdown(const Document& doc) {
-  std::string out;
-  for (const Block& b : doc) {
-    switch (b.kind) {
-      case Block::Kind::heading:
-        out += std::string(b.level, '#') + " " + md_escape(b.text) + "\n\n";
-        break;
-      case Block::Kind::paragraph:
-        out += md_escape(b.text) + "\n\n";
-        break;
-      case Block::Kind::code: {
-        // A fence longer than any run of backticks inside.
-        size_t run = 0, longest = 0;
-        for (char c : b.text) longest = std::max(longest, run = c == '`' ? run + 1 : 0);
-        std::string fence(std::max<size_t>(3, longest + 1), '`');
-        out += fence + "sh\n" + b.text + "\n" + fence + "\n\n";
-        break;
-      }
-      case Block::Kind::table:
-        for (size_t r = 0; r < b.rows.size(); ++r) {
-          out += "|";
-          for (const auto& cell : b.rows[r]) out.append(" ").append(md_escape(cell)).append(" |");
-          out += "\n";
-          if (r == 0) {
-            out += "|";
-            for (size_t c = 0; c < b.rows[r].size(); ++c) out += c < b.text_columns ? "---|" : "---:|";
-            out += "\n";
-          }
-        }
-        out += "\n";
-        break;
-      case Block::Kind::figure:
-        out += "### " + md_escape(b.text) + "\n\n![" + md_escape(b.text) + "](" + b.image + ".png)\n\n" +
-               md_escape(b.caption) + " ([SVG](" + b.image + ".svg))\n\n";
-        for (const auto& note : b.items) out += "- " + md_escape(note) + "\n";
-        if (!b.items.empty()) out += "\n";
-        break;
-      case Block::Kind::list:
-        for (const auto& item : b.items) out += "- " + md_escape(item) + "\n";
-        out += "\n";
-        break;
-    }
-  }
-  return out;
-}
-
-std::string render_html(const Document& doc) {
-  std::string title;
-  for (const Block& b : doc)
-    if (b.kind == Block::Kind::heading && b.level == 1) title = b.text;
-  std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + html_escape(title) +
-                    "</title>\n<style>\n" + kCss + "</style>\n</head>\n<body>\n";
-  for (const Block& b : doc) {
-    switch (b.kind) {
-      case Block::Kind::heading: {
-        std::string h = "h" + std::to_string(b.level);
-        out += "<" + h + ">" + html_escape(b.text) + "</" + h + ">\n";
-        break;
-      }
-      case Block::Kind::paragraph:
-        out += "<p>" + html_escape(b.text) + "</p>\n";
-        break;
-      case Block::Kind::code:
-        out += "<pre><code>" + html_escape(b.text) + "</code></pre>\n";
-        break;
-      case Block::Kind::table:
-        out += "<table>\n";
-        for (size_t r = 0; r < b.rows.size(); ++r) {
-          out += "<tr>";
-          for (size_t c = 0; c < b.rows[r].size(); ++c) {
-            std::string cell = html_escape(b.rows[r][c]);
-            if (r == 0) out += "<th>" + cell + "</th>";
-            else out += (c < b.text_columns ? "<td>" : "<td class=\"n\">") + cell + "</td>";
-          }
-          out += "</tr>\n";
-        }
-        out += "</table>\n";
-        break;
-      case Block::Kind::figure:
-        out += "<figure>\n<h3>" + html_escape(b.text) + "</h3>\n<a href=\"" + html_escape(b.image) + ".svg\"><img src=\"" +
-               html_escape(b.image) + ".png\" alt=\"" + html_escape(b.text) + "\"></a>\n<figcaption>" +
-               html_escape(b.caption) + "</figcaption>\n";
-        if (!b.items.empty()) {
-          out += "<ul class=\"notes\">\n";
-          for (const auto& note : b.items) out += "<li>" + html_escape(note) + "</li>\n";
-          out += "</ul>\n";
-        }
-        out += "</figure>\n";
-        break;
-      case Block::Kind::list:
-        out += "<ul>\n";
-        for (const auto& item : b.items) out += "<li>" + html_escape(item) + "</li>\n";
-        out += "</ul>\n";
-        break;
-    }
-  }
-  return out + "</body>\n</html>\n";
 }
 
 void write_report(const ResultsView& view, const std::vector<CellSummary>& cells, const FigurePlan& plan) {

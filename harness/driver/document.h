@@ -1,0 +1,45 @@
+// document.h — the one output model: what bench shows a person (the ranking,
+// the check table, --columns, the report) is a Document of blocks, and each
+// output format is one renderer of it: text for the terminal, Markdown, HTML,
+// and CSV for a table. So the formats cannot disagree, and each renderer is
+// tested against expected files (tests/expected/).
+#pragma once
+#include <string>
+#include <vector>
+
+namespace allocstamp {
+
+struct Block {
+  enum class Kind { heading, paragraph, code, table, figure, list };
+  Kind kind = Kind::paragraph;
+  int level = 2;                               // heading
+  std::string text;                            // heading, paragraph, code; a figure's title
+  std::vector<std::string> items;              // list; a figure's notes
+  std::vector<std::vector<std::string>> rows;  // table: the header first
+  size_t text_columns = 1;                     // table: leading left-aligned columns, the rest are numbers
+  std::string align;                           // table: 'l' or 'r' per column, when not text_columns' rule
+  size_t code_columns = 0;                     // table: leading columns whose cells are code (names, keys)
+  size_t indent = 0;                           // text: spaces before a table's or a list's lines
+  std::string image, caption;                  // figure: stem relative to the folder (no extension)
+};
+using Document = std::vector<Block>;
+
+Block heading(int level, const std::string& text);
+Block paragraph(const std::string& text);
+Block list(std::vector<std::string> items, size_t indent = 0);
+Block table(std::vector<std::vector<std::string>> rows, size_t text_columns = 1);
+
+// Is a table's column right-aligned (a number)?
+bool right_aligned(const Block& table, size_t column);
+
+// For a terminal: tables aligned in columns (two spaces apart, the last
+// column ragged), headings after a blank line.
+std::string render_text(const Document& doc);
+// Markdown with every special character escaped (code cells in backticks).
+std::string render_markdown(const Document& doc);
+// One HTML page with a little embedded CSS; the first level-1 heading is its title.
+std::string render_html(const Document& doc);
+// A table as CSV (RFC 4180), the header first.
+std::string render_csv(const Block& table);
+
+}  // namespace allocstamp

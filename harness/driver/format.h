@@ -1,0 +1,16 @@
+// format.h — the one number formatter of everything bench prints or writes:
+// printf-style text for people ("-" where there is no number), exact-enough
+// CSV text for programs ("" where there is none).
+#pragma once
+#include <string>
+
+namespace allocstamp {
+
+// `v` through a printf format with one double conversion; "-" when v is NaN or infinite.
+std::string number_text(const char* format, double v);
+// A value for a CSV cell: %.10g, empty when NaN.
+std::string csv_number(double v);
+// Bytes as MiB with one decimal ("-" when unknown).
+std::string mib_text(double bytes);
+
+}  // namespace allocstamp

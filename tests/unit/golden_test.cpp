@@ -1,0 +1,126 @@
+// golden_test — every renderer of the output model against an expected file
+// (tests/expected/): the report of the fixture folder (Markdown, HTML), the
+// ranking (text), `bench check`'s table (text) and CSV on the fixture against
+// a copy with a planted change, and --columns (Markdown). A failing test
+// prints the difference's first line; ALLOCSTAMP_UPDATE_GOLDEN=1 rewrites the
+// expected files (review them with git diff before committing).
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "check.h"
+#include "check_report.h"
+#include "document.h"
+#include "figures.h"
+#include "ranking.h"
+#include "report.h"
+#include "results.h"
+#include "run_command.h"
+
+namespace allocstamp {
+namespace {
+
+namespace fs = std::filesystem;
+
+using testing::slurp;
+
+// Compares `actual` with tests/expected/<name>, or rewrites it when asked.
+void expect_golden(const std::string& name, const std::string& actual) {
+  const fs::path file = fs::path(EXPECTED_DIR) / name;
+  if (std::getenv("ALLOCSTAMP_UPDATE_GOLDEN")) {
+    std::ofstream(file, std::ios::trunc) << actual;
+    return;
+  }
+  ASSERT_TRUE(fs::exists(file)) << file << " is missing: run with ALLOCSTAMP_UPDATE_GOLDEN=1 to write it";
+  const std::string expected = slurp(file);
+  if (expected == actual) return;
+  std::istringstream a(actual), e(expected);
+  std::string la, le;
+  int line = 1;
+  while (std::getline(a, la) && std::getline(e, le) && la == le) ++line;
+  ADD_FAILURE() << name << " differs from " << file << " at line " << line << ":\n  expected: " << le
+                << "\n  actual:   " << la << "\n(ALLOCSTAMP_UPDATE_GOLDEN=1 rewrites it)";
+}
+
+class Golden : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    // The folder's name is in the report's title: the same every time.
+    scratch = fs::temp_directory_path() / ("golden-test-" + std::to_string(::getpid()) + "-" +
+                                           ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(scratch);
+    dir = scratch / "fixture";
+    fs::create_directories(scratch);
+    fs::copy(FIXTURE, dir, fs::copy_options::recursive);
+  }
+  void TearDown() override { fs::remove_all(scratch); }
+  fs::path scratch, dir;
+};
+
+TEST_F(Golden, ReportInMarkdownAndHtml) {
+  ResultsView view = load_results(dir);
+  auto cells = summarize_cells(view);
+  FigurePlan plan = prepare_figures(view, cells);
+  Document doc = build_report(view, cells, plan);
+  // The folder's path changes from run to run: the expected files say RESULTS.
+  auto stable = [&](std::string text) { return std::regex_replace(text, std::regex(dir.string()), "RESULTS"); };
+  expect_golden("report.md", stable(render_markdown(doc)));
+  expect_golden("report.html", stable(render_html(doc)));
+}
+
+TEST_F(Golden, RankingAsText) {
+  std::ostringstream out;
+  print_ranking(dir, out);
+  expect_golden("ranking.txt", out.str());
+}
+
+TEST_F(Golden, CheckTableAndCsv) {
+  // The current side: vacation-low's jemalloc runs 30% slower and allocating
+  // 10% more; one baseline cell gone.
+  fs::path current = dir / "current";
+  fs::create_directories(current);
+  std::string runs = slurp(dir / "runs.csv");
+  std::ostringstream edited;
+  std::istringstream lines(runs);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.find("maps-insert-absl_btree_map") != std::string::npos) continue;
+    edited << line << '\n';
+  }
+  std::ofstream(current / "runs.csv") << edited.str();
+  RunsTable base = load_runs(dir / "runs.csv", "baseline"), cur = load_runs(current / "runs.csv", "current");
+  for (CsvRow& row : cur.rows) {
+    if (cur.text(row, "workload") != "vacation-low" || cur.text(row, "allocator") != "jemalloc") continue;
+    for (const char* name : {"elapsed_ns", "allocs_seq_count"}) {
+      std::size_t i = cur.column(name);
+      double v = std::strtod(row[i].c_str(), nullptr) * (std::string(name) == "elapsed_ns" ? 1.3 : 1.1);
+      row[i] = std::to_string(static_cast<long long>(v));
+    }
+  }
+  CheckConfig config;
+  CheckResult result = compare_runs(base, cur, config);
+  std::ostringstream table, csv;
+  print_check_table(result, false, table);
+  table << check_verdict_line(result, config) << '\n';
+  write_check_csv(result, csv);
+  expect_golden("check.txt", table.str());
+  expect_golden("check.csv", csv.str());
+}
+
+TEST_F(Golden, ColumnsAsMarkdown) {
+  Block columns = table({{"column", "meaning"}}, 2);
+  columns.code_columns = 1;
+  for (const Column& c : run_columns()) columns.rows.push_back({c.name, c.meaning});
+  expect_golden("columns.md", render_markdown({columns}));
+  expect_golden("columns.html", render_html({heading(1, "runs.csv"), columns}));
+  expect_golden("columns.txt", render_text({columns}));
+}
+
+}  // namespace
+}  // namespace allocstamp
