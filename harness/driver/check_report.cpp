@@ -1,14 +1,11 @@
-// check_report.cpp — the text table and the CSV of `bench check`, and the
-// subcommand itself: thresholds from the command line and the file, both
-// sides loaded, compared, reported; the exit status says pass or fail.
+// check_report.cpp — what `bench check` shows: the text table and the CSV of
+// its verdicts, as documents of the output model.
 #include "check_report.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <iostream>
 
 #include "csv.h"
 #include "document.h"
@@ -92,46 +89,6 @@ void write_check_csv(const CheckResult& result, std::ostream& out) {
     t.rows.push_back(std::move(row));
   }
   out << "# allocstamp check.csv schema 1\n" << render_csv(t);
-}
-
-int run_check(const Options& options, std::ostream& out, std::ostream& err) {
-  CheckConfig config;
-  for (const std::string& t : options.check_thresholds) add_threshold(t, config.thresholds);
-  if (!options.check_thresholds_file.empty()) add_thresholds_file(options.check_thresholds_file, config.thresholds);
-  config.alpha = options.check_alpha;
-  config.deterministic_only = options.check_deterministic_only;
-  config.fail_on_missing = options.check_fail_on_missing;
-  config.fail_on_change = options.check_fail_on_change;
-
-  const RunsTable baseline = load_runs(options.check_baseline, "baseline");
-  const RunsTable current = load_runs(options.check_current, "current");
-  const CheckResult result = compare_runs(baseline, current, config);
-  // A different allocator or compiler changes what even deterministic metrics are.
-  std::vector<std::string> setup = setup_differences(baseline, current);
-
-  if (!options.check_csv.empty() && options.check_csv != "-") {
-    std::ofstream csv(options.check_csv, std::ios::trunc);
-    write_check_csv(result, csv);
-    csv.close();
-    if (!csv) throw UsageError("cannot write " + options.check_csv, "choose a writable path for --csv");
-  }
-  if (options.check_csv == "-") {
-    write_check_csv(result, out);
-  } else {
-    out << "comparing " << current.source << " with the baseline " << baseline.source << ": " << result.cells_compared
-        << " cell(s) in both" << (config.deterministic_only ? ", deterministic metrics only" : "") << '\n';
-    print_check_table(result, options.check_all, out);
-  }
-  // Warnings after the table, right above the verdict, where they are read.
-  out.flush();
-  for (const std::string& w : result.warnings) err << "warning: " << w << '\n';
-  for (const std::string& d : setup)
-    err << "warning: the two sides ran on different setups (" << d
-        << "): a difference may come from there — re-record the baseline on this setup if so\n";
-  for (const std::string& n : result.notes) err << "note: " << n << '\n';
-  err.flush();
-  (options.check_csv == "-" ? err : out) << check_verdict_line(result, config) << '\n';
-  return result.failed(config) ? 1 : 0;
 }
 
 }  // namespace allocstamp

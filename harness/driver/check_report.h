@@ -1,12 +1,11 @@
 // check_report.h — what `bench check` shows: an aligned table of the verdicts
 // (those that are not ok, or all) ending in one count per verdict and PASS or
-// FAIL, and every row as CSV for machines; run_check glues the subcommand.
+// FAIL, and every row as CSV for machines (commands/check.cpp runs the verb).
 #pragma once
 #include <ostream>
 #include <string>
 
 #include "check.h"
-#include "options.h"
 
 namespace allocstamp {
 
@@ -19,10 +18,5 @@ std::string check_verdict_line(const CheckResult& result, const CheckConfig& con
 
 // Every row, with a schema line: `# allocstamp check.csv schema 1`.
 void write_check_csv(const CheckResult& result, std::ostream& out);
-
-// `bench check`: reads both sides, compares, reports. Returns the exit status:
-// 0 pass, 1 a regression (or a failed cell); throws UsageError (exit 2) on
-// unusable input.
-int run_check(const Options& options, std::ostream& out, std::ostream& err);
 
 }  // namespace allocstamp

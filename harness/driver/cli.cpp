@@ -15,7 +15,7 @@ namespace allocstamp {
 void to_json(nlohmann::json& j, const Options& o) {
   j = nlohmann::json{{"alloc", o.allocators}, {"workload", o.workloads}, {"threads", o.threads},
                      {"size", o.size},        {"reps", o.reps},           {"tm", o.tm},
-                     {"timeout", o.timeout_seconds}, {"no_profile", o.no_profile}, {"profile", o.profile}, {"series", o.series},
+                     {"timeout", o.timeout_seconds}, {"profile", o.profile}, {"series", o.series},
                      {"shuffle", o.shuffle},  {"seed", o.seed},           {"registry", o.registries},
                      {"workloads_file", o.workload_files}, {"preset", o.preset}};
 }
@@ -28,8 +28,8 @@ void from_json(const nlohmann::json& j, Options& o) {
   o.reps = j.at("reps").get<int>();
   o.tm = j.at("tm").get<std::string>();
   o.timeout_seconds = j.at("timeout").get<double>();
-  o.no_profile = j.at("no_profile").get<bool>();
-  o.profile = j.value("profile", o.no_profile ? std::string("none") : std::string("full"));
+  // Folders written before `profile` existed say no_profile.
+  o.profile = j.value("profile", j.value("no_profile", false) ? std::string("none") : std::string("full"));
   o.series = j.at("series").get<bool>();
   o.shuffle = j.at("shuffle").get<bool>();
   o.seed = j.at("seed").get<unsigned>();
@@ -79,7 +79,11 @@ Examples:
 
 }  // namespace
 
-bool parse_command_line(int argc, char** argv, Options& o) {
+Command parse_command_line(int argc, char** argv) {
+  Command command;
+  Options& o = command.run;
+  CheckOptions& c = command.check;
+  bool no_profile = false, list = false, columns = false;
   CLI::App app{"bench — how the choice of memory allocator changes the speed and the memory of programs", "bench"};
   app.footer(kFooter);
   app.set_version_flag("--version", std::string("allocstamp ") + kVersion);
@@ -99,7 +103,7 @@ bool parse_command_line(int argc, char** argv, Options& o) {
   app.add_option("--out", o.out, "Results folder (default results/runs/<timestamp>)")->envname("ALLOCSTAMP_OUT");
   app.add_option("--timeout", o.timeout_seconds, "Seconds a run may take before it is stopped")
       ->envname("ALLOCSTAMP_TIMEOUT")->check(CLI::PositiveNumber);
-  app.add_flag("--no-profile", o.no_profile, "Preload the allocator only, without memprof (the timing baseline)")
+  app.add_flag("--no-profile", no_profile, "Preload the allocator only, without memprof (the timing baseline)")
       ->envname("ALLOCSTAMP_NO_PROFILE");
   app.add_option("--profile", o.profile,
                  "What memprof measures: full (heap, peaks, usable bytes), counts (counts and bytes only: "
@@ -114,8 +118,8 @@ bool parse_command_line(int argc, char** argv, Options& o) {
                  "Without any argument, bench runs the preset 'default'")
       ->envname("ALLOCSTAMP_PRESET");
   app.add_flag("--dry-run", o.dry_run, "Print the runs that would be made, run nothing");
-  app.add_flag("--list", o.list, "List allocators and workloads, installed or not, with versions");
-  app.add_flag("--columns", o.columns, "Print the columns of runs.csv with their meaning (Markdown)");
+  app.add_flag("--list", list, "List allocators and workloads, installed or not, with versions");
+  app.add_flag("--columns", columns, "Print the columns of runs.csv with their meaning (Markdown)");
   app.add_option("--resume", o.resume, "Complete the runs missing from an earlier results folder")
       ->check(CLI::ExistingDirectory);
   app.add_option("--registry", o.registries, "More allocators from a JSON file (shape of allocators/allocators.json)")
@@ -123,10 +127,10 @@ bool parse_command_line(int argc, char** argv, Options& o) {
   app.add_option("--workloads", o.workload_files, "More workloads from a JSON file (shape of workloads/workloads.json)")
       ->envname("ALLOCSTAMP_WORKLOADS")->check(CLI::ExistingFile);
   CLI::App* summarize = app.add_subcommand("summarize", "Recompute summary.csv of a results folder");
-  summarize->add_option("dir", o.summarize, "Results folder")->required()->check(CLI::ExistingDirectory);
+  summarize->add_option("dir", command.dir, "Results folder")->required()->check(CLI::ExistingDirectory);
   CLI::App* plot = app.add_subcommand(
       "plot", "Draw the figures of a results folder (PNG and SVG in DIR/figures/) and write DIR/report.md and report.html");
-  plot->add_option("dir", o.plot_dir, "Results folder (default results/latest)");
+  plot->add_option("dir", command.dir, "Results folder (default results/latest)");
   plot->footer(
       "Figures, each left out with the reason when its data is missing: time relative to glibc (95% CI) per thread\n"
       "count; speedup, memory ladder, memory over time (series.csv) and allocations/frees by region per workload;\n"
@@ -135,42 +139,47 @@ bool parse_command_line(int argc, char** argv, Options& o) {
   CLI::App* check = app.add_subcommand(
       "check", "Compare two results folders cell by cell: the regression gate (exit 0 pass, 1 regressed, 2 bad input)");
   check->footer(kCheckFooter);
-  check->add_option("--baseline", o.check_baseline, "The known-good results: a folder or its runs.csv")->required();
-  check->add_option("--current", o.check_current, "The results to judge: a folder or its runs.csv")->required();
-  check->add_option("--threshold", o.check_thresholds,
+  check->add_option("--baseline", c.baseline, "The known-good results: a folder or its runs.csv")->required();
+  check->add_option("--current", c.current, "The results to judge: a folder or its runs.csv")->required();
+  check->add_option("--threshold", c.thresholds,
                     "metric=percent, or a group (time, memory, deterministic)=percent; repeat or comma-separate")
       ->delimiter(',');
-  check->add_option("--thresholds", o.check_thresholds_file,
+  check->add_option("--thresholds", c.thresholds_file,
                     "JSON file of thresholds, {\"elapsed_ns\": 10, \"memory\": 8}; --threshold wins")
       ->envname("ALLOCSTAMP_CHECK_THRESHOLDS");
-  check->add_option("--alpha", o.check_alpha, "Significance level of the Mann-Whitney U-test")
+  check->add_option("--alpha", c.alpha, "Significance level of the Mann-Whitney U-test")
       ->envname("ALLOCSTAMP_CHECK_ALPHA")->check(CLI::Range(0.0, 1.0));
-  check->add_flag("--deterministic-only", o.check_deterministic_only,
+  check->add_flag("--deterministic-only", c.deterministic_only,
                   "Compare only the deterministic metrics (counts and requested bytes at 1 thread) and run status")
       ->envname("ALLOCSTAMP_CHECK_DETERMINISTIC_ONLY");
-  check->add_flag("--fail-on-missing", o.check_fail_on_missing, "A cell or metric absent from --current fails the check");
-  check->add_flag("--fail-on-change", o.check_fail_on_change,
+  check->add_flag("--fail-on-missing", c.fail_on_missing, "A cell or metric absent from --current fails the check");
+  check->add_flag("--fail-on-change", c.fail_on_change,
                   "A deterministic metric that moved either way fails (fewer allocations too: for a CI gate, "
                   "where an intended change re-records the baseline)");
-  check->add_flag("--all", o.check_all, "Print every row, not only those that are not ok");
-  check->add_option("--csv", o.check_csv, "Also write every row as CSV to this file (-: CSV on stdout instead of the table)");
+  check->add_flag("--all", c.all, "Print every row, not only those that are not ok");
+  check->add_option("--csv", c.csv, "Also write every row as CSV to this file (-: CSV on stdout instead of the table)");
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     app.exit(e);
-    return false;
+    command.verb = Command::Verb::answered;
+    return command;
   } catch (const CLI::CallForVersion& e) {
     app.exit(e);
-    return false;
+    command.verb = Command::Verb::answered;
+    return command;
   } catch (const CLI::ParseError& e) {
     throw UsageError(e.what(), "see 'bench --help'");
   }
-  o.check = check->parsed();
-  o.plot = plot->parsed();
+  command.verb = check->parsed()       ? Command::Verb::check
+                 : plot->parsed()      ? Command::Verb::plot
+                 : summarize->parsed() ? Command::Verb::summarize
+                 : columns             ? Command::Verb::columns
+                 : list                ? Command::Verb::list
+                                       : Command::Verb::run;
   for (int i = 0; i < argc; ++i) o.command_line.emplace_back(argv[i]);
-  if (o.profile == "none") o.no_profile = true;
-  if (o.no_profile) o.profile = "none";
+  if (no_profile) o.profile = "none";
   // Flags typed on the command line (ALLOCSTAMP_* variables are ambient, not given).
   for (int i = 1; i < argc; ++i) {
     std::string word = argv[i];
@@ -184,7 +193,7 @@ bool parse_command_line(int argc, char** argv, Options& o) {
     if (a.find('/') != std::string::npos) absolute(a);
   std::sort(o.threads.begin(), o.threads.end());
   o.threads.erase(std::unique(o.threads.begin(), o.threads.end()), o.threads.end());
-  return true;
+  return command;
 }
 
 }  // namespace allocstamp

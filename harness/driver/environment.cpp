@@ -35,7 +35,7 @@ std::vector<std::string> child_environment(const Run& run, const Options& option
     if (run.allocator.env.count(key)) continue;  // the registry's value wins
     env.push_back(std::move(s));
   }
-  std::string preload = options.no_profile ? "" : paths.memprof.string();
+  std::string preload = !options.profiled() ? "" : paths.memprof.string();
   if (!run.allocator.library.empty()) preload += (preload.empty() ? "" : ":") + run.allocator.library;
   if (!preload.empty()) env.push_back("LD_PRELOAD=" + preload);
   if (options.series) env.push_back("MEMPROF_SERIES=1");

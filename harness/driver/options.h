@@ -8,6 +8,7 @@
 
 namespace allocstamp {
 
+// The options of a sweep (`bench [flags]`, the default verb).
 struct Options {
   std::vector<std::string> allocators;  // names or paths; "all" expanded later
   std::vector<std::string> workloads;   // names; "all" expanded later
@@ -17,42 +18,50 @@ struct Options {
   std::string tm = "ml_wt";
   std::string out;                      // results folder; empty: results/runs/<timestamp>
   double timeout_seconds = 600;
-  bool no_profile = false;             // --no-profile or --profile=none
-  std::string profile = "full";         // full, counts (MEMPROF_HEAP=0), none
+  std::string profile = "full";         // full, counts (MEMPROF_HEAP=0), none (--no-profile: no memprof)
   bool series = true;
   bool shuffle = false;
   unsigned seed = 1;
   bool dry_run = false;
-  bool list = false;
-  bool columns = false;                 // print runs.csv's columns (Markdown)
   std::string resume;                   // results folder to complete
   std::vector<std::string> registries;  // more allocator files
   std::vector<std::string> workload_files;
-  std::string summarize;                // `bench summarize DIR`
   std::string preset;                   // --preset NAME (presets.h); `bench` alone runs "default"
   bool plot_after = false;              // the preset asks for figures and the report at the end
-  bool plot = false;                    // `bench plot [DIR]` (plot.h): figures and the report
-  std::string plot_dir;                 // empty: results/latest
-  // `bench check` (check.h): the regression gate
-  bool check = false;
-  std::string check_baseline, check_current;  // results folders or runs.csv files
-  std::vector<std::string> check_thresholds;  // metric=percent, over the file's
-  std::string check_thresholds_file;          // JSON {"metric": percent}
-  double check_alpha = 0.05;
-  bool check_deterministic_only = false;
-  bool check_fail_on_missing = false;
-  bool check_fail_on_change = false;
-  bool check_all = false;                     // print ok rows too
-  std::string check_csv;                      // every row as CSV; "-": stdout
   std::vector<std::string> command_line;
   std::vector<std::string> given;       // flags typed on the command line
+
+  // memprof is preloaded (profile is not none).
+  bool profiled() const { return profile != "none"; }
+};
+
+// `bench check` (check.h): the regression gate.
+struct CheckOptions {
+  std::string baseline, current;        // results folders or runs.csv files
+  std::vector<std::string> thresholds;  // metric=percent, over the file's
+  std::string thresholds_file;          // JSON {"metric": percent}
+  double alpha = 0.05;
+  bool deterministic_only = false;
+  bool fail_on_missing = false;
+  bool fail_on_change = false;
+  bool all = false;                     // print ok rows too
+  std::string csv;                      // every row as CSV; "-": stdout
+};
+
+// What one invocation of bench asks for: a verb and its options.
+struct Command {
+  enum class Verb { run, plot, check, summarize, list, columns, answered };  // answered: --help or --version
+  Verb verb = Verb::run;
+  Options run;         // run (also what --list reads: registries, workload files)
+  CheckOptions check;  // check
+  std::string dir;     // plot (empty: results/latest), summarize
 };
 
 void to_json(nlohmann::json& j, const Options& o);
 void from_json(const nlohmann::json& j, Options& o);
 
-// Parses the command line (flags fall back to ALLOCSTAMP_* variables). Returns
-// false when --help or --version was answered; throws UsageError on bad input.
-bool parse_command_line(int argc, char** argv, Options& options);
+// Parses the command line (flags fall back to ALLOCSTAMP_* variables); the
+// verb is `answered` when --help or --version was. Throws UsageError on bad input.
+Command parse_command_line(int argc, char** argv);
 
 }  // namespace allocstamp

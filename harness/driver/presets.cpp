@@ -103,7 +103,6 @@ void apply_preset(const Preset& p, Options& o) {
   if (!p.tm.empty() && !chosen(o, "--tm", "ALLOCSTAMP_TM")) o.tm = p.tm;
   if (!p.profile.empty() && !chosen(o, "--profile", "ALLOCSTAMP_PROFILE") && !chosen(o, "--no-profile", "ALLOCSTAMP_NO_PROFILE"))
     o.profile = p.profile;
-  o.no_profile = o.profile == "none";
   std::sort(o.threads.begin(), o.threads.end());
   o.threads.erase(std::unique(o.threads.begin(), o.threads.end()), o.threads.end());
   if (p.reps > 0 && !chosen(o, "--reps", "ALLOCSTAMP_REPS")) o.reps = p.reps;

@@ -71,7 +71,7 @@ std::string measurement_problem(const Options& options, const Records& records, 
   while (std::getline(in, line))
     if (line.find("cannot be preloaded") != std::string::npos) return "the allocator library was not preloaded: " + line;
   if (!records.errors.empty()) return "the run's records are incomplete: " + records.errors.front().substr(1);
-  if (!options.no_profile && !records.has_memprof) return "memprof did not report (see the log)";
+  if (options.profiled() && !records.has_memprof) return "memprof did not report (see the log)";
   if (records.has_memprof) {
     auto format = records.memprof.find(keys::format);
     std::string got = format == records.memprof.end() ? "none" : format->second;
@@ -110,7 +110,7 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   Catalog catalog = load_catalog(options, paths);
   std::vector<Allocator> allocators = select_allocators(options, catalog);
   std::vector<Workload> workloads = select_workloads(options, catalog, paths);
-  if (!options.no_profile && !fs::exists(paths.memprof))
+  if (options.profiled() && !fs::exists(paths.memprof))
     throw UsageError("libmemprof.so is not built (" + paths.memprof.string() + ")", "run 'make build'");
   std::vector<Run> plan = make_plan(options, workloads, allocators);
   nlohmann::json plan_keys = nlohmann::json::array();
@@ -162,7 +162,7 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
             {"plan", plan_keys},
             {"machine", describe_machine(paths.source)},
             {"inherited_environment", inherited_tuning()},
-            {"memprof", options.no_profile ? "" : paths.memprof.string()},
+            {"memprof", !options.profiled() ? "" : paths.memprof.string()},
             {"allocators", allocators_now}};
   }
   folder.write_meta(meta);

@@ -16,6 +16,7 @@
 
 #include "check.h"
 #include "check_report.h"
+#include "commands.h"
 #include "document.h"
 #include "figures.h"
 #include "ranking.h"
@@ -114,10 +115,10 @@ TEST_F(Golden, CheckTableAndCsv) {
 }
 
 TEST_F(Golden, ColumnsAsMarkdown) {
-  Block columns = table({{"column", "meaning"}}, 2);
-  columns.code_columns = 1;
-  for (const Column& c : run_columns()) columns.rows.push_back({c.name, c.meaning});
-  expect_golden("columns.md", render_markdown({columns}));
+  std::ostringstream md;
+  command_columns(md);
+  expect_golden("columns.md", md.str());
+  const Block columns = columns_table();
   expect_golden("columns.html", render_html({heading(1, "runs.csv"), columns}));
   expect_golden("columns.txt", render_text({columns}));
 }

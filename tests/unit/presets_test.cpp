@@ -56,7 +56,7 @@ TEST(Presets, FillOnlyWhatWasNotChosen) {
   EXPECT_EQ(o.workloads, (std::vector<std::string>{"churn"}));
   EXPECT_EQ(o.threads, (std::vector<int>{1, 2})) << "sorted, duplicates dropped";
   EXPECT_EQ(o.reps, 7);
-  EXPECT_TRUE(o.no_profile) << "profile none means no memprof";
+  EXPECT_FALSE(o.profiled()) << "profile none means no memprof";
   EXPECT_FALSE(o.series);
   EXPECT_EQ(o.timeout_seconds, 3600);
   EXPECT_TRUE(o.plot_after);

@@ -268,7 +268,7 @@ TEST_F(Sweep, NoProfileAndSkippedAllocators) {
   options.allocators = {"all"};
   options.workloads = {"plain"};
   options.reps = 1;
-  options.no_profile = true;
+  options.profile = "none";
   executor.script = [](const Launch&, int) { return ok_with(""); };
   EXPECT_EQ(run_sweep(options, paths, executor, out), 0);
   ASSERT_EQ(executor.launches.size(), 2u) << "'gone' is not installed: not launched";

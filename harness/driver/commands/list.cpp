@@ -1,0 +1,30 @@
+// commands/list.cpp — what bench knows, for a person: `--list` (allocators and
+// workloads, installed or not, with versions; the presets) and `--columns`
+// (runs.csv's columns, from the key table, as Markdown).
+#include "commands.h"
+#include "document.h"
+#include "presets.h"
+#include "results.h"
+
+namespace allocstamp {
+
+int command_list(const Options& options, const Paths& paths, std::ostream& out) {
+  out.flush();
+  print_list(load_catalog(options, paths), paths);
+  print_presets(load_presets(paths.source / "workloads" / "presets.json"));
+  return 0;
+}
+
+Block columns_table() {
+  Block columns = table({{"column", "meaning"}}, 2);
+  columns.code_columns = 1;
+  for (const Column& c : run_columns()) columns.rows.push_back({c.name, c.meaning});
+  return columns;
+}
+
+int command_columns(std::ostream& out) {
+  out << render_markdown({columns_table()});
+  return 0;
+}
+
+}  // namespace allocstamp
