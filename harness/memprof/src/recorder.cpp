@@ -134,12 +134,7 @@ void record_alloc_careful(ThreadState& t, void* p, size_t n, bool plain) {
   if (options.track_heap) {
     bool odd;
     size_t u = usable::of_new_block(p, n, plain, &odd, t.memo_countdown);
-    if (!shadow::remember(p, n, odd)) {
-      bump(t.c.allocs_untracked_count);
-    } else {
-      bump(t.c.usable_total_bytes, u);
-      heap_grow(t, int64_t(n), int64_t(u));
-    }
+    remember_block(t, p, n, u, odd);
   }
   if (t.scope_depth != 0) scope_note_alloc(t, n);
   if (t.status == kExited) merge_exited(t);
@@ -263,12 +258,7 @@ void* alloc_heap_rare(ThreadState& t, void* p, size_t n, bool plain) {
   } else if (shared.mode == kHeapGlibc) {
     u = usable::glibc_usable_size(p);
   }
-  if (!shadow::remember(p, n, odd)) {
-    bump(t.c.allocs_untracked_count);
-  } else {
-    bump(t.c.usable_total_bytes, u);
-    heap_grow(t, int64_t(n), int64_t(u));
-  }
+  remember_block(t, p, n, u, odd);
   t.depth = 0;
   return p;
 }

@@ -229,6 +229,17 @@ int alloc_region(ThreadState& t, size_t n, void* p);
 // realloc moved p: a block of libitm's own is known by its new address only.
 void forget_tm_internal(ThreadState& t, void* p);
 
+// Keeps a new block's size in the shadow and adds it to the thread's heap
+// change; a block the shadow cannot take is only counted as untracked.
+inline void remember_block(ThreadState& t, void* p, size_t n, size_t u, bool odd) {
+  if (__builtin_expect(!shadow::remember(p, n, odd), 0)) {
+    bump(t.c.allocs_untracked_count);
+    return;
+  }
+  bump(t.c.usable_total_bytes, u);
+  heap_grow(t, int64_t(n), int64_t(u));
+}
+
 // A block of `n` requested bytes came back from the allocator (p may be null).
 // `plain`: from malloc, calloc or a non-aligned operator new (usable.h).
 inline void record_alloc(ThreadState& t, void* p, size_t n, bool plain) {
@@ -242,12 +253,7 @@ inline void record_alloc(ThreadState& t, void* p, size_t n, bool plain) {
   if (!options.track_heap) return;
   bool odd;
   size_t u = usable::of_new_block(p, n, plain, &odd, t.memo_countdown);
-  if (__builtin_expect(!shadow::remember(p, n, odd), 0)) {
-    bump(t.c.allocs_untracked_count);
-    return;
-  }
-  bump(t.c.usable_total_bytes, u);
-  heap_grow(t, int64_t(n), int64_t(u));
+  remember_block(t, p, n, u, odd);
 }
 
 // `p` (not null) is about to be released; call before the allocator frees it.
