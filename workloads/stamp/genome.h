@@ -1,7 +1,9 @@
 // genome.h — STAMP's genome (gene sequencing from overlapping segments) as
-// parameters and result; the body is compiled per TM build (genome_body.inc).
+// parameters and result; the body is compiled per TM build (genome_tm.cpp).
 #pragma once
 #include <cstdint>
+
+#include "app.h"
 
 namespace allocstamp::stamp {
 
@@ -18,5 +20,7 @@ struct GenomeResult {
   long unique_segments = 0;
   bool rebuilt = false;  // the sequence equals the gene
 };
+
+ALLOCSTAMP_STAMP_BUILDS(GenomeConfig, GenomeResult)
 
 }  // namespace allocstamp::stamp

@@ -1,7 +1,9 @@
 // intruder.h — STAMP's intruder (network intrusion detection) as parameters
-// and result; the body is compiled per TM build (intruder_body.inc).
+// and result; the body is compiled per TM build (intruder_tm.cpp).
 #pragma once
 #include <cstdint>
+
+#include "app.h"
 
 namespace allocstamp::stamp {
 
@@ -18,5 +20,7 @@ struct IntruderResult {
   long attacks_generated = 0, attacks_found = 0;
   bool exact = false;  // found exactly the generated attacks
 };
+
+ALLOCSTAMP_STAMP_BUILDS(IntruderConfig, IntruderResult)
 
 }  // namespace allocstamp::stamp

@@ -1,8 +1,10 @@
 // kmeans.h — STAMP's kmeans as parameters and result: points drawn from
 // Gaussian blobs (seeded), clustered by Lloyd's algorithm whose centre sums are
-// updated in transactions; the body is compiled per TM build (kmeans_body.inc).
+// updated in transactions; the body is compiled per TM build (kmeans_tm.cpp).
 #pragma once
 #include <cstdint>
+
+#include "app.h"
 
 namespace allocstamp::stamp {
 
@@ -23,5 +25,7 @@ struct KmeansResult {
   bool consistent = false;
   double moved_share = 0;  // points whose nearest final centre is not their cluster
 };
+
+ALLOCSTAMP_STAMP_BUILDS(KmeansConfig, KmeansResult)
 
 }  // namespace allocstamp::stamp

@@ -1,7 +1,9 @@
 // labyrinth.h — STAMP's labyrinth (Lee routing in a 3-D grid) as parameters
-// and result; the body is compiled per TM build (labyrinth_body.inc).
+// and result; the body is compiled per TM build (labyrinth_tm.cpp).
 #pragma once
 #include <cstdint>
+
+#include "app.h"
 
 namespace allocstamp::stamp {
 
@@ -17,5 +19,7 @@ struct LabyrinthResult {
   long routed = 0, unroutable = 0, retries = 0;
   bool consistent = false;
 };
+
+ALLOCSTAMP_STAMP_BUILDS(LabyrinthConfig, LabyrinthResult)
 
 }  // namespace allocstamp::stamp

@@ -1,8 +1,10 @@
 // ssca2.h — STAMP's ssca2 (kernel 1 of the SSCA#2 graph benchmark) as
 // parameters and result: build adjacency arrays from a seeded list of
-// weighted, directed edges; the body is compiled per TM build (ssca2_body.inc).
+// weighted, directed edges; the body is compiled per TM build (ssca2_tm.cpp).
 #pragma once
 #include <cstdint>
+
+#include "app.h"
 
 namespace allocstamp::stamp {
 
@@ -19,5 +21,7 @@ struct Ssca2Result {
   long vertices = 0, edges = 0;
   bool consistent = false;
 };
+
+ALLOCSTAMP_STAMP_BUILDS(Ssca2Config, Ssca2Result)
 
 }  // namespace allocstamp::stamp

@@ -1,7 +1,9 @@
 // vacation.h — the travel reservation system of STAMP's vacation, as parameters
-// and result; the body is compiled per TM build (vacation_body.inc).
+// and result; the body is compiled per TM build (vacation_tm.cpp).
 #pragma once
 #include <cstdint>
+
+#include "app.h"
 
 namespace allocstamp::stamp {
 
@@ -21,5 +23,7 @@ struct VacationResult {
   long reservations = 0;  // held by customers at the end
   uint64_t made = 0, deleted = 0, updates = 0;
 };
+
+ALLOCSTAMP_STAMP_BUILDS(VacationConfig, VacationResult)
 
 }  // namespace allocstamp::stamp

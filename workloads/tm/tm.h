@@ -1,7 +1,9 @@
 // tm.h — the transactional layer every TM workload is written against. One
 // source, three builds: ALLOCSTAMP_TM_STM (GCC's __transaction_atomic on
 // libitm, method chosen at run time), ALLOCSTAMP_TM_LOCK (one global mutex),
-// ALLOCSTAMP_TM_SEQ (no synchronisation, one thread). Each transaction counts
+// ALLOCSTAMP_TM_SEQ (no synchronisation, one thread). ALLOCSTAMP_TM_BUILD names
+// the build (stm, lock, seq): a source compiled for each build puts its code in
+// a namespace of that name. Each transaction counts
 // its attempts (a transaction_pure call at the top of the body re-runs on
 // abort) and its commits; in the lock and seq builds it also marks itself for
 // memprof (memprof_tx_begin/end), so allocations in it count as `tx`.
@@ -50,6 +52,7 @@ struct MarkedTransaction {
 #define TM_END } ::allocstamp::tm::note_commit();
 #define TM_SAFE __attribute__((transaction_safe))
 #define TM_PURE __attribute__((transaction_pure))
+#define ALLOCSTAMP_TM_BUILD stm
 #elif defined(ALLOCSTAMP_TM_LOCK)
 #define TM_BEGIN                                                                   \
   {                                                                                \
@@ -59,6 +62,7 @@ struct MarkedTransaction {
 #define TM_END } ::allocstamp::tm::note_commit();
 #define TM_SAFE
 #define TM_PURE
+#define ALLOCSTAMP_TM_BUILD lock
 #elif defined(ALLOCSTAMP_TM_SEQ)
 #define TM_BEGIN                                              \
   {                                                           \
@@ -67,6 +71,7 @@ struct MarkedTransaction {
 #define TM_END } ::allocstamp::tm::note_commit();
 #define TM_SAFE
 #define TM_PURE
+#define ALLOCSTAMP_TM_BUILD seq
 #else
 #error "define ALLOCSTAMP_TM_STM, ALLOCSTAMP_TM_LOCK or ALLOCSTAMP_TM_SEQ before including tm.h"
 #endif

@@ -1,4 +1,4 @@
-// labyrinth_body.inc — STAMP's labyrinth, written from its description:
+// labyrinth_tm.cpp — STAMP's labyrinth, written from its description:
 // threads take source/destination pairs from a shared queue; each copies the
 // grid into its own buffer (thread-private, allocated once), expands a
 // breadth-first wavefront from the source (Lee's algorithm), traces a shortest
@@ -7,7 +7,22 @@
 // (long transactions, large read/write sets). If another thread took a cell
 // first, the route is planned again. Verified: every routed path is connected,
 // runs from its source to its destination, and no two paths share a cell.
-// Included inside a TM build's namespace.
+// Compiled once per TM build (seq, lock, stm; see stamp_app in CMakeLists.txt),
+// each into its own namespace, ALLOCSTAMP_TM_BUILD.
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <memprof/memprof.h>
+
+#include "labyrinth.h"
+#include "random.h"
+#include "runtime.h"
+#include "tm.h"
+
+namespace allocstamp::stamp::ALLOCSTAMP_TM_BUILD {
 
 constexpr long kEmpty = 0;
 
@@ -179,3 +194,4 @@ LabyrinthResult run(const LabyrinthConfig& c) {
   r.consistent = ok;
   return r;
 }
+}  // namespace allocstamp::stamp::ALLOCSTAMP_TM_BUILD

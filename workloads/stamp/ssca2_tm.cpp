@@ -1,11 +1,27 @@
-// ssca2_body.inc — SSCA#2 kernel 1 as STAMP runs it, written from its
+// ssca2_tm.cpp — SSCA#2 kernel 1 as STAMP runs it, written from its
 // description: threads take the edge list in chunks and, in short
 // transactions, count out- and in-degrees in shared arrays; after a prefix
 // sum, each edge claims the next slot of its source vertex in a transaction
 // and is written into the adjacency array. Nothing is allocated inside
 // transactions. Verified: degree sums equal the edge count, the offsets are
 // the prefix sums, and every vertex's adjacency is exactly its edges.
-// Included inside a TM build's namespace.
+// Compiled once per TM build (seq, lock, stm; see stamp_app in CMakeLists.txt),
+// each into its own namespace, ALLOCSTAMP_TM_BUILD.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <memprof/memprof.h>
+
+#include "random.h"
+#include "runtime.h"
+#include "ssca2.h"
+#include "tm.h"
+
+namespace allocstamp::stamp::ALLOCSTAMP_TM_BUILD {
 
 struct Edge {
   long from, to, weight;
@@ -120,3 +136,4 @@ Ssca2Result run(const Ssca2Config& c) {
   r.consistent = ok;
   return r;
 }
+}  // namespace allocstamp::stamp::ALLOCSTAMP_TM_BUILD

@@ -1,10 +1,28 @@
-// genome_body.inc — STAMP's genome, written from its description: segments
+// genome_tm.cpp — STAMP's genome, written from its description: segments
 // sampled from an unknown gene are (1) deduplicated in a shared hash set,
 // (2) matched end-to-start, longest overlap first, through shared hash tables
 // of segment prefixes, each link made in a transaction, and (3) followed from
 // the one segment without a predecessor to rebuild the gene. Phases 1 and 2
 // allocate small hash and list nodes inside transactions. Verified: the
-// sequence equals the gene. Included inside a TM build's namespace.
+// sequence equals the gene.
+// Compiled once per TM build (seq, lock, stm; see stamp_app in CMakeLists.txt),
+// each into its own namespace, ALLOCSTAMP_TM_BUILD.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <memprof/memprof.h>
+
+#include "genome.h"
+#include "random.h"
+#include "runtime.h"
+#include "tm.h"
+
+namespace allocstamp::stamp::ALLOCSTAMP_TM_BUILD {
 
 // A shared set of byte strings of one length (the segments, or their prefixes).
 struct StringSet {
@@ -164,3 +182,4 @@ GenomeResult run(const GenomeConfig& c) {
   r.rebuilt = sequence == gene;
   return r;
 }
+}  // namespace allocstamp::stamp::ALLOCSTAMP_TM_BUILD

@@ -1,11 +1,26 @@
-// kmeans_body.inc — STAMP's kmeans, written from its description: each
+// kmeans_tm.cpp — STAMP's kmeans, written from its description: each
 // iteration, threads take chunks of points, find each point's nearest centre
 // and add the point into that centre's running sum inside a transaction (short
 // transactions, small read/write sets, no allocation); the main thread then
 // recomputes the centres. Verified: each final centre is the mean of its
 // members, and the memberships agree with the final centres but for at most
 // the points still moving when the loop stopped (plus the threshold).
-// Included inside a TM build's namespace.
+// Compiled once per TM build (seq, lock, stm; see stamp_app in CMakeLists.txt),
+// each into its own namespace, ALLOCSTAMP_TM_BUILD.
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <thread>
+#include <vector>
+
+#include <memprof/memprof.h>
+
+#include "kmeans.h"
+#include "random.h"
+#include "runtime.h"
+#include "tm.h"
+
+namespace allocstamp::stamp::ALLOCSTAMP_TM_BUILD {
 
 struct Sums {
   std::vector<double> sum;  // clusters x dims
@@ -126,3 +141,4 @@ KmeansResult run(const KmeansConfig& c) {
   r.consistent = centres_are_means && (r.moved_share <= last_moved_share + c.threshold || r.iterations == c.max_iterations);
   return r;
 }
+}  // namespace allocstamp::stamp::ALLOCSTAMP_TM_BUILD

@@ -1,11 +1,31 @@
-// intruder_body.inc — STAMP's intruder, written from its description: a
+// intruder_tm.cpp — STAMP's intruder, written from its description: a
 // stream of shuffled packet fragments; threads take packets (a transaction),
 // reassemble flows in a shared red-black tree of per-flow fragment lists (a
 // transaction that allocates list nodes, flow records, the reassembled buffer
 // and a queue node), take completed flows from a shared queue (a transaction)
 // and search them for attack signatures outside transactions. Verified: the
-// attacks found are exactly the attacks generated. Included inside a TM
-// build's namespace.
+// attacks found are exactly the attacks generated.
+// Compiled once per TM build (seq, lock, stm; see stamp_app in CMakeLists.txt),
+// each into its own namespace, ALLOCSTAMP_TM_BUILD.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <memprof/memprof.h>
+
+#include "intruder.h"
+#include "random.h"
+#include "runtime.h"
+#include "tm.h"
+
+namespace allocstamp::stamp::ALLOCSTAMP_TM_BUILD {
+#include "rb_tree.h"
 
 struct Packet {
   long flow, fragment, fragments;
@@ -178,3 +198,4 @@ IntruderResult run(const IntruderConfig& c) {
   r.exact = detected == expected && s.flows.size() == 0 && !s.queue_head;
   return r;
 }
+}  // namespace allocstamp::stamp::ALLOCSTAMP_TM_BUILD

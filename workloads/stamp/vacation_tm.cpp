@@ -1,10 +1,27 @@
-// vacation_body.inc — STAMP's vacation, written from its description: a
+// vacation_tm.cpp — STAMP's vacation, written from its description: a
 // manager with three tables of reservable items (cars, flights, rooms) and a
 // customer table, all red-black trees; clients make reservations (the most
 // expensive of a few queried items of each kind), delete customers (cancelling
 // what they hold) or update tables (add or remove stock), each in one
 // transaction. Every customer reservation is a small heap block allocated
-// inside the transaction. Included inside a TM build's namespace.
+// inside the transaction.
+// Compiled once per TM build (seq, lock, stm; see stamp_app in CMakeLists.txt),
+// each into its own namespace, ALLOCSTAMP_TM_BUILD.
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <memprof/memprof.h>
+
+#include "random.h"
+#include "runtime.h"
+#include "tm.h"
+#include "vacation.h"
+
+namespace allocstamp::stamp::ALLOCSTAMP_TM_BUILD {
+#include "rb_tree.h"
 
 struct Item {
   long id;
@@ -252,3 +269,4 @@ VacationResult run(const VacationConfig& c) {
   }
   return r;
 }
+}  // namespace allocstamp::stamp::ALLOCSTAMP_TM_BUILD

@@ -1,0 +1,57 @@
+// genome.cpp — the genome app's entry: its sizes (STAMP's inputs), its options,
+// and what it reports and verifies; the body is genome_tm.cpp.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include <memprof/memprof.h>
+
+#include "command_line.h"
+#include "genome.h"
+
+namespace allocstamp::stamp {
+namespace {
+
+using tm::usage_error;
+
+// STAMP's genome inputs: small -g256 -s16 -n16384, large -g16384 -s64 -n16777216.
+int run_genome(const std::string& app, int argc, char** argv) {
+  GenomeConfig c;
+  long gene = -1, segments = -1;
+  int segment = -1;
+  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--gene-length") gene = tm::whole_number(option, value, 8, 1L << 30);
+    else if (option == "--segment-length") segment = int(tm::whole_number(option, value, 4, 4096));
+    else if (option == "--segments") segments = tm::whole_number(option, value, 1, 1L << 32);
+    else return false;
+    return true;
+  });
+  if (common.size == "tiny") c.gene_length = 128, c.segment_length = 16, c.segments = 1024;
+  else if (common.size == "small") c.gene_length = 256, c.segment_length = 16, c.segments = 16384;
+  else if (common.size == "medium") c.gene_length = 4096, c.segment_length = 32, c.segments = 262144;
+  else if (common.size == "large") c.gene_length = 16384, c.segment_length = 64, c.segments = 16777216;
+  else usage_error("--size takes tiny, small, medium or large, not '" + common.size + "'");
+  if (gene > 0) c.gene_length = gene;
+  if (segment > 0) c.segment_length = segment;
+  if (segments > 0) c.segments = segments;
+  if (c.segment_length > c.gene_length) usage_error("--segment-length cannot exceed --gene-length");
+  c.threads = common.threads;
+  c.seed = common.seed;
+  GenomeResult r = run_in_build(tm::method_for(common), c);
+  memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
+  tm::report_transactions();
+  memprof::metric("unique_segments_count", r.unique_segments);
+  if (!r.rebuilt) {
+    std::fprintf(stderr, "stamp %s: verification failed: the rebuilt sequence is not the gene\n", app.c_str());
+    return 3;
+  }
+  std::printf("stamp %s: threads=%d tm=%s gene=%ld unique_segments=%ld abort_rate=%.4f elapsed_ms=%.2f\n", app.c_str(),
+              c.threads, common.method.c_str(), c.gene_length, r.unique_segments, tm::abort_rate(), double(r.elapsed_ns) / 1e6);
+  return 0;
+}
+
+}  // namespace
+
+const App kGenome = {{"genome", nullptr}, "genome options: [--gene-length G] [--segment-length S] [--segments N]", run_genome};
+
+}  // namespace allocstamp::stamp

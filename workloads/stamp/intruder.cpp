@@ -1,0 +1,57 @@
+// intruder.cpp — the intruder app's entry: its sizes (STAMP's inputs), its options,
+// and what it reports and verifies; the body is intruder_tm.cpp.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include <memprof/memprof.h>
+
+#include "command_line.h"
+#include "intruder.h"
+
+namespace allocstamp::stamp {
+namespace {
+
+using tm::usage_error;
+
+// STAMP's intruder inputs: small -a10 -l4 -n2038 -s1, large -a10 -l128 -n262144 -s1.
+int run_intruder(const std::string& app, int argc, char** argv) {
+  IntruderConfig c;
+  int attack = -1, max_packets = -1;
+  long flows = -1;
+  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--attack-percent") attack = int(tm::whole_number(option, value, 0, 100));
+    else if (option == "--max-packets") max_packets = int(tm::whole_number(option, value, 1, 1 << 16));
+    else if (option == "--flows") flows = tm::whole_number(option, value, 1, 1L << 30);
+    else return false;
+    return true;
+  });
+  if (common.size == "tiny") c.flows = 256, c.max_packets = 4;
+  else if (common.size == "small") c.flows = 2038, c.max_packets = 4;
+  else if (common.size == "medium") c.flows = 32768, c.max_packets = 32;
+  else if (common.size == "large") c.flows = 262144, c.max_packets = 128;
+  else usage_error("--size takes tiny, small, medium or large, not '" + common.size + "'");
+  if (attack >= 0) c.attack_percent = attack;
+  if (max_packets > 0) c.max_packets = max_packets;
+  if (flows > 0) c.flows = flows;
+  c.threads = common.threads;
+  c.seed = common.seed;
+  IntruderResult r = run_in_build(tm::method_for(common), c);
+  memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
+  tm::report_transactions();
+  memprof::metric("attacks_found_count", r.attacks_found);
+  if (!r.exact) {
+    std::fprintf(stderr, "stamp %s: verification failed: found %ld attacks, generated %ld (or flows left undecoded)\n",
+                 app.c_str(), r.attacks_found, r.attacks_generated);
+    return 3;
+  }
+  std::printf("stamp %s: threads=%d tm=%s flows=%ld attacks=%ld abort_rate=%.4f elapsed_ms=%.2f\n", app.c_str(),
+              c.threads, common.method.c_str(), c.flows, r.attacks_found, tm::abort_rate(), double(r.elapsed_ns) / 1e6);
+  return 0;
+}
+
+}  // namespace
+
+const App kIntruder = {{"intruder", nullptr}, "intruder options: [--attack-percent A] [--max-packets L] [--flows N]", run_intruder};
+
+}  // namespace allocstamp::stamp

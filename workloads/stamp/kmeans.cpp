@@ -1,0 +1,65 @@
+// kmeans.cpp — the kmeans app's entry: its sizes (STAMP's inputs), its options,
+// and what it reports and verifies; the body is kmeans_tm.cpp.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include <memprof/memprof.h>
+
+#include "command_line.h"
+#include "kmeans.h"
+
+namespace allocstamp::stamp {
+namespace {
+
+using tm::usage_error;
+
+// STAMP's kmeans inputs: small 2048 points x 16 dims -t0.05, large 65536 x 32 -t0.00001.
+void size_kmeans(KmeansConfig& c, const std::string& size) {
+  if (size == "tiny") c.points = 512, c.dims = 8;
+  else if (size == "small") c.points = 2048, c.dims = 16;
+  else if (size == "medium") c.points = 16384, c.dims = 24;
+  else if (size == "large") c.points = 65536, c.dims = 32, c.threshold = 0.00001;
+  else usage_error("--size takes tiny, small, medium or large, not '" + size + "'");
+}
+
+int run_kmeans(const std::string& app, int argc, char** argv) {
+  KmeansConfig c;
+  c.clusters = app == "kmeans-low" ? 40 : 15;  // -m40 -n40 / -m15 -n15
+  long points = -1;
+  int dims = -1;
+  double threshold = -1;
+  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--points") points = tm::whole_number(option, value, 1, 1L << 28);
+    else if (option == "--dims") dims = int(tm::whole_number(option, value, 1, 1024));
+    else if (option == "--clusters") c.clusters = int(tm::whole_number(option, value, 1, 4096));
+    else if (option == "--threshold") threshold = std::atof(value);
+    else return false;
+    return true;
+  });
+  size_kmeans(c, common.size);
+  if (points > 0) c.points = points;
+  if (dims > 0) c.dims = dims;
+  if (threshold >= 0) c.threshold = threshold;
+  if (c.clusters > c.points) usage_error("--clusters cannot exceed the number of points");
+  c.threads = common.threads;
+  c.seed = common.seed;
+  KmeansResult r = run_in_build(tm::method_for(common), c);
+  memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
+  tm::report_transactions();
+  memprof::metric("iterations_count", r.iterations);
+  if (!r.consistent) {
+    std::fprintf(stderr, "stamp %s: verification failed: %.4f of the points are nearer another final centre\n",
+                 app.c_str(), r.moved_share);
+    return 3;
+  }
+  std::printf("stamp %s: threads=%d tm=%s points=%ld iterations=%d abort_rate=%.4f elapsed_ms=%.2f\n", app.c_str(),
+              c.threads, common.method.c_str(), c.points, r.iterations, tm::abort_rate(), double(r.elapsed_ns) / 1e6);
+  return 0;
+}
+
+}  // namespace
+
+const App kKmeans = {{"kmeans-low", "kmeans-high"}, "kmeans options: [--points N] [--dims D] [--clusters K] [--threshold T]", run_kmeans};
+
+}  // namespace allocstamp::stamp
