@@ -3,6 +3,7 @@
 // [app options]` (Contract 3). small is STAMP's simulator input, large its
 // non-simulator input. Each app is listed in kApps; its entry lives beside
 // its body (see app.h).
+#include <cstdio>
 #include <string>
 
 #include "app.h"
@@ -15,22 +16,25 @@ using namespace allocstamp;
 const stamp::App* const kApps[] = {&stamp::kVacation, &stamp::kKmeans,   &stamp::kSsca2,
                                    &stamp::kLabyrinth, &stamp::kIntruder, &stamp::kGenome};
 
-std::string usage_text() {
-  std::string names, options;
-  for (const stamp::App* app : kApps) {
+// Built without allocating (into static storage): an app's allocations are
+// its figures, and main runs before it.
+const char* usage_text() {
+  static char text[4096];
+  int n = std::snprintf(text, sizeof text, "usage: stamp <");
+  const char* separator = "";
+  for (const stamp::App* app : kApps)
     for (const char* name : app->names)
-      if (name) names += (names.empty() ? "" : "|") + std::string(name);
-    options += "  " + std::string(app->options) + "\n";
-  }
-  return "usage: stamp <" + names + "> [--threads N] [--size tiny|small|medium|large] [--seed S]"
-         " [--tm ml_wt|gl_wt|serialirr|lock|seq]\n" + options;
+      if (name) n += std::snprintf(text + n, sizeof text - n, "%s%s", separator, name), separator = "|";
+  n += std::snprintf(text + n, sizeof text - n,
+                     "> [--threads N] [--size tiny|small|medium|large] [--seed S] [--tm ml_wt|gl_wt|serialirr|lock|seq]\n");
+  for (const stamp::App* app : kApps) n += std::snprintf(text + n, sizeof text - n, "  %s\n", app->options);
+  return text;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  static const std::string usage = usage_text();
-  tm::set_program({"stamp", usage.c_str()});
+  tm::set_program({"stamp", usage_text()});
   if (argc < 2) tm::usage_error("which app?");
   std::string name = argv[1];
   for (const stamp::App* app : kApps)
