@@ -111,11 +111,11 @@ Side index_side(const RunsTable& t) {
   for (const CsvRow& row : t.rows) {
     CellKey key;
     for (const auto& k : kCellColumns) key.push_back(t.text(row, k));
-    const std::string& st = t.text(row, "status");
-    if (st == "skipped") continue;
+    const Status st = t.status(row);
+    if (st == Status::skipped) continue;
     CellRuns& cell = s.cells[key];
-    if (st == "ok") cell.ok.push_back(&row);
-    else ++cell.bad[st];
+    if (st == Status::ok) cell.ok.push_back(&row);
+    else ++cell.bad[status_name(st)];
   }
   return s;
 }

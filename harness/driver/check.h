@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "results.h"
+#include "results_folder.h"
 #include "runs.h"
 
 namespace allocstamp {

@@ -16,7 +16,7 @@
 #include <tuple>
 
 #include "errors.h"
-#include "results.h"
+#include "results_folder.h"
 #include "meta.h"
 #include "runs.h"
 

@@ -7,7 +7,7 @@
 
 #include "document.h"
 #include "format.h"
-#include "results.h"
+#include "results_folder.h"
 #include "runs.h"
 #include "statistics.h"
 
@@ -23,7 +23,7 @@ void print_ranking(const std::filesystem::path& dir, std::ostream& out) {
     const std::string& tm = t.text(row, "tm");
     std::string group = t.text(row, "workload") + ", size " + t.text(row, "size") + (tm.empty() ? "" : ", " + tm) +
                         ", " + t.text(row, "threads") + " thread(s)";
-    if (t.text(row, "status") == "ok") groups[group][t.text(row, "allocator")].push_back(&row);
+    if (t.status(row) == Status::ok) groups[group][t.text(row, "allocator")].push_back(&row);
     else ++not_ok[t.text(row, "status")];
   }
   std::vector<std::string> allocators;  // in the order the runs name them

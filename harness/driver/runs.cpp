@@ -107,6 +107,31 @@ double RunsTable::number(const CsvRow& row, const std::string& name) const {
   return v;
 }
 
+namespace {
+const char* const kStatusNames[] = {"ok", "failed", "verify_failed", "crashed", "timeout", "skipped"};
+}  // namespace
+
+const char* status_name(Status status) { return kStatusNames[static_cast<int>(status)]; }
+
+bool parse_status(const std::string& word, Status& out) {
+  for (int i = 0; i < 6; ++i)
+    if (word == kStatusNames[i]) {
+      out = static_cast<Status>(i);
+      return true;
+    }
+  return false;
+}
+
+Status RunsTable::status(const CsvRow& row) const {
+  Status s;
+  const std::string& field = text(row, "status");
+  if (parse_status(field, s)) return s;
+  std::size_t id = column("run_id");
+  throw UsageError(source + ": the status" + (id < row.size() ? " of run " + row[id] : "") + " is '" + field +
+                       "', not one of ok, failed, verify_failed, crashed, timeout, skipped",
+                   "the file is damaged: repair that row or rerun the benchmark");
+}
+
 std::string reference_allocator(const std::vector<std::string>& allocators) {
   if (allocators.empty()) return "";
   bool glibc = std::find(allocators.begin(), allocators.end(), "glibc") != allocators.end();

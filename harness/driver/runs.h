@@ -10,6 +10,12 @@
 
 namespace allocstamp {
 
+// A run's status in runs.csv.
+enum class Status { ok, failed, verify_failed, crashed, timeout, skipped };
+const char* status_name(Status status);
+// False for a word that is not a status.
+bool parse_status(const std::string& word, Status& out);
+
 struct RunsTable {
   std::string source;  // the file, for messages
   CsvRow header;
@@ -24,6 +30,8 @@ struct RunsTable {
   // The field as a number: NaN when the column is absent or the field empty;
   // UsageError when it holds something else (the file is damaged).
   double number(const CsvRow& row, const std::string& name) const;
+  // The row's status; UsageError when the field is not a status (the file is damaged).
+  Status status(const CsvRow& row) const;
   // The run's time: its measured phase (elapsed_ns), else the whole process (wall_ns).
   double time_ns(const CsvRow& row) const;
 };

@@ -18,7 +18,8 @@
 #include "ranking.h"
 #include "records.h"
 #include "registry.h"
-#include "results.h"
+#include "results_folder.h"
+#include "summary.h"
 
 namespace allocstamp {
 
@@ -205,20 +206,20 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
       stopped = true;
       break;
     }
-    std::string status = status_of(f);
+    Status status = status_of(f);
     if (f.start_failed) std::cerr << "error: " << f.error << "\n";
     Records records = parse_records(f.records);
-    if (status == "ok") {
+    if (status == Status::ok) {
       std::string problem = measurement_problem(options, records, launch.log_path);
       if (!problem.empty()) {
-        status = "failed";
+        status = Status::failed;
         records.metrics["failure"] = "\"" + problem + "\"";
         std::cerr << describe(run) << ": " << problem << "\n";
       }
     }
     folder.append(run, status, f, records);
-    all_ok = all_ok && status == "ok";
-    progress.finished(run, status, double(f.wall_ns) / 1e9);
+    all_ok = all_ok && status == Status::ok;
+    progress.finished(run, status_name(status), double(f.wall_ns) / 1e9);
     ++finished;
   }
   progress.done();

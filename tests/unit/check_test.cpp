@@ -400,6 +400,27 @@ TEST(Check, NothingInCommonOrANonNumberIsUnusable) {
   }
 }
 
+TEST(Check, AStatusThatIsNoStatusIsUnusable) {
+  Table base, bad;
+  base.steady("w", 1, 3);
+  bad.steady("w", 1, 3);
+  RunsTable damaged = bad;
+  damaged.rows[0][damaged.column("status")] = "okay";
+  try {
+    compare_runs(base, damaged, CheckConfig{});
+    FAIL() << "no error";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("the status of run 1 is 'okay'"), std::string::npos) << e.what();
+  }
+  Status s;
+  for (Status each : {Status::ok, Status::failed, Status::verify_failed, Status::crashed, Status::timeout,
+                      Status::skipped}) {
+    ASSERT_TRUE(parse_status(status_name(each), s));
+    EXPECT_EQ(s, each);
+  }
+  EXPECT_FALSE(parse_status("OK", s));
+}
+
 TEST(CheckReport, TableShowsTheRowsThatAreNotOk) {
   Table base, cur;
   base.steady("w", 1, 5, 1000).steady("gone", 1, 3);

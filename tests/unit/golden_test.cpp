@@ -21,7 +21,7 @@
 #include "figures.h"
 #include "ranking.h"
 #include "report.h"
-#include "results.h"
+#include "results_folder.h"
 #include "run_command.h"
 
 namespace allocstamp {

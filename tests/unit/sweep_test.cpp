@@ -10,7 +10,7 @@
 
 #include "errors.h"
 #include "executor.h"
-#include "results.h"
+#include "results_folder.h"
 #include "sweep.h"
 
 namespace allocstamp {

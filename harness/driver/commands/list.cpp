@@ -4,7 +4,7 @@
 #include "commands.h"
 #include "document.h"
 #include "presets.h"
-#include "results.h"
+#include "results_folder.h"
 
 namespace allocstamp {
 

@@ -2,7 +2,7 @@
 // runs.csv, and the ranking printed as at the end of a sweep.
 #include "commands.h"
 #include "ranking.h"
-#include "results.h"
+#include "summary.h"
 
 namespace allocstamp {
 

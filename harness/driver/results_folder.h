@@ -1,6 +1,7 @@
-// results.h — the results folder (Contract 4): runs.csv appended and flushed
-// after every run, series.csv, meta.json, summary.csv, logs/. Each file
-// carries the schema version; readers refuse a newer one.
+// results_folder.h — the results folder (Contract 4) as the sweep writes it:
+// runs.csv appended and flushed after every run, series.csv, scopes.csv,
+// meta.json, logs/; created new or reopened for --resume. Each file carries
+// the schema version; readers refuse a newer one. (summary.csv: summary.h.)
 #pragma once
 #include <filesystem>
 #include <fstream>
@@ -15,6 +16,7 @@
 #include "keys.h"
 #include "plan.h"
 #include "records.h"
+#include "runs.h"
 
 namespace allocstamp {
 
@@ -28,7 +30,10 @@ struct Column {
 const std::vector<Column>& run_columns();
 
 // The status of a finished run: ok, failed, verify_failed, crashed, timeout.
-std::string status_of(const Finished& f);
+Status status_of(const Finished& f);
+
+// Writes `text` to `file` through a temporary: a failed write keeps the old file.
+void replace_file(const std::filesystem::path& file, const std::string& text);
 
 
 class ResultsFolder {
@@ -42,7 +47,7 @@ class ResultsFolder {
   // Keys of the runs in runs.csv: those that ran (or, with skipped, those skipped).
   std::set<std::string> completed_keys(bool skipped = false) const;
   void write_meta(const nlohmann::json& meta);
-  void append(const Run& run, const std::string& status, const Finished& f, const Records& r);
+  void append(const Run& run, Status status, const Finished& f, const Records& r);
   void append_skipped(const Run& run, const std::string& why);
 
  private:
@@ -52,9 +57,5 @@ class ResultsFolder {
   std::filesystem::path dir_;
   std::ofstream runs_, series_, scopes_;
 };
-
-// Writes summary.csv from runs.csv: per cell and metric n, mean, median,
-// stddev, 95% CI over the ok runs. Returns the path.
-std::filesystem::path write_summary(const std::filesystem::path& dir);
 
 }  // namespace allocstamp

@@ -1,15 +1,11 @@
-// results.cpp — the fixed column order of runs.csv, resume bookkeeping, and
-// summary.csv.
-#include "results.h"
-
-#include <cmath>
-#include <map>
-#include <sstream>
+// results_folder.cpp — the results folder as the sweep writes it: runs.csv's
+// fixed column order (from the key table), series.csv and scopes.csv, meta.json,
+// resume bookkeeping.
+#include "results_folder.h"
 
 #include "errors.h"
 #include "keys.h"
 #include "runs.h"
-#include "statistics.h"
 
 namespace allocstamp {
 
@@ -46,13 +42,13 @@ const std::vector<std::string> kSeriesColumns = {"run_id", "t_ns", "heap_request
 
 const std::vector<Column>& run_columns() { return kColumns; }
 
-std::string status_of(const Finished& f) {
-  if (f.timed_out) return "timeout";
-  if (f.start_failed) return "failed";
-  if (f.signal) return "crashed";
-  if (f.exit_code == 0) return "ok";
-  if (f.exit_code == 3) return "verify_failed";
-  return "failed";
+Status status_of(const Finished& f) {
+  if (f.timed_out) return Status::timeout;
+  if (f.start_failed) return Status::failed;
+  if (f.signal) return Status::crashed;
+  if (f.exit_code == 0) return Status::ok;
+  if (f.exit_code == 3) return Status::verify_failed;
+  return Status::failed;
 }
 
 ResultsFolder ResultsFolder::create(const fs::path& dir) {
@@ -134,14 +130,13 @@ std::set<std::string> ResultsFolder::completed_keys(bool skipped) const {
   const RunsTable t = load_runs(dir_, "results", Damaged::skip);
   std::set<std::string> keys;
   for (const auto& row : t.rows)
-    if ((t.text(row, "status") == "skipped") == skipped)
+    if ((t.status(row) == Status::skipped) == skipped)
       keys.insert(t.text(row, "workload") + "|" + t.text(row, "size") + "|" + t.text(row, "allocator") + "|" +
                   t.text(row, "tm") + "|" + t.text(row, "threads") + "|" + t.text(row, "rep"));
   return keys;
 }
 
-// Writes `text` to `file` through a temporary: a failed write keeps the old file.
-static void replace_file(const fs::path& file, const std::string& text) {
+void replace_file(const fs::path& file, const std::string& text) {
   fs::path tmp = file;
   tmp += ".tmp";
   std::ofstream out(tmp, std::ios::trunc);
@@ -157,7 +152,7 @@ static void replace_file(const fs::path& file, const std::string& text) {
 
 void ResultsFolder::write_meta(const nlohmann::json& meta) { replace_file(dir_ / "meta.json", meta.dump(2) + "\n"); }
 
-void ResultsFolder::append(const Run& run, const std::string& status, const Finished& f, const Records& r) {
+void ResultsFolder::append(const Run& run, Status status, const Finished& f, const Records& r) {
   KeyValues values = r.memprof;
   for (const auto& [k, v] : r.metrics) values[k] = v;
   values["run_id"] = std::to_string(run.id);
@@ -168,10 +163,10 @@ void ResultsFolder::append(const Run& run, const std::string& status, const Fini
   values["tm"] = run.tm;
   values["threads"] = std::to_string(run.threads);
   values["rep"] = std::to_string(run.rep);
-  values["status"] = status;
+  values["status"] = status_name(status);
   values["exit_code"] = f.exit_code >= 0 && !f.signal ? std::to_string(f.exit_code) : "";
   values["signal"] = f.signal ? std::to_string(f.signal) : "";
-  if (status != "skipped" && !f.start_failed) {
+  if (status != Status::skipped && !f.start_failed) {
     values["wall_ns"] = std::to_string(f.wall_ns);
     values["user_ns"] = std::to_string(f.user_ns);
     values["sys_ns"] = std::to_string(f.sys_ns);
@@ -211,58 +206,7 @@ void ResultsFolder::append_skipped(const Run& run, const std::string& why) {
   Finished none;
   Records records;
   records.metrics["skip_reason"] = why;
-  append(run, "skipped", none, records);
-}
-
-fs::path write_summary(const fs::path& dir) {
-  const RunsTable t = load_runs(dir, "results", Damaged::skip);
-  const std::vector<std::string> cell_keys = {"workload", "app", "size", "allocator", "tm", "threads"};
-  // cell -> metric -> values
-  std::map<CsvRow, std::map<std::string, std::vector<double>>> cells;
-  std::vector<std::string> metric_order;
-  // The measured quantities (keys with a unit of measure), in the file's order.
-  for (const contract::KeyInfo& k : contract::kKeys)
-    if (k.unit != "text" && k.unit != "number" && t.has(std::string(k.name))) metric_order.push_back(std::string(k.name));
-  for (const auto& row : t.rows) {
-    if (t.text(row, "status") != "ok") continue;
-    CsvRow cell;
-    for (const auto& k : cell_keys) cell.push_back(t.text(row, k));
-    auto& metrics = cells[cell];
-    for (const auto& m : metric_order) {
-      const std::string& v = t.text(row, m);
-      if (v.empty()) continue;
-      char* end = nullptr;
-      double d = std::strtod(v.c_str(), &end);
-      if (end && *end == 0) metrics[m].push_back(d);
-    }
-  }
-  fs::path out_path = dir / "summary.csv";
-  {
-    std::ostringstream out;
-    out << schema_line("summary.csv") << '\n';
-    CsvRow head = cell_keys;
-    for (const char* h : {"metric", "n", "mean", "median", "stddev", "ci95_low", "ci95_high"}) head.push_back(h);
-    write_row(out, head);
-    auto num = [](double v) {
-      if (std::isnan(v)) return std::string();
-      std::ostringstream s;
-      s.precision(10);
-      s << v;
-      return s.str();
-    };
-    for (const auto& [cell, metrics] : cells)
-      for (const auto& m : metric_order) {
-        auto it = metrics.find(m);
-        if (it == metrics.end()) continue;
-        stats::Summary s = stats::summarize(it->second);
-        CsvRow row = cell;
-        row.insert(row.end(), {m, std::to_string(s.n), num(s.mean), num(s.median), num(s.stddev), num(s.ci_low),
-                               num(s.ci_high)});
-        write_row(out, row);
-      }
-    replace_file(out_path, out.str());
-  }
-  return out_path;
+  append(run, Status::skipped, none, records);
 }
 
 }  // namespace allocstamp
