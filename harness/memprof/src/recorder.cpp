@@ -89,7 +89,7 @@ int alloc_region(ThreadState& t, size_t n, void* p) {
   if (t.tx_marked != 0) return kTx;
   int state = tm_state();
   if (state == 2) return kTx;
-  if (state == 1) {
+  if (state == 1 || t.in_tm_runtime != 0) {
     // libitm frees its own blocks after commit too: known by address, not by state.
     tx_set_insert(t.tm_internal, p, false);
     return kTmInternal;

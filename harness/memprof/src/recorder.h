@@ -71,6 +71,7 @@ struct ThreadState {
   TxSet tx_set;        // blocks whose free belongs to a transaction
   TxSet tm_internal;   // live blocks libitm allocated for itself on this thread
   uint32_t tx_marked;  // > 0 inside memprof_tx_begin/end: a transaction libitm does not see
+  uint32_t in_tm_runtime;  // > 0 while libitm (de)registers a program's clone table: its blocks are libitm's
   ScopeFrame scopes[kMaxScopeDepth];
   uint32_t scope_depth;
   uintptr_t stack_low, stack_high;  // known for threads started through pthread_create
@@ -167,7 +168,7 @@ inline ThreadState& current_thread() {
 // transactional frees, attach and exit).
 inline void refresh_slow(ThreadState& t) {
   t.slow = !(t.status == kLive && t.itm_pending == 0 && t.scope_depth == 0 && t.tx_set.count == 0 &&
-             t.tx_marked == 0);
+             t.tx_marked == 0 && t.in_tm_runtime == 0);
   // A change that cannot clear a condition (a block already in the full
   // tx_set, say) may skip this: `slow` then stays set, which is always safe.
 }

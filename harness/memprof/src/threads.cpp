@@ -94,6 +94,7 @@ void on_thread_exit(void* arg) {
   tx_set_release(t.tx_set);
   tx_set_release(t.tm_internal);
   t.tx_marked = 0;
+  t.in_tm_runtime = 0;
   refresh_slow(t);
   unlock();
   if (t.counted) thread_ended();

@@ -59,6 +59,8 @@ using Free = void (*)(void*);
 using FreeSized = void (*)(void*, size_t);
 using FreeNothrow = void (*)(void*, const nothrow_tag&);
 using Commit = void (*)();
+using Register = void (*)(void*, size_t);
+using Deregister = void (*)(void*);
 using CommitEH = void (*)(void*);
 
 MEMPROF_TM(void*, memprof_itm_malloc(size_t n), "_ITM_malloc") {
@@ -110,6 +112,29 @@ MEMPROF_TM(void, memprof_tm_delete_nothrow(void* p, const nothrow_tag& tag), "_Z
 MEMPROF_TM(void, memprof_tm_delete_array_nothrow(void* p, const nothrow_tag& tag), "_ZGTtdaPvRKSt9nothrow_t") {
   MEMPROF_TM_NEXT(FreeNothrow, "_ZGTtdaPvRKSt9nothrow_t");
   tx_free(fn, p, tag);
+}
+
+// A program built with -fgnu-tm registers its transactional clones with
+// libitm from its initialisers (and deregisters them at exit); what libitm
+// allocates for that is its own, as its bookkeeping inside transactions is.
+// (Called only by programs that have clones, hence libitm.)
+template <typename Fn, typename... Args>
+void in_tm_runtime(Fn fn, const Args&... args) {
+  ThreadState& t = current_thread();
+  ++t.in_tm_runtime;
+  refresh_slow(t);
+  fn(args...);
+  --t.in_tm_runtime;
+  refresh_slow(t);
+}
+// (Not next_itm: registering runs no transaction, so it need not turn the hot path off.)
+MEMPROF_TM(void, memprof_itm_register(void* table, size_t size), "_ITM_registerTMCloneTable") {
+  static Register next = nullptr;
+  if (auto fn = next_definition(next, "_ITM_registerTMCloneTable")) in_tm_runtime(fn, table, size);
+}
+MEMPROF_TM(void, memprof_itm_deregister(void* table), "_ITM_deregisterTMCloneTable") {
+  static Deregister next = nullptr;
+  if (auto fn = next_definition(next, "_ITM_deregisterTMCloneTable")) in_tm_runtime(fn, table);
 }
 
 // After the outermost commit, the blocks the transaction allocated are the
