@@ -31,7 +31,7 @@
 #include "kmeans.h"
 #include "python_random.h"
 #include "runtime.h"
-#include "stamp_threads.h"
+#include "stamp_support.h"
 #include "tm.h"
 
 namespace allocstamp::stamp::ALLOCSTAMP_TM_BUILD {
@@ -165,6 +165,30 @@ struct Shared {
   float delta;      // global_delta
 };
 
+// One transaction per function: _ITM_beginTransaction returns twice, so no
+// caller's local lives across it.
+__attribute__((noinline)) void tx_add_point(Shared& s, int index, const float* point) {
+  TM_BEGIN
+  *s.new_len[index] = *s.new_len[index] + 1;
+  for (int j = 0; j < s.dims; ++j) s.new_centres[index][j] = s.new_centres[index][j] + point[j];
+  TM_END
+}
+
+__attribute__((noinline)) long tx_claim_chunk(Shared& s) {
+  long start;
+  TM_BEGIN
+  start = s.next_start;
+  s.next_start = start + kChunk;
+  TM_END
+  return start;
+}
+
+__attribute__((noinline)) void tx_add_delta(Shared& s, float delta) {
+  TM_BEGIN
+  s.delta = s.delta + delta;
+  TM_END
+}
+
 void work(Shared& s, long id) {
   float delta = 0.0f;
   long start = id * kChunk;
@@ -174,23 +198,12 @@ void work(Shared& s, long id) {
       int index = nearest(s.feature[i], s.dims, s.centres, s.clusters);
       if (s.membership[i] != index) delta += 1.0f;
       s.membership[i] = index;
-      TM_BEGIN
-      *s.new_len[index] = *s.new_len[index] + 1;
-      for (int j = 0; j < s.dims; ++j) s.new_centres[index][j] = s.new_centres[index][j] + s.feature[i][j];
-      TM_END
+      tx_add_point(s, index, s.feature[i]);
     }
-    if (start + kChunk < s.points) {
-      TM_BEGIN
-      start = s.next_start;
-      s.next_start = start + kChunk;
-      TM_END
-    } else {
-      break;
-    }
+    if (start + kChunk >= s.points) break;
+    start = tx_claim_chunk(s);
   }
-  TM_BEGIN
-  s.delta = s.delta + delta;
-  TM_END
+  tx_add_delta(s, delta);
 }
 
 // One iteration's work on every thread: the main thread is thread 0, as in STAMP.
