@@ -92,6 +92,7 @@ struct CellOrder {
 
 struct CellRuns {
   std::vector<const CsvRow*> ok;
+  bool timed = false;  // some ok run is timed: times come from those, memprof's figures from the profiled
   std::map<std::string, std::size_t> bad;  // status -> runs (not ok, not skipped)
   std::size_t bad_count() const {
     std::size_t n = 0;
@@ -114,16 +115,22 @@ Side index_side(const RunsTable& t) {
     const Status st = t.status(row);
     if (st == Status::skipped) continue;
     CellRuns& cell = s.cells[key];
-    if (st == Status::ok) cell.ok.push_back(&row);
-    else ++cell.bad[status_name(st)];
+    if (st == Status::ok) {
+      cell.ok.push_back(&row);
+      cell.timed = cell.timed || t.kind(row) == RunKind::timed;
+    } else {
+      ++cell.bad[status_name(st)];
+    }
   }
   return s;
 }
 
-// Numeric values of `column` in the ok runs of a cell; empty cells are absent.
+// Numeric values of `column` in the ok runs of a cell that measure it (timed
+// runs for times, profiled runs for memprof's figures); empty fields are absent.
 std::vector<double> values_of(const Side& side, const CellRuns& cell, const std::string& column) {
   std::vector<double> out;
   for (const CsvRow* row : cell.ok) {
+    if (!side.table->serves(*row, column, cell.timed)) continue;
     double v = side.table->number(*row, column);
     if (!std::isnan(v)) out.push_back(v);
   }
@@ -132,7 +139,9 @@ std::vector<double> values_of(const Side& side, const CellRuns& cell, const std:
 
 bool all_rows_have(const Side& side, const CellRuns& cell, const std::string& column) {
   if (!side.table->has(column)) return false;
-  return std::all_of(cell.ok.begin(), cell.ok.end(), [&](const CsvRow* r) { return !side.table->text(*r, column).empty(); });
+  return std::all_of(cell.ok.begin(), cell.ok.end(), [&](const CsvRow* r) {
+    return !side.table->serves(*r, column, cell.timed) || !side.table->text(*r, column).empty();
+  });
 }
 
 double relative_change(double cur, double base) {
@@ -326,7 +335,7 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
   for (const auto& [key, runs] : cur.cells) keys.insert(key);
 
   std::map<std::pair<std::size_t, std::size_t>, std::set<CellKey>> too_few;  // (n_base, n_cur) -> cells
-  std::size_t absent = 0, skipped_measured = 0;
+  std::size_t absent = 0, skipped_measured = 0, mixed_kinds = 0;
   for (const CellKey& key : keys) {
     auto bi = base.cells.find(key);
     auto ci = cur.cells.find(key);
@@ -353,6 +362,10 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
     const bool one_thread = key[5] == "1";
     for (const MetricRule* rule : metrics) {
       std::string column = rule->name, note;
+      if (b.timed != c.timed && from_timed_runs(column)) {
+        ++mixed_kinds;  // one side's times were measured under memprof: never compared with times without it
+        continue;
+      }
       if (column == "elapsed_ns" && !(all_rows_have(base, b, column) && all_rows_have(cur, c, column))) {
         column = "wall_ns";  // workloads that report no elapsed_ns are timed as a whole
         note = "no elapsed_ns: wall_ns compared";
@@ -404,6 +417,10 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
                               alpha + " (smallest p " + smallest + "), so a change there is at worst noisy; run both with --reps " +
                               std::to_string(reps_needed(config.alpha)) + " or more");
   }
+  if (mixed_kinds > 0)
+    result.warnings.push_back(std::to_string(mixed_kinds) +
+                              " time comparison(s) not made: one side has no timed runs (a folder older than "
+                              "timed runs, or --reps 0), so its times were measured under memprof");
   if (skipped_measured > 0)
     result.notes.push_back("--deterministic-only: " + std::to_string(skipped_measured) +
                            " comparison(s) not made: times, memory, and counts at threads > 1 or whose baseline "

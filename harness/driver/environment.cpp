@@ -35,11 +35,12 @@ std::vector<std::string> child_environment(const Run& run, const Options& option
     if (run.allocator.env.count(key)) continue;  // the registry's value wins
     env.push_back(std::move(s));
   }
-  std::string preload = !options.profiled() ? "" : paths.memprof.string();
+  const bool profiled = run.kind == RunKind::profiled;
+  std::string preload = profiled ? paths.memprof.string() : "";
   if (!run.allocator.library.empty()) preload += (preload.empty() ? "" : ":") + run.allocator.library;
   if (!preload.empty()) env.push_back("LD_PRELOAD=" + preload);
-  if (options.series) env.push_back("MEMPROF_SERIES=1");
-  if (options.profile == "counts") env.push_back("MEMPROF_HEAP=0");
+  if (profiled && options.series) env.push_back("MEMPROF_SERIES=1");
+  if (profiled && options.profile == "counts") env.push_back("MEMPROF_HEAP=0");
   for (const auto& [k, v] : run.allocator.env) env.push_back(k + "=" + v);
   // libitm's default changes with the thread count: always say which method.
   if (run.workload.tm && (run.tm == "ml_wt" || run.tm == "gl_wt" || run.tm == "serialirr"))

@@ -83,6 +83,18 @@ class Index {
     auto it = ok_.find({group, threads, allocator});
     return it == ok_.end() ? none : it->second;
   }
+  // The ok runs of the cell that measure `key`: timed runs for times and the
+  // workload's metrics, profiled runs for memprof's (profiled runs for all in
+  // a cell without timed runs).
+  std::vector<const RunRow*> rows_for(const std::string& group, int threads, const std::string& allocator,
+                                      const std::string& key) const {
+    const auto& all = rows(group, threads, allocator);
+    bool timed = std::any_of(all.begin(), all.end(), [](const RunRow* r) { return r->kind == RunKind::timed; });
+    std::vector<const RunRow*> out;
+    for (const RunRow* r : all)
+      if (serves_key(r->kind, key, timed)) out.push_back(r);
+    return out;
+  }
   // The most threads a group ran with successfully (0: no ok run).
   // The fewest threads the group ran with (0 when it has no ok run).
   int bottom_threads(const std::string& group) const {
@@ -104,15 +116,16 @@ class Index {
       if (!rows(group, threads, a).empty()) out.push_back(a);
     return out;
   }
-  // Median over the ok runs of f(row), NaN values ignored.
+  // Median of f(row) over the ok runs that measure `key` (rows_for), NaN values ignored.
   template <typename F>
-  double median_by(const std::string& group, int threads, const std::string& allocator, F f) const {
+  double median_by(const std::string& group, int threads, const std::string& allocator, const std::string& key,
+                   F f) const {
     std::vector<double> values;
-    for (const RunRow* r : rows(group, threads, allocator)) values.push_back(f(*r));
+    for (const RunRow* r : rows_for(group, threads, allocator, key)) values.push_back(f(*r));
     return median(values);
   }
   double median_of(const std::string& group, int threads, const std::string& allocator, const std::string& key) const {
-    return median_by(group, threads, allocator, [&](const RunRow& r) { return number(r, key); });
+    return median_by(group, threads, allocator, key, [&](const RunRow& r) { return number(r, key); });
   }
 
  private:
@@ -279,6 +292,26 @@ class Preparer {
     return nullptr;
   }
 
+  // Which runs a figure's numbers come from, and how many per cell (over the
+  // cells of `groups` at `threads`; 0 threads: every thread count).
+  std::string runs_text(bool timed, const std::vector<std::string>& groups, int threads) const {
+    int low = 0, high = 0;
+    bool memprof_time = false;
+    for (const CellSummary& c : cells_) {
+      if ((threads && c.threads != threads) || std::find(groups.begin(), groups.end(), c.group) == groups.end()) continue;
+      int n = timed ? int(c.time.n) : c.profiled_runs;
+      if (n == 0) continue;
+      low = low == 0 ? n : std::min(low, n);
+      high = std::max(high, n);
+      memprof_time = memprof_time || (timed && c.time_under_memprof);
+    }
+    std::string count = low == high ? std::to_string(low) : std::to_string(low) + " to " + std::to_string(high);
+    if (timed && memprof_time)
+      return " From the profiled runs (memprof in front; this folder has no timed runs), " + count + " per cell.";
+    return timed ? " From the timed runs (the allocator alone, no memprof), " + count + " per cell."
+                 : " From the profiled runs (memprof in front), " + count + " per cell.";
+  }
+
   std::string reference_text() const {
     return view_.reference == "glibc" ? "glibc" : view_.reference + " (no glibc runs)";
   }
@@ -319,7 +352,7 @@ class Preparer {
                         "Time relative to " + ref + ", " + threads_text(t) + context(bars.rows) + ": mean, 95% CI",
                         "Each bar is an allocator's mean time for the workload at " + threads_text(t) +
                             " divided by " + view_.reference + "'s, with a 95% confidence interval; below the dashed line at 1 is faster than " +
-                            view_.reference + ".");
+                            view_.reference + "." + runs_text(true, bars.rows, t));
       if (!missing.empty())
         f.notes.push_back("no ok run (or no ok " + view_.reference + " run to compare with) for " + joined(missing) +
                           ": bars left out");
@@ -375,7 +408,8 @@ class Preparer {
       std::string from = threads_text(counts.front());
       Figure f = figure(name, "speedup", "Speedup of " + group + context({group}) + ", each allocator against itself at " + from,
                         "Each line is an allocator's mean time at " + from +
-                            " divided by its mean time at N threads, with a 95% confidence interval; the dashed line is linear speedup.");
+                            " divided by its mean time at N threads, with a 95% confidence interval; the dashed line is linear speedup." +
+                            runs_text(true, {group}, 0));
       set_number(f, "n", static_cast<double>(view_.allocators.size()));
       set_number(f, "base", counts.front());
       std::string ticks;
@@ -404,7 +438,7 @@ class Preparer {
         bool any = false;
         for (const auto& a : view_.allocators) {
           Value v;
-          v.value = index_.median_by(group, t, a, abort_rate);
+          v.value = index_.median_by(group, t, a, "tx_attempts_count", abort_rate);
           any = any || std::isfinite(v.value);
           nonzero = nonzero || v.value > 0;
           row.push_back(v);
@@ -424,7 +458,7 @@ class Preparer {
                         "Each bar is the share of an allocator's transaction attempts that aborted (1 - commits/attempts), "
                         "median over the repetitions (a 0 above a slot: no attempt aborted; no 0 and no bar: no "
                         "run); more aborts under one allocator point to false conflicts between blocks it placed "
-                        "close together.");
+                        "close together." + runs_text(true, bars.rows, t));
       set_number(f, "zerolabels", 1);
       add_bars(std::move(f), bars, "aborted attempts (% of attempts)", "no transactional run");
     }
@@ -465,7 +499,7 @@ class Preparer {
                         "For each allocator, left to right: the peak of live requested bytes, the peak of live usable "
                         "bytes (with the allocator's rounding), what the allocator holds (resident, else mapped) and "
                         "the process's RSS and PSS at the end of the measured phase; the steps of the ladder are what "
-                        "each layer adds to what the program asked for.");
+                        "each layer adds to what the program asked for." + runs_text(false, {group}, t));
       if (!mapped.empty())
         f.notes.push_back("allocator holds = mapped bytes for " + joined(mapped) + " (no resident figure)");
       if (!silent.empty())
@@ -634,12 +668,13 @@ class Preparer {
                                            {"rss_kb", "RSS", "rss", 1024}};
     // per_element[measure][container][allocator]
     auto per_element = [&](const std::string& key, double scale, const std::string& group, const std::string& a) {
-      return index_.median_by(group, index_.bottom_threads(group), a, [&](const RunRow& r) {
+      return index_.median_by(group, index_.bottom_threads(group), a, key, [&](const RunRow& r) {
         double n = number(r, "elements_count");
         return n > 0 ? number(r, key) * scale / n : kNaN;
       });
     };
-    const std::string how = "bytes at the end of the measured phase divided by the elements held, median over the repetitions";
+    const std::string how = "bytes at the end of the measured phase divided by the elements held, median over the profiled "
+                            "runs (memprof in front)";
     std::string threads;
     for (int t : thread_counts) threads += (threads.empty() ? ", " : " or ") + threads_text(t);
     if (allocators.size() == 1) {
@@ -697,7 +732,7 @@ class Preparer {
     }
     Figure f = figure("insert-time", "bars", "Time per inserted element" + threads + context(inserts) + ": median, ns",
                       "For each container, one bar per allocator: the measured phase's time divided by the elements "
-                      "inserted, median over the repetitions.");
+                      "inserted, median over the repetitions." + runs_text(true, inserts, 0));
     add_bars(std::move(f), bars, "ns per element", "no map run reported elapsed_ns");
   }
 
@@ -755,6 +790,7 @@ ResultsView load_results(const fs::path& dir) {
   std::set<std::string> sizes, tms;
   for (CsvRow& row : table.rows) {
     RunRow run;
+    run.kind = table.kind(row);
     for (size_t i = 0; i < table.header.size(); ++i) run.values[table.header[i]] = std::move(row[i]);
     run.threads = std::atoi(run.values["threads"].c_str());
     if (run.threads <= 0) {
@@ -793,18 +829,27 @@ std::vector<CellSummary> summarize_cells(const ResultsView& view) {
   for (const auto& group : view.groups)
     for (int t : view.threads)
       for (const auto& a : view.allocators) {
-        CellSummary c{group, a, t, {}, {}, {}, kNaN, kNaN, kNaN};
+        CellSummary c{group, a, t, {}, {}, false, 0, {}, kNaN, kNaN, kNaN};
         std::vector<double> times, heaps, rss, pss;
+        bool timed = false;
+        for (const RunRow& r : view.runs)
+          if (r.group == group && r.threads == t && r.values.at("allocator") == a && r.values.at("status") == "ok" &&
+              r.kind == RunKind::timed)
+            timed = true;
         for (const RunRow& r : view.runs) {
           if (r.group != group || r.threads != t || r.values.at("allocator") != a) continue;
           const std::string& status = r.values.at("status");
           ++c.statuses[status];
           if (status != "ok") continue;
-          times.push_back(run_time(r));
-          heaps.push_back(number(r, "heap_requested_peak_bytes"));
-          rss.push_back(number(r, "rss_kb"));
-          pss.push_back(number(r, "pss_kb"));
+          if (serves_key(r.kind, "elapsed_ns", timed)) times.push_back(run_time(r));
+          if (serves_key(r.kind, "heap_requested_peak_bytes", timed)) {
+            ++c.profiled_runs;
+            heaps.push_back(number(r, "heap_requested_peak_bytes"));
+            rss.push_back(number(r, "rss_kb"));
+            pss.push_back(number(r, "pss_kb"));
+          }
         }
+        c.time_under_memprof = !timed && !times.empty();
         if (c.statuses.empty()) continue;
         c.time = stats::summarize(times);
         c.heap_peak_bytes = median(heaps);

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "runs.h"
 #include "statistics.h"
 
 namespace allocstamp {
@@ -20,6 +21,7 @@ struct RunRow {
   std::map<std::string, std::string> values;
   std::string group;
   int threads = 0;
+  RunKind kind = RunKind::profiled;
 };
 
 struct ResultsView {
@@ -47,9 +49,11 @@ struct CellSummary {
   std::string group, allocator;
   int threads = 0;
   std::map<std::string, int> statuses;  // every run of the cell, skipped and failed included
-  stats::Summary time;                  // ns over the ok runs: elapsed_ns, else wall_ns
+  stats::Summary time;                  // ns over the ok timed runs: elapsed_ns, else wall_ns
+  bool time_under_memprof = false;      // the cell had no timed run: its time is the profiled runs'
+  int profiled_runs = 0;                // ok profiled runs, whose medians the memory figures are
   stats::Ratio vs_reference;            // mean time / the reference allocator's, same group and threads
-  double heap_peak_bytes, rss_kb, pss_kb;  // medians over the ok runs
+  double heap_peak_bytes, rss_kb, pss_kb;  // medians over the ok profiled runs
 };
 // In the order groups, then threads, then allocators.
 std::vector<CellSummary> summarize_cells(const ResultsView& view);

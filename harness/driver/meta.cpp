@@ -50,4 +50,11 @@ std::string Meta::preset() const {
   return options.contains("preset") && options["preset"].is_string() ? options["preset"].get<std::string>() : "";
 }
 
+bool Meta::unprofiled() const {
+  if (!doc.contains("options") || !doc["options"].is_object()) return false;
+  const nlohmann::json& o = doc["options"];
+  return o.value("profile", std::string()) == "none" || o.value("no_profile", false) ||
+         (o.contains("profile_reps") && o["profile_reps"].is_number() && o["profile_reps"].get<int>() == 0);
+}
+
 }  // namespace allocstamp

@@ -20,6 +20,8 @@ struct Meta {
   std::string compiler() const;
   // The preset the sweep ran ("" when none).
   std::string preset() const;
+  // A folder of schema 1 or 2 (no `kind` column): memprof was not preloaded.
+  bool unprofiled() const;
 };
 
 enum class MetaMissing { allow, refuse };

@@ -14,11 +14,12 @@ struct Options {
   std::vector<std::string> workloads;   // names; "all" expanded later
   std::vector<int> threads{1};
   std::string size = "small";
-  int reps = 3;
+  int reps = 3;                         // timed runs per cell (the allocator alone)
+  int profile_reps = -1;                // profiled runs per cell; -1: 1 at one thread, 3 at more; 0: none
   std::string tm = "ml_wt";
   std::string out;                      // results folder; empty: results/runs/<timestamp>
   double timeout_seconds = 600;
-  std::string profile = "full";         // full, counts (MEMPROF_HEAP=0), none (--no-profile: no memprof)
+  std::string profile = "full";         // the profiled runs' mode: full, counts (MEMPROF_HEAP=0)
   bool series = true;
   bool shuffle = false;
   unsigned seed = 1;
@@ -31,8 +32,13 @@ struct Options {
   std::vector<std::string> command_line;
   std::vector<std::string> given;       // flags typed on the command line
 
-  // memprof is preloaded (profile is not none).
-  bool profiled() const { return profile != "none"; }
+  // Profiled runs of a cell at `threads` threads.
+  int profiled_runs(int threads) const {
+    if (profile == "none") return 0;
+    return profile_reps >= 0 ? profile_reps : threads == 1 ? 1 : 3;
+  }
+  // Some run preloads memprof.
+  bool profiled() const;
 };
 
 // `bench check` (check.h): the regression gate.

@@ -1,12 +1,14 @@
-// plan.h — the experiment matrix as an ordered list of runs. Allocators are
-// interleaved within each repetition (drift of the machine hits all alike),
-// optionally shuffled with a seed; a run's key identifies it for --resume.
+// plan.h — the experiment matrix as an ordered list of runs, timed and
+// profiled. Allocators are interleaved within each repetition round (drift of
+// the machine hits all alike), optionally shuffled with a seed; a run's key
+// identifies it for --resume.
 #pragma once
 #include <string>
 #include <vector>
 
 #include "options.h"
 #include "registry.h"
+#include "runs.h"
 
 namespace allocstamp {
 
@@ -17,7 +19,8 @@ struct Run {
   std::string size;
   std::string tm;  // "" for workloads that are not transactional
   int threads = 1;
-  int rep = 1;
+  int rep = 1;  // counted apart for timed and profiled runs
+  RunKind kind = RunKind::timed;
   std::string key() const;
 };
 

@@ -116,8 +116,10 @@ void setup_section(const ResultsView& view, Document& doc) {
 void summary_section(const ResultsView& view, const std::vector<CellSummary>& cells, Document& doc) {
   doc.push_back(heading(2, "Summary"));
   doc.push_back(paragraph(
-      "Time is the measured phase (elapsed_ns), else the whole process's wall time; its interval is the 95% Student t "
-      "interval of the mean. The ratio is the mean time over " + view.reference +
+      "Times come from the timed runs (the allocator alone, no memprof), memory from the profiled runs (memprof "
+      "in front); no number mixes the two. Time is the measured phase (elapsed_ns), else the whole process's wall "
+      "time; its interval is the 95% Student t interval of the mean. The ratio is the mean time over " +
+      view.reference +
       "'s in the same workload and thread count, with a 95% interval (delta method). Heap peak (live requested "
       "bytes), RSS and PSS (at the end of the measured phase) are medians. Runs counts every run of the cell, "
       "failures included; only ok runs enter the figures."));
@@ -125,9 +127,10 @@ void summary_section(const ResultsView& view, const std::vector<CellSummary>& ce
     doc.push_back(heading(3, group));
     Block table;
     table.kind = Block::Kind::table;
-    table.text_columns = 3;
-    table.rows.push_back({"threads", "allocator", "runs", "time median (ms)", "95% CI of the mean (ms)",
-                          "vs " + view.reference + " [95% CI]", "heap peak (MiB)", "RSS (MiB)", "PSS (MiB)"});
+    table.text_columns = 3;  // threads, allocator, runs
+    table.rows.push_back({"threads", "allocator", "runs", "timed runs", "time median (ms)", "95% CI of the mean (ms)",
+                          "vs " + view.reference + " [95% CI]", "profiled runs", "heap peak (MiB)", "RSS (MiB)",
+                          "PSS (MiB)"});
     for (const CellSummary& c : cells) {
       if (c.group != group) continue;
       std::string ratio = "-";
@@ -142,8 +145,10 @@ void summary_section(const ResultsView& view, const std::vector<CellSummary>& ce
       std::string ci = std::isfinite(c.time.ci_low) ? "[" + number_text("%.2f", std::max(0.0, c.time.ci_low) / 1e6) + ", " +
                                                           number_text("%.2f", c.time.ci_high / 1e6) + "]"
                                                     : "-";
-      table.rows.push_back({std::to_string(c.threads), c.allocator, statuses_text(c.statuses),
-                            number_text("%.2f", c.time.median / 1e6), ci, ratio, number_text("%.1f", c.heap_peak_bytes / (1024.0 * 1024.0)),
+      std::string timed = std::to_string(c.time.n) + (c.time_under_memprof ? " (profiled: no timed run)" : "");
+      table.rows.push_back({std::to_string(c.threads), c.allocator, statuses_text(c.statuses), timed,
+                            number_text("%.2f", c.time.median / 1e6), ci, ratio, std::to_string(c.profiled_runs),
+                            number_text("%.1f", c.heap_peak_bytes / (1024.0 * 1024.0)),
                             number_text("%.1f", c.rss_kb / 1024.0), number_text("%.1f", c.pss_kb / 1024.0)});
     }
     doc.push_back(table);

@@ -3,6 +3,8 @@
 // resume bookkeeping.
 #include "results_folder.h"
 
+#include <algorithm>
+
 #include "errors.h"
 #include "keys.h"
 #include "runs.h"
@@ -67,11 +69,13 @@ ResultsFolder ResultsFolder::reopen(const fs::path& dir) {
     throw UsageError(dir.string() + " has no meta.json and runs.csv", "--resume takes a folder bench wrote");
   CsvRow header;
   read_csv(dir / "runs.csv", &header);  // checks the schema
-  CsvRow expected;
-  for (const Column& c : kColumns) expected.push_back(c.name);
-  if (header != expected)
-    throw UsageError(dir.string() + "/runs.csv has other columns than this bench writes",
-                     "it comes from another version of allocstamp: start a new folder");
+  // A folder of an older schema has fewer columns (no kind, no libitm columns):
+  // its rows go on in its own columns. A column this bench does not know means
+  // a newer or foreign file.
+  for (const std::string& name : header)
+    if (std::none_of(kColumns.begin(), kColumns.end(), [&](const Column& c) { return c.name == name; }))
+      throw UsageError(dir.string() + "/runs.csv has the column '" + name + "', which this bench does not write",
+                       "it comes from another version of allocstamp: start a new folder");
   // A last row without its newline (an editor, a full disk) must not swallow the next one.
   {
     std::ifstream in(dir / "runs.csv", std::ios::binary | std::ios::ate);
@@ -83,6 +87,7 @@ ResultsFolder ResultsFolder::reopen(const fs::path& dir) {
     }
   }
   ResultsFolder folder(dir);
+  folder.columns_ = header;
   folder.open_streams(false);
   return folder;
 }
@@ -97,9 +102,9 @@ void ResultsFolder::open_streams(bool fresh) {
   if (!runs_ || !series_ || !scopes_) throw UsageError("cannot write in " + dir_.string(), "choose a writable --out");
   if (fresh) {
     runs_ << schema_line("runs.csv") << '\n';
-    CsvRow header;
-    for (const Column& c : kColumns) header.push_back(c.name);
-    write_row(runs_, header);
+    columns_.clear();
+    for (const Column& c : kColumns) columns_.push_back(c.name);
+    write_row(runs_, columns_);
   }
   if (series_new) {
     series_ << schema_line("series.csv") << '\n';
@@ -132,7 +137,8 @@ std::set<std::string> ResultsFolder::completed_keys(bool skipped) const {
   for (const auto& row : t.rows)
     if ((t.status(row) == Status::skipped) == skipped)
       keys.insert(t.text(row, "workload") + "|" + t.text(row, "size") + "|" + t.text(row, "allocator") + "|" +
-                  t.text(row, "tm") + "|" + t.text(row, "threads") + "|" + t.text(row, "rep"));
+                  t.text(row, "tm") + "|" + t.text(row, "threads") + "|" + t.text(row, "rep") + "|" +
+                  kind_name(t.kind(row)));
   return keys;
 }
 
@@ -163,6 +169,7 @@ void ResultsFolder::append(const Run& run, Status status, const Finished& f, con
   values["tm"] = run.tm;
   values["threads"] = std::to_string(run.threads);
   values["rep"] = std::to_string(run.rep);
+  values["kind"] = kind_name(run.kind);
   values["status"] = status_name(status);
   values["exit_code"] = f.exit_code >= 0 && !f.signal ? std::to_string(f.exit_code) : "";
   values["signal"] = f.signal ? std::to_string(f.signal) : "";
@@ -181,7 +188,7 @@ void ResultsFolder::append(const Run& run, Status status, const Finished& f, con
     if (!known.count(k) && !dropped.count(k)) extra += (extra.empty() ? "" : ";") + k + "=" + v;
   values["extra"] = extra;
   CsvRow row;
-  for (const Column& c : kColumns) row.push_back(values.count(c.name) ? values[c.name] : "");
+  for (const std::string& name : columns_) row.push_back(values.count(name) ? values[name] : "");
   write_row(runs_, row);
   for (const KeyValues& sample : r.samples) {
     CsvRow srow{std::to_string(run.id)};

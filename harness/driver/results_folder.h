@@ -55,6 +55,7 @@ class ResultsFolder {
   void open_streams(bool fresh);
   void check_written();  // throws RunError when a write failed
   std::filesystem::path dir_;
+  CsvRow columns_;  // runs.csv's columns: this bench's, or a resumed older folder's
   std::ofstream runs_, series_, scopes_;
 };
 

@@ -8,6 +8,7 @@
 
 #include "errors.h"
 #include "keys.h"
+#include "meta.h"
 
 namespace allocstamp {
 
@@ -82,6 +83,7 @@ RunsTable load_runs(const fs::path& path, const std::string& role, Damaged damag
   auto wrong_width = [&](const CsvRow& row) { return row.size() != t.header.size(); };
   t.damaged_rows = std::size_t(std::count_if(t.rows.begin(), t.rows.end(), wrong_width));
   t.rows.erase(std::remove_if(t.rows.begin(), t.rows.end(), wrong_width), t.rows.end());
+  if (!t.has("kind") && read_meta(file.parent_path(), MetaMissing::allow).unprofiled()) t.default_kind = RunKind::timed;
   return t;
 }
 
@@ -120,6 +122,34 @@ bool parse_status(const std::string& word, Status& out) {
       return true;
     }
   return false;
+}
+
+const char* kind_name(RunKind kind) { return kind == RunKind::timed ? "timed" : "profiled"; }
+
+bool from_timed_runs(const std::string& key) {
+  for (const contract::KeyInfo& k : contract::kKeys)
+    if (k.name == key) return k.source == "driver" || k.source == "workload";
+  return false;  // an unknown key: a memprof or workload extra; profiled rows carry both
+}
+
+RunKind RunsTable::kind(const CsvRow& row) const {
+  if (!has("kind")) return default_kind;
+  const std::string& field = text(row, "kind");
+  if (field == "timed") return RunKind::timed;
+  if (field == "profiled") return RunKind::profiled;
+  std::size_t id = column("run_id");
+  throw UsageError(source + ": the kind" + (id < row.size() ? " of run " + row[id] : "") + " is '" + field +
+                       "', not timed or profiled",
+                   "the file is damaged: repair that row or rerun the benchmark");
+}
+
+bool serves_key(RunKind kind, const std::string& key, bool timed_present) {
+  if (!timed_present) return kind == RunKind::profiled;
+  return (kind == RunKind::timed) == from_timed_runs(key);
+}
+
+bool RunsTable::serves(const CsvRow& row, const std::string& key, bool timed_present) const {
+  return serves_key(kind(row), key, timed_present);
 }
 
 Status RunsTable::status(const CsvRow& row) const {

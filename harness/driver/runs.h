@@ -16,11 +16,29 @@ const char* status_name(Status status);
 // False for a word that is not a status.
 bool parse_status(const std::string& word, Status& out);
 
+// A timed run preloads the allocator alone (its times are the ones
+// published); a profiled run preloads memprof in front of it (its memory
+// figures are). Never mixed in one number.
+enum class RunKind { timed, profiled };
+const char* kind_name(RunKind kind);
+
+// Keys whose values come from timed runs: what bench and the workload
+// measure (times, wait4's peak RSS, the workload's own metrics). memprof's,
+// the counters' and the allocator's keys come from profiled runs.
+bool from_timed_runs(const std::string& key);
+// Whether a run of `kind` serves `key`: timed runs the keys from timed runs,
+// profiled runs the others; where a cell has no timed run (timed_present
+// false: an old folder, --reps 0), profiled runs serve every key.
+bool serves_key(RunKind kind, const std::string& key, bool timed_present);
+
 struct RunsTable {
   std::string source;  // the file, for messages
   CsvRow header;
   std::vector<CsvRow> rows;
   std::size_t damaged_rows = 0;  // rows of the wrong width left out (Damaged::skip)
+  // The kind of every row of a file older than the `kind` column (schema 1
+  // and 2): profiled, unless its meta.json says memprof was not preloaded.
+  RunKind default_kind = RunKind::profiled;
 
   // Index of a column, or header.size() when the table lacks it.
   std::size_t column(const std::string& name) const;
@@ -32,6 +50,9 @@ struct RunsTable {
   double number(const CsvRow& row, const std::string& name) const;
   // The row's status; UsageError when the field is not a status (the file is damaged).
   Status status(const CsvRow& row) const;
+  RunKind kind(const CsvRow& row) const;
+  // serves_key for the row's kind.
+  bool serves(const CsvRow& row, const std::string& key, bool timed_present = true) const;
   // The run's time: its measured phase (elapsed_ns), else the whole process (wall_ns).
   double time_ns(const CsvRow& row) const;
 };

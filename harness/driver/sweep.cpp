@@ -66,13 +66,13 @@ fs::path claim_default_folder(const Paths& paths) {
 // Why an ok exit is not an ok run: ld.so could not preload the allocator,
 // memprof never reported (the run was not measured), its record is of a format
 // this bench does not read, or the records were cut short.
-std::string measurement_problem(const Options& options, const Records& records, const fs::path& log) {
+std::string measurement_problem(const Run& run, const Records& records, const fs::path& log) {
   std::ifstream in(log);
   std::string line;
   while (std::getline(in, line))
     if (line.find("cannot be preloaded") != std::string::npos) return "the allocator library was not preloaded: " + line;
   if (!records.errors.empty()) return "the run's records are incomplete: " + records.errors.front().substr(1);
-  if (options.profiled() && !records.has_memprof) return "memprof did not report (see the log)";
+  if (run.kind == RunKind::profiled && !records.has_memprof) return "memprof did not report (see the log)";
   if (records.has_memprof) {
     auto format = records.memprof.find(keys::format);
     std::string got = format == records.memprof.end() ? "none" : format->second;
@@ -116,7 +116,9 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   std::vector<Run> plan = make_plan(options, workloads, allocators);
   nlohmann::json plan_keys = nlohmann::json::array();
   for (const Run& run : plan) plan_keys.push_back(run.key());
-  if (resuming && saved_meta.contains("plan") && saved_meta["plan"] != plan_keys)
+  // (A folder of an older schema keyed its runs without their kind: not compared.)
+  if (resuming && saved_meta.value("schema", 0) == kResultsSchema && saved_meta.contains("plan") &&
+      saved_meta["plan"] != plan_keys)
     throw UsageError("the registries changed since this sweep started (the runs it would make differ)",
                      "restore them, or start a new sweep");
 
@@ -210,7 +212,7 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     if (f.start_failed) std::cerr << "error: " << f.error << "\n";
     Records records = parse_records(f.records);
     if (status == Status::ok) {
-      std::string problem = measurement_problem(options, records, launch.log_path);
+      std::string problem = measurement_problem(run, records, launch.log_path);
       if (!problem.empty()) {
         status = Status::failed;
         records.metrics["failure"] = "\"" + problem + "\"";

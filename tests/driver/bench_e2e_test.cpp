@@ -65,17 +65,27 @@ TEST(BenchEndToEnd, ReadmeColumnTableIsTheKeyTable) {
 TEST(BenchEndToEnd, OkRunFillsMemprofAndAllocatorColumns) {
   fs::path dir = scratch("ok");
   BenchResult r = bench({"--alloc=glibc,jemalloc,tcmalloc,mimalloc,tbbmalloc", "--workload=test-alloc", "--size=tiny",
-                         "--reps=2", "--out=" + dir.string()});
+                         "--reps=2", "--profile-reps=1", "--out=" + dir.string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto rows = rows_of(dir);
-  ASSERT_EQ(rows.size(), 10u);
-  // Allocators interleave within a repetition.
+  ASSERT_EQ(rows.size(), 15u);  // 5 allocators x (2 timed + 1 profiled)
+  // Allocators interleave within a repetition round: timed, then profiled.
   EXPECT_EQ(rows[0]["allocator"], "glibc");
   EXPECT_EQ(rows[1]["allocator"], "jemalloc");
-  EXPECT_EQ(rows[5]["rep"], "2");
+  EXPECT_EQ(rows[0]["kind"], "timed");
+  EXPECT_EQ(rows[5]["kind"], "profiled");
+  EXPECT_EQ(rows[5]["allocator"], "glibc");
+  EXPECT_EQ(rows[10]["rep"], "2");
+  EXPECT_EQ(rows[10]["kind"], "timed");
   for (auto& row : rows) {
     EXPECT_EQ(row["status"], "ok");
     EXPECT_FALSE(row["elapsed_ns"].empty());
+    if (row["kind"] == "timed") {  // the allocator alone: no memprof column
+      EXPECT_TRUE(row["allocs_seq_count"].empty()) << row["allocator"];
+      EXPECT_TRUE(row["heap_requested_peak_bytes"].empty()) << row["allocator"];
+      EXPECT_FALSE(row["maxrss_kb"].empty());
+      continue;
+    }
     EXPECT_GE(std::stoll(row["allocs_seq_count"]) + std::stoll(row["allocs_par_count"]), 1000);
     EXPECT_FALSE(row["heap_requested_peak_bytes"].empty());
     EXPECT_FALSE(row["rss_kb"].empty());
@@ -89,13 +99,14 @@ TEST(BenchEndToEnd, OkRunFillsMemprofAndAllocatorColumns) {
   for (const char* f : {"runs.csv", "series.csv", "meta.json", "summary.csv"}) EXPECT_TRUE(fs::exists(dir / f)) << f;
   EXPECT_NE(slurp(dir / "meta.json").find("\"git_commit\""), std::string::npos);
   EXPECT_NE(r.out.find("vs glibc"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("timed runs"), std::string::npos) << r.out;
   fs::remove_all(dir);
 }
 
 TEST(BenchEndToEnd, EveryFailureStatus) {
   fs::path dir = scratch("statuses");
   BenchResult r = bench({"--alloc=glibc", "--workload=test-crash,test-hang,test-hang-stubborn,test-fail-verify,test-fail",
-                         "--reps=1", "--timeout=1", "--out=" + dir.string()});
+                         "--reps=1", "--no-profile", "--timeout=1", "--out=" + dir.string()});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   auto rows = rows_of(dir);
   ASSERT_EQ(rows.size(), 5u);
@@ -116,7 +127,7 @@ TEST(BenchEndToEnd, EveryFailureStatus) {
 TEST(BenchEndToEnd, AllocatorByPathThatCrashesOrHangs) {
   fs::path dir = scratch("crashalloc");
   BenchResult r = bench({"--alloc=" + std::string(CRASHALLOC) + ",glibc", "--workload=test-alloc", "--size=tiny",
-                         "--reps=1", "--out=" + dir.string()},
+                         "--reps=1", "--no-profile", "--out=" + dir.string()},
                         {"CRASHALLOC_AFTER=200"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   auto rows = rows_of(dir);
@@ -160,8 +171,9 @@ TEST(BenchEndToEnd, MissingAllocatorNamesThePackage) {
 
 TEST(BenchEndToEnd, InterruptThenResume) {
   fs::path dir = scratch("resume");
-  std::vector<std::string> args = {"--alloc=glibc,jemalloc", "--workload=test-slow", "--reps=4", "--out=" + dir.string()};
-  BenchResult first = bench(args, {}, 1000);  // 8 runs of 300 ms: interrupted after about 3
+  std::vector<std::string> args = {"--alloc=glibc,jemalloc", "--workload=test-slow", "--reps=3", "--profile-reps=1",
+                                   "--out=" + dir.string()};
+  BenchResult first = bench(args, {}, 1000);  // 2 x (3 timed + 1 profiled) runs of 300 ms: interrupted after about 3
   EXPECT_EQ(first.exit_code, 130) << first.err;
   EXPECT_NE(first.err.find("--resume"), std::string::npos) << first.err;
   size_t recorded = rows_of(dir).size();
@@ -180,7 +192,7 @@ TEST(BenchEndToEnd, InterruptThenResume) {
   auto rows = rows_of(dir);
   EXPECT_EQ(rows.size(), 8u);
   std::set<std::string> keys;
-  for (auto& row : rows) keys.insert(row["allocator"] + row["rep"]);
+  for (auto& row : rows) keys.insert(row["allocator"] + row["rep"] + row["kind"]);
   EXPECT_EQ(keys.size(), 8u) << "no run twice";
   fs::remove_all(dir);
 }
@@ -218,13 +230,14 @@ TEST(BenchEndToEnd, NoWorkloadMeansTheDefaultPresetWhichFlagsNarrow) {
   EXPECT_NE(all.out.find("intset-list-u60"), std::string::npos);
   BenchResult narrowed = bench({"--dry-run", "--alloc=glibc", "--reps=1", "--threads=2"});
   ASSERT_EQ(narrowed.exit_code, 0) << narrowed.err;
-  EXPECT_NE(narrowed.out.find("\n16 runs; nothing was run"), std::string::npos)
-      << "16 workloads x glibc x 1 thread count x 1 rep:\n" << narrowed.out;
+  EXPECT_NE(narrowed.out.find("\n64 runs; nothing was run"), std::string::npos)
+      << "16 workloads x glibc x 1 thread count x (1 timed + 3 profiled):\n" << narrowed.out;
   EXPECT_EQ(narrowed.out.find(" t=1 "), std::string::npos) << "--threads=2 replaces the preset's 1,2";
   BenchResult ci = bench({"--dry-run", "--preset=ci", "--alloc=glibc", "--workload=churn"});
   ASSERT_EQ(ci.exit_code, 0) << ci.err;
   EXPECT_NE(ci.out.find("churn glibc t=1 tiny rep 2"), std::string::npos) << ci.out;
-  EXPECT_NE(ci.out.find("\n2 runs; nothing was run"), std::string::npos) << ci.out;
+  EXPECT_NE(ci.out.find("churn glibc t=1 tiny rep 1 profiled"), std::string::npos) << ci.out;
+  EXPECT_NE(ci.out.find("\n3 runs; nothing was run"), std::string::npos) << "2 timed + 1 profiled\n" << ci.out;
 }
 
 TEST(BenchEndToEnd, ListShowsAllocatorsAndWorkloads) {

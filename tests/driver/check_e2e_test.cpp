@@ -43,7 +43,7 @@ class CheckEndToEnd : public ::testing::Test {
   fs::path sweep(const std::string& name, std::vector<std::string> more = {}) {
     fs::path out = dir_ / name;
     std::vector<std::string> args = {"--alloc=glibc", "--workload=test-alloc", "--size=tiny", "--reps=3",
-                                     "--no-series", "--out=" + out.string()};
+                                     "--profile-reps=3", "--no-series", "--out=" + out.string()};
     args.insert(args.end(), more.begin(), more.end());
     Result r = bench(args);
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -51,7 +51,8 @@ class CheckEndToEnd : public ::testing::Test {
   }
 
   // A runs.csv with bench's columns: `runs` rows of one cell, `column` taking
-  // each of `values` in turn, every deterministic column fixed.
+  // each of `values` in turn, every deterministic column fixed; each row once
+  // timed and once profiled (a cell has both kinds).
   fs::path fabricate(const std::string& name, const std::string& column, const std::vector<double>& values,
                      const std::string& status = "ok") {
     fs::path file = dir_ / name;
@@ -70,9 +71,12 @@ class CheckEndToEnd : public ::testing::Test {
       value.precision(15);
       value << values[i];
       v[column] = value.str();
-      std::string row;
-      for (const Column& c : run_columns()) row += (row.empty() ? "" : ",") + v[c.name];
-      out << row << "\n";
+      for (const char* kind : {"timed", "profiled"}) {
+        v["kind"] = kind;
+        std::string row;
+        for (const Column& c : run_columns()) row += (row.empty() ? "" : ",") + v[c.name];
+        out << row << "\n";
+      }
     }
     return file;
   }
@@ -142,7 +146,7 @@ TEST_F(CheckEndToEnd, PlantedAllocationRegressionFails) {
   const std::string rows = slurp(csv);
   EXPECT_EQ(rows.rfind("# allocstamp check.csv schema 1\n", 0), 0u) << rows;
   EXPECT_NE(rows.find(",requested_seq_bytes,exact,3,3,76096,"), std::string::npos) << rows;
-  EXPECT_NE(rows.find(",status,status,3,3,3,3,,,,ok,"), std::string::npos) << "every row, ok ones too: " << rows;
+  EXPECT_NE(rows.find(",status,status,6,6,6,6,,,,ok,"), std::string::npos) << "every row, ok ones too: " << rows;
 
   // The CI gate sees it too; a threshold above the change lets it through.
   EXPECT_EQ(bench({"check", "--baseline=" + a.string(), "--current=" + b.string(), "--deterministic-only"}).exit_code, 1);
@@ -190,7 +194,7 @@ TEST_F(CheckEndToEnd, CrashingWorkloadFails) {
   Result r = bench({"check", "--baseline=" + base.string(), "--current=" + crashed.string(), "--deterministic-only"});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_EQ(verdict(r.out, "status"), "failed") << r.out;
-  EXPECT_NE(r.out.find("current: 3 crashed"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("current: 6 crashed"), std::string::npos) << "3 timed and 3 profiled: " << r.out;
 }
 
 TEST_F(CheckEndToEnd, UnusableInputExitsTwoWithAMessage) {
@@ -204,7 +208,7 @@ TEST_F(CheckEndToEnd, UnusableInputExitsTwoWithAMessage) {
   fs::path other = fabricate("other.csv", "elapsed_ns", {100e6});
   {
     std::string text = slurp(other);
-    text.replace(text.find("test-alloc"), 10, "churn");
+    for (std::size_t at; (at = text.find("test-alloc")) != std::string::npos;) text.replace(at, 10, "churn");
     std::ofstream(other) << text;
   }
   fs::path bad_json = dir_ / "bad.json";
@@ -214,9 +218,9 @@ TEST_F(CheckEndToEnd, UnusableInputExitsTwoWithAMessage) {
     std::string expected;
   };
   const std::vector<Case> cases = {
-      {{"--current=" + garbage.string()}, "does not start with '# allocstamp runs.csv schema 2'"},
+      {{"--current=" + garbage.string()}, "does not start with '# allocstamp runs.csv schema 3'"},
       {{"--current=" + newer.string()}, "has schema 99, newer than this bench reads"},
-      {{"--current=" + damaged.string()}, "data row 4 has 3 fields"},
+      {{"--current=" + damaged.string()}, "data row 7 has 3 fields"},
       {{"--current=" + (dir_ / "nosuch").string()}, "current " + (dir_ / "nosuch").string() + " does not exist"},
       {{"--current=" + dir_.string()}, "holds no runs.csv"},
       {{"--current=" + other.string()}, "no cell (workload, app, size, allocator, tm, threads) is in both"},

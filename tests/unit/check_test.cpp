@@ -492,10 +492,10 @@ TEST_F(CheckFiles, RefusesWhatIsNotRunsCsv) {
     std::string name, text, expected;
   };
   const std::vector<Case> cases = {
-      {"garbage.csv", "\x01\x02garbage,,\"\nmore", "does not start with '# allocstamp runs.csv schema 2'"},
+      {"garbage.csv", "\x01\x02garbage,,\"\nmore", "does not start with '# allocstamp runs.csv schema 3'"},
       {"empty.csv", "", "is empty or unreadable"},
       {"summary.csv", "# allocstamp summary.csv schema 1\nworkload,metric\n", "is summary.csv, not runs.csv"},
-      {"newer.csv", "# allocstamp runs.csv schema 3\n" + header, "has schema 3, newer than this bench reads (2)"},
+      {"newer.csv", "# allocstamp runs.csv schema 4\n" + header, "has schema 4, newer than this bench reads (3)"},
       {"older.csv", "# allocstamp runs.csv schema 0\n" + header, "has schema '0', which this bench does not read"},
       {"nokeys.csv", "# allocstamp runs.csv schema 1\nrun_id,workload,elapsed_ns\n", "lacks the column 'app'"},
       {"short.csv", "# allocstamp runs.csv schema 1\n" + header + "1,w,a,tiny,glibc,,1,1,ok,5\n2,w,a\n",

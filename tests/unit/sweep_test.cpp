@@ -97,25 +97,57 @@ TEST_F(Sweep, InterleavesAllocatorsAndBuildsTheChildsCommandLine) {
   options.workloads = {"plain", "txn"};
   options.threads = {1, 2};
   options.reps = 2;
+  options.profile_reps = 1;
   options.tm = "gl_wt";
   executor.script = [](const Launch&, int) { return ok_with("@metric elapsed_ns=5\n"); };
   ASSERT_EQ(run_sweep(options, paths, executor, out), 0);
-  ASSERT_EQ(executor.launches.size(), 16u);  // 2 workloads x 2 thread counts x 2 allocators x 2 reps
-  // Within a repetition every allocator runs before any runs twice.
-  for (size_t i = 0; i < 16; i += 2) {
-    EXPECT_TRUE(has(executor.launches[i].env, "LD_PRELOAD=" + paths.memprof.string())) << i;
-    EXPECT_TRUE(has(executor.launches[i + 1].env, "LD_PRELOAD=" + paths.memprof.string() + ":" + (root / "libfast.so").string()));
+  // 2 workloads x 2 thread counts x 2 allocators x (2 timed + 1 profiled).
+  ASSERT_EQ(executor.launches.size(), 24u);
+  // Round 1: per workload and thread count, every allocator timed, then every
+  // allocator profiled; round 2: the timed runs only.
+  const std::string fast = (root / "libfast.so").string(), memprof = paths.memprof.string();
+  for (size_t i = 0; i < 16; i += 4) {
+    for (const auto& e : executor.launches[i].env) EXPECT_NE(e.rfind("LD_PRELOAD=", 0), 0u) << i << ": " << e;
+    EXPECT_TRUE(has(executor.launches[i + 1].env, "LD_PRELOAD=" + fast)) << i;
     EXPECT_TRUE(has(executor.launches[i + 1].env, "FAST_TUNING=1"));
+    EXPECT_TRUE(has(executor.launches[i + 2].env, "LD_PRELOAD=" + memprof)) << i;
+    EXPECT_TRUE(has(executor.launches[i + 3].env, "LD_PRELOAD=" + memprof + ":" + fast)) << i;
+    EXPECT_FALSE(has(executor.launches[i].env, "MEMPROF_SERIES=1")) << "a timed run sets no memprof option";
+    EXPECT_TRUE(has(executor.launches[i + 2].env, "MEMPROF_SERIES=1"));
   }
+  for (size_t i = 16; i < 24; ++i)
+    EXPECT_FALSE(has(executor.launches[i].env, "LD_PRELOAD=" + memprof)) << i << ": round 2 is timed only";
   const Launch& first = executor.launches[0];
   EXPECT_EQ(first.program, (paths.build / "bin" / "work").string());
   EXPECT_EQ(first.args, (std::vector<std::string>{"plain", "--threads", "1", "--size", "small", "--seed", "1", "--extra", "1"}));
-  const Launch& txn = executor.launches[4];
+  const Launch& txn = executor.launches[8];
   EXPECT_EQ(txn.args[0], "txn");
   EXPECT_TRUE(has(txn.args, "--tm"));
   EXPECT_TRUE(has(txn.env, "ITM_DEFAULT_METHOD=gl_wt"));
   EXPECT_FALSE(has(first.env, "ITM_DEFAULT_METHOD=gl_wt")) << "only transactional workloads";
-  EXPECT_EQ(rows().size(), 16u);
+  auto r = rows();
+  ASSERT_EQ(r.size(), 24u);
+  EXPECT_EQ(r[0]["kind"], "timed");
+  EXPECT_EQ(r[2]["kind"], "profiled");
+  EXPECT_EQ(r[2]["rep"], "1");
+  EXPECT_EQ(r[16]["rep"], "2");
+}
+
+// By default a cell has one profiled run at one thread (memprof's counts are
+// exact there) and three at more; --profile-reps 0 has none.
+TEST_F(Sweep, ProfiledRunsByThreadCount) {
+  options.allocators = {"glibc"};
+  options.workloads = {"plain"};
+  options.threads = {1, 2};
+  options.reps = 2;
+  executor.script = [](const Launch&, int) { return ok_with("@metric elapsed_ns=5\n"); };
+  ASSERT_EQ(run_sweep(options, paths, executor, out), 0);
+  std::map<std::string, int> count;  // threads + kind -> runs
+  for (auto& row : rows()) ++count[row["threads"] + row["kind"]];
+  EXPECT_EQ(count["1timed"], 2);
+  EXPECT_EQ(count["1profiled"], 1);
+  EXPECT_EQ(count["2timed"], 2);
+  EXPECT_EQ(count["2profiled"], 3);
 }
 
 // A run whose records were cut short, or whose memprof writes a record format
@@ -123,7 +155,8 @@ TEST_F(Sweep, InterleavesAllocatorsAndBuildsTheChildsCommandLine) {
 TEST_F(Sweep, TruncatedOrUnknownRecordsMakeAFailedRow) {
   options.allocators = {"glibc"};
   options.workloads = {"plain"};
-  options.reps = 3;
+  options.reps = 0;  // profiled runs only
+  options.profile_reps = 3;
   executor.script = [](const Launch&, int n) {
     if (n == 1) return ok_with("@error records_truncated_at_bytes=1048576\n");
     Finished f = ok_with("");
@@ -145,7 +178,8 @@ TEST_F(Sweep, TruncatedOrUnknownRecordsMakeAFailedRow) {
 TEST_F(Sweep, ScopeRecordsBecomeScopesCsv) {
   options.allocators = {"glibc"};
   options.workloads = {"plain"};
-  options.reps = 2;
+  options.reps = 0;  // profiled runs only
+  options.profile_reps = 2;
   executor.script = [](const Launch&, int n) {
     return ok_with("@scope pid=1 name=build calls_count=" + std::to_string(n) +
                    " allocs_count=7 requested_bytes=700 held_bytes=100 duration_ns=55\n"
@@ -165,7 +199,8 @@ TEST_F(Sweep, ScopeRecordsBecomeScopesCsv) {
 TEST_F(Sweep, RecordsBecomeColumnsAndUnknownKeysGoToExtra) {
   options.allocators = {"glibc"};
   options.workloads = {"plain"};
-  options.reps = 3;
+  options.reps = 0;  // profiled runs only
+  options.profile_reps = 3;
   executor.script = [](const Launch&, int n) {
     return ok_with("@memprof pid=1 allocs_seq_count=" + std::to_string(10 * n) +
                    " heap_requested_peak_bytes=4096 novel_key=7\n@metric elapsed_ns=" + std::to_string(100 * n) +
@@ -186,10 +221,11 @@ TEST_F(Sweep, RecordsBecomeColumnsAndUnknownKeysGoToExtra) {
   for (auto& row : summary)
     if (row[6] == "elapsed_ns") {
       found = true;
-      EXPECT_EQ(row[7], "3");
-      EXPECT_EQ(row[8], "200");
+      EXPECT_EQ(row[7], "profiled") << "no timed run: the profiled runs' times, and summary.csv says so";
+      EXPECT_EQ(row[8], "3");
       EXPECT_EQ(row[9], "200");
-      EXPECT_EQ(row[10], "100");  // two-pass sample stddev
+      EXPECT_EQ(row[10], "200");
+      EXPECT_EQ(row[11], "100");  // two-pass sample stddev
     }
   EXPECT_TRUE(found);
   std::ifstream series(root / "out" / "series.csv");
@@ -200,7 +236,8 @@ TEST_F(Sweep, RecordsBecomeColumnsAndUnknownKeysGoToExtra) {
 TEST_F(Sweep, StatusesAndExitCode) {
   options.allocators = {"glibc"};
   options.workloads = {"plain"};
-  options.reps = 4;
+  options.reps = 0;  // profiled runs only
+  options.profile_reps = 4;
   executor.script = [](const Launch&, int n) {
     Finished f = ok_with("");
     if (n == 2) f.signal = 11, f.exit_code = -1;
@@ -221,7 +258,8 @@ TEST_F(Sweep, StatusesAndExitCode) {
 TEST_F(Sweep, AnOkExitWithoutMemprofsReportIsNotOk) {
   options.allocators = {"glibc"};
   options.workloads = {"plain"};
-  options.reps = 1;
+  options.reps = 0;  // profiled runs only
+  options.profile_reps = 1;
   executor.script = [](const Launch&, int) {
     Finished f;
     f.exit_code = 0;
@@ -255,7 +293,8 @@ TEST_F(Sweep, ResumeKeepsItsOptionsAndRefusesNewOnes) {
 TEST_F(Sweep, CountsOnlyProfile) {
   options.allocators = {"glibc"};
   options.workloads = {"plain"};
-  options.reps = 1;
+  options.reps = 0;  // profiled runs only
+  options.profile_reps = 1;
   options.profile = "counts";
   executor.script = [](const Launch&, int) { return ok_with(""); };
   EXPECT_EQ(run_sweep(options, paths, executor, out), 0);
@@ -268,7 +307,7 @@ TEST_F(Sweep, NoProfileAndSkippedAllocators) {
   options.allocators = {"all"};
   options.workloads = {"plain"};
   options.reps = 1;
-  options.profile = "none";
+  options.profile = "none";  // --profile none: timed runs only
   executor.script = [](const Launch&, int) { return ok_with(""); };
   EXPECT_EQ(run_sweep(options, paths, executor, out), 0);
   ASSERT_EQ(executor.launches.size(), 2u) << "'gone' is not installed: not launched";
@@ -298,12 +337,13 @@ TEST_F(Sweep, InterruptedRunIsNotRecordedAndResumeCompletes) {
   resume.resume = (root / "out").string();
   resume.command_line = {"bench", "--resume"};
   EXPECT_EQ(run_sweep(resume, paths, second, out), 0);
-  EXPECT_EQ(second.launches.size(), 2u) << "only the two missing runs";
+  // 2 allocators x (2 timed + 1 profiled): the four missing runs.
+  EXPECT_EQ(second.launches.size(), 4u) << "only the missing runs";
   auto r = rows();
-  ASSERT_EQ(r.size(), 4u);
+  ASSERT_EQ(r.size(), 6u);
   std::set<std::string> keys;
-  for (auto& row : r) keys.insert(row["allocator"] + row["rep"]);
-  EXPECT_EQ(keys.size(), 4u);
+  for (auto& row : r) keys.insert(row["allocator"] + row["rep"] + row["kind"]);
+  EXPECT_EQ(keys.size(), 6u);
 }
 
 }  // namespace
