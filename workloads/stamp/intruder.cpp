@@ -14,25 +14,29 @@ namespace {
 
 using tm::usage_error;
 
-// STAMP's intruder inputs: small -a10 -l4 -n2038 -s1, large -a10 -l128 -n262144 -s1.
+// STAMP's intruder inputs: small -a10 -l4 -n2038 -s1, large -a10 -l128 -n262144 -s1
+// (-l is a flow's maximum length in bytes). --seed s seeds the stream's MT19937
+// with s, as STAMP's -s s: the default 1 is STAMP's -s1, so the flows, packets
+// and their shuffle are STAMP's own.
 int run_intruder(const std::string& app, int argc, char** argv) {
   IntruderConfig c;
-  int attack = -1, max_packets = -1;
+  int attack = -1;
+  long max_length = -1;
   long flows = -1;
   tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
     if (option == "--attack-percent") attack = int(tm::whole_number(option, value, 0, 100));
-    else if (option == "--max-packets") max_packets = int(tm::whole_number(option, value, 1, 1 << 16));
+    else if (option == "--max-length") max_length = tm::whole_number(option, value, 1, 1L << 20);
     else if (option == "--flows") flows = tm::whole_number(option, value, 1, 1L << 30);
     else return false;
     return true;
   });
-  if (common.size == "tiny") c.flows = 256, c.max_packets = 4;
-  else if (common.size == "small") c.flows = 2038, c.max_packets = 4;
-  else if (common.size == "medium") c.flows = 32768, c.max_packets = 32;
-  else if (common.size == "large") c.flows = 262144, c.max_packets = 128;
+  if (common.size == "tiny") c.flows = 256, c.max_length = 4;
+  else if (common.size == "small") c.flows = 2038, c.max_length = 4;
+  else if (common.size == "medium") c.flows = 32768, c.max_length = 32;
+  else if (common.size == "large") c.flows = 262144, c.max_length = 128;
   else usage_error("--size takes tiny, small, medium or large, not '" + common.size + "'");
   if (attack >= 0) c.attack_percent = attack;
-  if (max_packets > 0) c.max_packets = max_packets;
+  if (max_length > 0) c.max_length = max_length;
   if (flows > 0) c.flows = flows;
   c.threads = common.threads;
   c.seed = common.seed;
@@ -41,7 +45,7 @@ int run_intruder(const std::string& app, int argc, char** argv) {
   tm::report_transactions();
   memprof::metric("attacks_found_count", r.attacks_found);
   if (!r.exact) {
-    std::fprintf(stderr, "stamp %s: verification failed: found %ld attacks, generated %ld (or flows left undecoded)\n",
+    std::fprintf(stderr, "stamp %s: verification failed: found %ld attacks, generated %ld (or a flow was malformed or left undecoded)\n",
                  app.c_str(), r.attacks_found, r.attacks_generated);
     return 3;
   }
@@ -52,6 +56,6 @@ int run_intruder(const std::string& app, int argc, char** argv) {
 
 }  // namespace
 
-const App kIntruder = {{"intruder", nullptr}, "intruder options: [--attack-percent A] [--max-packets L] [--flows N]", run_intruder};
+const App kIntruder = {{"intruder", nullptr}, "intruder options: [--attack-percent A] [--max-length L] [--flows N]", run_intruder};
 
 }  // namespace allocstamp::stamp

@@ -10,9 +10,9 @@ namespace allocstamp::stamp {
 struct IntruderConfig {
   int threads = 1;
   int attack_percent = 10;  // -a
-  int max_packets = 4;      // -l: fragments per flow, at most
+  long max_length = 4;      // -l: a flow's bytes, at most (cut into 1..length packets)
   long flows = 2038;        // -n
-  uint64_t seed = 1;
+  uint64_t seed = 1;        // -s: MT19937's seed
 };
 
 struct IntruderResult {
