@@ -40,6 +40,9 @@ int run_intruder(const std::string& app, int argc, char** argv) {
   if (flows > 0) c.flows = flows;
   c.threads = common.threads;
   c.seed = common.seed;
+  // STAMP prints its parameters before it starts (its stdout buffer is among its first blocks).
+  std::printf("stamp %s: flows=%ld attack_percent=%d max_length=%ld\n", app.c_str(), c.flows, c.attack_percent,
+              c.max_length);
   IntruderResult r = run_in_build(tm::method_for(common), c);
   memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
   tm::report_transactions();

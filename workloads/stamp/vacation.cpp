@@ -42,6 +42,9 @@ int run_vacation(const std::string& app, int argc, char** argv) {
   if (transactions >= 0) c.transactions = transactions;
   c.threads = common.threads;
   c.seed = common.seed;
+  // STAMP prints its parameters before it starts (its stdout buffer is among its first blocks).
+  std::printf("stamp %s: relations=%ld transactions=%ld queries=%d query_percent=%d user_percent=%d\n", app.c_str(),
+              c.relations, c.transactions, c.queries, c.query_percent, c.user_percent);
   VacationResult r = run_in_build(tm::method_for(common), c);
   memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
   tm::report_transactions();
