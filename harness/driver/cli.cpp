@@ -17,7 +17,8 @@ void to_json(nlohmann::json& j, const Options& o) {
                      {"size", o.size},        {"reps", o.reps},           {"profile_reps", o.profile_reps}, {"tm", o.tm},
                      {"timeout", o.timeout_seconds}, {"profile", o.profile}, {"series", o.series},
                      {"shuffle", o.shuffle},  {"seed", o.seed},           {"registry", o.registries},
-                     {"workloads_file", o.workload_files}, {"preset", o.preset}};
+                     {"workloads_file", o.workload_files}, {"preset", o.preset},
+                     {"sizes", o.workload_sizes}, {"args", o.workload_args}};
 }
 
 void from_json(const nlohmann::json& j, Options& o) {
@@ -44,6 +45,8 @@ void from_json(const nlohmann::json& j, Options& o) {
   o.registries = j.value("registry", std::vector<std::string>{});
   o.workload_files = j.value("workloads_file", std::vector<std::string>{});
   o.preset = j.value("preset", std::string());
+  o.workload_sizes = j.value("sizes", std::map<std::string, std::string>{});
+  o.workload_args = j.value("args", std::map<std::string, std::vector<std::string>>{});
 }
 
 namespace {

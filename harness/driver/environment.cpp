@@ -14,6 +14,8 @@ std::vector<std::string> child_arguments(const Run& run, const Options& options)
                            std::to_string(options.seed)});
   if (run.workload.tm) args.insert(args.end(), {"--tm", run.tm});
   args.insert(args.end(), run.workload.args.begin(), run.workload.args.end());
+  if (auto more = options.workload_args.find(run.workload.name); more != options.workload_args.end())
+    args.insert(args.end(), more->second.begin(), more->second.end());
   return args;
 }
 

@@ -1,6 +1,7 @@
 // options.h — everything a bench invocation asks for, after parsing and
 // validation; the same struct is saved in meta.json so --resume can replay it.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,10 @@ struct Options {
   std::vector<std::string> workloads;   // names; "all" expanded later
   std::vector<int> threads{1};
   std::string size = "small";
+  // A preset's per-workload sizes and extra program arguments (by workload name);
+  // --size clears them.
+  std::map<std::string, std::string> workload_sizes;
+  std::map<std::string, std::vector<std::string>> workload_args;
   int reps = 3;                         // timed runs per cell (the allocator alone)
   int profile_reps = -1;                // profiled runs per cell; -1: 1 at one thread, 3 at more; 0: none
   std::string tm = "ml_wt";
@@ -32,6 +37,10 @@ struct Options {
   std::vector<std::string> command_line;
   std::vector<std::string> given;       // flags typed on the command line
 
+  std::string size_of(const std::string& workload) const {
+    auto it = workload_sizes.find(workload);
+    return it == workload_sizes.end() ? size : it->second;
+  }
   // Profiled runs of a cell at `threads` threads.
   int profiled_runs(int threads) const {
     if (profile == "none") return 0;

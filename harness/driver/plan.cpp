@@ -32,7 +32,7 @@ std::vector<Run> make_plan(const Options& options, const std::vector<Workload>& 
         for (RunKind kind : {RunKind::timed, RunKind::profiled}) {
           if (rep > (kind == RunKind::timed ? options.reps : options.profiled_runs(threads))) continue;
           for (const Allocator& a : allocators)
-            round.push_back(Run{0, w, a, options.size, w.tm ? options.tm : "", threads, rep, kind});
+            round.push_back(Run{0, w, a, options.size_of(w.name), w.tm ? options.tm : "", threads, rep, kind});
         }
     if (options.shuffle) std::shuffle(round.begin(), round.end(), shuffler);
     plan.insert(plan.end(), round.begin(), round.end());

@@ -35,6 +35,9 @@ Preset preset_from(const json& entry, const fs::path& file) {
     p.tm = entry.value("tm", std::string());
     p.profile = entry.value("profile", std::string());
     p.reps = entry.value("reps", 0);
+    p.profile_reps = entry.value("profile_reps", -1);
+    p.sizes = entry.value("sizes", std::map<std::string, std::string>{});
+    p.args = entry.value("args", std::map<std::string, std::vector<std::string>>{});
     p.timeout_seconds = entry.value("timeout", 0.0);
     p.plot = entry.value("plot", false);
     if (entry.contains("series")) p.series = entry["series"].get<bool>() ? 1 : 0;
@@ -44,10 +47,14 @@ Preset preset_from(const json& entry, const fs::path& file) {
   const std::vector<std::string> sizes{"tiny", "small", "medium", "large"};
   if (!p.size.empty() && std::find(sizes.begin(), sizes.end(), p.size) == sizes.end())
     throw UsageError(where("has size '" + p.size + "'"), "use tiny, small, medium or large");
+  for (const auto& [workload, size] : p.sizes)
+    if (std::find(sizes.begin(), sizes.end(), size) == sizes.end())
+      throw UsageError(where("has size '" + size + "' for " + workload), "use tiny, small, medium or large");
   const std::vector<std::string> profiles{"full", "counts", "none"};
   if (!p.profile.empty() && std::find(profiles.begin(), profiles.end(), p.profile) == profiles.end())
     throw UsageError(where("has profile '" + p.profile + "'"), "use full, counts or none");
   if (p.timeout_seconds < 0) throw UsageError(where("has a negative timeout"), "give seconds, or leave it out");
+  if (p.profile_reps < -1) throw UsageError(where("has a negative profile_reps"), "give 0 or more, or leave it out");
   if (p.reps < 0 || std::any_of(p.threads.begin(), p.threads.end(), [](int t) { return t < 1; }))
     throw UsageError(where("has a repetition or thread count below 1"), "fix the file");
   return p;
@@ -99,13 +106,20 @@ void apply_preset(const Preset& p, Options& o) {
   if (!p.allocators.empty() && !chosen(o, "--alloc", "ALLOCSTAMP_ALLOC")) o.allocators = p.allocators;
   if (!p.workloads.empty() && !chosen(o, "--workload", "ALLOCSTAMP_WORKLOAD")) o.workloads = p.workloads;
   if (!p.threads.empty() && !chosen(o, "--threads", "ALLOCSTAMP_THREADS")) o.threads = p.threads;
-  if (!p.size.empty() && !chosen(o, "--size", "ALLOCSTAMP_SIZE")) o.size = p.size;
+  if (!chosen(o, "--size", "ALLOCSTAMP_SIZE")) {  // --size sets every workload's size, the preset's sizes too
+    if (!p.size.empty()) o.size = p.size;
+    o.workload_sizes = p.sizes;
+    o.workload_args = p.args;
+  }
   if (!p.tm.empty() && !chosen(o, "--tm", "ALLOCSTAMP_TM")) o.tm = p.tm;
   if (!p.profile.empty() && !chosen(o, "--profile", "ALLOCSTAMP_PROFILE") && !chosen(o, "--no-profile", "ALLOCSTAMP_NO_PROFILE"))
     o.profile = p.profile;
   std::sort(o.threads.begin(), o.threads.end());
   o.threads.erase(std::unique(o.threads.begin(), o.threads.end()), o.threads.end());
   if (p.reps > 0 && !chosen(o, "--reps", "ALLOCSTAMP_REPS")) o.reps = p.reps;
+  if (p.profile_reps >= 0 && !chosen(o, "--profile-reps", "ALLOCSTAMP_PROFILE_REPS") &&
+      !chosen(o, "--no-profile", "ALLOCSTAMP_NO_PROFILE") && o.profile != "none")
+    o.profile_reps = p.profile_reps;
   if (p.timeout_seconds > 0 && !chosen(o, "--timeout", "ALLOCSTAMP_TIMEOUT")) o.timeout_seconds = p.timeout_seconds;
   if (p.series >= 0 && !chosen(o, "--series", "ALLOCSTAMP_SERIES") && !chosen(o, "--no-series", "ALLOCSTAMP_SERIES"))
     o.series = p.series == 1;

@@ -3,6 +3,7 @@
 // what the command line and the ALLOCSTAMP_* variables left unset.
 #pragma once
 #include <filesystem>
+#include <map>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -18,6 +19,11 @@ struct Preset {
   std::vector<int> threads;
   std::string size, tm, profile;
   int reps = 0;       // 0: not set by the preset
+  int profile_reps = -1;  // -1: not set
+  // Per workload: its size (instead of `size`) and more arguments for its
+  // program, so each runs long enough to time (`sizes`, `args`).
+  std::map<std::string, std::string> sizes;
+  std::map<std::string, std::vector<std::string>> args;
   int series = -1;    // -1: not set; 0 / 1: --no-series / --series
   double timeout_seconds = 0;  // 0: not set
   bool plot = false;  // draw the figures and the report when the sweep ends
