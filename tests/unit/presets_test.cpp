@@ -62,6 +62,37 @@ TEST(Presets, FillOnlyWhatWasNotChosen) {
   EXPECT_TRUE(o.plot_after);
 }
 
+// A preset's per-workload sizes and arguments apply unless --size was chosen,
+// which sets every workload's size; profile_reps unless chosen.
+TEST(Presets, PerWorkloadSizesAndArguments) {
+  Preset p;
+  p.size = "small";
+  p.sizes = {{"genome", "medium"}};
+  p.args = {{"vacation-low", {"--transactions", "65536"}}};
+  p.profile_reps = 2;
+  unsetenv("ALLOCSTAMP_SIZE");
+  unsetenv("ALLOCSTAMP_PROFILE_REPS");
+  Options o;
+  apply_preset(p, o);
+  EXPECT_EQ(o.size_of("genome"), "medium");
+  EXPECT_EQ(o.size_of("vacation-low"), "small");
+  EXPECT_EQ(o.workload_args["vacation-low"], (std::vector<std::string>{"--transactions", "65536"}));
+  EXPECT_EQ(o.profiled_runs(1), 2);
+  Options sized;
+  sized.size = "tiny";
+  sized.given = {"--size", "--profile-reps"};
+  sized.profile_reps = 0;
+  apply_preset(p, sized);
+  EXPECT_EQ(sized.size_of("genome"), "tiny") << "--size sets every workload's size";
+  EXPECT_TRUE(sized.workload_args.empty());
+  EXPECT_EQ(sized.profiled_runs(2), 0) << "typed on the command line";
+  // The shipped default job: each workload long enough to time.
+  const std::vector<Preset> presets = load_presets(fs::path(ALLOCSTAMP_SOURCE_DIR) / "workloads" / "presets.json");
+  const Preset& shipped = find_preset(presets, "default");
+  EXPECT_EQ(shipped.sizes.at("genome"), "medium");
+  EXPECT_FALSE(shipped.args.at("vacation-low").empty());
+}
+
 TEST(Presets, BadFilesAreRefusedWithTheReason) {
   auto refused = [](const std::string& text) -> std::string {
     fs::path file = write_file("bad.json", text);
