@@ -21,13 +21,26 @@
 namespace allocstamp::stamp::ALLOCSTAMP_TM_BUILD::genome {
 
 // sdbm over a NUL-terminated string: the hash STAMP's genome uses for segment
-// texts, and (one letter at a time) for their prefixes and suffixes.
+// texts, and (one letter at a time) for their prefixes and suffixes. A step is
+// hash * 65599 + letter (mod 2^64).
+constexpr unsigned long kSdbm1 = 65599ul;
 TM_SAFE inline unsigned long sdbm_step(unsigned long hash, char letter) {
   return (unsigned long)(long)letter + (hash << 6) + (hash << 16) - hash;
 }
-TM_SAFE inline unsigned long sdbm(const char* text) {
+// The same value eight letters a step (the eight products are independent).
+// Uninstrumented inside transactions: it reads only segment texts, which are
+// written before the sequencer starts.
+TM_PURE inline unsigned long sdbm(const char* text) {
+  constexpr unsigned long p1 = kSdbm1, p2 = p1 * p1, p3 = p2 * p1, p4 = p3 * p1, p5 = p4 * p1, p6 = p5 * p1,
+                          p7 = p6 * p1, p8 = p7 * p1;
+  auto at = [text](size_t i) { return (unsigned long)(long)text[i]; };
+  const size_t n = std::strlen(text);
   unsigned long hash = 0;
-  for (; *text; ++text) hash = sdbm_step(hash, *text);
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    hash = hash * p8 + at(i) * p7 + at(i + 1) * p6 + at(i + 2) * p5 + at(i + 3) * p4 + at(i + 4) * p3 +
+           at(i + 5) * p2 + at(i + 6) * p1 + at(i + 7);
+  for (; i < n; ++i) hash = hash * p1 + at(i);
   return hash;
 }
 // <0, 0, >0 as the NUL-terminated texts compare. Uninstrumented inside
