@@ -23,8 +23,7 @@ int run_genome(const std::string& app, int argc, char** argv) {
   long segment = -1;
   tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
     if (option == "--gene-length") gene = tm::whole_number(option, value, 8, 1L << 30);
-    else if (option == "--segment-length")
-      segment = tm::whole_number(option, value, kGenomeMinSegmentLength, kGenomeMaxSegmentLength);
+    else if (option == "--segment-length") segment = tm::whole_number(option, value, 4, 4096);
     else if (option == "--segments") segments = tm::whole_number(option, value, 1, 1L << 32);
     else return false;
     return true;

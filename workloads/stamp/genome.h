@@ -7,12 +7,6 @@
 
 namespace allocstamp::stamp {
 
-// Segment lengths genome accepts: at least a pointer's width plus one (the
-// extra segments' own bytes chain them for freeing after the measured phase),
-// at most what the body's stack-held table list allows.
-constexpr long kGenomeMinSegmentLength = 8;
-constexpr long kGenomeMaxSegmentLength = 4096;
-
 struct GenomeConfig {
   int threads = 1;
   long gene_length = 256;   // -g

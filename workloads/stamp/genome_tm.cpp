@@ -25,13 +25,13 @@
 #include <cstring>
 #include <mutex>
 #include <new>
-#include <random>
 #include <thread>
 
 #include <memprof/memprof.h>
 
 #include "genome.h"
 #include "runtime.h"
+#include "stamp_support.h"
 #include "tm.h"
 
 #include "genome_lists.h"
@@ -43,16 +43,6 @@ using namespace genome;
 
 // Segments per transaction when deduplicating (STAMP builds genome with 12).
 constexpr long kSegmentsPerTransaction = 12;
-
-// STAMP's random_t: the MT19937 state and one more word.
-struct Random {
-  std::mt19937 engine;
-  unsigned long draws;
-  unsigned long next() {
-    ++draws;
-    return engine();
-  }
-};
 
 struct Bitmap {
   long num_bits;
@@ -123,7 +113,7 @@ struct Threads {
   std::thread* handles;  // count; [0] unused (the main thread is thread 0)
 };
 
-static_assert(sizeof(Random) == 5008, "STAMP's random_t");
+static_assert(sizeof(StampRandom) == 5008, "STAMP's random_t");
 static_assert(sizeof(Bitmap) == 24 && sizeof(Gene) == 24 && sizeof(Vector) == 24 && sizeof(Segments) == 32,
               "STAMP's bitmap, gene, vector and segments headers");
 static_assert(sizeof(EndInfo) == 16 && sizeof(ConstructEntry) == 64 && sizeof(Sequencer) == 64,
@@ -223,9 +213,9 @@ Gene* gene_alloc(long length) {
   return gene;
 }
 
-void gene_create(Gene* gene, Random* random) {
+void gene_create(Gene* gene, StampRandom* random) {
   static const char kBases[4] = {'a', 'c', 'g', 't'};
-  for (long i = 0; i < gene->length; ++i) gene->contents[i] = kBases[random->next() % 4];
+  for (long i = 0; i < gene->length; ++i) gene->contents[i] = kBases[(*random)() % 4];
 }
 
 bool bit_set(const Bitmap* b, long i) { return (b->bits[i / 64] >> (i % 64)) & 1ul; }
@@ -264,25 +254,27 @@ Segments* segments_alloc(long length, long min_num) {
   return s;
 }
 
-// A segment of its own block (to cover the gene's start or close a gap).
-void add_segment(Segments* s, Gene* gene, long start) {
+// A segment of its own block (to cover the gene's start or close a gap);
+// STAMP never frees these.
+void add_segment(Segments* s, Gene* gene, long start, NeverFreed& added) {
   char* text = allocate<char>(s->length + 1);
+  added.add(text);
   text[s->length] = '\0';
   std::memcpy(text, gene->contents + start, size_t(s->length));
   vector_push(s->contents, text);
   set_bit(gene->starts, start);
 }
 
-void segments_create(Segments* s, Gene* gene, Random* random) {
+void segments_create(Segments* s, Gene* gene, StampRandom* random, NeverFreed& added) {
   const long length = s->length;
   const long starts = gene->length - length + 1;
   for (long i = 0; i < s->min_num; ++i) {
-    long start = long(random->next() % (unsigned long)starts);
+    long start = long((*random)() % (unsigned long)starts);
     set_bit(gene->starts, start);
     std::memcpy(s->strings[i], gene->contents + start, size_t(length));
     vector_push(s->contents, s->strings[i]);
   }
-  if (!bit_set(gene->starts, 0)) add_segment(s, gene, 0);
+  if (!bit_set(gene->starts, 0)) add_segment(s, gene, 0, added);
   // Every run of length - 1 starts without a segment ends in one, so that
   // neighbours overlap by at least one letter.
   for (long i = 0; i < starts; ++i) {
@@ -290,7 +282,7 @@ void segments_create(Segments* s, Gene* gene, Random* random) {
     while (i < stop && !bit_set(gene->starts, i)) ++i;
     if (i == stop) {
       --i;
-      add_segment(s, gene, i);
+      add_segment(s, gene, i, added);
     }
   }
 }
@@ -492,14 +484,18 @@ void sequencer_run(Sequencer* q, Threads& threads, long id) {
 GenomeResult run(const GenomeConfig& c) {
   GenomeResult r;
   memprof::phase_begin();
-  const long threads_count = c.threads;
-  Threads threads = thread_startup(threads_count);
+  Threads threads = thread_startup(c.threads);
 
-  Random* random = new Random{std::mt19937(uint32_t(c.seed - 1)), 0};
+  StampRandom* random = new StampRandom;
+  random->mt.seed(uint32_t(c.seed - 1));
   Gene* gene = gene_alloc(c.gene_length);
   gene_create(gene, random);
+  // What STAMP never frees, remembered outside the heap: the added segments
+  // (at most one per start) and the tables' bucket arrays (one per table).
+  NeverFreed added(size_t(c.gene_length - c.segment_length + 2));
+  NeverFreed table_buckets(size_t(c.segment_length));
   Segments* segments = segments_alloc(c.segment_length, c.segments);
-  segments_create(segments, gene, random);
+  segments_create(segments, gene, random, added);
   Sequencer* sequencer = sequencer_alloc(c.gene_length, c.segment_length, segments);
 
   auto start = std::chrono::steady_clock::now();
@@ -511,21 +507,12 @@ GenomeResult run(const GenomeConfig& c) {
   r.segments = segments->contents->size;
   r.unique_segments = hash_set_size(sequencer->unique);
 
-  // What STAMP never frees, remembered for after the measured phase: the hash
-  // set, the tables' bucket arrays (with their lists and nodes), the sequence,
-  // and the added segments, chained through their own first bytes (their
-  // texts are no longer needed).
+  // The rest of what STAMP never frees: the hash set, the sequence, and the
+  // tables' lists and nodes (through their bucket arrays).
   HashSet* unique = sequencer->unique;
   char* sequence = sequencer->sequence;
-  List** table_buckets[kGenomeMaxSegmentLength];
-  for (long i = 1; i < c.segment_length; ++i) table_buckets[i] = sequencer->start_tables[i]->buckets;
-  table_buckets[0] = sequencer->whole_table->buckets;
-  char* added = nullptr;
-  for (long i = segments->contents->size; i-- > segments->min_num;) {
-    char* text = static_cast<char*>(segments->contents->elements[i]);
-    std::memcpy(text, &added, sizeof added);
-    added = text;
-  }
+  for (long i = 1; i < c.segment_length; ++i) table_buckets.add(sequencer->start_tables[i]->buckets);
+  table_buckets.add(sequencer->whole_table->buckets);
 
   // What STAMP frees at its end, in its order.
   std::free(sequencer->whole_table);
@@ -548,14 +535,10 @@ GenomeResult run(const GenomeConfig& c) {
   memprof::phase_end();
 
   hash_set_free(unique);
-  for (long i = 0; i < c.segment_length; ++i) table_free_buckets(table_buckets[i], c.gene_length);
+  for (size_t i = 0; i < table_buckets.size(); ++i)
+    table_free_buckets(static_cast<List**>(table_buckets[i]), c.gene_length);
   std::free(sequence);
-  while (added) {
-    char* next;
-    std::memcpy(&next, added, sizeof next);
-    std::free(added);
-    added = next;
-  }
+  added.free_all();
   return r;
 }
 
