@@ -15,13 +15,15 @@ namespace {
 using tm::usage_error;
 
 // STAMP's genome inputs: small -g256 -s16 -n16384, large -g16384 -s64 -n16777216.
+// --seed s seeds STAMP's generator (MT19937) with s - 1: the default 1 gives
+// STAMP's own seed, 0, hence its gene and segments.
 int run_genome(const std::string& app, int argc, char** argv) {
   GenomeConfig c;
   long gene = -1, segments = -1;
-  int segment = -1;
+  long segment = -1;
   tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
     if (option == "--gene-length") gene = tm::whole_number(option, value, 8, 1L << 30);
-    else if (option == "--segment-length") segment = int(tm::whole_number(option, value, 4, 4096));
+    else if (option == "--segment-length") segment = tm::whole_number(option, value, 4, 4096);
     else if (option == "--segments") segments = tm::whole_number(option, value, 1, 1L << 32);
     else return false;
     return true;
@@ -37,9 +39,14 @@ int run_genome(const std::string& app, int argc, char** argv) {
   if (c.segment_length > c.gene_length) usage_error("--segment-length cannot exceed --gene-length");
   c.threads = common.threads;
   c.seed = common.seed;
-  GenomeResult r = run_in_build(tm::method_for(common), c);
+  const tm::Method method = tm::method_for(common);
+  // STAMP prints before it creates the gene: stdout's buffer is its first block.
+  std::printf("stamp %s: gene=%ld segment=%ld segments>=%ld\n", app.c_str(), c.gene_length, c.segment_length,
+              c.segments);
+  GenomeResult r = run_in_build(method, c);
   memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
   tm::report_transactions();
+  memprof::metric("segments_count", r.segments);
   memprof::metric("unique_segments_count", r.unique_segments);
   if (!r.rebuilt) {
     std::fprintf(stderr, "stamp %s: verification failed: the rebuilt sequence is not the gene\n", app.c_str());

@@ -9,16 +9,17 @@ namespace allocstamp::stamp {
 
 struct GenomeConfig {
   int threads = 1;
-  long gene_length = 256;  // -g
-  int segment_length = 16; // -s
-  long segments = 16384;   // -n
-  uint64_t seed = 1;
+  long gene_length = 256;   // -g
+  long segment_length = 16; // -s
+  long segments = 16384;    // -n: segments drawn at random (more are added to cover the gene)
+  uint64_t seed = 1;        // STAMP's generator is seeded with seed - 1 (STAMP: 0)
 };
 
 struct GenomeResult {
   uint64_t elapsed_ns = 0;
+  long segments = 0;         // drawn and added
   long unique_segments = 0;
-  bool rebuilt = false;  // the sequence equals the gene
+  bool rebuilt = false;      // the sequence equals the gene
 };
 
 ALLOCSTAMP_STAMP_BUILDS(GenomeConfig, GenomeResult)
