@@ -321,6 +321,10 @@ KmeansResult run(const KmeansConfig& c) {
   r.consistent = r.worst_error < 1e-3;
   std::free(membership);
   delete random;
+  // STAMP prints its centres and time here, before its frees (its stdout
+  // buffer is allocated now and never freed).
+  std::printf("stamp kmeans: %d points clustered in %d iterations\n", in.objects, r.iterations);
+  std::fflush(stdout);
   // kmeans.c's end: everything but the line buffer is freed.
   std::free(assignment);
   std::free(in.attributes);
