@@ -14,7 +14,14 @@ namespace {
 
 using tm::usage_error;
 
-// STAMP's ssca2 inputs: small -s13, large -s20 (-i1.0 -u1.0 -l3 -p3).
+float probability(const std::string& option, const char* text) {
+  char* end = nullptr;
+  double v = std::strtod(text, &end);
+  if (!end || *end != '\0' || !(v >= 0 && v <= 1)) usage_error(option + " takes a probability from 0 to 1, not '" + text + "'");
+  return float(v);
+}
+
+// STAMP's ssca2 inputs: small -s13, large -s20 (-i1.0 -u1.0 -l3 -p3); tiny -s12, medium -s17.
 int run_ssca2(const std::string& app, int argc, char** argv) {
   Ssca2Config c;
   int scale = -1;
@@ -22,17 +29,24 @@ int run_ssca2(const std::string& app, int argc, char** argv) {
     if (option == "--scale") scale = int(tm::whole_number(option, value, 1, 30));
     else if (option == "--max-path") c.max_path = int(tm::whole_number(option, value, 1, 64));
     else if (option == "--max-parallel") c.max_parallel = int(tm::whole_number(option, value, 1, 64));
+    else if (option == "--unidirectional") c.unidirectional = probability(option, value);
+    else if (option == "--interclique") c.interclique = probability(option, value);
+    else if (option == "--int-weights") c.int_weights = probability(option, value);
     else return false;
     return true;
   });
-  if (common.size == "tiny") c.scale = 10;
+  if (common.size == "tiny") c.scale = 12;  // the least at which STAMP's generator keeps within its buffers
   else if (common.size == "small") c.scale = 13;
   else if (common.size == "medium") c.scale = 17;
   else if (common.size == "large") c.scale = 20;
   else usage_error("--size takes tiny, small, medium or large, not '" + common.size + "'");
   if (scale > 0) c.scale = scale;
+  if (c.scale < 3 || c.scale > 30) usage_error("--scale takes 3 to 30");
   c.threads = common.threads;
-  c.seed = common.seed;
+  c.seed = common.seed;  // 1 (the default) is STAMP's generator seed 0
+  // STAMP prints its parameters before it starts (its stdout buffer is its first block).
+  std::printf("stamp %s: scale=%d max_parallel=%d unidirectional=%g interclique=%g int_weights=%g\n", app.c_str(),
+              c.scale, c.max_parallel, double(c.unidirectional), double(c.interclique), double(c.int_weights));
   Ssca2Result r = run_in_build(tm::method_for(common), c);
   memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
   tm::report_transactions();
@@ -48,6 +62,6 @@ int run_ssca2(const std::string& app, int argc, char** argv) {
 
 }  // namespace
 
-const App kSsca2 = {{"ssca2", nullptr}, "ssca2 options: [--scale S] [--max-path L] [--max-parallel P]", run_ssca2};
+const App kSsca2 = {{"ssca2", nullptr}, "ssca2 options: [--scale S] [--max-path L] [--max-parallel P] [--unidirectional U] [--interclique I] [--int-weights W]", run_ssca2};
 
 }  // namespace allocstamp::stamp
