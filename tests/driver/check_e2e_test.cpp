@@ -32,10 +32,11 @@ class CheckEndToEnd : public ::testing::Test {
   static std::string slurp(const fs::path& p) { return testing::slurp(p); }
 
   // Runs bench with the test workloads; stdout and stderr through files.
-  Result bench(std::vector<std::string> args) {
+  Result bench(std::vector<std::string> args, std::vector<std::string> env = {}) {
     args.insert(args.begin(), BENCH_BINARY);
     testing::CommandOptions options;
     options.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS)};
+    options.env.insert(options.env.end(), env.begin(), env.end());
     return testing::run_command(args, options);
   }
 
@@ -195,6 +196,28 @@ TEST_F(CheckEndToEnd, CrashingWorkloadFails) {
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_EQ(verdict(r.out, "status"), "failed") << r.out;
   EXPECT_NE(r.out.find("current: 6 crashed"), std::string::npos) << "3 timed and 3 profiled: " << r.out;
+}
+
+// An allocator broken for cross-thread frees (libownercheck.so with
+// OWNERCHECK_LEAK=1 leaks every block another thread frees) shows up in the
+// stress programs that free across threads: the process's memory grows many
+// times past the same allocator's when it is sound, and bench check flags it.
+TEST_F(CheckEndToEnd, AnAllocatorLeakingCrossThreadFreesIsFlagged) {
+  for (const char* app : {"xmalloc", "larson"}) {
+    std::vector<std::string> args = {"--alloc=" + std::string(OWNERCHECK_ALLOCATOR), std::string("--workload=") + app,
+                                     "--size=tiny", "--threads=2", "--reps=4", "--profile-reps=4", "--no-series"};
+    fs::path sound = dir_ / (std::string(app) + "-sound"), leaky = dir_ / (std::string(app) + "-leaky");
+    std::vector<std::string> a = args, b = args;
+    a.push_back("--out=" + sound.string());
+    b.push_back("--out=" + leaky.string());
+    ASSERT_EQ(bench(a, {"OWNERCHECK_LEAK=0"}).exit_code, 0);
+    ASSERT_EQ(bench(b, {"OWNERCHECK_LEAK=1"}).exit_code, 0) << "the program itself runs fine";
+    Result r = bench({"check", "--baseline=" + sound.string(), "--current=" + leaky.string(), "--all"});
+    EXPECT_EQ(r.exit_code, 1) << app << "\n" << r.out << r.err;
+    EXPECT_EQ(verdict(r.out, "hwm_kb"), "regressed") << app << "\n" << r.out;
+    EXPECT_EQ(verdict(r.out, "maxrss_kb"), "regressed") << app << ": the timed runs see it too\n" << r.out;
+    EXPECT_EQ(verdict(r.out, "allocs_par_count"), "ok") << app << ": the program made the same calls\n" << r.out;
+  }
 }
 
 TEST_F(CheckEndToEnd, UnusableInputExitsTwoWithAMessage) {

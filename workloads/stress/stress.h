@@ -1,0 +1,110 @@
+// stress.h — what every app of the `stress` binary shares: its entry (name,
+// options, main), a seeded generator, the stamp written into each block and
+// checked before it is freed, and the measured phase. The apps are the
+// classic allocator stress programs (larson, xmalloc, Hoard's cache tests,
+// mstress, rptest, sh6bench/sh8bench, glibc's bench-malloc, malloc-large,
+// alloc-test), written here from their published descriptions.
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include <memprof/memprof.h>
+
+namespace allocstamp::stress {
+
+struct App {
+  const char* name;
+  const char* options;  // its own options, for the usage text
+  int (*main)(const std::string& app, int argc, char** argv);
+};
+
+// Every app's entry, defined in its own file.
+extern const App kLarson, kXmalloc, kCacheScratch, kCacheThrash, kMstress, kRptest, kSh6bench, kSh8bench,
+    kGlibcSimple, kGlibcThread, kMallocLarge, kAllocTest;
+
+// xorshift64* seeded through splitmix: cheap, so the allocator dominates.
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) {
+    uint64_t x = seed + 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    state_ = (x ^ (x >> 31)) | 1;
+  }
+  uint64_t next() {
+    state_ ^= state_ >> 12;
+    state_ ^= state_ << 25;
+    state_ ^= state_ >> 27;
+    return state_ * 0x2545F4914F6CDD1Dull;
+  }
+  // Uniform in [0, bound), bound < 2^32.
+  uint32_t below(uint32_t bound) { return uint32_t(((next() >> 32) * bound) >> 32); }
+  // Uniform in [low, high].
+  size_t between(size_t low, size_t high) { return low + below(uint32_t(high - low + 1)); }
+
+ private:
+  uint64_t state_;
+};
+
+// The stamp of a block: its size and an owner tag, written into its first
+// and last 8 bytes (blocks of 16 bytes or more; smaller ones, the first byte).
+inline uint64_t stamp_of(size_t size, uint64_t tag) { return (uint64_t(size) * 0x100000001B3ull) ^ (tag << 1) ^ 0x5A5A; }
+
+inline void* stamped_alloc(size_t size, uint64_t tag) {
+  auto* p = static_cast<unsigned char*>(std::malloc(size));
+  if (!p) {
+    std::fprintf(stderr, "stress: malloc(%zu) failed\n", size);
+    std::exit(1);
+  }
+  uint64_t s = stamp_of(size, tag);
+  if (size >= 16) {
+    std::memcpy(p, &s, 8);
+    std::memcpy(p + size - 8, &s, 8);
+  } else {
+    p[0] = static_cast<unsigned char>(s);
+  }
+  return p;
+}
+
+// Checks the stamp; false (and the block kept) when it was overwritten.
+inline bool stamp_ok(const void* block, size_t size, uint64_t tag) {
+  const auto* p = static_cast<const unsigned char*>(block);
+  uint64_t s = stamp_of(size, tag), first, last;
+  if (size < 16) return p[0] == static_cast<unsigned char>(s);
+  std::memcpy(&first, p, 8);
+  std::memcpy(&last, p + size - 8, 8);
+  return first == s && last == s;
+}
+
+// The measured phase: memprof's phase and the elapsed time reported as @metric elapsed_ns.
+class Phase {
+ public:
+  Phase() : start_(std::chrono::steady_clock::now()) { memprof::phase_begin(); }
+  // Ends the phase and reports its time; returns it in nanoseconds.
+  int64_t end() {
+    int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_).count();
+    memprof::phase_end();
+    memprof::metric("elapsed_ns", ns);
+    return ns;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
+
+// Reports a throughput (operations per second of the measured phase).
+inline void report_rate(const char* name, uint64_t operations, int64_t ns) {
+  memprof::metric(name, ns > 0 ? int64_t(double(operations) * 1e9 / double(ns)) : 0);
+}
+
+// Exit status 3 with the reason: the app's result is wrong.
+[[noreturn]] inline void verification_failed(const std::string& app, const std::string& what) {
+  std::fprintf(stderr, "stress %s: verification failed: %s\n", app.c_str(), what.c_str());
+  std::exit(3);
+}
+
+}  // namespace allocstamp::stress
