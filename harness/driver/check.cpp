@@ -309,9 +309,29 @@ bool CheckResult::failed(const CheckConfig& config) const {
   });
 }
 
-CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, const CheckConfig& config) {
+namespace {
+
+// A side's micro-benchmark repetitions by cell and benchmark (timed ok runs only).
+using MicroSamples = std::map<std::pair<CellKey, std::string>, std::vector<double>, std::less<>>;
+MicroSamples micro_by_cell(const Side& side, const std::vector<MicroRow>& rows) {
+  std::map<long, CellKey> cell_of;
+  for (const auto& [key, cell] : side.cells)
+    for (const CsvRow* row : cell.ok)
+      if (side.table->kind(*row) == RunKind::timed) cell_of[std::atol(side.table->text(*row, "run_id").c_str())] = key;
+  MicroSamples out;
+  for (const MicroRow& m : rows)
+    if (auto it = cell_of.find(m.run_id); it != cell_of.end() && m.kind == RunKind::timed)
+      out[{it->second, m.benchmark}].push_back(m.real_ns_per_op);
+  return out;
+}
+
+}  // namespace
+
+CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, const CheckConfig& config,
+                         const std::vector<MicroRow>& baseline_micro, const std::vector<MicroRow>& current_micro) {
   const Side base = index_side(baseline), cur = index_side(current);
   CheckResult result;
+  const MicroSamples base_micro = micro_by_cell(base, baseline_micro), cur_micro = micro_by_cell(cur, current_micro);
 
   std::vector<const MetricRule*> metrics;
   std::string only_base, only_cur;
@@ -329,6 +349,10 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
     if (auto it = config.thresholds.find(rule.group); it != config.thresholds.end()) return it->second;
     return exact ? 0.0 : kDefaultThresholds.at(rule.group);
   };
+
+  double time_threshold = kDefaultThresholds.at("time");
+  for (const MetricRule& rule : kMetrics)
+    if (rule.name == "elapsed_ns") time_threshold = threshold_for(rule, false);
 
   std::set<CellKey, CellOrder> keys;
   for (const auto& [key, runs] : base.cells) keys.insert(key);
@@ -396,6 +420,18 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
       } else if (!judge_measured(vb, vc, config.alpha, r)) {
         too_few[{vb.size(), vc.size()}].insert(key);
       }
+      result.rows.push_back(std::move(r));
+    }
+    // The cell's micro-benchmarks, each under the time threshold.
+    if (config.deterministic_only) continue;
+    for (auto it = cur_micro.lower_bound({key, std::string()}); it != cur_micro.end() && it->first.first == key; ++it) {
+      auto before = base_micro.find(it->first);
+      if (before == base_micro.end()) continue;
+      CheckRow r = new_row(key, "ns_per_op:" + it->first.second, Comparison::measured);
+      r.n_base = before->second.size();
+      r.n_cur = it->second.size();
+      r.threshold = time_threshold;
+      if (!judge_measured(before->second, it->second, config.alpha, r)) too_few[{r.n_base, r.n_cur}].insert(key);
       result.rows.push_back(std::move(r));
     }
   }

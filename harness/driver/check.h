@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "micro_results.h"
 #include "results_folder.h"
 #include "runs.h"
 
@@ -72,6 +73,10 @@ std::vector<std::string> setup_differences(const RunsTable& baseline, const Runs
 
 // Compares `current` with `baseline` cell by cell. Throws UsageError when no
 // cell is on both sides or a compared value is not a number.
-CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, const CheckConfig& config);
+// With the micro-benchmarks' rows of both sides (micro.csv), each benchmark of
+// a cell is compared too (metric "ns_per_op:<benchmark>": the timed runs'
+// repetitions, median and U-test, under the time threshold).
+CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, const CheckConfig& config,
+                         const std::vector<MicroRow>& baseline_micro = {}, const std::vector<MicroRow>& current_micro = {});
 
 }  // namespace allocstamp

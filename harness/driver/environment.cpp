@@ -10,6 +10,10 @@ namespace allocstamp {
 std::vector<std::string> child_arguments(const Run& run, const Options& options) {
   std::vector<std::string> args;
   if (!run.workload.app.empty()) args.push_back(run.workload.app);
+  if (!run.workload.contract) {  // someone else's program: its own arguments only
+    args.insert(args.end(), run.workload.args.begin(), run.workload.args.end());
+    return args;
+  }
   args.insert(args.end(), {"--threads", std::to_string(run.threads), "--size", run.size, "--seed",
                            std::to_string(options.seed)});
   if (run.workload.tm) args.insert(args.end(), {"--tm", run.tm});

@@ -18,6 +18,7 @@
 #include "errors.h"
 #include "results_folder.h"
 #include "meta.h"
+#include "micro_results.h"
 #include "runs.h"
 
 namespace allocstamp {
@@ -224,6 +225,7 @@ class Preparer {
     series_figures();
     region_figures();
     element_figures();
+    micro_figures();
     return std::move(plan_);
   }
 
@@ -635,6 +637,87 @@ class Preparer {
 
   // Map workloads report elements_count: bytes and time per element, per container,
   // from the fewest threads each ran with (one container, not shards; no parallel time).
+  // The micro-benchmarks (micro.csv, timed runs only): ns per op by size for
+  // malloc_free, one line per allocator; the other benchmarks relative to the
+  // reference allocator. Per thread count.
+  void micro_figures() {
+    std::vector<MicroRow> rows = load_micro(view_.dir);
+    std::map<std::string, std::string> allocator_of;  // run_id -> allocator
+    std::map<std::string, bool> ok;
+    for (const RunRow& r : view_.runs) {
+      allocator_of[r.values.at("run_id")] = r.values.at("allocator");
+      ok[r.values.at("run_id")] = r.values.at("status") == "ok";
+    }
+    // (benchmark, threads) -> allocator -> ns per op of every timed repetition
+    std::map<std::pair<std::string, long>, std::map<std::string, std::vector<double>>> samples;
+    std::map<std::string, long> size_of;
+    for (const MicroRow& m : rows) {
+      std::string id = std::to_string(m.run_id);
+      if (m.kind != RunKind::timed || !ok[id]) continue;
+      samples[{m.benchmark, m.threads}][allocator_of[id]].push_back(m.real_ns_per_op);
+      size_of[m.benchmark] = m.size_bytes;
+    }
+    if (samples.empty()) return skip("micro", "no timed micro-benchmark run (the micro workloads): no micro figures");
+    std::set<long> thread_counts;
+    for (const auto& [key, by] : samples) thread_counts.insert(key.second);
+    for (long t : thread_counts) {
+      // The ladder.
+      std::vector<std::string> ladder;
+      for (const auto& [key, by] : samples)
+        if (key.second == t && key.first.rfind("malloc_free/", 0) == 0) ladder.push_back(key.first);
+      std::sort(ladder.begin(), ladder.end(), [&](const std::string& a, const std::string& b) { return size_of[a] < size_of[b]; });
+      if (ladder.size() >= 2) {
+        std::ostringstream text;
+        text << label("size");
+        for (const auto& a : view_.allocators) text << ' ' << label(a) << ' ' << label(a + " low") << ' ' << label(a + " high");
+        text << '\n';
+        for (const auto& b : ladder) {
+          text << size_of[b];
+          for (const auto& a : view_.allocators) {
+            auto it = samples[{b, t}].find(a);
+            stats::Summary sm = it == samples[{b, t}].end() ? stats::Summary{} : stats::summarize(it->second);
+            text << ' ' << num(sm.n ? sm.median : kNaN) << ' ' << num(sm.n > 1 ? sm.ci_low : kNaN) << ' '
+                 << num(sm.n > 1 ? sm.ci_high : kNaN);
+          }
+          text << '\n';
+        }
+        Figure f = figure("micro-ladder-t" + std::to_string(t), "ladder",
+                          "malloc + free by size, " + threads_text(int(t)) + ": median ns per pair",
+                          "Each line is an allocator: Google Benchmark's time for one malloc and its free, by the block's "
+                          "size (both axes logarithmic), median over the repetitions of the timed runs, with the 95% "
+                          "interval of the mean.");
+        set_number(f, "n", static_cast<double>(view_.allocators.size()));
+        add(std::move(f), text.str());
+      }
+      // The other benchmarks against the reference allocator.
+      Bars bars;
+      bars.series = view_.allocators;
+      bars.errorbars = true;
+      bars.refline = 1;
+      for (const auto& [key, by] : samples) {
+        if (key.second != t || key.first.rfind("malloc_free/", 0) == 0 || !by.count(view_.reference)) continue;
+        stats::Summary ref = stats::summarize(by.at(view_.reference));
+        std::vector<Value> row;
+        for (const auto& a : view_.allocators) {
+          Value v;
+          if (by.count(a)) {
+            stats::Ratio r = stats::ratio_of_means(stats::summarize(by.at(a)), ref);
+            v = {r.value, std::isnan(r.ci_low) ? r.value : std::max(0.0, r.ci_low), std::isnan(r.ci_high) ? r.value : r.ci_high};
+          }
+          row.push_back(v);
+        }
+        bars.rows.push_back(key.first);
+        bars.values.push_back(row);
+      }
+      if (bars.rows.empty()) continue;
+      Figure f = figure("micro-others-t" + std::to_string(t), "bars",
+                        "Micro-benchmarks relative to " + reference_text() + ", " + threads_text(int(t)) + ": mean, 95% CI",
+                        "Each bar is an allocator's mean time per operation of the benchmark over " + view_.reference +
+                            "'s (timed runs' repetitions), with a 95% interval; below the dashed line at 1 is faster.");
+      add_bars(std::move(f), bars, "time / " + view_.reference + "'s (lower is faster)", "no micro-benchmark with a reference run");
+    }
+  }
+
   void element_figures() {
     std::vector<std::string> containers, allocators, inserts;
     std::set<int> thread_counts;

@@ -30,6 +30,8 @@ Records parse_records(const std::string& text) {
       out.samples.push_back(std::move(kv));
     } else if (kind == "scope") {
       out.scopes.push_back(std::move(kv));
+    } else if (kind == "micro") {
+      out.micro.push_back(std::move(kv));
     } else if (kind == "error") {
       out.errors.push_back(line);
     }

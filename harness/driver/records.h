@@ -14,6 +14,7 @@ struct Records {
   KeyValues metrics;              // @metric name=value
   std::vector<KeyValues> samples; // @sample lines in order
   std::vector<KeyValues> scopes;  // @scope lines
+  std::vector<KeyValues> micro;   // @micro lines: one repetition of a micro-benchmark each
   std::vector<std::string> errors;
   bool has_memprof = false;
 };

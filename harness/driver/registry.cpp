@@ -107,6 +107,7 @@ void load_workloads(const fs::path& file, std::vector<Workload>& into) {
     w.app = e.value("app", "");
     w.args = e.value("args", std::vector<std::string>{});
     w.tm = e.value("tm", false);
+    w.contract = e.value("contract", true);
     w.description = e.value("description", "");
     upsert(into, std::move(w));
   });

@@ -30,6 +30,7 @@ struct Workload {
   std::string app;     // first argument; empty for none
   std::vector<std::string> args;
   bool tm = false;     // transactional: receives --tm
+  bool contract = true;  // takes Contract 3's --threads, --size, --seed; false: a foreign program gets its args only
   std::string description;
 };
 

@@ -37,6 +37,11 @@ const std::vector<Column> kColumns = columns_from_keys();
 const std::vector<std::string> kScopeColumns = {"run_id", "name", "calls_count", "allocs_count", "requested_bytes",
                                                 "held_bytes", "duration_ns"};
 
+// One row per repetition of a micro-benchmark (the micro workloads' @micro records).
+const std::vector<std::string> kMicroColumns = {"run_id",     "kind",       "benchmark",      "size_bytes",
+                                                "threads",    "repetition", "iterations",     "real_ns_per_op",
+                                                "cpu_ns_per_op", "items_per_s"};
+
 const std::vector<std::string> kSeriesColumns = {"run_id", "t_ns", "heap_requested_bytes", "heap_requested_max_bytes",
                                                  "heap_usable_bytes", "rss_kb"};
 
@@ -96,10 +101,12 @@ void ResultsFolder::open_streams(bool fresh) {
   auto mode = fresh ? std::ios::trunc : std::ios::app;
   bool series_new = fresh || !fs::exists(dir_ / "series.csv");
   bool scopes_new = fresh || !fs::exists(dir_ / "scopes.csv");
+  bool micro_new = fresh || !fs::exists(dir_ / "micro.csv");
   runs_.open(dir_ / "runs.csv", std::ios::out | mode);
   series_.open(dir_ / "series.csv", std::ios::out | mode);
   scopes_.open(dir_ / "scopes.csv", std::ios::out | mode);
-  if (!runs_ || !series_ || !scopes_) throw UsageError("cannot write in " + dir_.string(), "choose a writable --out");
+  micro_.open(dir_ / "micro.csv", std::ios::out | mode);
+  if (!runs_ || !series_ || !scopes_ || !micro_) throw UsageError("cannot write in " + dir_.string(), "choose a writable --out");
   if (fresh) {
     runs_ << schema_line("runs.csv") << '\n';
     columns_.clear();
@@ -114,6 +121,10 @@ void ResultsFolder::open_streams(bool fresh) {
     scopes_ << schema_line("scopes.csv") << '\n';
     write_row(scopes_, kScopeColumns);
   }
+  if (micro_new) {
+    micro_ << schema_line("micro.csv") << '\n';
+    write_row(micro_, kMicroColumns);
+  }
   check_written();
 }
 
@@ -121,7 +132,8 @@ void ResultsFolder::check_written() {
   runs_.flush();
   series_.flush();
   scopes_.flush();
-  if (!runs_ || !series_ || !scopes_)
+  micro_.flush();
+  if (!runs_ || !series_ || !scopes_ || !micro_)
     throw RunError("cannot write runs.csv/series.csv in " + dir_.string() + " (disk full?)",
                    "free space, then finish with: bench --resume " + dir_.string());
 }
@@ -197,6 +209,14 @@ void ResultsFolder::append(const Run& run, Status status, const Finished& f, con
       srow.push_back(it == sample.end() ? "" : it->second);
     }
     write_row(series_, srow);
+  }
+  for (const KeyValues& m : r.micro) {
+    CsvRow row{std::to_string(run.id), kind_name(run.kind)};
+    for (size_t i = 2; i < kMicroColumns.size(); ++i) {
+      auto it = m.find(kMicroColumns[i]);
+      row.push_back(it == m.end() ? "" : it->second);
+    }
+    write_row(micro_, row);
   }
   for (const KeyValues& scope : r.scopes) {
     CsvRow row{std::to_string(run.id)};

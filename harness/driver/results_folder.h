@@ -1,6 +1,6 @@
 // results_folder.h — the results folder (Contract 4) as the sweep writes it:
 // runs.csv appended and flushed after every run, series.csv, scopes.csv,
-// meta.json, logs/; created new or reopened for --resume. Each file carries
+// micro.csv, meta.json, logs/; created new or reopened for --resume. Each file carries
 // the schema version; readers refuse a newer one. (summary.csv: summary.h.)
 #pragma once
 #include <filesystem>
@@ -56,7 +56,7 @@ class ResultsFolder {
   void check_written();  // throws RunError when a write failed
   std::filesystem::path dir_;
   CsvRow columns_;  // runs.csv's columns: this bench's, or a resumed older folder's
-  std::ofstream runs_, series_, scopes_;
+  std::ofstream runs_, series_, scopes_, micro_;
 };
 
 }  // namespace allocstamp

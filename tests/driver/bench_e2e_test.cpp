@@ -240,6 +240,26 @@ TEST(BenchEndToEnd, NoWorkloadMeansTheDefaultPresetWhichFlagsNarrow) {
   EXPECT_NE(ci.out.find("\n3 runs; nothing was run"), std::string::npos) << "1 timed + 2 profiled\n" << ci.out;
 }
 
+// Anyone's program runs through bench with a --workloads entry ("contract":
+// false: its own arguments only): timed by its wall time, profiled by memprof,
+// its own output in the log.
+TEST(BenchEndToEnd, AForeignProgramRunsWithItsOwnArguments) {
+  fs::path dir = scratch("foreign");
+  BenchResult r = bench({"--workloads=" + std::string(FOREIGN_WORKLOADS), "--workload=python-dict", "--alloc=glibc,jemalloc",
+                         "--reps=2", "--profile-reps=1", "--no-series", "--out=" + dir.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto rows = rows_of(dir);
+  ASSERT_EQ(rows.size(), 6u);
+  for (auto& row : rows) {
+    EXPECT_EQ(row["status"], "ok") << row["extra"];
+    EXPECT_TRUE(row["elapsed_ns"].empty()) << "it reports nothing itself";
+    EXPECT_FALSE(row["wall_ns"].empty());
+    if (row["kind"] == "profiled") EXPECT_GT(std::stoll(row["allocs_seq_count"]), 100) << "memprof counted its mallocs";
+    EXPECT_NE(slurp(dir / row["log"]).find("built 20000"), std::string::npos) << "its own output, in its log";
+  }
+  fs::remove_all(dir);
+}
+
 TEST(BenchEndToEnd, ListShowsAllocatorsAndWorkloads) {
   BenchResult r = bench({"--list"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

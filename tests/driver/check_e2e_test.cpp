@@ -220,6 +220,33 @@ TEST_F(CheckEndToEnd, AnAllocatorLeakingCrossThreadFreesIsFlagged) {
   }
 }
 
+// The micro-benchmarks (micro.csv) are compared per benchmark: a planted 50%
+// slowdown of one benchmark's repetitions is a regression, the others pass.
+TEST_F(CheckEndToEnd, MicroBenchmarksAreComparedPerBenchmark) {
+  fs::path base = dir_ / "micro-base", cur = dir_ / "micro-cur";
+  for (const fs::path& out : {base, cur})
+    ASSERT_EQ(bench({"--alloc=glibc", "--workload=micro-batch", "--size=tiny", "--reps=5", "--no-profile",
+                     "--out=" + out.string()})
+                  .exit_code,
+              0);
+  {
+    CsvRow header;
+    std::vector<CsvRow> rows = read_csv(cur / "micro.csv", &header);
+    EXPECT_EQ(rows.size(), 10u) << "5 runs x 2 benchmarks";
+    std::ofstream out(cur / "micro.csv", std::ios::trunc);
+    out << schema_line("micro.csv") << "\n";
+    write_row(out, header);
+    for (CsvRow& row : rows) {
+      if (row[2] == "batch_reversed/64") row[7] = std::to_string(std::stod(row[7]) * 1.5);
+      write_row(out, row);
+    }
+  }
+  Result r = bench({"check", "--baseline=" + base.string(), "--current=" + cur.string(), "--all"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(verdict(r.out, "ns_per_op:batch_reversed/64"), "regressed") << r.out;
+  EXPECT_NE(verdict(r.out, "ns_per_op:batch_in_order/64"), "regressed") << r.out;
+}
+
 TEST_F(CheckEndToEnd, UnusableInputExitsTwoWithAMessage) {
   fs::path good = fabricate("good.csv", "elapsed_ns", {100e6, 101e6, 102e6});
   fs::path garbage = dir_ / "garbage.csv";

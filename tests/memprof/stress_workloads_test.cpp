@@ -2,9 +2,8 @@
 // in front of each of the five allocators, at 1 and 2 threads: it verifies
 // (exit 0: its blocks' stamps held, every block freed), reports its measured
 // phase, and memprof counted its allocations; blocks freed by other threads
-// are counted as freed. And an allocator broken for cross-thread frees (it
-// leaks every block another thread frees) shows up in larson's and xmalloc's
-// heap: what the allocator holds at the end grows far past glibc's.
+// are counted as freed. And every family of the micro binary (Google
+// Benchmark) under each allocator: one @micro record per benchmark.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -52,6 +51,45 @@ INSTANTIATE_TEST_SUITE_P(AllocatorsAndApps, StressApp,
                            std::string app = std::get<1>(info.param);
                            for (char& ch : app) ch = ch == '-' ? '_' : ch;
                            return std::get<0>(info.param).name + "_" + app;
+                         });
+
+const char* const kMicroFamilies[] = {"malloc-free", "batch", "new-delete", "realloc", "aligned", "calloc", "cross-thread"};
+
+class MicroFamily : public ::testing::TestWithParam<std::tuple<TestAllocator, const char*>> {};
+
+TEST_P(MicroFamily, ReportsEveryBenchmark) {
+  const auto& [allocator, family] = GetParam();
+  if (skip_if_missing(allocator)) return;
+  RunOptions options;
+  options.timeout_seconds = 60;
+  RunResult r = run_program(std::string(MICRO_BINARY), {family, "--size", "tiny"}, allocator, options);
+  ASSERT_EQ(r.exit_code, 0) << family << " " << r.describe();
+  const std::string family_name = family;
+  const long expected = family_name == "malloc-free" ? 16 : family_name == "batch" || family_name == "aligned" ? 2 : 1;
+  EXPECT_EQ(r.metric("benchmarks_count"), expected) << family;
+  std::size_t records = 0;
+  long iterations = 0;
+  for (const auto& [kind, keys] : r.records) {
+    if (kind != "micro") continue;
+    ++records;
+    // Google Benchmark counts the iterations of every thread; in cross-thread only one of the two allocates.
+    const bool one_allocates = keys.at("benchmark").rfind("cross_thread", 0) == 0;
+    iterations += std::stol(keys.at("iterations")) / (one_allocates ? std::stol(keys.at("threads")) : 1);
+    ASSERT_TRUE(keys.count("real_ns_per_op")) << family;
+    EXPECT_GT(std::stod(keys.at("real_ns_per_op")), 0) << family << " " << keys.at("benchmark");
+    EXPECT_GT(std::stol(keys.at("iterations")), 0) << family;
+  }
+  EXPECT_EQ(records, std::size_t(expected)) << family << ": one repetition of each benchmark at tiny";
+  // Every iteration of every benchmark allocates at least once (the calibration runs more).
+  EXPECT_GE(r.num("allocs_seq_count") + r.num("allocs_par_count") + r.num("reallocs_count"), iterations) << family;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllocatorsAndFamilies, MicroFamily,
+                         ::testing::Combine(::testing::ValuesIn(test_allocators()), ::testing::ValuesIn(kMicroFamilies)),
+                         [](const auto& info) {
+                           std::string family = std::get<1>(info.param);
+                           for (char& ch : family) ch = ch == '-' ? '_' : ch;
+                           return std::get<0>(info.param).name + "_" + family;
                          });
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "check.h"
+#include "micro_results.h"
 #include "check_report.h"
 #include "commands.h"
 #include "errors.h"
@@ -22,7 +23,8 @@ int command_check(const CheckOptions& options, std::ostream& out, std::ostream& 
 
   const RunsTable baseline = load_runs(options.baseline, "baseline");
   const RunsTable current = load_runs(options.current, "current");
-  const CheckResult result = compare_runs(baseline, current, config);
+  const CheckResult result =
+      compare_runs(baseline, current, config, load_micro(options.baseline), load_micro(options.current));
   // A different allocator or compiler changes what even deterministic metrics are.
   std::vector<std::string> setup = setup_differences(baseline, current);
 

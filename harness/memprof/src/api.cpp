@@ -3,6 +3,9 @@
 #define MEMPROF_BUILDING_LIBRARY 1  // the C++ wrappers would shadow our own names
 #include <memprof/memprof.h>
 
+#include <string.h>
+#include <unistd.h>
+
 #include "exports.h"
 #include "lifecycle.h"
 #include "recorder.h"
@@ -64,6 +67,18 @@ extern "C" MEMPROF_EXPORT void memprof_metric(const char* name, int64_t value) {
   line.add("@metric ").add(name).add('=').snum(value).add('\n');
   int fd = output_fd();
   line.write_to(fd >= 0 ? fd : 2);
+}
+
+extern "C" MEMPROF_EXPORT void memprof_record(const char* line) {
+  ensure_ready();
+  if (!line || line[0] != '@') return;  // not a record
+  int fd = output_fd();
+  size_t n = strlen(line), done = 0;
+  while (done < n) {
+    ssize_t w = write(fd >= 0 ? fd : 2, line + done, n - done);
+    if (w <= 0) return;
+    done += size_t(w);
+  }
 }
 
 extern "C" MEMPROF_EXPORT int64_t memprof_current_bytes(void) {

@@ -58,16 +58,14 @@ void memprof_reset_peak(void) __attribute__((weak));
 /* Non-zero when libmemprof.so is loaded. */
 static inline int memprof_active(void) { return memprof_region != 0; }
 
-/* Reports a metric with or without memprof loaded: without it, the record line
- * goes where memprof's would (MEMPROF_OUT=fd:N or a path), else to stderr. */
-static inline void memprof_report_metric(const char *name, int64_t value) {
-  if (memprof_metric) {
-    memprof_metric(name, value);
-    return;
-  }
-  char line[256];
-  int n = snprintf(line, sizeof line, "@metric %s=%lld\n", name, (long long)value);
-  if (n <= 0 || n >= (int)sizeof line) return;
+/* Writes a whole record line ("@kind key=value ...\n") where memprof writes
+ * its records: for programs that report more than metrics (the micro
+ * benchmarks' @micro lines). */
+void memprof_record(const char *line) __attribute__((weak));
+
+/* Without memprof loaded: a record line goes where memprof's would
+ * (MEMPROF_OUT=fd:N or a path), else to stderr. */
+static inline void memprof_write_record_unloaded(const char *line, size_t n) {
   const char *out = getenv("MEMPROF_OUT");
   int fd = 2;
   if (out && strncmp(out, "fd:", 3) == 0) {
@@ -80,8 +78,29 @@ static inline void memprof_report_metric(const char *name, int64_t value) {
       return;
     }
   }
-  ssize_t ignored = write(fd, line, (size_t)n);
+  ssize_t ignored = write(fd, line, n);
   (void)ignored;
+}
+
+/* Reports a record line with or without memprof loaded. */
+static inline void memprof_report_record(const char *line) {
+  if (memprof_record) {
+    memprof_record(line);
+    return;
+  }
+  memprof_write_record_unloaded(line, strlen(line));
+}
+
+/* Reports a metric with or without memprof loaded. */
+static inline void memprof_report_metric(const char *name, int64_t value) {
+  if (memprof_metric) {
+    memprof_metric(name, value);
+    return;
+  }
+  char line[256];
+  int n = snprintf(line, sizeof line, "@metric %s=%lld\n", name, (long long)value);
+  if (n <= 0 || n >= (int)sizeof line) return;
+  memprof_write_record_unloaded(line, (size_t)n);
 }
 
 #ifdef __cplusplus
@@ -96,6 +115,7 @@ inline void phase_end() { if (memprof_phase_end) memprof_phase_end(); }
 inline void tx_begin() { if (memprof_tx_begin) memprof_tx_begin(); }
 inline void tx_end() { if (memprof_tx_end) memprof_tx_end(); }
 inline void metric(const char *name, int64_t value) { memprof_report_metric(name, value); }
+inline void record(const char *line) { memprof_report_record(line); }
 inline int64_t current_bytes() { return memprof_current_bytes ? memprof_current_bytes() : -1; }
 inline int64_t peak_bytes() { return memprof_peak_bytes ? memprof_peak_bytes() : -1; }
 inline void reset_peak() { if (memprof_reset_peak) memprof_reset_peak(); }
