@@ -1,9 +1,26 @@
-// intset_body.inc — the intset benchmark body, compiled once per TM build
-// inside that build's namespace (see intset_stm.cpp): fill the set with
-// `initial` keys, then each thread runs `ops` operations, each one
-// transaction: insert or remove (update_percent, half each) or lookup.
-// Needs, before inclusion: <atomic>, <chrono>, <thread>, <vector>, tm.h, the
-// data structures, memprof.h, random.h and config.h.
+// intset_tm.cpp — the intset benchmark body: fill the set with `initial` keys,
+// then each thread runs `ops` operations, each one transaction: insert or
+// remove (update_percent, half each) or lookup. Compiled once per TM build
+// (seq, lock, stm; see CMakeLists.txt), each into its own namespace,
+// ALLOCSTAMP_TM_BUILD.
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+#include <vector>
+
+#include <memprof/memprof.h>
+
+#include "config.h"
+#include "random.h"
+#include "tm.h"
+#include "runtime.h"
+
+namespace allocstamp::intset::ALLOCSTAMP_TM_BUILD {
+#include "sorted_list.h"
+#include "hash_set.h"
+#include "rb_tree.h"
+#include "skip_list.h"
 
 using IntKey = long;
 
@@ -125,3 +142,4 @@ Result run(const Config& c) {
   }
   return Result{};
 }
+}  // namespace allocstamp::intset::ALLOCSTAMP_TM_BUILD
