@@ -14,7 +14,11 @@ namespace {
 
 using tm::usage_error;
 
-// STAMP's labyrinth inputs: small a 32x32x3 maze with 96 paths, large 512x512x7 with 512.
+// STAMP's labyrinth inputs: small random-x32-y32-z3-n96.txt (a 32x32x3 maze,
+// 96 paths), large random-x512-y512-z7-n512.txt; tiny (16x16x2, 16 paths) and
+// medium (128x128x5, 256 paths) are other files of the same generator.
+// --seed s seeds the generator (Python's random) with s - 1: the default 1 gives
+// generate.py's seed, 0, hence STAMP's files.
 int run_labyrinth(const std::string& app, int argc, char** argv) {
   LabyrinthConfig c;
   int x = -1, y = -1, z = -1, paths = -1;
@@ -35,8 +39,9 @@ int run_labyrinth(const std::string& app, int argc, char** argv) {
   if (y > 0) c.y = y;
   if (z > 0) c.z = z;
   if (paths > 0) c.paths = paths;
+  if (common.seed > 0xffffffffull) usage_error("labyrinth takes a --seed below 2^32");
   c.threads = common.threads;
-  c.seed = common.seed;
+  c.input_seed = uint32_t(common.seed - 1);
   LabyrinthResult r = run_in_build(tm::method_for(common), c);
   memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
   tm::report_transactions();
