@@ -113,28 +113,36 @@ inline void queue_clear(PtrQueue* q) {
 
 TM_SAFE inline bool queue_empty(const PtrQueue* q) { return (q->pop + 1) % q->capacity == q->push; }
 
-inline void queue_push(PtrQueue* q, void* item) {
-  long push = q->push;
-  long next = (push + 1) % q->capacity;
-  if (next == q->pop) {
-    long capacity = q->capacity * 2;
-    void** grown = static_cast<void**>(malloc(size_t(capacity) * sizeof(void*)));
-    long n = 0;
-    if (q->pop < push) {
-      for (long i = q->pop + 1; i < push; ++i) grown[n++] = q->elements[i];
-    } else {
-      for (long i = q->pop + 1; i < q->capacity; ++i) grown[n++] = q->elements[i];
-      for (long i = 0; i < push; ++i) grown[n++] = q->elements[i];
-    }
-    free(q->elements);
-    q->elements = grown;
-    q->pop = capacity - 1;
-    q->capacity = capacity;
-    push = n;
-    next = n + 1;
+// A push now would make `push` meet `pop`: the array must grow first.
+TM_SAFE inline bool queue_full(const PtrQueue* q) { return (q->push + 1) % q->capacity == q->pop; }
+
+// Replaces the array by one twice as long, the elements moved to its start.
+TM_SAFE inline void queue_grow(PtrQueue* q) {
+  long capacity = q->capacity * 2;
+  void** grown = static_cast<void**>(malloc(size_t(capacity) * sizeof(void*)));
+  long n = 0;
+  if (q->pop < q->push) {
+    for (long i = q->pop + 1; i < q->push; ++i) grown[n++] = q->elements[i];
+  } else {
+    for (long i = q->pop + 1; i < q->capacity; ++i) grown[n++] = q->elements[i];
+    for (long i = 0; i < q->push; ++i) grown[n++] = q->elements[i];
   }
-  q->elements[push] = item;
-  q->push = next;
+  free(q->elements);
+  q->elements = grown;
+  q->pop = capacity - 1;
+  q->push = n;
+  q->capacity = capacity;
+}
+
+// A push with room for it.
+inline void queue_put(PtrQueue* q, void* item) {
+  q->elements[q->push] = item;
+  q->push = (q->push + 1) % q->capacity;
+}
+
+inline void queue_push(PtrQueue* q, void* item) {
+  if (queue_full(q)) queue_grow(q);
+  queue_put(q, item);
 }
 
 // The next element out, or null when empty.

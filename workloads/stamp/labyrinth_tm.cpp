@@ -28,9 +28,12 @@
 // In the stm build the copy, expansion and traceback run as transaction_pure
 // code on thread-private memory, reading the shared grid without
 // instrumentation (STAMP's TL2 build releases those reads early: a stale copy
-// is fine); claiming the path is transactional, and a path whose cells were
-// taken meanwhile is freed and routed again in a new transaction (STAMP
-// restarts the same one). The lock and seq builds never see a stale copy.
+// is fine). The expansion stops whenever its queue must grow, and the queue
+// grows in transactional code (so its blocks are the transaction's, freed if
+// it aborts), then the expansion goes on. The path's vector is built and its
+// cells claimed transactionally; a path whose cells were taken meanwhile is
+// freed and routed again in a new transaction (STAMP restarts the same one).
+// The lock and seq builds never see a stale copy.
 // Compiled once per TM build (seq, lock, stm; see stamp_app in CMakeLists.txt),
 // each into its own namespace, ALLOCSTAMP_TM_BUILD.
 #include <sys/mman.h>
@@ -238,38 +241,82 @@ void copy_grid(Grid* mine, const Grid* shared) {
 #endif
 }
 
-inline void expand_to(Grid* g, long x, long y, long z, long value, PtrQueue* queue) {
-  if (!grid_valid(g, x, y, z)) return;
-  long* cell = grid_ref(g, x, y, z);
-  long old = *cell;
-  if (old == kEmpty || (old != kFull && value < old)) {
-    *cell = value;
-    queue_push(queue, cell);
-  }
+// The wavefront's progress, kept between calls so that it can stop where the
+// queue must grow (which the caller does inside the transaction) and go on.
+struct Expansion {
+  const long* goal;
+  long* pending = nullptr;  // a cell to push before anything else
+  long* cell = nullptr;     // the cell being expanded (null: take the next)
+  long value = 0;           // its distance
+  long x = 0, y = 0, z = 0;
+  int next = 0;             // its next neighbour: x+1, x-1, y+1, y-1, z+1, z-1
+};
+
+enum class Wave { found, exhausted, grow };
+
+// Starts the wavefront at the source (distance 0); the target is free.
+void expansion_begin(Grid* g, PtrQueue* queue, const Coordinate* source, const Coordinate* target, Expansion& e) {
+  queue_clear(queue);
+  e = Expansion{};
+  e.pending = grid_ref(g, source->x, source->y, source->z);
+  *e.pending = 0;
+  *grid_ref(g, target->x, target->y, target->z) = kEmpty;
+  e.goal = grid_ref(g, target->x, target->y, target->z);
 }
 
-bool expand(const Router* r, Grid* g, PtrQueue* queue, const Coordinate* source, const Coordinate* target) {
-  queue_clear(queue);
-  queue_push(queue, grid_ref(g, source->x, source->y, source->z));
-  *grid_ref(g, source->x, source->y, source->z) = 0;
-  *grid_ref(g, target->x, target->y, target->z) = kEmpty;
-  const long* goal = grid_ref(g, target->x, target->y, target->z);
-  const long area = g->width * g->height;
-  while (!queue_empty(queue)) {
-    long* cell = static_cast<long*>(queue_pop(queue));
-    if (cell == goal) return true;
+// Expands breadth first until the target comes out of the queue or the queue
+// empties; a cell is queued when first reached and again whenever its
+// distance improves. Returns Wave::grow, with e kept, when the next push needs
+// a larger queue.
+Wave expansion_run(const Router* r, Grid* g, PtrQueue* queue, Expansion& e) {
+  const long width = g->width, height = g->height, depth = g->depth, area = width * height;
+  long* pending = e.pending;
+  long* cell = e.cell;
+  long value = e.value, x = e.x, y = e.y, z = e.z;
+  int next = e.next;
+  for (;;) {
+    if (pending) {
+      if (queue_full(queue)) {
+        e.pending = pending, e.cell = cell, e.value = value, e.x = x, e.y = y, e.z = z, e.next = next;
+        return Wave::grow;
+      }
+      queue_put(queue, pending);
+      pending = nullptr;
+    }
+    if (cell) {
+      while (next < 6) {
+        const int k = next++;
+        long nx = x, ny = y, nz = z, cost;
+        switch (k) {
+          case 0: nx = x + 1, cost = r->x_cost; break;
+          case 1: nx = x - 1, cost = r->x_cost; break;
+          case 2: ny = y + 1, cost = r->y_cost; break;
+          case 3: ny = y - 1, cost = r->y_cost; break;
+          case 4: nz = z + 1, cost = r->z_cost; break;
+          default: nz = z - 1, cost = r->z_cost; break;
+        }
+        if (nx < 0 || nx >= width || ny < 0 || ny >= height || nz < 0 || nz >= depth) continue;
+        long* neighbour = &g->points[(nz * height + ny) * width + nx];
+        long old = *neighbour, reached = value + cost;
+        if (old == kEmpty || (old != kFull && reached < old)) {
+          *neighbour = reached;
+          pending = neighbour;
+          break;
+        }
+      }
+      if (pending) continue;
+      cell = nullptr;
+    }
+    if (queue_empty(queue)) return Wave::exhausted;
+    cell = static_cast<long*>(queue_pop(queue));
+    if (cell == e.goal) return Wave::found;
     long i = cell - g->points;
-    long z = i / area, plane = i % area;
-    long y = plane / g->width, x = plane % g->width;
-    long value = *cell;
-    expand_to(g, x + 1, y, z, value + r->x_cost, queue);
-    expand_to(g, x - 1, y, z, value + r->x_cost, queue);
-    expand_to(g, x, y + 1, z, value + r->y_cost, queue);
-    expand_to(g, x, y - 1, z, value + r->y_cost, queue);
-    expand_to(g, x, y, z + 1, value + r->z_cost, queue);
-    expand_to(g, x, y, z - 1, value + r->z_cost, queue);
+    z = i / area;
+    long plane = i % area;
+    y = plane / width, x = plane % width;
+    value = *cell;
+    next = 0;
   }
-  return false;
 }
 
 inline void trace_to(Grid* g, const Step& current, const Move& move, bool keep_direction, long bend_cost, Step& next) {
@@ -301,14 +348,19 @@ bool trace_back(Grid* shared, Grid* g, const Coordinate* target, long bend_cost,
   }
 }
 
-// Copy, expansion and traceback on this thread's own grid and queue.
-TM_PURE Plan plan_route(const Router* r, Grid* shared, Grid* mine, PtrQueue* queue, const CoordinatePair* pair,
-                        long** trace) {
-  Plan p;
+// The copy and the wavefront's start, on this thread's own grid and queue.
+TM_PURE void route_begin(Grid* shared, Grid* mine, PtrQueue* queue, const CoordinatePair* pair, Expansion& e) {
   copy_grid(mine, shared);
-  p.expanded = expand(r, mine, queue, pair->source, pair->target);
-  if (p.expanded) p.traced = trace_back(shared, mine, pair->target, r->bend_cost, trace, p.points);
-  return p;
+  expansion_begin(mine, queue, pair->source, pair->target, e);
+}
+
+TM_PURE Wave route_expand(const Router* r, Grid* mine, PtrQueue* queue, Expansion& e) {
+  return expansion_run(r, mine, queue, e);
+}
+
+TM_PURE bool route_trace(const Router* r, Grid* shared, Grid* mine, const CoordinatePair* pair, long** trace,
+                         long& points) {
+  return trace_back(shared, mine, pair->target, r->bend_cost, trace, points);
 }
 
 // Marks the path's inner cells full (its ends are endpoints, full already);
@@ -338,7 +390,13 @@ __attribute__((noinline)) Routed tx_route(const Router* r, Grid* shared, Grid* m
   TM_BEGIN
   result = Routed::no;
   path = nullptr;
-  Plan p = plan_route(r, shared, mine, queue, pair, trace);
+  Expansion e;
+  route_begin(shared, mine, queue, pair, e);
+  Wave wave;
+  while ((wave = route_expand(r, mine, queue, e)) == Wave::grow) queue_grow(queue);  // the queue's blocks: in the transaction
+  Plan p;
+  p.expanded = wave == Wave::found;
+  if (p.expanded) p.traced = route_trace(r, shared, mine, pair, trace, p.points);
   if (p.expanded) {
     PtrVector* v = vector_new(1);
     for (long i = 0; i < p.points; ++i) vector_push(v, trace[i]);
