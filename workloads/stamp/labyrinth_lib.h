@@ -2,15 +2,16 @@
 // (x86_64): a coordinate (three longs, 24 bytes), a pair of pointers (16), a
 // pointer vector (a 24-byte header and an element array that doubles), a
 // circular pointer queue (a 32-byte header and an element array that doubles
-// when it would fill), a sorted list that keeps equal elements (a 32-byte
-// header with its head node inside and a 16-byte node per element; an element
-// goes before the first one that does not compare above it), and the grid (a
-// 40-byte header and one block of a long per cell plus 32 bytes, the cells
-// starting at the next 32-byte boundary). Plain C-style blocks from malloc, so
-// their sizes are exactly the structs'.
+// when a push would fill it), a sorted list that keeps equal elements (a
+// 32-byte header with its head node inside and a 16-byte node per element; an
+// element goes before the first one that does not compare below it), and the
+// grid (a 40-byte header and one block of a long per cell plus 32 bytes, the
+// cells starting at the next 32-byte boundary). Plain C-style blocks from
+// malloc, so their sizes are exactly the structs'.
 //
-// Included inside a TM build's namespace (after tm.h, <cstdlib> and
-// <cstring>): the functions marked TM_SAFE run inside transactions.
+// Included inside a TM build's namespace (after tm.h, <cmath>, <cstdlib> and
+// <cstring>): the functions marked TM_SAFE run inside transactions, and in
+// the stm build allocate through libitm there.
 #pragma once
 
 struct Coordinate {
@@ -37,11 +38,25 @@ inline bool adjacent(const Coordinate& a, const Coordinate& b) {
   return dx * dx + dy * dy + dz * dz == 1;
 }
 
-// Straight-line length from source to target (the work list's order).
-inline double pair_distance(const CoordinatePair* p) {
-  long dx = p->source->x - p->target->x, dy = p->source->y - p->target->y, dz = p->source->z - p->target->z;
-  return std::sqrt(double(dx * dx + dy * dy + dz * dz));
-}
+// The work list's order: longer straight-line distance first (used outside
+// transactions only; pure so that list_insert may be transaction-safe).
+struct LongestFirst {
+  TM_PURE static double distance(const CoordinatePair* p) {
+    long dx = p->source->x - p->target->x, dy = p->source->y - p->target->y, dz = p->source->z - p->target->z;
+    return std::sqrt(double(dx * dx + dy * dy + dz * dz));
+  }
+  TM_PURE static long compare(const void* a, const void* b) {
+    double da = distance(static_cast<const CoordinatePair*>(a)), db = distance(static_cast<const CoordinatePair*>(b));
+    return da < db ? 1 : da > db ? -1 : 0;
+  }
+};
+
+// The order of the list of every thread's paths: by address.
+struct ByAddress {
+  TM_SAFE static long compare(const void* a, const void* b) {
+    return reinterpret_cast<long>(a) - reinterpret_cast<long>(b);
+  }
+};
 
 // ---- vector of pointers: {size, capacity, elements} ----
 
@@ -80,8 +95,9 @@ TM_SAFE inline void vector_push(PtrVector* v, void* item) {
 }
 
 // ---- circular queue of pointers: {pop, push, capacity, elements} ----
-// `pop` is the slot before the next element out; the array is replaced by one
-// twice as long when a push would make `push` meet `pop`.
+// `pop` is the slot before the next element out. A push that would make
+// `push` meet `pop` first moves the elements, in order, into an array twice as
+// long (queue_grow); queue_put is the push itself, given room.
 
 struct PtrQueue {
   long pop;
@@ -113,10 +129,8 @@ inline void queue_clear(PtrQueue* q) {
 
 TM_SAFE inline bool queue_empty(const PtrQueue* q) { return (q->pop + 1) % q->capacity == q->push; }
 
-// A push now would make `push` meet `pop`: the array must grow first.
-TM_SAFE inline bool queue_full(const PtrQueue* q) { return (q->push + 1) % q->capacity == q->pop; }
+inline bool queue_has_room(const PtrQueue* q) { return (q->push + 1) % q->capacity != q->pop; }
 
-// Replaces the array by one twice as long, the elements moved to its start.
 TM_SAFE inline void queue_grow(PtrQueue* q) {
   long capacity = q->capacity * 2;
   void** grown = static_cast<void**>(malloc(size_t(capacity) * sizeof(void*)));
@@ -134,14 +148,13 @@ TM_SAFE inline void queue_grow(PtrQueue* q) {
   q->capacity = capacity;
 }
 
-// A push with room for it.
 inline void queue_put(PtrQueue* q, void* item) {
   q->elements[q->push] = item;
   q->push = (q->push + 1) % q->capacity;
 }
 
 inline void queue_push(PtrQueue* q, void* item) {
-  if (queue_full(q)) queue_grow(q);
+  if (!queue_has_room(q)) queue_grow(q);
   queue_put(q, item);
 }
 
@@ -167,7 +180,7 @@ struct PtrList {
 };
 static_assert(sizeof(PtrList) == 32 && sizeof(PtrList::Node) == 16, "STAMP's list_t and list_node_t");
 
-TM_SAFE inline PtrList* list_new() {
+inline PtrList* list_new() {
   PtrList* l = static_cast<PtrList*>(malloc(sizeof(PtrList)));
   l->head.data = nullptr;
   l->head.next = nullptr;
@@ -178,7 +191,7 @@ TM_SAFE inline PtrList* list_new() {
 
 // Inserts before the first element e with Order::compare(e, item) >= 0.
 template <typename Order>
-void list_insert(PtrList* l, void* item) {
+TM_SAFE void list_insert(PtrList* l, void* item) {
   PtrList::Node* prev = &l->head;
   for (PtrList::Node* n = prev->next; n; n = n->next) {
     if (Order::compare(n->data, item) >= 0) break;
@@ -233,17 +246,23 @@ inline void grid_delete(Grid* g) {
   free(g);
 }
 
-inline long grid_cells(const Grid* g) { return g->width * g->height * g->depth; }
-
-inline bool grid_valid(const Grid* g, long x, long y, long z) {
+TM_SAFE inline bool grid_valid(const Grid* g, long x, long y, long z) {
   return x >= 0 && x < g->width && y >= 0 && y < g->height && z >= 0 && z < g->depth;
 }
 
-inline long* grid_ref(Grid* g, long x, long y, long z) { return &g->points[(z * g->height + y) * g->width + x]; }
+TM_SAFE inline long* grid_ref(Grid* g, long x, long y, long z) { return &g->points[(z * g->height + y) * g->width + x]; }
 
-inline Coordinate grid_place(const Grid* g, const long* cell) {
+TM_SAFE inline Coordinate grid_place(const Grid* g, const long* cell) {
   long area = g->height * g->width;
   long i = cell - g->points;
   long plane = i % area;
   return Coordinate{plane % g->width, plane / g->width, i / area};
+}
+
+// Marks every listed coordinate kFull.
+inline void grid_fill(Grid* g, const PtrVector* coordinates) {
+  for (long i = 0; i < coordinates->size; ++i) {
+    const Coordinate* c = static_cast<const Coordinate*>(coordinates->elements[i]);
+    *grid_ref(g, c->x, c->y, c->z) = kFull;
+  }
 }

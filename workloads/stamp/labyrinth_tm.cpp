@@ -1,131 +1,67 @@
-// labyrinth_tm.cpp — STAMP's labyrinth (Lee's maze routing in a 3-D grid),
-// block for block. The input is STAMP's generated maze (inputs/generate.py:
-// Python 2's random seeded with 0, each endpoint drawn as randint(0, n - 1) =
-// int(random() * n)), written again line for line to a temporary file and read
-// back as STAMP's maze.c reads it: fopen (never closed), a 24-byte coordinate
-// per endpoint, a 16-byte pair and a work-list node per path (the list kept
-// longest straight-line distance first), the source and destination vectors,
-// the grid (a 40-byte header and a block of a long per cell plus 32 bytes; every
-// endpoint is a full cell), then the pairs moved into the work queue and the
-// list freed. Each thread (router.c) has its own path vector, grid copy and
-// expansion queue and loops: one transaction takes a pair; a second copies the
-// shared grid into its own, expands a wavefront from the source (a FIFO queue
-// of cell pointers, x and y steps cost 1 and z steps 2, a cell queued again
-// whenever its distance improves) until the destination comes out of the
-// queue, traces back from the destination (a new vector of cell pointers,
-// preferring to keep direction: a bend costs 1) and marks the path's inner
-// cells full in the shared grid. The queue's and the path's blocks are
-// allocated inside that transaction; a routed path's vector joins the thread's
-// vector, and at the end each thread's vector joins a shared list (a node in a
-// transaction). STAMP's check (a grid as large again, allocated and freed),
-// then its frees; the coordinates, pairs, paths and list it never frees are
-// freed after the measured phase. Verified as STAMP verifies (each path's
-// inner cells adjacent in turn and used by no other path, its ends endpoints),
-// and also that every step of a path is to an adjacent cell, that it runs
-// from its own pair's destination to its source, and that its cells are full
-// in the shared grid.
-//
-// In the stm build the copy, expansion and traceback run as transaction_pure
-// code on thread-private memory, reading the shared grid without
-// instrumentation (STAMP's TL2 build releases those reads early: a stale copy
-// is fine). The expansion stops whenever its queue must grow, and the queue
-// grows in transactional code (so its blocks are the transaction's, freed if
-// it aborts), then the expansion goes on. The path's vector is built and its
-// cells claimed transactionally; a path whose cells were taken meanwhile is
-// freed and routed again in a new transaction (STAMP restarts the same one).
-// The lock and seq builds never see a stale copy.
+// labyrinth_tm.cpp — STAMP's labyrinth (Lee routing in a 3-D grid),
+// allocating as the original does. The input is STAMP's maze file
+// (inputs/generate.py's output, see write_labyrinth_input), written to a
+// temporary file and read back as STAMP reads it: fopen (never closed), fgets
+// and sscanf, a 24-byte coordinate per endpoint and a 16-byte pair per path
+// (neither ever freed), the pairs sorted longest first in a list, then queued.
+// Each thread keeps a private grid, an expansion queue and a vector of its
+// paths; it takes a pair (a transaction), then in one transaction copies the
+// shared grid, expands Lee's wavefront from the source in its copy (the queue
+// grows there), traces a path back from the destination into a new vector of
+// cell pointers, and claims the path's cells in the shared grid — restarting
+// (stm) if one was taken meanwhile. Each thread's path vector joins a global
+// list in a transaction. Verified as STAMP does (a second grid: every path is
+// connected, runs between endpoints, and no two paths share a cell), and also
+// without allocating: each path joins its own pair's endpoints.
 // Compiled once per TM build (seq, lock, stm; see stamp_app in CMakeLists.txt),
 // each into its own namespace, ALLOCSTAMP_TM_BUILD.
-#include <sys/mman.h>
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <thread>
-#include <vector>
 
 #include <memprof/memprof.h>
 
 #include "labyrinth.h"
-#include "python_random.h"
 #include "runtime.h"
 #include "stamp_support.h"
 #include "tm.h"
 
 namespace allocstamp::stamp::ALLOCSTAMP_TM_BUILD {
+#include "labyrinth_lib.h"
+
 namespace {
 
-#include "labyrinth_lib.h"
+// A transaction that finds a path's cell taken restarts. Only the stm build
+// can see that (its grid copy is read outside the transaction's read set, as
+// STAMP's early release does); there it cancels the attempt, which is then
+// run again. In the lock and seq builds the whole route runs alone.
+#if defined(ALLOCSTAMP_TM_STM)
+#define LABYRINTH_RESTART __transaction_cancel
+#else
+#define LABYRINTH_RESTART std::abort()
+#endif
 
 struct Maze {
   Grid* grid;
-  PtrQueue* work;      // pairs still to route
-  PtrVector* walls;    // none in generated mazes
-  PtrVector* sources;  // coordinates, in file order
-  PtrVector* targets;
+  PtrQueue* work;       // the pairs to route
+  PtrVector* walls;     // coordinates
+  PtrVector* sources;   // coordinates
+  PtrVector* targets;   // coordinates
 };
+static_assert(sizeof(Maze) == 40, "STAMP's maze_t");
 
 struct Router {
   long x_cost, y_cost, z_cost, bend_cost;
 };
-
-static_assert(sizeof(Maze) == 40 && sizeof(Router) == 32, "STAMP's maze_t and router_t");
-
-// The work list: longest straight-line distance first; a pair goes before
-// those as long as it.
-struct LongerFirst {
-  static long compare(const void* a, const void* b) {
-    double da = pair_distance(static_cast<const CoordinatePair*>(a));
-    double db = pair_distance(static_cast<const CoordinatePair*>(b));
-    return da < db ? 1 : da > db ? -1 : 0;
-  }
-};
-
-// The list of every thread's paths: by address.
-struct ByAddress {
-  TM_SAFE static long compare(const void* a, const void* b) {
-    return reinterpret_cast<long>(a) - reinterpret_cast<long>(b);
-  }
-};
-
-// ---- the input: generate.py's file, written and read back ----
-
-// Writes generate.py's output for the config to a new temporary file, with
-// system calls and a stack buffer: nothing here allocates.
-bool write_input(const LabyrinthConfig& c, char (&path)[512]) {
-  const char* dir = std::getenv("TMPDIR");
-  std::snprintf(path, sizeof path, "%s/allocstamp-labyrinth-XXXXXX", dir && *dir ? dir : "/tmp");
-  int fd = mkstemp(path);
-  if (fd < 0) return false;
-  PythonRandom random(c.input_seed);
-  auto randint = [&](long n) { return long(random.random() * double(n)); };  // Python 2: randint(0, n - 1)
-  char out[1 << 16];
-  std::size_t used = 0;
-  bool ok = true;
-  auto flush = [&] {
-    ok = ok && write(fd, out, used) == ssize_t(used);
-    used = 0;
-  };
-  used += std::size_t(std::snprintf(out + used, sizeof out - used, "# Dimensions (x, y, z)\nd  %d %d %d\n\n", c.x, c.y,
-                                    c.z));
-  used += std::size_t(std::snprintf(out + used, sizeof out - used,
-                                    "# Paths: Sources (x, y, z) -> Destinations (x, y, z)\n"));
-  for (long p = 0; p < c.paths; ++p) {
-    long s[3] = {randint(c.x), randint(c.y), randint(c.z)};
-    long d[3];
-    do d[0] = randint(c.x), d[1] = randint(c.y), d[2] = randint(c.z);
-    while (d[0] == s[0] && d[1] == s[1] && d[2] == s[2]);
-    if (sizeof out - used < 128) flush();
-    used += std::size_t(std::snprintf(out + used, sizeof out - used, "p   %3ld %3ld %1ld   %3ld %3ld %1ld\n", s[0], s[1],
-                                      s[2], d[0], d[1], d[2]));
-  }
-  flush();
-  return close(fd) == 0 && ok;
-}
+static_assert(sizeof(Router) == 32, "STAMP's router_t");
 
 Maze* maze_new() {
   Maze* m = static_cast<Maze*>(malloc(sizeof(Maze)));
@@ -146,19 +82,24 @@ void maze_delete(Maze* m) {
   free(m);
 }
 
-[[noreturn]] void bad_input(const char* path, long line) {
-  std::fprintf(stderr, "stamp labyrinth: line %ld of %s is not valid\n", line, path);
+[[noreturn]] void input_error(const char* what, long line) {
+  std::fprintf(stderr, "stamp labyrinth: the generated maze's %s (line %ld) does not parse\n", what, line);
   std::exit(1);
 }
 
-// maze.c's reading: returns the file (STAMP never closes it) and fills the
-// maze; the coordinates and pairs go into `leaked` as well.
-FILE* maze_read(Maze* m, const char* path, NeverFreed& leaked) {
-  FILE* file = std::fopen(path, "rt");
-  if (!file) {
-    std::fprintf(stderr, "stamp labyrinth: cannot read %s\n", path);
-    std::exit(1);
+void add_to_grid(Grid* g, PtrVector* coordinates) {
+  for (long i = 0; i < coordinates->size; ++i) {
+    const Coordinate* c = static_cast<const Coordinate*>(coordinates->elements[i]);
+    if (!grid_valid(g, c->x, c->y, c->z)) input_error("coordinate", i);
   }
+  grid_fill(g, coordinates);
+}
+
+// maze.c's reading: the file stays open (STAMP never closes it). Coordinates
+// and pairs are remembered in `kept` and `pairs` (STAMP never frees them).
+long maze_read(Maze* m, const char* path, FILE*& file, NeverFreed& kept, NeverFreed& pairs) {
+  file = std::fopen(path, "rt");
+  if (!file) input_error("file", 0);
   long line_number = 0, width = -1, height = -1, depth = -1;
   char line[256];
   PtrList* work = list_new();
@@ -170,207 +111,201 @@ FILE* maze_read(Maze* m, const char* path, NeverFreed& leaked) {
     if (tokens < 1) continue;
     if (code == '#') continue;
     if (code == 'd') {
-      if (tokens != 4 || x1 < 1 || y1 < 1 || z1 < 1) bad_input(path, line_number);
+      if (tokens != 4 || x1 < 1 || y1 < 1 || z1 < 1) input_error("dimensions", line_number);
       width = x1, height = y1, depth = z1;
     } else if (code == 'p') {
-      if (tokens != 7) bad_input(path, line_number);
+      if (tokens != 7) input_error("path", line_number);
       Coordinate* source = coordinate_new(x1, y1, z1);
       Coordinate* target = coordinate_new(x2, y2, z2);
-      if (same_place(source, target)) bad_input(path, line_number);
+      kept.add(source), kept.add(target);
+      if (same_place(source, target)) input_error("path", line_number);
       CoordinatePair* pair = static_cast<CoordinatePair*>(malloc(sizeof(CoordinatePair)));
-      pair->source = source;
-      pair->target = target;
-      leaked.add(source), leaked.add(target), leaked.add(pair);
-      list_insert<LongerFirst>(work, pair);
+      pair->source = source, pair->target = target;
+      pairs.add(pair);
+      list_insert<LongestFirst>(work, pair);
       vector_push(m->sources, source);
       vector_push(m->targets, target);
     } else if (code == 'w') {
-      if (tokens != 4) bad_input(path, line_number);
+      if (tokens != 4) input_error("wall", line_number);
       Coordinate* wall = coordinate_new(x1, y1, z1);
-      leaked.add(wall);
+      kept.add(wall);
       vector_push(m->walls, wall);
     } else {
-      bad_input(path, line_number);
+      input_error("line", line_number);
     }
   }
-  if (width < 1 || height < 1 || depth < 1) bad_input(path, line_number);
+  if (width < 1 || height < 1 || depth < 1) input_error("dimensions", line_number);
   Grid* g = grid_new(width, height, depth);
   m->grid = g;
-  for (PtrVector* v : {m->walls, m->sources, m->targets})  // every wall and endpoint is full
-    for (long i = 0; i < v->size; ++i) {
-      const Coordinate* c = static_cast<const Coordinate*>(v->elements[i]);
-      if (!grid_valid(g, c->x, c->y, c->z)) bad_input(path, line_number);
-      *grid_ref(g, c->x, c->y, c->z) = kFull;
-    }
-  // STAMP prints here: stdout's buffer is allocated now and never freed.
+  add_to_grid(g, m->walls);
+  add_to_grid(g, m->sources);
+  add_to_grid(g, m->targets);
+  // STAMP prints the maze here: stdout's buffer is allocated now (never freed).
   std::printf("stamp labyrinth: maze %ld x %ld x %ld, %ld paths to route\n", width, height, depth, work->size);
+  std::fflush(stdout);
   for (PtrList::Node* n = work->head.next; n; n = n->next) queue_push(m->work, n->data);
   list_delete(work);
-  return file;
+  return m->sources->size;
 }
 
 // ---- routing (router.c) ----
 
-// A move of the traceback, with the direction it keeps (STAMP's momentum).
+enum Momentum { kNone, kPosX, kPosY, kPosZ, kNegX, kNegY, kNegZ };
+
+struct Point {
+  long x, y, z, value;
+  Momentum momentum;
+};
+
 struct Move {
-  long dx, dy, dz;
-  long direction;
-};
-constexpr Move kMoves[6] = {{1, 0, 0, 1}, {0, 1, 0, 2}, {0, 0, 1, 3}, {-1, 0, 0, 4}, {0, -1, 0, 5}, {0, 0, -1, 6}};
-
-struct Step {
   long x, y, z;
-  long value;
-  long direction;  // 0: none yet
+  Momentum momentum;
+};
+// The traceback's order of neighbours.
+constexpr Move kMoves[6] = {{1, 0, 0, kPosX},  {0, 1, 0, kPosY},  {0, 0, 1, kPosZ},
+                            {-1, 0, 0, kNegX}, {0, -1, 0, kNegY}, {0, 0, -1, kNegZ}};
+
+// The expansion, resumable: it stops when a push finds the queue full (the
+// growth allocates, so the transaction's own code does it: in the stm build
+// the new array comes from libitm) and goes on from that push.
+struct Wave {
+  long* target;
+  long* cell;       // the cell whose neighbours are being visited
+  long x, y, z, value;
+  int next;         // its next neighbour (6: take the next cell from the queue)
+  long* pending;    // a cell to queue once there is room
 };
 
-struct Plan {
-  bool expanded = false;  // the destination was reached
-  bool traced = false;    // and a path traced back to the source
-  long points = 0;        // cells traced (all of them, or up to the dead end)
-};
+enum WaveState { kNotFound, kFound, kNeedsRoom };
 
-// The copy: plain in the seq and lock builds; in the stm build other threads
-// may be writing the shared grid, so each cell is read once, atomically.
-void copy_grid(Grid* mine, const Grid* shared) {
-  long n = grid_cells(shared);
-#if defined(ALLOCSTAMP_TM_STM)
-  for (long i = 0; i < n; ++i) mine->points[i] = __atomic_load_n(&shared->points[i], __ATOMIC_RELAXED);
-#else
-  memcpy(mine->points, shared->points, size_t(n) * sizeof(long));
-#endif
+// The copy of the shared grid, outside the transaction's read set (STAMP
+// releases it early): a path found on a stale copy is caught by the claim.
+TM_PURE void grid_copy(Grid* to, const Grid* from) {
+  std::memcpy(to->points, from->points, size_t(from->width * from->height * from->depth) * sizeof(long));
 }
 
-// The wavefront's progress, kept between calls so that it can stop where the
-// queue must grow (which the caller does inside the transaction) and go on.
-struct Expansion {
-  const long* goal;
-  long* pending = nullptr;  // a cell to push before anything else
-  long* cell = nullptr;     // the cell being expanded (null: take the next)
-  long value = 0;           // its distance
-  long x = 0, y = 0, z = 0;
-  int next = 0;             // its next neighbour: x+1, x-1, y+1, y-1, z+1, z-1
-};
-
-enum class Wave { found, exhausted, grow };
-
-// Starts the wavefront at the source (distance 0); the target is free.
-void expansion_begin(Grid* g, PtrQueue* queue, const Coordinate* source, const Coordinate* target, Expansion& e) {
+// Seeds the wave from the source (its cell queued first, at 0) with the
+// destination cleared. Thread-private data only.
+TM_PURE void wave_start(Wave& w, Grid* mine, PtrQueue* queue, const Coordinate* source, const Coordinate* target) {
   queue_clear(queue);
-  e = Expansion{};
-  e.pending = grid_ref(g, source->x, source->y, source->z);
-  *e.pending = 0;
-  *grid_ref(g, target->x, target->y, target->z) = kEmpty;
-  e.goal = grid_ref(g, target->x, target->y, target->z);
+  long* start = grid_ref(mine, source->x, source->y, source->z);
+  w.pending = start;
+  *start = 0;
+  w.target = grid_ref(mine, target->x, target->y, target->z);
+  *w.target = kEmpty;
+  w.next = 6;
 }
 
-// Expands breadth first until the target comes out of the queue or the queue
-// empties; a cell is queued when first reached and again whenever its
-// distance improves. Returns Wave::grow, with e kept, when the next push needs
-// a larger queue.
-Wave expansion_run(const Router* r, Grid* g, PtrQueue* queue, Expansion& e) {
-  const long width = g->width, height = g->height, depth = g->depth, area = width * height;
-  long* pending = e.pending;
-  long* cell = e.cell;
-  long value = e.value, x = e.x, y = e.y, z = e.z;
-  int next = e.next;
+// Breadth-first from the queue: each cell's six neighbours (x+1, x-1, y+1,
+// y-1, z+1, z-1) take its value plus the move's cost if they are empty or
+// that is cheaper, and are queued. Thread-private data only.
+TM_PURE WaveState wave_run(Wave& w, Grid* mine, PtrQueue* queue, const Router* router) {
+  if (w.pending) {
+    if (!queue_has_room(queue)) return kNeedsRoom;
+    queue_put(queue, w.pending);
+    w.pending = nullptr;
+  }
   for (;;) {
-    if (pending) {
-      if (queue_full(queue)) {
-        e.pending = pending, e.cell = cell, e.value = value, e.x = x, e.y = y, e.z = z, e.next = next;
-        return Wave::grow;
-      }
-      queue_put(queue, pending);
-      pending = nullptr;
+    if (w.next == 6) {
+      if (queue_empty(queue)) return kNotFound;
+      w.cell = static_cast<long*>(queue_pop(queue));
+      if (w.cell == w.target) return kFound;
+      Coordinate at = grid_place(mine, w.cell);
+      w.x = at.x, w.y = at.y, w.z = at.z;
+      w.value = *w.cell;
+      w.next = 0;
     }
-    if (cell) {
-      while (next < 6) {
-        const int k = next++;
-        long nx = x, ny = y, nz = z, cost;
-        switch (k) {
-          case 0: nx = x + 1, cost = r->x_cost; break;
-          case 1: nx = x - 1, cost = r->x_cost; break;
-          case 2: ny = y + 1, cost = r->y_cost; break;
-          case 3: ny = y - 1, cost = r->y_cost; break;
-          case 4: nz = z + 1, cost = r->z_cost; break;
-          default: nz = z - 1, cost = r->z_cost; break;
-        }
-        if (nx < 0 || nx >= width || ny < 0 || ny >= height || nz < 0 || nz >= depth) continue;
-        long* neighbour = &g->points[(nz * height + ny) * width + nx];
-        long old = *neighbour, reached = value + cost;
-        if (old == kEmpty || (old != kFull && reached < old)) {
-          *neighbour = reached;
-          pending = neighbour;
-          break;
-        }
+    while (w.next < 6) {
+      int k = w.next++;
+      long x = w.x, y = w.y, z = w.z, value = w.value;
+      switch (k) {
+        case 0: ++x, value += router->x_cost; break;
+        case 1: --x, value += router->x_cost; break;
+        case 2: ++y, value += router->y_cost; break;
+        case 3: --y, value += router->y_cost; break;
+        case 4: ++z, value += router->z_cost; break;
+        default: --z, value += router->z_cost; break;
       }
-      if (pending) continue;
-      cell = nullptr;
+      if (!grid_valid(mine, x, y, z)) continue;
+      long* neighbour = grid_ref(mine, x, y, z);
+      long old = *neighbour;
+      if (old == kEmpty || (old != kFull && value < old)) {
+        *neighbour = value;
+        if (!queue_has_room(queue)) {
+          w.pending = neighbour;
+          return kNeedsRoom;
+        }
+        queue_put(queue, neighbour);
+      }
     }
-    if (queue_empty(queue)) return Wave::exhausted;
-    cell = static_cast<long*>(queue_pop(queue));
-    if (cell == e.goal) return Wave::found;
-    long i = cell - g->points;
-    z = i / area;
-    long plane = i % area;
-    y = plane / width, x = plane % width;
-    value = *cell;
-    next = 0;
   }
 }
 
-inline void trace_to(Grid* g, const Step& current, const Move& move, bool keep_direction, long bend_cost, Step& next) {
-  long x = current.x + move.dx, y = current.y + move.dy, z = current.z + move.dz;
-  if (!grid_valid(g, x, y, z)) return;
-  long value = *grid_ref(g, x, y, z);
+TM_SAFE __attribute__((noinline)) bool expand(Grid* mine, PtrQueue* queue, const Router* router, const Coordinate* source,
+                    const Coordinate* target) {
+  Wave w;
+  wave_start(w, mine, queue, source, target);
+  WaveState state;
+  while ((state = wave_run(w, mine, queue, router)) == kNeedsRoom) queue_grow(queue);
+  return state == kFound;
+}
+
+TM_SAFE void trace_to_neighbour(Grid* mine, const Point& current, const Move& move, bool use_momentum, long bend_cost,
+                                Point& next) {
+  long x = current.x + move.x, y = current.y + move.y, z = current.z + move.z;
+  if (!grid_valid(mine, x, y, z)) return;
+  long value = *grid_ref(mine, x, y, z);
   if (value == kEmpty || value == kFull) return;
-  long bend = keep_direction && current.direction != move.direction ? bend_cost : 0;
-  if (value + bend <= next.value) next = Step{x, y, z, value, move.direction};
+  long bend = use_momentum && current.momentum != move.momentum ? bend_cost : 0;
+  if (value + bend <= next.value) {  // '<=': a neighbour wins a tie with the current cell
+    next.x = x, next.y = y, next.z = z;
+    next.value = value;
+    next.momentum = move.momentum;
+  }
 }
 
-// Traces from the target back to the source (value 0) through the expanded
-// copy, writing the shared grid's cell pointers into `trace`; false at a dead end.
-bool trace_back(Grid* shared, Grid* g, const Coordinate* target, long bend_cost, long** trace, long& points) {
-  Step next{target->x, target->y, target->z, *grid_ref(g, target->x, target->y, target->z), 0};
-  points = 0;
+// From the destination down the expansion's values to the source: a vector
+// of pointers to the path's cells in the shared grid (destination first), or
+// null (the vector freed) if the trace is stuck.
+TM_SAFE __attribute__((noinline)) PtrVector* trace_back(Grid* grid, Grid* mine, const Coordinate* target, long bend_cost) {
+  PtrVector* path = vector_new(1);
+  Point next{target->x, target->y, target->z, *grid_ref(mine, target->x, target->y, target->z), kNone};
   for (;;) {
-    trace[points++] = grid_ref(shared, next.x, next.y, next.z);
-    *grid_ref(g, next.x, next.y, next.z) = kFull;
-    if (next.value == 0) return true;
-    const Step current = next;
-    for (const Move& m : kMoves) trace_to(g, current, m, true, bend_cost, next);
-    if (next.x == current.x && next.y == current.y && next.z == current.z) {
-      // Bends may make no neighbour look nearer: take one regardless of direction.
+    vector_push(path, grid_ref(grid, next.x, next.y, next.z));
+    *grid_ref(mine, next.x, next.y, next.z) = kFull;
+    if (next.value == 0) return path;
+    Point current = next;
+    for (const Move& move : kMoves) trace_to_neighbour(mine, current, move, true, bend_cost, next);
+    if (current.x == next.x && current.y == next.y && current.z == next.z) {
+      // The bend costs left no neighbour cheaper: ignore momentum.
       next.value = current.value;
-      for (const Move& m : kMoves) trace_to(g, current, m, false, bend_cost, next);
-      if (next.x == current.x && next.y == current.y && next.z == current.z) return false;
+      for (const Move& move : kMoves) trace_to_neighbour(mine, current, move, false, bend_cost, next);
+      if (current.x == next.x && current.y == next.y && current.z == next.z) {
+        vector_delete(path);
+        return nullptr;
+      }
     }
   }
 }
 
-// The copy and the wavefront's start, on this thread's own grid and queue.
-TM_PURE void route_begin(Grid* shared, Grid* mine, PtrQueue* queue, const CoordinatePair* pair, Expansion& e) {
-  copy_grid(mine, shared);
-  expansion_begin(mine, queue, pair->source, pair->target, e);
-}
-
-TM_PURE Wave route_expand(const Router* r, Grid* mine, PtrQueue* queue, Expansion& e) {
-  return expansion_run(r, mine, queue, e);
-}
-
-TM_PURE bool route_trace(const Router* r, Grid* shared, Grid* mine, const CoordinatePair* pair, long** trace,
-                         long& points) {
-  return trace_back(shared, mine, pair->target, r->bend_cost, trace, points);
-}
-
-// Marks the path's inner cells full (its ends are endpoints, full already);
-// false, writing nothing, if one was taken since the copy.
-TM_SAFE bool claim_path(PtrVector* path) {
-  for (long i = 1; i < path->size - 1; ++i)
-    if (*static_cast<long*>(path->elements[i]) != kEmpty) return false;
-  for (long i = 1; i < path->size - 1; ++i) *static_cast<long*>(path->elements[i]) = kFull;
+// Whether every inner cell of the path is still empty in the shared grid; if
+// so they are all marked full (STAMP writes as it checks; a failed check
+// restarts the transaction, undoing the writes).
+TM_SAFE bool claim(PtrVector* path) {
+  for (long i = 1; i < path->size - 1; ++i) {
+    long* cell = static_cast<long*>(path->elements[i]);
+    if (*cell != kEmpty) return false;
+    *cell = kFull;
+  }
   return true;
 }
+
+struct Shared {
+  Router* router;
+  Maze* maze;
+  PtrList* paths;  // every thread's path vector, by address
+  std::atomic<long> unroutable{0}, restarts{0};
+};
 
 __attribute__((noinline)) CoordinatePair* tx_take_pair(PtrQueue* work) {
   CoordinatePair* pair;
@@ -380,38 +315,27 @@ __attribute__((noinline)) CoordinatePair* tx_take_pair(PtrQueue* work) {
   return pair;
 }
 
-enum class Routed { yes, no, again };
+TM_PURE void note_cancel(bool* cancelled) { *cancelled = true; }
 
-// One route, one transaction: the copy and expansion, then the path's vector
-// (freed at a dead end or when its cells were taken meanwhile).
-__attribute__((noinline)) Routed tx_route(const Router* r, Grid* shared, Grid* mine, PtrQueue* queue,
-                                          const CoordinatePair* pair, long** trace, PtrVector*& path) {
-  Routed result;
+// One attempt at a path: *path is null if it could not be routed, or if the
+// attempt was cancelled by a taken cell (then *cancelled is set and nothing
+// of it remains). One transaction per function: _ITM_beginTransaction returns
+// twice, so no caller's local lives across it.
+__attribute__((noinline)) void tx_route(Shared& s, Grid* mine, PtrQueue* queue, const CoordinatePair* pair,
+                                        PtrVector** path, bool* cancelled) {
   TM_BEGIN
-  result = Routed::no;
-  path = nullptr;
-  Expansion e;
-  route_begin(shared, mine, queue, pair, e);
-  Wave wave;
-  while ((wave = route_expand(r, mine, queue, e)) == Wave::grow) queue_grow(queue);  // the queue's blocks: in the transaction
-  Plan p;
-  p.expanded = wave == Wave::found;
-  if (p.expanded) p.traced = route_trace(r, shared, mine, pair, trace, p.points);
-  if (p.expanded) {
-    PtrVector* v = vector_new(1);
-    for (long i = 0; i < p.points; ++i) vector_push(v, trace[i]);
-    if (!p.traced) {
-      vector_delete(v);
-    } else if (claim_path(v)) {
-      path = v;
-      result = Routed::yes;
-    } else {
-      vector_delete(v);
-      result = Routed::again;
+  *path = nullptr;
+  Grid* grid = s.maze->grid;
+  grid_copy(mine, grid);
+  if (expand(mine, queue, s.router, pair->source, pair->target)) {
+    *path = trace_back(grid, mine, pair->target, s.router->bend_cost);
+    if (*path && !claim(*path)) {
+      note_cancel(cancelled);
+      LABYRINTH_RESTART;
     }
   }
-  TM_END
-  return result;
+  }  // TM_END without its commit count: a cancelled attempt did not commit
+  if (!*cancelled) ::allocstamp::tm::note_commit();
 }
 
 __attribute__((noinline)) void tx_add_paths(PtrList* paths, PtrVector* mine) {
@@ -420,153 +344,179 @@ __attribute__((noinline)) void tx_add_paths(PtrList* paths, PtrVector* mine) {
   TM_END
 }
 
-struct Shared {
-  const Router* router;
-  Maze* maze;
-  PtrList* paths;  // every thread's vector of paths
-  long unroutable = 0, retries = 0;  // added under a transaction-free atomic
-};
-
-// Thread-private scratch for a traceback: a pointer per cell at most, mapped
-// outside the heap (STAMP pushes straight into the path's vector).
-struct Trace {
-  long** cells;
-  std::size_t bytes;
-  explicit Trace(long n) : bytes(std::size_t(n) * sizeof(long*)) {
-    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED) std::abort();
-    cells = static_cast<long**>(p);
-  }
-  ~Trace() { munmap(cells, bytes); }
-};
-
-void router_solve(Shared& s) {
-  PtrVector* my_paths = vector_new(1);
-  Grid* shared = s.maze->grid;
-  Grid* mine = grid_new(shared->width, shared->height, shared->depth);
+// router_solve: one thread's work.
+void solve(Shared& s) {
+  PtrVector* routed = vector_new(1);
+  Grid* grid = s.maze->grid;
+  Grid* mine = grid_new(grid->width, grid->height, grid->depth);
   PtrQueue* queue = queue_new(-1);
-  Trace trace(grid_cells(shared));
-  long unroutable = 0, retries = 0;
-  while (CoordinatePair* pair = tx_take_pair(s.maze->work)) {
+  long unroutable = 0, restarts = 0;
+  for (;;) {
+    CoordinatePair* pair = tx_take_pair(s.maze->work);
+    if (!pair) break;
     PtrVector* path = nullptr;
-    Routed routed;
-    while ((routed = tx_route(s.router, shared, mine, queue, pair, trace.cells, path)) == Routed::again) ++retries;
-    if (routed == Routed::yes) vector_push(my_paths, path);
+    for (;;) {
+      bool cancelled = false;
+      tx_route(s, mine, queue, pair, &path, &cancelled);
+      if (!cancelled) break;
+      ++restarts;
+    }
+    if (path) vector_push(routed, path);
     else ++unroutable;
   }
-  tx_add_paths(s.paths, my_paths);
+  tx_add_paths(s.paths, routed);
   grid_delete(mine);
   queue_delete(queue);
-  __atomic_fetch_add(&s.unroutable, unroutable, __ATOMIC_RELAXED);
-  __atomic_fetch_add(&s.retries, retries, __ATOMIC_RELAXED);
+  s.unroutable += unroutable;
+  s.restarts += restarts;
+  ::allocstamp::tm::publish_thread_counts();
 }
 
-// ---- the check (maze.c's, plus the pairs' ends) ----
-
+// maze_checkPaths: on a fresh grid holding the walls and, at 0, the
+// endpoints, each path's first and last cells must be endpoints and its inner
+// cells adjacent in turn and on no other path.
 bool check_paths(Maze* m, PtrList* paths) {
-  Grid* g = m->grid;
-  Grid* test = grid_new(g->width, g->height, g->depth);
-  for (long i = 0; i < m->walls->size; ++i) {
-    const Coordinate* c = static_cast<const Coordinate*>(m->walls->elements[i]);
-    *grid_ref(test, c->x, c->y, c->z) = kFull;
+  Grid* grid = m->grid;
+  Grid* test = grid_new(grid->width, grid->height, grid->depth);
+  grid_fill(test, m->walls);
+  for (long i = 0; i < m->sources->size; ++i) {
+    const Coordinate* c = static_cast<const Coordinate*>(m->sources->elements[i]);
+    *grid_ref(test, c->x, c->y, c->z) = 0;
   }
-  for (PtrVector* v : {m->sources, m->targets})
-    for (long i = 0; i < v->size; ++i) {
-      const Coordinate* c = static_cast<const Coordinate*>(v->elements[i]);
-      *grid_ref(test, c->x, c->y, c->z) = 0;  // an endpoint
-    }
-  bool ok = true;
+  for (long i = 0; i < m->targets->size; ++i) {
+    const Coordinate* c = static_cast<const Coordinate*>(m->targets->elements[i]);
+    *grid_ref(test, c->x, c->y, c->z) = 0;
+  }
   long id = 0;
+  bool ok = true;
   for (PtrList::Node* n = paths->head.next; n && ok; n = n->next) {
-    PtrVector* list = static_cast<PtrVector*>(n->data);
-    for (long p = 0; p < list->size && ok; ++p) {
+    const PtrVector* routed = static_cast<const PtrVector*>(n->data);
+    for (long i = 0; i < routed->size && ok; ++i) {
       ++id;
-      PtrVector* path = static_cast<PtrVector*>(list->elements[p]);
-      const long last = path->size - 1;
-      Coordinate previous = grid_place(g, static_cast<long*>(path->elements[0]));
-      ok = last >= 1 && *grid_ref(test, previous.x, previous.y, previous.z) == 0;
-      for (long j = 1; j <= last && ok; ++j) {
-        Coordinate here = grid_place(g, static_cast<long*>(path->elements[j]));
+      const PtrVector* path = static_cast<const PtrVector*>(routed->elements[i]);
+      Coordinate at = grid_place(grid, static_cast<long*>(path->elements[0]));
+      if (*grid_ref(test, at.x, at.y, at.z) != 0) ok = false;
+      Coordinate previous = at;
+      long j = 1;
+      for (; j < path->size - 1 && ok; ++j) {
+        Coordinate here = grid_place(grid, static_cast<long*>(path->elements[j]));
         long* cell = grid_ref(test, here.x, here.y, here.z);
-        ok = adjacent(here, previous) && *static_cast<long*>(path->elements[j]) == kFull;
-        if (j < last) {
-          ok = ok && *cell == kEmpty;  // no other path's cell, no endpoint
-          *cell = id;
-        } else {
-          ok = ok && *cell == 0;
-        }
+        if (!adjacent(here, previous) || *cell != kEmpty) ok = false;
+        else *cell = id;
         previous = here;
       }
-      // Its ends are one pair's destination and source (allocation-free search).
-      if (ok) {
-        Coordinate first = grid_place(g, static_cast<long*>(path->elements[0]));
-        bool joined = false;
-        for (long i = 0; i < m->sources->size && !joined; ++i)
-          joined = same_place(&first, static_cast<Coordinate*>(m->targets->elements[i])) &&
-                   same_place(&previous, static_cast<Coordinate*>(m->sources->elements[i]));
-        ok = joined;
-      }
+      if (!ok) break;
+      at = grid_place(grid, static_cast<long*>(path->elements[j]));
+      if (*grid_ref(test, at.x, at.y, at.z) != 0) ok = false;
     }
   }
   grid_delete(test);
   return ok;
 }
 
+// Ours besides (allocates nothing): each path runs from its own pair's
+// destination to its source, its last inner cell is adjacent to the source
+// and its first to the destination, and its cells are full in the shared grid.
+bool paths_join_their_pairs(Maze* m, PtrList* paths, const NeverFreed& pairs) {
+  Grid* grid = m->grid;
+  for (PtrList::Node* n = paths->head.next; n; n = n->next) {
+    const PtrVector* routed = static_cast<const PtrVector*>(n->data);
+    for (long i = 0; i < routed->size; ++i) {
+      const PtrVector* path = static_cast<const PtrVector*>(routed->elements[i]);
+      if (path->size < 2) return false;
+      long* first = static_cast<long*>(path->elements[0]);
+      long* last = static_cast<long*>(path->elements[path->size - 1]);
+      bool joined = false;
+      for (size_t p = 0; p < pairs.size() && !joined; ++p) {
+        const CoordinatePair* pair = static_cast<const CoordinatePair*>(pairs[p]);
+        joined = first == grid_ref(grid, pair->target->x, pair->target->y, pair->target->z) &&
+                 last == grid_ref(grid, pair->source->x, pair->source->y, pair->source->z);
+      }
+      if (!joined) return false;
+      for (long j = 0; j < path->size; ++j) {
+        long* cell = static_cast<long*>(path->elements[j]);
+        if (*cell != kFull) return false;
+        if (j > 0 && !adjacent(grid_place(grid, cell), grid_place(grid, static_cast<long*>(path->elements[j - 1]))))
+          return false;
+      }
+    }
+  }
+  return true;
+}
+
+// Writes the maze file to a new temporary file; its path in `path`.
+bool write_input(const LabyrinthConfig& c, char (&path)[512]) {
+  const char* dir = std::getenv("TMPDIR");
+  std::snprintf(path, sizeof path, "%s/allocstamp-labyrinth-XXXXXX", dir && *dir ? dir : "/tmp");
+  int fd = mkstemp(path);
+  if (fd < 0) return false;
+  bool ok = write_labyrinth_input(c, fd);
+  return close(fd) == 0 && ok;
+}
+
 }  // namespace
 
 LabyrinthResult run(const LabyrinthConfig& c) {
   LabyrinthResult r;
-  char path[512];
-  if (!write_input(c, path)) {
-    std::perror("stamp labyrinth: cannot write the input file");
+  memprof::phase_begin();  // STAMP's figures are its whole run
+  char input[512];
+  if (!write_input(c, input)) {
+    std::perror("stamp labyrinth: cannot write the maze file");
     std::exit(1);
   }
-  NeverFreed leaked(std::size_t(c.paths) * 3 + 16);
-  memprof::phase_begin();  // STAMP's figures are its whole run
   StampThreadBlocks pool = stamp_thread_startup(c.threads);
+  NeverFreed kept(2 * size_t(c.paths) + 1);
+  NeverFreed pairs(size_t(c.paths));
   Maze* maze = maze_new();
-  FILE* input = maze_read(maze, path, leaked);
-  unlink(path);
-  const long to_route = maze->sources->size;
+  FILE* file = nullptr;
+  long to_route = maze_read(maze, input, file, kept, pairs);
+  unlink(input);
   Router* router = static_cast<Router*>(malloc(sizeof(Router)));
-  *router = Router{1, 1, 2, 1};  // STAMP's default costs: x, y, z, bend
+  router->x_cost = 1, router->y_cost = 1, router->z_cost = 2, router->bend_cost = 1;  // STAMP's defaults
   PtrList* paths = list_new();
 
-  Shared s{router, maze, paths};
+  Shared s;
+  s.router = router;
+  s.maze = maze;
+  s.paths = paths;
   auto start = std::chrono::steady_clock::now();
-  {
-    std::vector<std::thread> workers;
-    for (int t = 1; t < c.threads; ++t)
-      workers.emplace_back([&s] {
-        router_solve(s);
-        ::allocstamp::tm::publish_thread_counts();
-      });
-    router_solve(s);
-    ::allocstamp::tm::publish_thread_counts();
-    for (auto& w : workers) w.join();
+  if (c.threads == 1) {
+    solve(s);  // on the main thread, as STAMP's sequential build
+  } else {
+    memprof::region parallel(MEMPROF_PAR);
+    std::thread* handles = reinterpret_cast<std::thread*>(pool.handles);
+    static_assert(sizeof(std::thread) == sizeof(unsigned long), "a thread handle is one word, as pthread_t");
+    for (int t = 1; t < c.threads; ++t) new (&handles[t]) std::thread(solve, std::ref(s));
+    solve(s);
+    for (int t = 1; t < c.threads; ++t) {
+      handles[t].join();
+      handles[t].~thread();
+    }
   }
   r.elapsed_ns = uint64_t(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
 
   for (PtrList::Node* n = paths->head.next; n; n = n->next) r.routed += static_cast<PtrVector*>(n->data)->size;
   r.unroutable = s.unroutable;
-  r.retries = s.retries;
-  r.consistent = r.routed + r.unroutable == to_route && check_paths(maze, paths);
+  r.restarts = s.restarts;
+  r.consistent = r.routed <= to_route && r.routed + r.unroutable == to_route && check_paths(maze, paths) &&
+                 paths_join_their_pairs(maze, paths, pairs);
   maze_delete(maze);
   free(router);
   stamp_thread_shutdown(pool);
   memprof::phase_end();
 
-  // What STAMP never frees: the input file, the coordinates and pairs, every
-  // path, each thread's vector of them and their list.
-  std::fclose(input);
-  leaked.free_all();
+  // What STAMP never frees: the paths, their vectors and list, the pairs and
+  // coordinates, and the open maze file.
   for (PtrList::Node* n = paths->head.next; n; n = n->next) {
-    PtrVector* list = static_cast<PtrVector*>(n->data);
-    for (long p = 0; p < list->size; ++p) vector_delete(static_cast<PtrVector*>(list->elements[p]));
-    vector_delete(list);
+    PtrVector* routed = static_cast<PtrVector*>(n->data);
+    for (long i = 0; i < routed->size; ++i) vector_delete(static_cast<PtrVector*>(routed->elements[i]));
+    vector_delete(routed);
   }
   list_delete(paths);
+  kept.free_all();
+  pairs.free_all();
+  std::fclose(file);
   return r;
 }
 
