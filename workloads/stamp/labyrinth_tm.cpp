@@ -13,6 +13,15 @@
 // list in a transaction. Verified as STAMP does (a second grid: every path is
 // connected, runs between endpoints, and no two paths share a cell), and also
 // without allocating: each path joins its own pair's endpoints.
+//
+// In the stm build the copy and the expansion are transaction_pure code on
+// the thread's own grid and queue (the shared grid read uninstrumented, as
+// STAMP's TL2 build releases it early: a stale copy only misroutes, and the
+// claim catches it). The expansion stops where its queue must grow and the
+// transaction's own code grows it, so those blocks, like the traced path's
+// vector, come from libitm and are freed if the attempt aborts. A claim that
+// finds a cell taken cancels the attempt (__transaction_cancel), which is then
+// run again and counted once when it commits, as STAMP's restart is.
 // Compiled once per TM build (seq, lock, stm; see stamp_app in CMakeLists.txt),
 // each into its own namespace, ALLOCSTAMP_TM_BUILD.
 #include <fcntl.h>
