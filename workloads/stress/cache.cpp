@@ -56,24 +56,18 @@ int run_cache(const std::string& app, int argc, char** argv, bool scratch) {
     for (auto& p : handed) p = static_cast<unsigned char*>(std::malloc(c.object_size));
   std::atomic<long> wrong{0};
   Phase phase;
-  {
-    memprof::region parallel(MEMPROF_PAR);
-    std::vector<std::thread> workers;
-    for (int t = 0; t < threads; ++t)
-      workers.emplace_back([&, t] {
-        if (scratch) {
-          work_on(handed[size_t(t)], c);
-          std::free(handed[size_t(t)]);
-        }
-        for (long i = 0; i < c.iterations; ++i) {
-          auto* object = static_cast<unsigned char*>(std::malloc(c.object_size));
-          unsigned char last = work_on(object, c);
-          if (object[c.object_size - 1] != last) ++wrong;
-          std::free(object);
-        }
-      });
-    for (auto& w : workers) w.join();
-  }
+  on_threads(threads, [&](int t) {
+    if (scratch) {
+      work_on(handed[size_t(t)], c);
+      std::free(handed[size_t(t)]);
+    }
+    for (long i = 0; i < c.iterations; ++i) {
+      auto* object = static_cast<unsigned char*>(std::malloc(c.object_size));
+      unsigned char last = work_on(object, c);
+      if (object[c.object_size - 1] != last) ++wrong;
+      std::free(object);
+    }
+  });
   int64_t ns = phase.end();
   report_rate("writes_per_s", uint64_t(threads) * uint64_t(c.iterations) * uint64_t(c.writes) * c.object_size, ns);
   if (wrong) verification_failed(app, "an object did not keep what its thread wrote");

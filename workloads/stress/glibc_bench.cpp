@@ -18,14 +18,6 @@ namespace {
 const size_t kLadder[] = {16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
 constexpr int kBatch = 100;  // bench-malloc-simple's batch of live blocks
 
-long scaled(const std::string& size, long tiny, long small, long medium, long large) {
-  if (size == "tiny") return tiny;
-  if (size == "small") return small;
-  if (size == "medium") return medium;
-  if (size == "large") return large;
-  tm::usage_error("--size takes tiny, small, medium or large, not '" + size + "'");
-}
-
 int run_simple(const std::string& app, int argc, char** argv) {
   long rounds = -1;
   tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
@@ -33,28 +25,22 @@ int run_simple(const std::string& app, int argc, char** argv) {
     else return false;
     return true;
   });
-  if (rounds < 0) rounds = scaled(common.size, 200, 20000, 100000, 1000000);
+  if (rounds < 0) rounds = by_size(common.size, 200, 20000, 100000, 1000000);
   std::atomic<long> wrong{0};
   Phase phase;
-  {
-    memprof::region parallel(MEMPROF_PAR);
-    std::vector<std::thread> workers;
-    for (int t = 0; t < common.threads; ++t)
-      workers.emplace_back([&] {
-        void* blocks[kBatch];
-        long bad = 0;
-        for (size_t size : kLadder)
-          for (long r = 0; r < rounds / 9 + 1; ++r) {
-            for (int i = 0; i < kBatch; ++i) blocks[i] = stamped_alloc(size, uint64_t(i));
-            for (int i = 0; i < kBatch; ++i) {
-              if (!stamp_ok(blocks[i], size, uint64_t(i))) ++bad;
-              std::free(blocks[i]);
-            }
-          }
-        wrong += bad;
-      });
-    for (auto& w : workers) w.join();
-  }
+  on_threads(common.threads, [&](int) {
+    void* blocks[kBatch];
+    long bad = 0;
+    for (size_t size : kLadder)
+      for (long r = 0; r < rounds / 9 + 1; ++r) {
+        for (int i = 0; i < kBatch; ++i) blocks[i] = stamped_alloc(size, uint64_t(i));
+        for (int i = 0; i < kBatch; ++i) {
+          if (!stamp_ok(blocks[i], size, uint64_t(i))) ++bad;
+          std::free(blocks[i]);
+        }
+      }
+    wrong += bad;
+  });
   int64_t ns = phase.end();
   uint64_t ops = uint64_t(common.threads) * 9 * uint64_t(rounds / 9 + 1) * kBatch;
   report_rate("mallocs_per_s", ops, ns);
@@ -74,34 +60,28 @@ int run_thread(const std::string& app, int argc, char** argv) {
     else return false;
     return true;
   });
-  if (operations < 0) operations = scaled(common.size, 20000, 10000000, 50000000, 200000000);
+  if (operations < 0) operations = by_size(common.size, 20000, 10000000, 50000000, 200000000);
   std::atomic<long> wrong{0};
   Phase phase;
-  {
-    memprof::region parallel(MEMPROF_PAR);
-    std::vector<std::thread> workers;
-    for (int t = 0; t < common.threads; ++t)
-      workers.emplace_back([&, t] {
-        Rng rng(common.seed * 31 + uint64_t(t));
-        std::vector<void*> blocks(static_cast<size_t>(working_set), nullptr);
-        std::vector<size_t> sizes(static_cast<size_t>(working_set), 0);
-        long bad = 0;
-        for (long i = 0; i < operations; ++i) {
-          size_t slot = rng.below(uint32_t(working_set));
-          if (blocks[slot]) {
-            if (!stamp_ok(blocks[slot], sizes[slot], slot)) ++bad;
-            std::free(blocks[slot]);
-          }
-          // bench-malloc-thread's sizes: mostly small, a few up to max_size.
-          sizes[slot] = rng.below(8) ? rng.between(4, 256) : rng.between(257, max_size);
-          blocks[slot] = stamped_alloc(sizes[slot], slot);
-        }
-        for (size_t s = 0; s < blocks.size(); ++s)
-          if (blocks[s]) std::free(blocks[s]);
-        wrong += bad;
-      });
-    for (auto& w : workers) w.join();
-  }
+  on_threads(common.threads, [&](int t) {
+    Rng rng(common.seed * 31 + uint64_t(t));
+    std::vector<void*> blocks(static_cast<size_t>(working_set), nullptr);
+    std::vector<size_t> sizes(static_cast<size_t>(working_set), 0);
+    long bad = 0;
+    for (long i = 0; i < operations; ++i) {
+      size_t slot = rng.below(uint32_t(working_set));
+      if (blocks[slot]) {
+        if (!stamp_ok(blocks[slot], sizes[slot], slot)) ++bad;
+        std::free(blocks[slot]);
+      }
+      // bench-malloc-thread's sizes: mostly small, a few up to max_size.
+      sizes[slot] = rng.below(8) ? rng.between(4, 256) : rng.between(257, max_size);
+      blocks[slot] = stamped_alloc(sizes[slot], slot);
+    }
+    for (size_t s = 0; s < blocks.size(); ++s)
+      if (blocks[s]) std::free(blocks[s]);
+    wrong += bad;
+  });
   int64_t ns = phase.end();
   report_rate("mallocs_per_s", uint64_t(common.threads) * uint64_t(operations), ns);
   if (wrong) verification_failed(app, "a block was overwritten before its free");

@@ -15,14 +15,6 @@
 namespace allocstamp::stress {
 namespace {
 
-long scaled(const std::string& size, long tiny, long small, long medium, long large) {
-  if (size == "tiny") return tiny;
-  if (size == "small") return small;
-  if (size == "medium") return medium;
-  if (size == "large") return large;
-  tm::usage_error("--size takes tiny, small, medium or large, not '" + size + "'");
-}
-
 int run_large(const std::string& app, int argc, char** argv) {
   long blocks = -1, live = 5;
   tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
@@ -31,36 +23,30 @@ int run_large(const std::string& app, int argc, char** argv) {
     else return false;
     return true;
   });
-  if (blocks < 0) blocks = scaled(common.size, 20, 400, 2000, 10000);
+  if (blocks < 0) blocks = by_size(common.size, 20, 400, 2000, 10000);
   std::atomic<long> wrong{0};
   Phase phase;
-  {
-    memprof::region parallel(MEMPROF_PAR);
-    std::vector<std::thread> workers;
-    for (int t = 0; t < common.threads; ++t)
-      workers.emplace_back([&, t] {
-        Rng rng(common.seed * 65537 + uint64_t(t));
-        std::vector<std::pair<unsigned char*, size_t>> held(size_t(live), {nullptr, 0});
-        long bad = 0;
-        auto release = [&](std::pair<unsigned char*, size_t>& h) {
-          if (!h.first) return;
-          for (size_t at = 4096; at + 8 < h.second; at += 4096)
-            if (h.first[at] != static_cast<unsigned char>(at >> 12)) ++bad;
-          if (!stamp_ok(h.first, h.second, h.second)) ++bad;
-          std::free(h.first);
-        };
-        for (long i = 0; i < blocks; ++i) {
-          auto& h = held[size_t(i % live)];
-          release(h);
-          h.second = rng.between(2u << 20, 25u << 20);
-          h.first = static_cast<unsigned char*>(stamped_alloc(h.second, h.second));
-          for (size_t at = 4096; at + 8 < h.second; at += 4096) h.first[at] = static_cast<unsigned char>(at >> 12);
-        }
-        for (auto& h : held) release(h);
-        wrong += bad;
-      });
-    for (auto& w : workers) w.join();
-  }
+  on_threads(common.threads, [&](int t) {
+    Rng rng(common.seed * 65537 + uint64_t(t));
+    std::vector<std::pair<unsigned char*, size_t>> held(size_t(live), {nullptr, 0});
+    long bad = 0;
+    auto release = [&](std::pair<unsigned char*, size_t>& h) {
+      if (!h.first) return;
+      for (size_t at = 4096; at + 8 < h.second; at += 4096)
+        if (h.first[at] != static_cast<unsigned char>(at >> 12)) ++bad;
+      if (!stamp_ok(h.first, h.second, h.second)) ++bad;
+      std::free(h.first);
+    };
+    for (long i = 0; i < blocks; ++i) {
+      auto& h = held[size_t(i % live)];
+      release(h);
+      h.second = rng.between(2u << 20, 25u << 20);
+      h.first = static_cast<unsigned char*>(stamped_alloc(h.second, h.second));
+      for (size_t at = 4096; at + 8 < h.second; at += 4096) h.first[at] = static_cast<unsigned char>(at >> 12);
+    }
+    for (auto& h : held) release(h);
+    wrong += bad;
+  });
   int64_t ns = phase.end();
   report_rate("blocks_per_s", uint64_t(blocks) * uint64_t(common.threads), ns);
   if (wrong) verification_failed(app, "a large block lost what was written into it");
@@ -79,28 +65,22 @@ int run_alloc_test(const std::string& app, int argc, char** argv) {
     else return false;
     return true;
   });
-  if (operations < 0) operations = scaled(common.size, 20000, 30000000, 100000000, 400000000);
+  if (operations < 0) operations = by_size(common.size, 20000, 30000000, 100000000, 400000000);
   std::vector<std::atomic<void*>> pool(static_cast<size_t>(slots));
   for (auto& s : pool) s.store(stamped_alloc(size, size));
   std::atomic<long> wrong{0};
   Phase phase;
-  {
-    memprof::region parallel(MEMPROF_PAR);
-    std::vector<std::thread> workers;
-    for (int t = 0; t < common.threads; ++t)
-      workers.emplace_back([&, t] {
-        Rng rng(common.seed * 999331 + uint64_t(t));
-        long bad = 0;
-        for (long i = 0; i < operations; ++i) {
-          // Take a block out of a random slot (another thread may have put it there), put a new one in.
-          void* old = pool[rng.below(uint32_t(slots))].exchange(stamped_alloc(size, size));
-          if (!stamp_ok(old, size, size)) ++bad;
-          std::free(old);
-        }
-        wrong += bad;
-      });
-    for (auto& w : workers) w.join();
-  }
+  on_threads(common.threads, [&](int t) {
+    Rng rng(common.seed * 999331 + uint64_t(t));
+    long bad = 0;
+    for (long i = 0; i < operations; ++i) {
+      // Take a block out of a random slot (another thread may have put it there), put a new one in.
+      void* old = pool[rng.below(uint32_t(slots))].exchange(stamped_alloc(size, size));
+      if (!stamp_ok(old, size, size)) ++bad;
+      std::free(old);
+    }
+    wrong += bad;
+  });
   int64_t ns = phase.end();
   report_rate("swaps_per_s", uint64_t(operations) * uint64_t(common.threads), ns);
   for (auto& s : pool) {

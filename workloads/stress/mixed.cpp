@@ -40,31 +40,17 @@ void drain(Mailbox& box, std::atomic<long>& wrong) {
   }
 }
 
-long scaled(const std::string& size, long tiny, long small, long medium, long large) {
-  if (size == "tiny") return tiny;
-  if (size == "small") return small;
-  if (size == "medium") return medium;
-  if (size == "large") return large;
-  tm::usage_error("--size takes tiny, small, medium or large, not '" + size + "'");
-}
-
 template <typename Body>
 int run_mixed(const std::string& app, const tm::Common& common, long rounds, Body body) {
   const int threads = common.threads;
   std::vector<Mailbox> boxes(static_cast<size_t>(threads));
   std::atomic<long> wrong{0};
   Phase phase;
-  {
-    memprof::region parallel(MEMPROF_PAR);
-    std::vector<std::thread> workers;
-    for (int t = 0; t < threads; ++t)
-      workers.emplace_back([&, t] {
-        Rng rng(common.seed * 104729 + uint64_t(t));
-        body(rng, boxes[size_t(t)], boxes[size_t((t + 1) % threads)], rounds, uint64_t(t) << 40, wrong);
-      });
-    for (auto& w : workers) w.join();
-    for (Mailbox& box : boxes) drain(box, wrong);
-  }
+  on_threads(threads, [&](int t) {
+    Rng rng(common.seed * 104729 + uint64_t(t));
+    body(rng, boxes[size_t(t)], boxes[size_t((t + 1) % threads)], rounds, uint64_t(t) << 40, wrong);
+  });
+  for (Mailbox& box : boxes) drain(box, wrong);
   int64_t ns = phase.end();
   if (wrong) verification_failed(app, std::to_string(wrong.load()) + " block(s) were overwritten before their free");
   std::printf("stress %s: threads=%d rounds=%ld elapsed_ms=%.2f\n", app.c_str(), threads, rounds, double(ns) / 1e6);
@@ -78,7 +64,7 @@ int run_mstress(const std::string& app, int argc, char** argv) {
     else return false;
     return true;
   });
-  if (rounds < 0) rounds = scaled(common.size, 5, 3000, 10000, 30000);
+  if (rounds < 0) rounds = by_size(common.size, 5, 3000, 10000, 30000);
   return run_mixed(app, common, rounds,
                    [](Rng& rng, Mailbox& mine, Mailbox& next, long rounds, uint64_t tag, std::atomic<long>& wrong) {
                      std::vector<Block> kept;  // long-lived: survives rounds
@@ -120,7 +106,7 @@ int run_rptest(const std::string& app, int argc, char** argv) {
     else return false;
     return true;
   });
-  if (rounds < 0) rounds = scaled(common.size, 4, 1000, 3000, 10000);
+  if (rounds < 0) rounds = by_size(common.size, 4, 1000, 3000, 10000);
   return run_mixed(app, common, rounds,
                    [](Rng& rng, Mailbox& mine, Mailbox& next, long rounds, uint64_t tag, std::atomic<long>& wrong) {
                      std::vector<Block> live;

@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <memprof/memprof.h>
 
@@ -95,6 +97,21 @@ class Phase {
  private:
   std::chrono::steady_clock::time_point start_;
 };
+
+// A size's parameter: tiny (tests), small (about 0.2-0.5 s at one thread
+// here), medium and large (the originals' own). Usage error for another size.
+long by_size(const std::string& size, long tiny, long small, long medium, long large);
+
+// Runs body(thread_index) on `threads` new threads in the parallel region and
+// waits for them all.
+template <typename Body>
+void on_threads(int threads, Body body) {
+  memprof::region parallel(MEMPROF_PAR);
+  std::vector<std::thread> workers;
+  workers.reserve(size_t(threads));
+  for (int t = 0; t < threads; ++t) workers.emplace_back(body, t);
+  for (auto& w : workers) w.join();
+}
 
 // Reports a throughput (operations per second of the measured phase).
 inline void report_rate(const char* name, uint64_t operations, int64_t ns) {

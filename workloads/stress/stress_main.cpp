@@ -30,6 +30,14 @@ const char* usage_text() {
 
 }  // namespace
 
+long allocstamp::stress::by_size(const std::string& size, long tiny, long small, long medium, long large) {
+  if (size == "tiny") return tiny;
+  if (size == "small") return small;
+  if (size == "medium") return medium;
+  if (size == "large") return large;
+  tm::usage_error("--size takes tiny, small, medium or large, not '" + size + "'");
+}
+
 int main(int argc, char** argv) {
   tm::set_program({"stress", usage_text()});
   if (argc < 2) tm::usage_error("which app?");
