@@ -1,12 +1,10 @@
 // labyrinth_lib.h — the blocks labyrinth allocates, with the sizes of STAMP's
-// (x86_64): a coordinate (three longs, 24 bytes), a pair of pointers (16), a
-// pointer vector (a 24-byte header and an element array that doubles), a
-// circular pointer queue (a 32-byte header and an element array that doubles
-// when a push would fill it), a sorted list that keeps equal elements (a
-// 32-byte header with its head node inside and a 16-byte node per element; an
-// element goes before the first one that does not compare below it), and the
-// grid (a 40-byte header and one block of a long per cell plus 32 bytes, the
-// cells starting at the next 32-byte boundary). Plain C-style blocks from
+// (x86_64), beside STAMP's vector and queue (stamp_containers.h): a
+// coordinate (three longs, 24 bytes), a pair of pointers (16), a sorted list
+// that keeps equal elements (a 32-byte header with its head node inside and a
+// 16-byte node per element; an element goes before the first one that does not
+// compare below it), and the grid (a 40-byte header and one block of a long per
+// cell plus 32 bytes, the cells starting at the next 32-byte boundary). Plain C-style blocks from
 // malloc, so their sizes are exactly the structs'.
 //
 // Included inside a TM build's namespace (after tm.h, <cmath>, <cstdlib> and
@@ -58,114 +56,7 @@ struct ByAddress {
   }
 };
 
-// ---- vector of pointers: {size, capacity, elements} ----
-
-struct PtrVector {
-  long size;
-  long capacity;
-  void** elements;
-};
-static_assert(sizeof(PtrVector) == 24, "STAMP's vector_t");
-
-TM_SAFE inline PtrVector* vector_new(long capacity) {
-  if (capacity < 1) capacity = 1;
-  PtrVector* v = static_cast<PtrVector*>(malloc(sizeof(PtrVector)));
-  v->size = 0;
-  v->capacity = capacity;
-  v->elements = static_cast<void**>(malloc(size_t(capacity) * sizeof(void*)));
-  return v;
-}
-
-TM_SAFE inline void vector_delete(PtrVector* v) {
-  free(v->elements);
-  free(v);
-}
-
-// Appends; a full array is replaced by one twice as long.
-TM_SAFE inline void vector_push(PtrVector* v, void* item) {
-  if (v->size == v->capacity) {
-    long capacity = v->capacity * 2;
-    void** grown = static_cast<void**>(malloc(size_t(capacity) * sizeof(void*)));
-    for (long i = 0; i < v->size; ++i) grown[i] = v->elements[i];
-    free(v->elements);
-    v->elements = grown;
-    v->capacity = capacity;
-  }
-  v->elements[v->size++] = item;
-}
-
-// ---- circular queue of pointers: {pop, push, capacity, elements} ----
-// `pop` is the slot before the next element out. A push that would make
-// `push` meet `pop` first moves the elements, in order, into an array twice as
-// long (queue_grow); queue_put is the push itself, given room.
-
-struct PtrQueue {
-  long pop;
-  long push;
-  long capacity;
-  void** elements;
-};
-static_assert(sizeof(PtrQueue) == 32, "STAMP's queue_t");
-
-inline PtrQueue* queue_new(long capacity) {
-  if (capacity < 2) capacity = 2;
-  PtrQueue* q = static_cast<PtrQueue*>(malloc(sizeof(PtrQueue)));
-  q->elements = static_cast<void**>(malloc(size_t(capacity) * sizeof(void*)));
-  q->pop = capacity - 1;
-  q->push = 0;
-  q->capacity = capacity;
-  return q;
-}
-
-inline void queue_delete(PtrQueue* q) {
-  free(q->elements);
-  free(q);
-}
-
-inline void queue_clear(PtrQueue* q) {
-  q->pop = q->capacity - 1;
-  q->push = 0;
-}
-
-TM_SAFE inline bool queue_empty(const PtrQueue* q) { return (q->pop + 1) % q->capacity == q->push; }
-
-inline bool queue_has_room(const PtrQueue* q) { return (q->push + 1) % q->capacity != q->pop; }
-
-TM_SAFE inline void queue_grow(PtrQueue* q) {
-  long capacity = q->capacity * 2;
-  void** grown = static_cast<void**>(malloc(size_t(capacity) * sizeof(void*)));
-  long n = 0;
-  if (q->pop < q->push) {
-    for (long i = q->pop + 1; i < q->push; ++i) grown[n++] = q->elements[i];
-  } else {
-    for (long i = q->pop + 1; i < q->capacity; ++i) grown[n++] = q->elements[i];
-    for (long i = 0; i < q->push; ++i) grown[n++] = q->elements[i];
-  }
-  free(q->elements);
-  q->elements = grown;
-  q->pop = capacity - 1;
-  q->push = n;
-  q->capacity = capacity;
-}
-
-inline void queue_put(PtrQueue* q, void* item) {
-  q->elements[q->push] = item;
-  q->push = (q->push + 1) % q->capacity;
-}
-
-inline void queue_push(PtrQueue* q, void* item) {
-  if (!queue_has_room(q)) queue_grow(q);
-  queue_put(q, item);
-}
-
-// The next element out, or null when empty.
-TM_SAFE inline void* queue_pop(PtrQueue* q) {
-  long next = (q->pop + 1) % q->capacity;
-  if (next == q->push) return nullptr;
-  void* item = q->elements[next];
-  q->pop = next;
-  return item;
-}
+#include "stamp_containers.h"
 
 // ---- sorted list of pointers, equal elements kept ----
 
