@@ -45,6 +45,20 @@ const std::vector<std::string> kMicroColumns = {"run_id",     "kind",       "ben
 const std::vector<std::string> kSeriesColumns = {"run_id", "t_ns", "heap_requested_bytes", "heap_requested_max_bytes",
                                                  "heap_usable_bytes", "rss_kb"};
 
+// One row per record: the row's first fields (`lead`: the run's id, ...), then
+// the record's value of each remaining column.
+void write_records(std::ofstream& out, const std::vector<KeyValues>& records, const std::vector<std::string>& columns,
+                   const CsvRow& lead) {
+  for (const KeyValues& record : records) {
+    CsvRow row = lead;
+    for (size_t i = lead.size(); i < columns.size(); ++i) {
+      auto it = record.find(columns[i]);
+      row.push_back(it == record.end() ? "" : it->second);
+    }
+    write_row(out, row);
+  }
+}
+
 }  // namespace
 
 const std::vector<Column>& run_columns() { return kColumns; }
@@ -202,30 +216,9 @@ void ResultsFolder::append(const Run& run, Status status, const Finished& f, con
   CsvRow row;
   for (const std::string& name : columns_) row.push_back(values.count(name) ? values[name] : "");
   write_row(runs_, row);
-  for (const KeyValues& sample : r.samples) {
-    CsvRow srow{std::to_string(run.id)};
-    for (size_t i = 1; i < kSeriesColumns.size(); ++i) {
-      auto it = sample.find(kSeriesColumns[i]);
-      srow.push_back(it == sample.end() ? "" : it->second);
-    }
-    write_row(series_, srow);
-  }
-  for (const KeyValues& m : r.micro) {
-    CsvRow row{std::to_string(run.id), kind_name(run.kind)};
-    for (size_t i = 2; i < kMicroColumns.size(); ++i) {
-      auto it = m.find(kMicroColumns[i]);
-      row.push_back(it == m.end() ? "" : it->second);
-    }
-    write_row(micro_, row);
-  }
-  for (const KeyValues& scope : r.scopes) {
-    CsvRow row{std::to_string(run.id)};
-    for (size_t i = 1; i < kScopeColumns.size(); ++i) {
-      auto it = scope.find(kScopeColumns[i]);
-      row.push_back(it == scope.end() ? "" : it->second);
-    }
-    write_row(scopes_, row);
-  }
+  write_records(series_, r.samples, kSeriesColumns, {std::to_string(run.id)});
+  write_records(micro_, r.micro, kMicroColumns, {std::to_string(run.id), kind_name(run.kind)});
+  write_records(scopes_, r.scopes, kScopeColumns, {std::to_string(run.id)});
   check_written();
 }
 
