@@ -1,7 +1,8 @@
 // rb_tree.h — a red-black tree map (key -> value), one heap block per node as
 // STAMP's rbtree, safe inside a transaction (no library calls but new/delete).
 // Header-only, no standard headers (see sorted_list.h). Insert and erase
-// follow CLRS with null leaves.
+// follow CLRS (2nd edition) with null leaves: erase unlinks the successor's
+// node and moves its key, as STAMP's rbtree does.
 #pragma once
 
 // GCC 12 crashes (internal compiler error in expand_call_tm) instrumenting
@@ -47,8 +48,7 @@ class RbTree {
   bool remove(Key key) {
     Node* z = const_cast<Node*>(find(key));
     if (!z) return false;
-    erase(z);
-    delete z;
+    delete erase(z);
     return true;
   }
   long size() const { return count(root_); }
@@ -151,37 +151,23 @@ class RbTree {
     if (v) v->parent = u->parent;
   }
 
-  void erase(Node* z) {
-    Node* x;
-    Node* x_parent;
-    Color removed = z->color;
-    if (!z->left) {
-      x = z->right;
-      x_parent = z->parent;
-      transplant(z, z->right);
-    } else if (!z->right) {
-      x = z->left;
-      x_parent = z->parent;
-      transplant(z, z->left);
-    } else {
-      Node* y = z->right;
+  // Unlinks z's key and returns the node to free. As STAMP's rbtree does, a
+  // node with two children takes its successor's key and value, and the
+  // successor's node (which has no left child) is the one unlinked: the nodes
+  // that stay keep their memory, as in the original.
+  Node* erase(Node* z) {
+    Node* y = z;
+    if (z->left && z->right) {
+      y = z->right;
       while (y->left) y = y->left;
-      removed = y->color;
-      x = y->right;
-      if (y->parent == z) {
-        x_parent = y;
-      } else {
-        x_parent = y->parent;
-        transplant(y, y->right);
-        y->right = z->right;
-        y->right->parent = y;
-      }
-      transplant(z, y);
-      y->left = z->left;
-      y->left->parent = y;
-      y->color = z->color;
+      z->key = y->key;
+      z->value = y->value;
     }
-    if (removed == kBlack) erase_fixup(x, x_parent);
+    Node* x = y->left ? y->left : y->right;
+    Node* x_parent = y->parent;
+    transplant(y, x);
+    if (y->color == kBlack) erase_fixup(x, x_parent);
+    return y;
   }
 
   ALLOCSTAMP_RB_ERASE_FIXUP_OPT void erase_fixup(Node* x, Node* parent) {
