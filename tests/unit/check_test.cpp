@@ -27,9 +27,10 @@ const CsvRow kHeader = {"run_id", "workload", "app",       "size",       "alloca
 // A table of runs; each run names its cell by workload and threads (the rest fixed).
 class Table {
  public:
-  explicit Table(std::string source = "test") {
+  explicit Table(std::string source = "test", const std::vector<std::string>& more_columns = {}) {
     t_.source = std::move(source);
     t_.header = kHeader;
+    t_.header.insert(t_.header.end(), more_columns.begin(), more_columns.end());
   }
   // One run per position in the lists of `series` (NaN: an empty field).
   Table& runs(const std::string& workload, int threads, const std::map<std::string, std::vector<double>>& series,
@@ -331,6 +332,32 @@ TEST(Check, DisagreeingBaselineRepetitionsAreComparedAsMeasured) {
   EXPECT_EQ(row->how, Comparison::measured);
   EXPECT_EQ(row->verdict, Verdict::ok);
   EXPECT_EQ(row->note, "baseline repetitions differ: compared as measured");
+}
+
+// xmalloc at one thread is a producer and a consumer: its sums are exact, its
+// peaks depend on how the two interleave.
+TEST(Check, PeaksAreExactOnlyWhenOneWorkerRanAtATime) {
+  const std::vector<std::string> more = {"live_blocks_peak_count", "threads_peak_count"};
+  for (double threads_alive : {2.0, 3.0}) {
+    Table base("base", more), cur("cur", more);
+    base.runs("w", 1, {{"allocs_seq_count", {10, 10}}, {"live_blocks_peak_count", {100, 100}},
+                       {"threads_peak_count", {threads_alive, threads_alive}}});
+    cur.runs("w", 1, {{"allocs_seq_count", {10, 10}}, {"live_blocks_peak_count", {101, 102}},
+                      {"threads_peak_count", {threads_alive, threads_alive}}});
+    CheckResult r = compare_runs(base, cur, CheckConfig{});
+    const CheckRow* sum = find(r, "w", "allocs_seq_count");
+    const CheckRow* peak = find(r, "w", "live_blocks_peak_count");
+    ASSERT_NE(sum, nullptr);
+    ASSERT_NE(peak, nullptr);
+    EXPECT_EQ(sum->how, Comparison::exact) << "a sum does not depend on the interleaving";
+    if (threads_alive == 2) {
+      EXPECT_EQ(peak->how, Comparison::exact);
+      EXPECT_EQ(peak->verdict, Verdict::regressed);
+    } else {
+      EXPECT_EQ(peak->how, Comparison::measured);
+      EXPECT_EQ(peak->note, "workers ran side by side: compared as measured");
+    }
+  }
 }
 
 TEST(Check, ManyThreadsMakeCountsMeasuredAndDeterministicOnlySkipsThem) {
