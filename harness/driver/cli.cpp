@@ -69,6 +69,15 @@ results/runs/<timestamp>/ (runs.csv, series.csv, scopes.csv, meta.json, summary.
 and results/latest points at the newest. Every flag also reads an ALLOCSTAMP_*
 variable, e.g. ALLOCSTAMP_REPS=10.)";
 
+const char* kTraceFooter = R"(A trace holds every allocation call a program made: its thread, time, size,
+alignment and region, and the block it made or released. Record once, then
+compute memprof's figures from it or replay it under every allocator:
+  bench trace record --trace /tmp/py.astrace -- python3 -c 'print(sum(range(10**6)))'
+  bench trace stats /tmp/py.astrace
+  bench trace replay /tmp/py.astrace --alloc=all --reps=5
+MEMPROF_TRACE=path with libmemprof.so preloaded records any program too. A
+damaged or truncated trace is refused with exit status 2.)";
+
 const char* kCheckFooter = R"(Each cell (workload, app, size, allocator, tm, threads) is compared on its ok runs:
   deterministic metrics (counts, requested bytes, live blocks) at 1 thread exactly;
   times and memory (and every metric at threads > 1) by their medians, with a
@@ -175,6 +184,31 @@ Command parse_command_line(int argc, char** argv) {
   check->add_flag("--all", c.all, "Print every row, not only those that are not ok");
   check->add_option("--csv", c.csv, "Also write every row as CSV to this file (-: CSV on stdout instead of the table)");
 
+  TraceOptions& tr = command.trace;
+  CLI::App* trace = app.add_subcommand(
+      "trace", "Record a program's allocation calls once; compute memprof's figures from the trace, or replay it "
+               "under any allocator");
+  trace->require_subcommand(1);
+  trace->fallthrough();
+  trace->footer(kTraceFooter);
+  CLI::App* trace_stats = trace->add_subcommand("stats", "memprof's figures computed from a trace");
+  trace_stats->add_option("file", tr.file, "The trace")->required();
+  trace_stats->add_flag("--record", tr.as_record, "Print one @memprof line (memprof's record format) instead of the table");
+  CLI::App* trace_replay = trace->add_subcommand(
+      "replay", "Replay a trace under the allocators of --alloc, like any workload (results folder, figures, check)");
+  trace_replay->fallthrough();
+  trace_replay->add_option("file", tr.file, "The trace")->required();
+  trace_replay->add_option("--timing", tr.timing, "as-fast-as-possible, or recorded: sleep where the recording was idle")
+      ->check(CLI::IsMember({"as-fast-as-possible", "recorded"}));
+  trace_replay->add_option("--gap-ms", tr.gap_ms, "With --timing recorded: idle gaps longer than this are slept")
+      ->check(CLI::Range(0u, 3600000u));
+  trace_replay->add_option("--touch", tr.touch, "ends: write each block's first and last byte; all: every byte")
+      ->check(CLI::IsMember({"ends", "all"}));
+  CLI::App* trace_record = trace->add_subcommand(
+      "record", "Run a program once with memprof and the trace on: bench trace record --trace F -- PROGRAM ARGS");
+  trace_record->add_option("--trace", tr.file, "Where the trace goes (default: <program>.astrace here)");
+  trace_record->add_option("program", tr.program, "The program and its arguments, after --")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -188,7 +222,10 @@ Command parse_command_line(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     throw UsageError(e.what(), "see 'bench --help'");
   }
-  command.verb = check->parsed()       ? Command::Verb::check
+  for (CLI::App* sub : {trace_stats, trace_replay, trace_record})
+    if (sub->parsed()) tr.action = sub->get_name();
+  command.verb = trace->parsed()       ? Command::Verb::trace
+                 : check->parsed()     ? Command::Verb::check
                  : plot->parsed()      ? Command::Verb::plot
                  : summarize->parsed() ? Command::Verb::summarize
                  : columns             ? Command::Verb::columns

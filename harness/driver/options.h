@@ -50,6 +50,17 @@ struct Options {
   bool profiled() const;
 };
 
+// `bench trace stats|replay|record` (commands/trace.cpp).
+struct TraceOptions {
+  std::string action;                // stats, replay, record
+  std::string file;                  // the trace
+  bool as_record = false;            // stats: one @memprof line instead of the table
+  std::string timing = "as-fast-as-possible";  // replay
+  unsigned gap_ms = 1;               // replay --timing recorded
+  std::string touch = "ends";        // replay
+  std::vector<std::string> program;  // record: the program and its arguments
+};
+
 // `bench check` (check.h): the regression gate.
 struct CheckOptions {
   std::string baseline, current;        // results folders or runs.csv files
@@ -65,10 +76,11 @@ struct CheckOptions {
 
 // What one invocation of bench asks for: a verb and its options.
 struct Command {
-  enum class Verb { run, plot, check, summarize, list, columns, answered };  // answered: --help or --version
+  enum class Verb { run, plot, check, summarize, list, columns, trace, answered };  // answered: --help or --version
   Verb verb = Verb::run;
   Options run;         // run (also what --list reads: registries, workload files)
   CheckOptions check;  // check
+  TraceOptions trace;  // trace (its replay also reads `run`)
   std::string dir;     // plot (empty: results/latest), summarize
 };
 

@@ -23,6 +23,8 @@ int command_check(const CheckOptions& options, std::ostream& out, std::ostream& 
 int command_summarize(const std::filesystem::path& dir, std::ostream& out);
 // `bench --list`: allocators, workloads and presets, installed or not.
 int command_list(const Options& options, const Paths& paths, std::ostream& out);
+// `bench trace record|stats|replay` (the replay also reads the run options).
+int command_trace(const Command& command, const Paths& paths, std::ostream& out);
 // `bench --columns`: runs.csv's columns with their meaning (Markdown).
 int command_columns(std::ostream& out);
 // The table --columns prints: one row per column of runs.csv.

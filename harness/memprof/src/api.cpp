@@ -13,6 +13,7 @@
 #include "text.h"
 #include "threads.h"
 #include "totals.h"
+#include "trace.h"
 
 using namespace memprof;
 
@@ -30,11 +31,13 @@ extern "C" MEMPROF_EXPORT int memprof_region(int region) {
 extern "C" MEMPROF_EXPORT void memprof_phase_begin(void) {
   ensure_ready();
   begin_measured_phase();
+  trace::on_phase(current_thread(), trace::kPhaseBegin);
 }
 
 extern "C" MEMPROF_EXPORT void memprof_phase_end(void) {
   ensure_ready();
   end_measured_phase(true);
+  trace::on_phase(current_thread(), trace::kPhaseEnd);
 }
 
 extern "C" MEMPROF_EXPORT void memprof_tx_begin(void) {
@@ -49,6 +52,17 @@ extern "C" MEMPROF_EXPORT void memprof_tx_end(void) {
   ThreadState& t = current_thread();
   if (t.tx_marked != 0) --t.tx_marked;
   refresh_slow(t);
+}
+
+// The nesting guard the hooks take: calls inside it only forward.
+extern "C" MEMPROF_EXPORT void memprof_ignore_begin(void) {
+  ensure_ready();
+  ++current_thread().depth;
+}
+
+extern "C" MEMPROF_EXPORT void memprof_ignore_end(void) {
+  ThreadState& t = current_thread();
+  if (t.depth != 0) --t.depth;
 }
 
 extern "C" MEMPROF_EXPORT void memprof_scope_begin(const char* name) {

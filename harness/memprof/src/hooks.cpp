@@ -15,6 +15,7 @@
 #include "lifecycle.h"
 #include "real.h"
 #include "recorder.h"
+#include "trace.h"
 
 
 namespace memprof {
@@ -47,7 +48,7 @@ void* early_alloc(size_t n, size_t align) {
 // nesting guard and records the block.
 // `plain`: malloc and calloc, whose blocks are sized by size class alone (usable.h).
 template <typename Forward>
-void* allocate(size_t n, size_t align, bool resolved, bool plain, Forward forward) {
+void* allocate(size_t n, size_t align, bool resolved, bool plain, uint8_t op, Forward forward) {
   ThreadState& t = self;
   if (bypass(t)) {
     if (!resolved || resolving()) {
@@ -58,6 +59,8 @@ void* allocate(size_t n, size_t align, bool resolved, bool plain, Forward forwar
     return forward();
   }
   ++t.depth;
+  // An operator new whose block this is has said so already (counted_new).
+  if (t.new_request == 0) trace::note_call(t, op, plain ? 0 : uint32_t(align));
   void* p = forward();
   record_alloc(t, p, n, plain);
   --t.depth;
@@ -65,14 +68,14 @@ void* allocate(size_t n, size_t align, bool resolved, bool plain, Forward forwar
 }
 
 void* do_malloc(size_t n) {
-  return allocate(n, 16, real.malloc != nullptr, true, [n] { return real.malloc(n); });
+  return allocate(n, 16, real.malloc != nullptr, true, trace::kMalloc, [n] { return real.malloc(n); });
 }
 
 void* do_calloc(size_t count, size_t size) {
   size_t n;
   if (__builtin_mul_overflow(count, size, &n)) n = SIZE_MAX;  // the allocator returns NULL
   // The bootstrap arena is zeroed and never reused: it serves calloc as it is.
-  return allocate(n, 16, real.calloc != nullptr, true, [=] { return real.calloc(count, size); });
+  return allocate(n, 16, real.calloc != nullptr, true, trace::kCalloc, [=] { return real.calloc(count, size); });
 }
 
 void do_free(void* p) {
@@ -83,6 +86,7 @@ void do_free(void* p) {
     return;
   }
   ++t.depth;
+  trace::note_call(t, trace::kFree);
   // Bootstrap blocks are never in the shadow: look for them only on a miss.
   if (__builtin_expect(!record_free(t, p), 0) && is_bootstrap(p)) {
     --t.depth;
@@ -94,6 +98,10 @@ void do_free(void* p) {
 
 // realloc(p, n) of a block memprof may know; the caller holds the nesting guard.
 void* tracked_realloc(ThreadState& me, void* p, size_t n) {
+  if (__builtin_expect(shared.tracing, 0)) {
+    trace::note_call(me, trace::kRealloc);
+    me.call_start_ns = now_ns();
+  }
   ReallocOld old = record_realloc_begin(p);  // before the allocator can reuse p
   void* q = real.realloc(p, n);
   record_realloc_end(me, p, q, n, old);
@@ -118,6 +126,7 @@ void* do_realloc(void* p, size_t n) {
       return real.realloc(p, n);
     }
     ++t.depth;
+    trace::note_call(t, trace::kMalloc);  // realloc(NULL, n) is a malloc
     void* q = real.realloc(nullptr, n);
     record_alloc(t, q, n, false);
     --t.depth;
@@ -134,12 +143,12 @@ void* do_realloc(void* p, size_t n) {
 }
 
 void* do_memalign(size_t align, size_t n) {
-  return allocate(n, align, real.memalign != nullptr, false, [=] { return real.memalign(align, n); });
+  return allocate(n, align, real.memalign != nullptr, false, trace::kMemalign, [=] { return real.memalign(align, n); });
 }
 
 int do_posix_memalign(void** out, size_t align, size_t n) {
   int rc = 0;
-  void* p = allocate(n, align, real.posix_memalign != nullptr, false, [&] {
+  void* p = allocate(n, align, real.posix_memalign != nullptr, false, trace::kPosixMemalign, [&] {
     void* block = nullptr;
     rc = real.posix_memalign(&block, align, n);
     return rc == 0 ? block : nullptr;
@@ -151,15 +160,26 @@ int do_posix_memalign(void** out, size_t align, size_t n) {
 
 void* do_aligned_alloc(size_t align, size_t n) {
   if (!real.aligned_alloc) return do_memalign(align, n);
-  return allocate(n, align, true, false, [=] { return real.aligned_alloc(align, n); });
+  return allocate(n, align, true, false, trace::kAlignedAlloc, [=] { return real.aligned_alloc(align, n); });
 }
 
 // C++ operators. An allocator that defines them (jemalloc, tcmalloc, mimalloc,
 // TBB) serves them without malloc; libstdc++'s call malloc. The hook counts an
 // allocation only if no inner hook did, and never holds the nesting guard
 // across a call that may throw.
+// The alignment among an operator's arguments, or 0.
+template <typename Arg>
+uint32_t alignment_in(const Arg& arg) {
+  if constexpr (std::is_same_v<Arg, std::align_val_t>) return uint32_t(arg);
+  else return 0;
+}
+template <typename... Args>
+uint32_t alignment_of(const Args&... args) {
+  return (0u | ... | alignment_in(args));
+}
+
 template <typename Fn, typename... Args>
-void* counted_new(Fn fn, size_t n, const Args&... args) {
+void* counted_new(uint8_t op, Fn fn, size_t n, const Args&... args) {
   constexpr bool plain = !(std::is_same_v<Args, std::align_val_t> || ...);
   ThreadState& t = self;
   if (bypass(t)) {
@@ -171,6 +191,7 @@ void* counted_new(Fn fn, size_t n, const Args&... args) {
   // libstdc++'s new[] and nothrow new call ::operator new: the outer hook counts.
   if (t.new_request != 0) return fn(n, args...);
   t.new_request = n + 1;  // an inner malloc/aligned_alloc records this size, and clears it
+  trace::note_call(t, op, alignment_of(args...));
   // Counted as failed until it returns: an operator new that throws never does.
   bump(t.c.allocs_failed_count);
   void* p = fn(n, args...);
@@ -190,8 +211,9 @@ void* counted_new(Fn fn, size_t n, const Args&... args) {
   return p;
 }
 
+
 template <typename Fn, typename... Args>
-void counted_delete(Fn fn, void* p, const Args&... args) {
+void counted_delete(uint8_t op, Fn fn, void* p, const Args&... args) {
   if (!p) return;
   ThreadState& t = self;
   if (on_hot_path(t)) {
@@ -209,6 +231,7 @@ void counted_delete(Fn fn, void* p, const Args&... args) {
     return;
   }
   ++t.depth;
+  trace::note_call(t, op);
   if (__builtin_expect(!record_free(t, p), 0) && is_bootstrap(p)) {
     --t.depth;
     return;
@@ -333,82 +356,82 @@ using DeleteAlignedNothrow = void (*)(void*, std::align_val_t, const std::nothro
 
 MEMPROF_EXPORT void* operator new(size_t n) {
   MEMPROF_NEXT(New, "_Znwm");
-  return fn ? counted_new(fn, n) : do_malloc(n);
+  return fn ? counted_new(trace::kNew, fn, n) : do_malloc(n);
 }
 MEMPROF_EXPORT void* operator new[](size_t n) {
   MEMPROF_NEXT(New, "_Znam");
-  return fn ? counted_new(fn, n) : do_malloc(n);
+  return fn ? counted_new(trace::kNewArray, fn, n) : do_malloc(n);
 }
 MEMPROF_EXPORT void* operator new(size_t n, const std::nothrow_t& tag) noexcept {
   MEMPROF_NEXT(NewNothrow, "_ZnwmRKSt9nothrow_t");
-  return fn ? counted_new(fn, n, tag) : do_malloc(n);
+  return fn ? counted_new(trace::kNew, fn, n, tag) : do_malloc(n);
 }
 MEMPROF_EXPORT void* operator new[](size_t n, const std::nothrow_t& tag) noexcept {
   MEMPROF_NEXT(NewNothrow, "_ZnamRKSt9nothrow_t");
-  return fn ? counted_new(fn, n, tag) : do_malloc(n);
+  return fn ? counted_new(trace::kNewArray, fn, n, tag) : do_malloc(n);
 }
 MEMPROF_EXPORT void* operator new(size_t n, std::align_val_t al) {
   MEMPROF_NEXT(NewAligned, "_ZnwmSt11align_val_t");
-  return fn ? counted_new(fn, n, al) : do_aligned_alloc(size_t(al), n);
+  return fn ? counted_new(trace::kNewAligned, fn, n, al) : do_aligned_alloc(size_t(al), n);
 }
 MEMPROF_EXPORT void* operator new[](size_t n, std::align_val_t al) {
   MEMPROF_NEXT(NewAligned, "_ZnamSt11align_val_t");
-  return fn ? counted_new(fn, n, al) : do_aligned_alloc(size_t(al), n);
+  return fn ? counted_new(trace::kNewArrayAligned, fn, n, al) : do_aligned_alloc(size_t(al), n);
 }
 MEMPROF_EXPORT void* operator new(size_t n, std::align_val_t al, const std::nothrow_t& tag) noexcept {
   MEMPROF_NEXT(NewAlignedNothrow, "_ZnwmSt11align_val_tRKSt9nothrow_t");
-  return fn ? counted_new(fn, n, al, tag) : do_aligned_alloc(size_t(al), n);
+  return fn ? counted_new(trace::kNewAligned, fn, n, al, tag) : do_aligned_alloc(size_t(al), n);
 }
 MEMPROF_EXPORT void* operator new[](size_t n, std::align_val_t al, const std::nothrow_t& tag) noexcept {
   MEMPROF_NEXT(NewAlignedNothrow, "_ZnamSt11align_val_tRKSt9nothrow_t");
-  return fn ? counted_new(fn, n, al, tag) : do_aligned_alloc(size_t(al), n);
+  return fn ? counted_new(trace::kNewArrayAligned, fn, n, al, tag) : do_aligned_alloc(size_t(al), n);
 }
 
 MEMPROF_EXPORT void operator delete(void* p) noexcept {
   MEMPROF_NEXT(Delete, "_ZdlPv");
-  fn ? counted_delete(fn, p) : do_free(p);
+  fn ? counted_delete(trace::kDelete, fn, p) : do_free(p);
 }
 MEMPROF_EXPORT void operator delete[](void* p) noexcept {
   MEMPROF_NEXT(Delete, "_ZdaPv");
-  fn ? counted_delete(fn, p) : do_free(p);
+  fn ? counted_delete(trace::kDeleteArray, fn, p) : do_free(p);
 }
 MEMPROF_EXPORT void operator delete(void* p, size_t n) noexcept {
   MEMPROF_NEXT(DeleteSized, "_ZdlPvm");
-  fn ? counted_delete(fn, p, n) : do_free(p);
+  fn ? counted_delete(trace::kDelete, fn, p, n) : do_free(p);
 }
 MEMPROF_EXPORT void operator delete[](void* p, size_t n) noexcept {
   MEMPROF_NEXT(DeleteSized, "_ZdaPvm");
-  fn ? counted_delete(fn, p, n) : do_free(p);
+  fn ? counted_delete(trace::kDeleteArray, fn, p, n) : do_free(p);
 }
 MEMPROF_EXPORT void operator delete(void* p, const std::nothrow_t& tag) noexcept {
   MEMPROF_NEXT(DeleteNothrow, "_ZdlPvRKSt9nothrow_t");
-  fn ? counted_delete(fn, p, tag) : do_free(p);
+  fn ? counted_delete(trace::kDelete, fn, p, tag) : do_free(p);
 }
 MEMPROF_EXPORT void operator delete[](void* p, const std::nothrow_t& tag) noexcept {
   MEMPROF_NEXT(DeleteNothrow, "_ZdaPvRKSt9nothrow_t");
-  fn ? counted_delete(fn, p, tag) : do_free(p);
+  fn ? counted_delete(trace::kDeleteArray, fn, p, tag) : do_free(p);
 }
 MEMPROF_EXPORT void operator delete(void* p, std::align_val_t al) noexcept {
   MEMPROF_NEXT(DeleteAligned, "_ZdlPvSt11align_val_t");
-  fn ? counted_delete(fn, p, al) : do_free(p);
+  fn ? counted_delete(trace::kDeleteAligned, fn, p, al) : do_free(p);
 }
 MEMPROF_EXPORT void operator delete[](void* p, std::align_val_t al) noexcept {
   MEMPROF_NEXT(DeleteAligned, "_ZdaPvSt11align_val_t");
-  fn ? counted_delete(fn, p, al) : do_free(p);
+  fn ? counted_delete(trace::kDeleteArrayAligned, fn, p, al) : do_free(p);
 }
 MEMPROF_EXPORT void operator delete(void* p, size_t n, std::align_val_t al) noexcept {
   MEMPROF_NEXT(DeleteSizedAligned, "_ZdlPvmSt11align_val_t");
-  fn ? counted_delete(fn, p, n, al) : do_free(p);
+  fn ? counted_delete(trace::kDeleteAligned, fn, p, n, al) : do_free(p);
 }
 MEMPROF_EXPORT void operator delete[](void* p, size_t n, std::align_val_t al) noexcept {
   MEMPROF_NEXT(DeleteSizedAligned, "_ZdaPvmSt11align_val_t");
-  fn ? counted_delete(fn, p, n, al) : do_free(p);
+  fn ? counted_delete(trace::kDeleteArrayAligned, fn, p, n, al) : do_free(p);
 }
 MEMPROF_EXPORT void operator delete(void* p, std::align_val_t al, const std::nothrow_t& tag) noexcept {
   MEMPROF_NEXT(DeleteAlignedNothrow, "_ZdlPvSt11align_val_tRKSt9nothrow_t");
-  fn ? counted_delete(fn, p, al, tag) : do_free(p);
+  fn ? counted_delete(trace::kDeleteAligned, fn, p, al, tag) : do_free(p);
 }
 MEMPROF_EXPORT void operator delete[](void* p, std::align_val_t al, const std::nothrow_t& tag) noexcept {
   MEMPROF_NEXT(DeleteAlignedNothrow, "_ZdaPvSt11align_val_tRKSt9nothrow_t");
-  fn ? counted_delete(fn, p, al, tag) : do_free(p);
+  fn ? counted_delete(trace::kDeleteArrayAligned, fn, p, al, tag) : do_free(p);
 }

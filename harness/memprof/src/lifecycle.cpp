@@ -15,6 +15,7 @@
 #include "text.h"
 #include "threads.h"
 #include "totals.h"
+#include "trace.h"
 
 namespace memprof {
 
@@ -135,10 +136,11 @@ __attribute__((constructor(101))) static void on_load() {
   unsetenv("MEMPROF_OUT");  // processes this one starts report on their own stderr
   if (options.verbose) print_options();
   if (options.series) series::start(started_ns);
+  trace::start();
   shared.counting.store(true, std::memory_order_release);
   // libitm may be found on another thread meanwhile (note_libitm clears `hot`
   // after setting tm_loaded): set, then look again.
-  shared.hot.store(true, std::memory_order_seq_cst);
+  shared.hot.store(!shared.tracing, std::memory_order_seq_cst);
   if (shared.tm_loaded.load(std::memory_order_seq_cst)) shared.hot.store(false, std::memory_order_seq_cst);
 }
 
@@ -152,6 +154,7 @@ __attribute__((destructor(101))) static void on_unload() {
   if (t.status == kLive) publish(t);
   series::stop();
   if (!measured.ended) end_measured_phase();
+  trace::finish();
   --t.depth;
   report::write_final(measured);
 }

@@ -34,6 +34,7 @@ Entry table[] = {
     {"MEMPROF_FORK_REPORT", Kind::kBool, &options.fork_report, "0", "forked children (without exec) print their own summary"},
     {"MEMPROF_ONLY", Kind::kString, options.only, "", "comma-separated program names that report; empty = every process"},
     {"MEMPROF_VERBOSE", Kind::kBool, &options.verbose, "0", "print effective options at start"},
+    {"MEMPROF_TRACE", Kind::kString, options.trace, "", "record every allocation call to this file (bench trace reads it); empty = none"},
 };
 
 bool parse_bool(const char* s, bool* out) {

@@ -17,6 +17,7 @@ struct Options {
   bool fork_report;              // MEMPROF_FORK_REPORT: a forked child (no exec) prints its own summary
   char only[256];                // MEMPROF_ONLY: comma-separated program names that report (empty: all)
   bool verbose;                  // MEMPROF_VERBOSE: print the effective options at start
+  char trace[512];               // MEMPROF_TRACE: a path to record every call to (trace.h); empty = none
 };
 
 extern Options options;

@@ -11,6 +11,7 @@
 #include "text.h"
 #include "threads.h"
 #include "totals.h"
+#include "trace.h"
 
 namespace memprof {
 
@@ -83,6 +84,7 @@ void publish_change(ThreadState& t, int64_t req, int64_t use, int64_t blocks) {
 int alloc_region(ThreadState& t, size_t n, void* p) {
   if (t.itm_pending != 0 && t.itm_pending == n + 1) {
     t.itm_pending = 0;  // the program's block; what libitm allocates next is its own
+    trace::note_call(t, allocstamp::trace::kTmMalloc);
     tx_set_add(t, p);   // refreshes `slow`
     return kTx;
   }
@@ -127,10 +129,12 @@ void record_alloc_careful(ThreadState& t, void* p, size_t n, bool plain) {
   }
   if (!p) {
     bump(t.c.allocs_failed_count);
+    trace::on_alloc(t, nullptr, n, shared.region.load(std::memory_order_relaxed));
     return;
   }
   int r = alloc_region(t, n, p);
   count_allocation(t, r, n);
+  trace::on_alloc(t, p, n, r);
   if (options.track_heap) {
     bool odd;
     size_t u = usable::of_new_block(p, n, plain, &odd, t.memo_countdown);
@@ -140,17 +144,21 @@ void record_alloc_careful(ThreadState& t, void* p, size_t n, bool plain) {
   if (t.status == kExited) merge_exited(t);
 }
 
-void account_free(ThreadState& t, void* p, size_t n, size_t u) {
-  count_free(t, free_region(t, p));
+int account_free(ThreadState& t, void* p, size_t n, size_t u) {
+  int r = free_region(t, p);
+  count_free(t, r);
   heap_shrink(t, int64_t(n), int64_t(u));
   if (t.scope_depth != 0) scope_note_free(t, n);
+  return r;
 }
 
 bool record_free_careful(ThreadState& t, void* p) {
   if (t.status == kNew) thread_attach(t);
   if (!options.track_heap) {
     if (is_bootstrap(p)) return false;
-    count_free(t, free_region(t, p));
+    int r = free_region(t, p);
+    count_free(t, r);
+    trace::on_free(t, p, 0, r, true);
     if (t.status == kExited) merge_exited(t);
     return true;
   }
@@ -158,9 +166,13 @@ bool record_free_careful(ThreadState& t, void* p) {
   bool odd;
   bool known = shadow::forget(p, &n, &odd);
   if (!known) {
-    if (t.teardown == 0) bump(t.c.frees_untracked_count);
+    if (t.teardown == 0) {
+      bump(t.c.frees_untracked_count);
+      trace::on_free(t, p, 0, shared.region.load(std::memory_order_relaxed), false);
+    }
   } else {
-    account_free(t, p, n, usable::of_freed_block(p, n, odd));
+    int r = account_free(t, p, n, usable::of_freed_block(p, n, odd));
+    trace::on_free(t, p, n, r, true);
   }
   if (t.status == kExited) merge_exited(t);
   return known;
@@ -178,32 +190,42 @@ static void realloc_outcome(ThreadState& t, void* p, void* q, size_t n, const Re
   if (!options.track_heap) {  // counts only
     if (!q && n != 0) {
       bump(t.c.allocs_failed_count);
+      trace::on_realloc(t, p, nullptr, n, shared.region.load(std::memory_order_relaxed));
     } else if (n == 0) {
-      bump(t.c.frees()[shared.region.load(std::memory_order_relaxed)]);
+      int r = shared.region.load(std::memory_order_relaxed);
+      bump(t.c.frees()[r]);
+      trace::on_free(t, p, 0, r, true);
       if (q) record_alloc(t, q, 0, false);
     } else {
       if (q != p) forget_tm_internal(t, p);
-      count_realloc(t, alloc_region(t, n, q), n, q != p);
+      int r = alloc_region(t, n, q);
+      count_realloc(t, r, n, q != p);
+      trace::on_realloc(t, p, q, n, r);
     }
     return;
   }
   if (!q && n != 0) {  // failed: p is untouched
     if (old.known) shadow::restore(p, old.n, old.odd);
     bump(t.c.allocs_failed_count);
+    trace::on_realloc(t, p, nullptr, n, shared.region.load(std::memory_order_relaxed));
     return;
   }
   if (n == 0) {
     // p is released; some allocators hand back a fresh minimal block.
     if (old.known) {
-      account_free(t, p, old.n, old.usable);
+      int r = account_free(t, p, old.n, old.usable);
+      trace::on_free(t, p, old.n, r, true);
     } else {
       bump(t.c.frees_untracked_count);
+      trace::on_free(t, p, 0, shared.region.load(std::memory_order_relaxed), false);
     }
     if (q) record_alloc(t, q, 0, false);
     return;
   }
   if (q != p) forget_tm_internal(t, p);
-  count_realloc(t, alloc_region(t, n, q), n, q != p);
+  int r = alloc_region(t, n, q);
+  count_realloc(t, r, n, q != p);
+  trace::on_realloc(t, p, q, n, r);
   // A block resized in place may keep more than its size class: not plain.
   bool odd;
   size_t u = usable::of_new_block(q, n, false, &odd, t.memo_countdown);

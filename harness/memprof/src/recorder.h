@@ -76,6 +76,14 @@ struct ThreadState {
   uint32_t scope_depth;
   uintptr_t stack_low, stack_high;  // known for threads started through pthread_create
   bool counted;                     // started through pthread_create: counts as alive
+  // MEMPROF_TRACE (trace.h): what the program called, and the thread's events.
+  bool trace_opened;
+  uint8_t call_op;
+  uint32_t call_extra;
+  uint64_t call_start_ns;
+  void* trace_buffer;
+  uint32_t trace_count;
+  uint32_t trace_thread;
   ThreadState* next;
   ThreadState* prev;
 };
@@ -89,6 +97,7 @@ struct alignas(64) Shared {
   std::atomic<bool> counting;          // memprof's constructor ran: what follows is the program's
   std::atomic<bool> tm_loaded;         // libitm is in the process: every call asks its state
   std::atomic<bool> hot;               // counting, and no libitm: the hot path may run (hot.h)
+  bool tracing;                        // MEMPROF_TRACE: every call takes the careful path (trace.h)
   HeapMode mode;                       // what each block costs, fixed once options are read
   std::atomic<int> region;             // region of allocations outside transactions
   std::atomic<bool> region_explicit;   // the program set it through the header
@@ -196,7 +205,7 @@ inline void heap_shrink(ThreadState& t, int64_t req, int64_t use) { heap_change(
 inline int tm_state() { return real.in_transaction ? real.in_transaction() : 0; }
 
 inline bool careful(const ThreadState& t) {
-  return __builtin_expect((t.slow != 0) | shared.tm_loaded.load(std::memory_order_relaxed), 0);
+  return __builtin_expect((t.slow != 0) | shared.tm_loaded.load(std::memory_order_relaxed) | shared.tracing, 0);
 }
 
 // realloc(p, n) with p not null, in two steps around the allocator's call:
@@ -213,7 +222,7 @@ void record_realloc_end(ThreadState& t, void* p, void* q, size_t n, const Reallo
 // exited threads, failures.
 void record_alloc_careful(ThreadState& t, void* p, size_t n, bool plain);
 bool record_free_careful(ThreadState& t, void* p);
-void account_free(ThreadState& t, void* p, size_t n, size_t u);
+int account_free(ThreadState& t, void* p, size_t n, size_t u);  // returns the region counted
 // The operator new the program called (t.new_request) names the block's size:
 // libstdc++ may pass the allocator more. `plain` stays only if it passed the same.
 inline void take_new_request(ThreadState& t, size_t* n, bool* plain) {

@@ -14,6 +14,7 @@
 #include "scopes.h"
 #include "series.h"
 #include "totals.h"
+#include "trace.h"
 
 namespace memprof::threads {
 
@@ -97,6 +98,7 @@ void on_thread_exit(void* arg) {
   t.in_tm_runtime = 0;
   refresh_slow(t);
   unlock();
+  trace::on_thread_end(t);
   if (t.counted) thread_ended();
 }
 
@@ -165,6 +167,7 @@ void after_fork_child() {
   is_forked_child = true;
   pid_before_fork = getppid();
   series::after_fork_child();
+  trace::stop_in_child();
   unlock();
   scope_names_unlock();
 }

@@ -46,6 +46,12 @@ void memprof_phase_end(void) __attribute__((weak));
 void memprof_scope_begin(const char *name) __attribute__((weak));
 void memprof_scope_end(void) __attribute__((weak));
 
+/* What the calling thread allocates and frees between these two is not the
+ * program's: a harness's own bookkeeping (the trace replay's tables). A block
+ * allocated inside must be freed inside, or never. */
+void memprof_ignore_begin(void) __attribute__((weak));
+void memprof_ignore_end(void) __attribute__((weak));
+
 /* A value the program reports: written as "@metric <name>=<value>". */
 void memprof_metric(const char *name, int64_t value) __attribute__((weak));
 
@@ -119,6 +125,8 @@ inline void record(const char *line) { memprof_report_record(line); }
 inline int64_t current_bytes() { return memprof_current_bytes ? memprof_current_bytes() : -1; }
 inline int64_t peak_bytes() { return memprof_peak_bytes ? memprof_peak_bytes() : -1; }
 inline void reset_peak() { if (memprof_reset_peak) memprof_reset_peak(); }
+inline void ignore_begin() { if (memprof_ignore_begin) memprof_ignore_begin(); }
+inline void ignore_end() { if (memprof_ignore_end) memprof_ignore_end(); }
 
 /* RAII form of memprof_scope_begin/end. */
 class scope {

@@ -1,0 +1,180 @@
+// commands/trace.cpp — `bench trace record|stats|replay`: record a program's
+// allocation calls once (memprof with MEMPROF_TRACE), compute memprof's figures
+// from the trace, and replay it under the allocators of --alloc as a workload
+// like any other (the replay program, workloads/replay).
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iomanip>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "commands.h"
+#include "errors.h"
+#include "records.h"
+#include "trace_reader.h"
+#include "trace_stats.h"
+
+namespace allocstamp {
+namespace {
+
+namespace fs = std::filesystem;
+
+trace::Trace load(const std::string& file) {
+  try {
+    return trace::read_trace(file);
+  } catch (const trace::TraceError& e) {
+    std::string message = e.what();  // "what — how to fix"
+    std::size_t dash = message.rfind(" — ");
+    if (dash == std::string::npos) throw UsageError(message, "record the trace again");
+    throw UsageError(message.substr(0, dash), message.substr(dash + std::strlen(" — ")));
+  }
+}
+
+int stats(const TraceOptions& o, std::ostream& out) {
+  trace::Trace t = load(o.file);
+  trace::Figures figures = trace::compute_figures(t);
+  if (o.as_record) {
+    out << "@memprof format=1 program=" << (t.program.empty() ? "?" : fs::path(t.program).filename().string())
+        << " source=trace";
+    for (const auto& [key, value] : figures) out << ' ' << key << '=' << value;
+    out << '\n';
+    return 0;
+  }
+  std::size_t calls = 0;
+  for (const auto& th : t.threads) calls += th.calls.size();
+  out << o.file << ": " << t.program << " (pid " << t.pid << "), " << t.threads.size() << " thread(s), " << calls
+      << " calls, " << t.blocks << " blocks, " << std::fixed << std::setprecision(1) << double(t.duration_ns) / 1e6
+      << " ms recorded\n";
+  for (const auto& [key, value] : figures) out << "  " << std::left << std::setw(34) << key << value << '\n';
+  return 0;
+}
+
+// The replay as a workload of its own, in a file beside the trace's results.
+int replay(const Command& command, const Paths& paths, std::ostream& out) {
+  const TraceOptions& o = command.trace;
+  trace::Trace t = load(o.file);  // refuse a damaged trace before anything runs
+  Options run = command.run;
+  const std::string file = fs::absolute(o.file).string();
+  nlohmann::json entry = {
+      {"name", "replay"},
+      {"family", "replay"},
+      {"binary", "bin/replay"},
+      {"args", {file, "--timing", o.timing, "--gap-ms", std::to_string(o.gap_ms), "--touch", o.touch}},
+      {"contract", false},
+      {"description", "replay of " + file + " (" + (t.program.empty() ? "?" : t.program) + ")"}};
+  nlohmann::json doc = {{"schema", 1}, {"workloads", {entry}}};
+  fs::path listing = fs::temp_directory_path() / ("allocstamp-replay-" + std::to_string(getpid()) + ".json");
+  {
+    std::ofstream f(listing);
+    f << doc.dump(2) << '\n';
+    if (!f) throw RunError("cannot write " + listing.string(), "check that the temporary folder is writable");
+  }
+  run.workloads = {"replay"};
+  run.workload_files.push_back(listing.string());
+  int status = command_run(run, paths, out);
+  fs::remove(listing);
+  return status;
+}
+
+// Runs the program with memprof and the trace on; its record goes beside the trace.
+int record(const TraceOptions& o, const Paths& paths, std::ostream& out) {
+  if (o.program.empty()) throw UsageError("no program to record", "give it after --: bench trace record -- ls -l");
+  if (!fs::exists(paths.memprof))
+    throw UsageError(paths.memprof.string() + " is missing", "build first: make build");
+  std::string file = o.file.empty() ? fs::path(o.program[0]).filename().string() + ".astrace" : o.file;
+  std::string record_file = file + ".memprof";
+  fs::remove(record_file);
+  std::string preload = paths.memprof.string();
+  if (const char* had = std::getenv("LD_PRELOAD"); had && *had) preload += std::string(":") + had;
+
+  pid_t pid = fork();
+  if (pid < 0) throw RunError(std::string("fork failed: ") + std::strerror(errno), "free some memory or processes");
+  if (pid == 0) {
+    setenv("LD_PRELOAD", preload.c_str(), 1);
+    setenv("MEMPROF_TRACE", file.c_str(), 1);
+    setenv("MEMPROF_OUT", record_file.c_str(), 1);
+    std::vector<char*> argv;
+    for (const auto& a : o.program) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execvp(argv[0], argv.data());
+    std::fprintf(stderr, "error: cannot run %s: %s — give a program on PATH or its path\n", argv[0],
+                 std::strerror(errno));
+    _exit(127);
+  }
+  int wstatus = 0;
+  while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 127 && !fs::exists(file)) return 2;
+  if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0)
+    out << "note: " << o.program[0] << " ended with "
+        << (WIFEXITED(wstatus) ? "exit status " + std::to_string(WEXITSTATUS(wstatus))
+                               : "signal " + std::to_string(WTERMSIG(wstatus)))
+        << "\n";
+  trace::Trace t = load(file);
+  std::ifstream in(record_file);
+  std::stringstream text;
+  text << in.rdbuf();
+  KeyValues live = parse_records(text.str()).memprof;
+  if (live.empty())
+    throw RunError("memprof wrote no record to " + record_file, "the program may have left through _exit");
+
+  // The trace's figures beside memprof's live ones: they must be equal.
+  trace::Figures figures = trace::compute_figures(t);
+  std::size_t compared = 0, differ = 0, bounded = 0;
+  out << "recorded " << t.events << " events of " << t.threads.size() << " thread(s) into " << file << " ("
+      << fs::file_size(file) << " bytes, " << std::fixed << std::setprecision(1)
+      << double(fs::file_size(file)) / double(t.events ? t.events : 1) << " bytes per event); memprof's record: "
+      << record_file << "\n";
+  out << "  " << std::left << std::setw(34) << "figure" << std::right << std::setw(16) << "memprof" << std::setw(16)
+      << "trace" << "\n";
+  // With more than one thread alive, memprof's peaks are bounds: it states their error.
+  auto stated_error = [&](const std::string& key) -> double {
+    const char* error_key = key == "heap_requested_peak_bytes" ? "heap_peak_error_bytes"
+                            : key == "live_blocks_peak_count"  ? "live_blocks_peak_error_count"
+                                                               : nullptr;
+    auto it = error_key ? live.find(error_key) : live.end();
+    return it == live.end() ? 0 : std::stod(it->second);
+  };
+  for (const auto& [key, value] : figures) {
+    if (!trace::is_exact_figure(key)) continue;
+    auto it = live.find(key);
+    if (it == live.end()) continue;
+    ++compared;
+    std::string verdict;
+    if (it->second != std::to_string(value)) {
+      double error = stated_error(key), gap = std::abs(std::stod(it->second) - double(value));
+      if (gap <= error) {
+        std::ostringstream note;
+        note << "  within memprof's stated bound (" << std::fixed << std::setprecision(0) << error << ")";
+        ++bounded;
+        verdict = note.str();
+      } else {
+        verdict = "  differs";
+        ++differ;
+      }
+    }
+    out << "  " << std::left << std::setw(34) << key << std::right << std::setw(16) << it->second << std::setw(16)
+        << value << verdict << "\n";
+  }
+  if (differ) out << "trace: " << differ << " of " << compared << " figures differ from memprof's\n";
+  else if (bounded) out << "trace: all " << compared << " figures agree with memprof's (" << bounded
+                        << " peak(s) within the bound memprof states with several threads alive)\n";
+  else out << "trace: all " << compared << " figures equal memprof's\n";
+  return differ ? 1 : 0;
+}
+
+}  // namespace
+
+int command_trace(const Command& command, const Paths& paths, std::ostream& out) {
+  const TraceOptions& o = command.trace;
+  if (o.action == "stats") return stats(o, out);
+  if (o.action == "replay") return replay(command, paths, out);
+  return record(o, paths, out);
+}
+
+}  // namespace allocstamp

@@ -1,0 +1,213 @@
+// trace.cpp — the MEMPROF_TRACE recorder (trace.h): one mmap'd chunk buffer
+// per thread, written whole with one write() on an O_APPEND descriptor, so
+// chunks of different threads never interleave inside one another.
+#include "trace.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+
+#include "options.h"
+#include "text.h"
+#include "threads.h"
+
+namespace memprof::trace {
+namespace {
+
+using namespace allocstamp::trace;
+
+struct Buffer {
+  TraceChunk head;  // the events follow it directly: one write covers both
+  TraceEvent events[kEventsPerChunk];
+};
+static_assert(sizeof(TraceChunk) % alignof(TraceEvent) == 0, "chunk and events are contiguous");
+
+int fd = -1;
+uint64_t start_ns = 0;
+constinit std::atomic<uint32_t> next_thread{0};
+constinit std::atomic<uint64_t> events_written{0};
+constinit std::atomic<bool> write_failed{false};
+
+void write_chunk(TraceChunk* head, uint32_t thread, uint32_t count) {
+  if (count == 0 || fd < 0) return;
+  const auto* events = reinterpret_cast<const TraceEvent*>(head + 1);
+  head->magic = kChunkMagic;
+  head->thread = thread;
+  head->count = count;
+  head->checksum = checksum(events, uint64_t(count) * sizeof(TraceEvent));
+  if (!text::write_all(fd, reinterpret_cast<const char*>(head), sizeof(TraceChunk) + count * sizeof(TraceEvent))) {
+    if (!write_failed.exchange(true)) {
+      text::Line line;
+      line.add("memprof: warning: MEMPROF_TRACE: a write failed (disk full?); the trace is incomplete\n");
+      line.write_to(2);
+    }
+    return;
+  }
+  events_written.fetch_add(count, std::memory_order_relaxed);
+}
+
+void flush(ThreadState& t) {
+  auto* b = static_cast<Buffer*>(t.trace_buffer);
+  if (!b) return;
+  write_chunk(&b->head, t.trace_thread, t.trace_count);
+  t.trace_count = 0;
+}
+
+void append(ThreadState& t, const TraceEvent& e);
+
+TraceEvent event(uint8_t op, uint64_t addr, uint64_t old_addr, uint64_t size, int region, uint32_t extra = 0,
+                 uint16_t flags = 0) {
+  TraceEvent e;
+  e.time_ns = now_ns() - start_ns;
+  e.addr = addr;
+  e.old_addr = old_addr;
+  e.size = size;
+  e.extra = extra;
+  e.op = op;
+  e.region = uint8_t(region);
+  e.flags = flags;
+  return e;
+}
+
+void write_one(ThreadState& t, const TraceEvent& e) {
+  struct {
+    TraceChunk head;
+    TraceEvent event;
+  } one{{}, e};
+  write_chunk(&one.head, t.trace_thread, 1);
+}
+
+// A thread's first event: its index, its start, and (while it lives) its buffer.
+bool open_thread(ThreadState& t) {
+  if (!t.trace_opened) {
+    t.trace_opened = true;
+    t.trace_thread = next_thread.fetch_add(1, std::memory_order_relaxed);
+    write_one(t, event(kThreadStart, 0, 0, 0, 0));
+  }
+  if (t.status == kExited) return true;
+  void* m = mmap(nullptr, sizeof(Buffer), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) return false;
+  t.trace_buffer = m;
+  t.trace_count = 0;
+  return true;
+}
+
+void append(ThreadState& t, const TraceEvent& e) {
+  if (__builtin_expect(t.trace_buffer == nullptr, 0)) {
+    if (!open_thread(t)) return;
+    if (t.status == kExited) {  // glibc's teardown after the thread's end: written at once
+      write_one(t, e);
+      return;
+    }
+  }
+  auto* b = static_cast<Buffer*>(t.trace_buffer);
+  b->events[t.trace_count++] = e;
+  if (t.trace_count == kEventsPerChunk) flush(t);
+}
+
+// The op the hook noted, or what the recorder infers: libitm's pending block,
+// an operator new whose inner malloc records the block.
+uint8_t take_op(ThreadState& t, uint8_t fallback) {
+  uint8_t op = t.call_op ? t.call_op : fallback;
+  t.call_op = 0;
+  return op;
+}
+
+}  // namespace
+
+void start() {
+  if (!options.trace[0]) return;
+  fd = open(options.trace, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    text::Line line;
+    line.add("memprof: warning: MEMPROF_TRACE='").add(options.trace)
+        .add("' cannot be written (a path in a writable folder); no trace is recorded\n");
+    line.write_to(2);
+    return;
+  }
+  TraceHeader h{};
+  for (int i = 0; i < 8; ++i) h.magic[i] = kMagic[i];
+  h.version = kVersion;
+  h.header_bytes = sizeof(TraceHeader);
+  h.event_bytes = sizeof(TraceEvent);
+  h.pid = uint32_t(getpid());
+  start_ns = now_ns();
+  h.start_ns = start_ns;
+  h.clock_id = CLOCK_MONOTONIC;
+  int cmd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+  if (cmd >= 0) {
+    ssize_t got = read(cmd, h.program, sizeof(h.program) - 1);
+    if (got < 0) got = 0;
+    h.program[got] = 0;  // the first word ends at its NUL
+    close(cmd);
+  }
+  if (!text::write_all(fd, reinterpret_cast<const char*>(&h), sizeof(h))) {
+    close(fd);
+    fd = -1;
+    return;
+  }
+  unsetenv("MEMPROF_TRACE");  // programs this one execs would truncate the file
+  shared.tracing = true;
+}
+
+void finish() {
+  if (!shared.tracing || fd < 0) return;
+  threads::lock();
+  for (ThreadState* t = threads::first(); t; t = t->next) flush(*t);
+  threads::unlock();
+  shared.tracing = false;
+  TraceTrailer tail{kTrailerMagic, next_thread.load(), events_written.load(), now_ns() - start_ns};
+  text::write_all(fd, reinterpret_cast<const char*>(&tail), sizeof(tail));
+  close(fd);
+  fd = -1;
+}
+
+void stop_in_child() {
+  shared.tracing = false;
+  fd = -1;  // the parent's descriptor: the parent writes it, not us
+}
+
+void on_alloc(ThreadState& t, void* p, size_t n, int region) {
+  if (!shared.tracing) return;
+  uint8_t op = take_op(t, kMalloc);
+  if (op == kRealloc) op = kMalloc;  // realloc(NULL, n), or the fresh block of realloc(p, 0)
+  if (region == 2 && op == kMalloc) op = kTmMalloc;
+  append(t, event(op, uint64_t(p), 0, n, region, t.call_extra));
+}
+
+void on_free(ThreadState& t, void* p, size_t n, int region, bool known) {
+  if (!shared.tracing) return;
+  uint8_t op = take_op(t, kFree);
+  if (op == kRealloc) op = kFree;  // realloc(p, 0)
+  append(t, event(op, uint64_t(p), 0, n, region, 0, known ? 0 : kUnknownBlock));
+}
+
+void on_realloc(ThreadState& t, void* p, void* q, size_t n, int region) {
+  if (!shared.tracing) return;
+  t.call_op = 0;
+  uint64_t now = now_ns();
+  uint64_t took = now > t.call_start_ns ? now - t.call_start_ns : 0;
+  TraceEvent e = event(kRealloc, uint64_t(q), uint64_t(p), n, region, took > 0xffffffffu ? 0xffffffffu : uint32_t(took));
+  append(t, e);
+}
+
+void on_phase(ThreadState& t, uint8_t op) {
+  if (shared.tracing) append(t, event(op, 0, 0, 0, 0));
+}
+
+// Called once the thread's status is kExited: what follows is written at once.
+void on_thread_end(ThreadState& t) {
+  if (!shared.tracing || !t.trace_opened) return;
+  if (t.trace_buffer) {
+    flush(t);
+    munmap(t.trace_buffer, sizeof(Buffer));
+    t.trace_buffer = nullptr;
+  }
+  write_one(t, event(kThreadEnd, 0, 0, 0, 0));
+}
+
+}  // namespace memprof::trace

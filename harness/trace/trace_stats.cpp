@@ -1,0 +1,156 @@
+// trace_stats.cpp — figures from a trace (trace_stats.h). Counts follow
+// memprof's rules: realloc(p, n) with both non-zero is a realloc, not an
+// allocation; libitm's own blocks (region 3) have counters of their own; the
+// heap (requested bytes and live blocks) holds every block, libitm's too,
+// replayed in time order with frees first at equal times.
+#include "trace_stats.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+
+namespace allocstamp::trace {
+namespace {
+
+constexpr const char* kRegions[] = {"seq", "par", "tx"};
+constexpr const char* kBins[] = {"le16", "le32", "le48", "le64", "le96", "le128", "le256", "le512", "le1024", "gt1024"};
+
+unsigned size_bin(uint64_t n) {
+  constexpr uint64_t kTops[] = {16, 32, 48, 64, 96, 128, 256, 512, 1024};
+  for (unsigned i = 0; i < 9; ++i)
+    if (n <= kTops[i]) return i;
+  return 9;
+}
+
+struct HeapStep {
+  uint64_t time;
+  int64_t bytes, blocks;
+};
+
+}  // namespace
+
+bool is_exact_figure(const std::string& key) {
+  return key != "load_total_byte_ns" && key != "load_avg_bytes" && key != "duration_ns" &&
+         key != "threads_peak_count";
+}
+
+Figures compute_figures(const Trace& trace) {
+  std::array<uint64_t, 3> allocs{}, frees{}, requested{};
+  std::array<uint64_t, 10> bins{}, tm_bins{};
+  uint64_t reallocs = 0, moves = 0, failed = 0, untracked_frees = 0, tm_allocs = 0, tm_frees = 0, tm_bytes = 0;
+  std::vector<uint64_t> size_of(trace.blocks + 1, 0);
+  std::vector<HeapStep> steps;
+
+  // Sizes first: a block may be freed by a thread listed before its maker's.
+  for (const ThreadCalls& t : trace.threads)
+    for (const Call& c : t.calls)
+      if (c.id != 0 && !c.failed && c.op != kFree && c.op != kDelete && c.op != kDeleteArray &&
+          c.op != kDeleteAligned && c.op != kDeleteArrayAligned)
+        size_of[c.id] = c.size;
+
+  for (const ThreadCalls& t : trace.threads) {
+    for (const Call& c : t.calls) {
+      const bool libitm = c.region == 3;
+      const unsigned r = c.region < 3 ? c.region : 0;
+      if (c.failed) {
+        ++failed;
+        continue;
+      }
+      if (c.op == kRealloc) {
+        if (libitm) {
+          tm_bytes += c.size;
+        } else {
+          ++reallocs;
+          requested[r] += c.size;
+          if (c.moved) ++moves;
+        }
+        if (c.old_id) steps.push_back({c.start_ns, -int64_t(size_of[c.old_id]), -1});
+        steps.push_back({c.time_ns, int64_t(c.size), 1});
+        continue;
+      }
+      const bool is_free = c.op == kFree || c.op == kDelete || c.op == kDeleteArray || c.op == kDeleteAligned ||
+                           c.op == kDeleteArrayAligned;
+      if (is_free) {
+        if (c.unknown || c.id == 0) {
+          ++untracked_frees;
+          continue;
+        }
+        if (libitm) ++tm_frees;
+        else ++frees[r];
+        steps.push_back({c.time_ns, -int64_t(size_of[c.id]), -1});
+        continue;
+      }
+      if (libitm) {
+        ++tm_allocs;
+        tm_bytes += c.size;
+        ++tm_bins[size_bin(c.size)];
+      } else {
+        ++allocs[r];
+        requested[r] += c.size;
+        ++bins[size_bin(c.size)];
+      }
+      steps.push_back({c.time_ns, int64_t(c.size), 1});
+    }
+  }
+  std::stable_sort(steps.begin(), steps.end(), [](const HeapStep& a, const HeapStep& b) {
+    if (a.time != b.time) return a.time < b.time;
+    return a.blocks < b.blocks;  // frees first at equal times
+  });
+  // The measured phase ends at its mark, or at exit when the program set none.
+  const bool phase_marked = trace.phase_ns.size() >= 2;
+  const uint64_t phase_end = phase_marked ? trace.phase_ns.back() : UINT64_MAX;
+  int64_t bytes = 0, blocks = 0, peak_bytes = 0, peak_blocks = 0, phase_bytes = 0, phase_blocks = 0;
+  long double load = 0;
+  uint64_t last = 0;
+  bool phase_taken = false;
+  for (const HeapStep& s : steps) {
+    if (!phase_taken && s.time > phase_end) {
+      phase_bytes = bytes, phase_blocks = blocks, phase_taken = true;
+    }
+    load += (long double)bytes * (long double)(s.time - last);
+    last = s.time;
+    bytes += s.bytes;
+    blocks += s.blocks;
+    peak_bytes = std::max(peak_bytes, bytes);
+    peak_blocks = std::max(peak_blocks, blocks);
+  }
+  if (!phase_taken) phase_bytes = bytes, phase_blocks = blocks;
+  if (trace.duration_ns > last) load += (long double)bytes * (long double)(trace.duration_ns - last);
+
+  // Threads alive at once, from their starts and ends.
+  std::vector<std::pair<uint64_t, int>> lives;
+  for (const ThreadCalls& t : trace.threads) {
+    lives.push_back({t.start_ns, 1});
+    if (t.ended) lives.push_back({t.end_ns, -1});
+  }
+  std::sort(lives.begin(), lives.end(), [](auto& a, auto& b) { return a.first != b.first ? a.first < b.first : a.second < b.second; });
+  int alive = 0, alive_peak = 0;
+  for (auto& [time, d] : lives) alive_peak = std::max(alive_peak, alive += d);
+
+  Figures f;
+  f.emplace_back("threads_peak_count", uint64_t(alive_peak));
+  for (int r = 0; r < 3; ++r) f.emplace_back(std::string("allocs_") + kRegions[r] + "_count", allocs[r]);
+  for (int r = 0; r < 3; ++r) f.emplace_back(std::string("frees_") + kRegions[r] + "_count", frees[r]);
+  for (int r = 0; r < 3; ++r) f.emplace_back(std::string("requested_") + kRegions[r] + "_bytes", requested[r]);
+  f.emplace_back("reallocs_count", reallocs);
+  f.emplace_back("realloc_moves_count", moves);
+  f.emplace_back("allocs_failed_count", failed);
+  f.emplace_back("frees_untracked_count", untracked_frees);
+  f.emplace_back("allocs_tm_internal_count", tm_allocs);
+  f.emplace_back("frees_tm_internal_count", tm_frees);
+  f.emplace_back("requested_tm_internal_bytes", tm_bytes);
+  for (int b = 0; b < 10; ++b) f.emplace_back(std::string("tm_internal_size_") + kBins[b] + "_count", tm_bins[b]);
+  for (int b = 0; b < 10; ++b) f.emplace_back(std::string("size_") + kBins[b] + "_count", bins[b]);
+  f.emplace_back("heap_requested_peak_bytes", uint64_t(peak_bytes));
+  f.emplace_back("heap_requested_end_bytes", uint64_t(bytes));
+  f.emplace_back("live_blocks_peak_count", uint64_t(peak_blocks));
+  f.emplace_back("live_blocks_end_count", uint64_t(blocks));
+  f.emplace_back("heap_requested_phase_end_bytes", uint64_t(phase_bytes));
+  f.emplace_back("live_blocks_phase_end_count", uint64_t(phase_blocks));
+  f.emplace_back("load_total_byte_ns", uint64_t(load));
+  f.emplace_back("load_avg_bytes", trace.duration_ns ? uint64_t(load / trace.duration_ns) : 0);
+  f.emplace_back("duration_ns", trace.duration_ns);
+  return f;
+}
+
+}  // namespace allocstamp::trace
