@@ -207,6 +207,7 @@ Command parse_command_line(int argc, char** argv) {
   CLI::App* trace_record = trace->add_subcommand(
       "record", "Run a program once with memprof and the trace on: bench trace record --trace F -- PROGRAM ARGS");
   trace_record->add_option("--trace", tr.file, "Where the trace goes (default: <program>.astrace here)");
+  trace_record->add_flag("--raw", tr.raw, "Keep the trace as memprof writes it (no zstd): 40 bytes per event");
   trace_record->add_option("program", tr.program, "The program and its arguments, after --")->required();
 
   try {

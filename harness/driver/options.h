@@ -59,6 +59,7 @@ struct TraceOptions {
   unsigned gap_ms = 1;               // replay --timing recorded
   std::string touch = "ends";        // replay
   std::vector<std::string> program;  // record: the program and its arguments
+  bool raw = false;                  // record: keep the trace uncompressed (as memprof writes it)
 };
 
 // `bench check` (check.h): the regression gate.

@@ -6,10 +6,13 @@
 // row may be equal), so that order within a thread is never reversed.
 #include "trace_reader.h"
 
+#include <zstd.h>
+
 #include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <unordered_map>
 
 namespace allocstamp::trace {
@@ -21,10 +24,29 @@ namespace {
 
 const char* const kRecordAgain = "record it again (MEMPROF_TRACE=path, or bench trace record)";
 
+// The trace's bytes; zstd frames (bench trace record, or the zstd tool) are
+// decompressed on the way in.
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, "cannot be read", "give the path of a trace that MEMPROF_TRACE or bench trace record wrote");
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  std::string bytes(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>{});
+  static const unsigned char kZstdMagic[4] = {0x28, 0xb5, 0x2f, 0xfd};
+  if (bytes.size() < 4 || std::memcmp(bytes.data(), kZstdMagic, 4) != 0) return bytes;
+  std::string raw;
+  std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> ctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+  std::vector<char> out(ZSTD_DStreamOutSize());
+  ZSTD_inBuffer input{bytes.data(), bytes.size(), 0};
+  size_t last = 0;  // 0: the last frame was decoded and flushed whole
+  for (;;) {
+    ZSTD_outBuffer output{out.data(), out.size(), 0};
+    last = ZSTD_decompressStream(ctx.get(), &output, &input);
+    if (ZSTD_isError(last))
+      fail(path, std::string("is damaged (zstd: ") + ZSTD_getErrorName(last) + ")", kRecordAgain);
+    raw.append(out.data(), output.pos);
+    if (input.pos == input.size && output.pos < output.size) break;
+  }
+  if (last != 0) fail(path, "is truncated (its last zstd frame is cut)", kRecordAgain);
+  return raw;
 }
 
 bool is_alloc_op(uint8_t op) {

@@ -6,11 +6,14 @@
 // (a per-block ready flag). Every block is written (its first and last byte,
 // or all of it with --touch all), so the allocator's memory is really used.
 // Calls inside transactions are marked for memprof; libitm's own blocks, failed
-// calls and frees of blocks the recording never saw are not replayed. The
+// calls and frees of blocks the recording never saw are not replayed (so a TM
+// program's replay has no tm_internal figures, and a thread started a little
+// later than recorded can move a few calls between the seq and par regions). The
 // replay's own tables are kept out of memprof's figures (memprof::ignore_*).
 #include <pthread.h>
 #include <sched.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -87,6 +90,10 @@ Settings parse(int argc, char** argv) {
   return s;
 }
 
+bool is_release(uint8_t op) {
+  return op == kFree || op == kDelete || op == kDeleteArray || op == kDeleteAligned || op == kDeleteArrayAligned;
+}
+
 // How a block was made, hence how it is released.
 enum class Maker : uint8_t { c, scalar_new, array_new, scalar_new_aligned, array_new_aligned };
 
@@ -157,7 +164,7 @@ struct Replay {
         break;
       }
       default:  // the frees
-        if (!c.unknown && c.id) release(c.id);
+        if (!c.unknown && c.id && wait_for(c.id)) release(c.id);  // null: libitm's block
     }
     if (in_tx) memprof::tx_end();
   }
@@ -210,23 +217,49 @@ int main(int argc, char** argv) {
   r.maker.assign(r.trace.blocks + 1, Maker::c);
   r.align.assign(r.trace.blocks + 1, 0);
   r.ready.reset(new std::atomic<uint8_t>[r.trace.blocks + 1]());
+  // Blocks no replayed call makes (libitm's own) are ready, as null, from the start:
+  // nothing waits for them, and what would release them releases nothing.
+  std::vector<uint8_t> made_here(r.trace.blocks + 1, 0);
+  for (const ThreadCalls& t : r.trace.threads)
+    for (const Call& c : t.calls)
+      if (c.id && !c.failed && c.region != 3 && (c.op == kRealloc || !is_release(c.op))) made_here[c.id] = 1;
+  uint64_t orphans = 0;
+  for (uint64_t id = 1; id <= r.trace.blocks; ++id)
+    if (!made_here[id]) r.ready[id].store(1), ++orphans;
+  if (std::getenv("REPLAY_DEBUG")) std::fprintf(stderr, "replay: %lu blocks not made by a replayed call\n", (unsigned long)orphans);
   std::vector<Worker> workers(r.trace.threads.size());
   uint64_t calls = 0;
   for (size_t i = 0; i < workers.size(); ++i) {
     workers[i] = Worker{&r, &r.trace.threads[i], {}, false, false};
     calls += r.trace.threads[i].calls.size();
   }
-  memprof::ignore_end();
 
   // The other threads start and end as the main thread's calls pass their times.
+  // Threads start and end in their recorded order, as far as the main thread's
+  // calls have come: one that ended before another started is joined first.
+  struct Life {
+    uint64_t time;
+    bool starts;
+    size_t worker;
+  };
+  std::vector<Life> lives;
+  for (size_t i = 1; i < workers.size(); ++i) {
+    lives.push_back({workers[i].calls->start_ns, true, i});
+    if (workers[i].calls->ended) lives.push_back({workers[i].calls->end_ns, false, i});
+  }
+  std::sort(lives.begin(), lives.end(), [](const Life& a, const Life& b) { return a.time < b.time; });
+  size_t next_life = 0;
+  memprof::ignore_end();
   auto catch_up = [&](uint64_t now_ns) {
-    for (size_t i = 1; i < workers.size(); ++i) {
-      Worker& w = workers[i];
-      if (!w.started && w.calls->start_ns <= now_ns) {
-        w.started = pthread_create(&w.handle, nullptr, worker_main, &w) == 0;
-        if (!w.started) worker_main(&w);  // no thread to be had: replay it here
-      }
-      if (w.started && !w.joined && w.calls->ended && w.calls->end_ns <= now_ns) {
+    for (; next_life < lives.size() && lives[next_life].time <= now_ns; ++next_life) {
+      Worker& w = workers[lives[next_life].worker];
+      if (lives[next_life].starts) {
+        w.started = true;
+        if (pthread_create(&w.handle, nullptr, worker_main, &w) != 0) {
+          worker_main(&w);  // no thread to be had: replay it here
+          w.joined = true;
+        }
+      } else if (w.started && !w.joined) {
         pthread_join(w.handle, nullptr);
         w.joined = true;
       }
@@ -241,7 +274,7 @@ int main(int argc, char** argv) {
   }
   catch_up(UINT64_MAX);
   for (size_t i = 1; i < workers.size(); ++i)
-    if (workers[i].started && !workers[i].joined) pthread_join(workers[i].handle, nullptr);
+    if (workers[i].started && !workers[i].joined) pthread_join(workers[i].handle, nullptr), workers[i].joined = true;
   int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - r.start).count();
   memprof::phase_end();
   memprof::metric("elapsed_ns", ns);

@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "errors.h"
 #include "records.h"
+#include "trace_compress.h"
 #include "trace_reader.h"
 #include "trace_stats.h"
 
@@ -88,6 +89,7 @@ int record(const TraceOptions& o, const Paths& paths, std::ostream& out) {
     throw UsageError(paths.memprof.string() + " is missing", "build first: make build");
   std::string file = o.file.empty() ? fs::path(o.program[0]).filename().string() + ".astrace" : o.file;
   std::string record_file = file + ".memprof";
+  std::string raw_file = o.raw ? file : file + ".raw";  // memprof writes it uncompressed
   fs::remove(record_file);
   std::string preload = paths.memprof.string();
   if (const char* had = std::getenv("LD_PRELOAD"); had && *had) preload += std::string(":") + had;
@@ -96,7 +98,7 @@ int record(const TraceOptions& o, const Paths& paths, std::ostream& out) {
   if (pid < 0) throw RunError(std::string("fork failed: ") + std::strerror(errno), "free some memory or processes");
   if (pid == 0) {
     setenv("LD_PRELOAD", preload.c_str(), 1);
-    setenv("MEMPROF_TRACE", file.c_str(), 1);
+    setenv("MEMPROF_TRACE", raw_file.c_str(), 1);
     setenv("MEMPROF_OUT", record_file.c_str(), 1);
     std::vector<char*> argv;
     for (const auto& a : o.program) argv.push_back(const_cast<char*>(a.c_str()));
@@ -109,13 +111,22 @@ int record(const TraceOptions& o, const Paths& paths, std::ostream& out) {
   int wstatus = 0;
   while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
   }
-  if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 127 && !fs::exists(file)) return 2;
+  if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 127 && !fs::exists(raw_file)) return 2;
   if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0)
     out << "note: " << o.program[0] << " ended with "
         << (WIFEXITED(wstatus) ? "exit status " + std::to_string(WEXITSTATUS(wstatus))
                                : "signal " + std::to_string(WTERMSIG(wstatus)))
         << "\n";
-  trace::Trace t = load(file);
+  trace::Trace t = load(raw_file);
+  uint64_t raw_bytes = fs::file_size(raw_file), bytes = raw_bytes;
+  if (!o.raw) {
+    try {
+      bytes = trace::compress_trace(raw_file, file).compressed_bytes;
+    } catch (const trace::TraceError& e) {
+      throw RunError(e.what(), "the uncompressed trace is kept in " + raw_file);
+    }
+    fs::remove(raw_file);
+  }
   std::ifstream in(record_file);
   std::stringstream text;
   text << in.rdbuf();
@@ -126,10 +137,11 @@ int record(const TraceOptions& o, const Paths& paths, std::ostream& out) {
   // The trace's figures beside memprof's live ones: they must be equal.
   trace::Figures figures = trace::compute_figures(t);
   std::size_t compared = 0, differ = 0, bounded = 0;
-  out << "recorded " << t.events << " events of " << t.threads.size() << " thread(s) into " << file << " ("
-      << fs::file_size(file) << " bytes, " << std::fixed << std::setprecision(1)
-      << double(fs::file_size(file)) / double(t.events ? t.events : 1) << " bytes per event); memprof's record: "
-      << record_file << "\n";
+  const double events = double(t.events ? t.events : 1);
+  out << "recorded " << t.events << " events of " << t.threads.size() << " thread(s) into " << file << ": "
+      << bytes << " bytes, " << std::fixed << std::setprecision(1) << double(bytes) / events << " bytes per event";
+  if (!o.raw) out << " (zstd; " << double(raw_bytes) / events << " uncompressed)";
+  out << "; memprof's record: " << record_file << "\n";
   out << "  " << std::left << std::setw(34) << "figure" << std::right << std::setw(16) << "memprof" << std::setw(16)
       << "trace" << "\n";
   // With more than one thread alive, memprof's peaks are bounds: it states their error.
