@@ -28,7 +28,7 @@
 
 #include <memprof/memprof.h>
 
-#include "trace_reader.h"
+#include "replay_plan.h"
 
 namespace {
 
@@ -90,16 +90,12 @@ Settings parse(int argc, char** argv) {
   return s;
 }
 
-bool is_release(uint8_t op) {
-  return op == kFree || op == kDelete || op == kDeleteArray || op == kDeleteAligned || op == kDeleteArrayAligned;
-}
-
 // How a block was made, hence how it is released.
 enum class Maker : uint8_t { c, scalar_new, array_new, scalar_new_aligned, array_new_aligned };
 
 struct Replay {
   Settings settings;
-  Trace trace;
+  std::unique_ptr<Plan> plan;
   std::vector<void*> block;
   std::vector<Maker> maker;
   std::vector<uint32_t> align;
@@ -135,7 +131,7 @@ struct Replay {
   }
 
   void call(const Call& c) {
-    if (c.failed || c.region == 3) return;  // libitm's own blocks are its, not the program's
+    if (!replayed(c)) return;  // failed, or libitm's own block
     const bool in_tx = c.region == 2;
     if (in_tx) memprof::tx_begin();
     const size_t n = c.size;
@@ -175,24 +171,33 @@ struct Replay {
     if (due - Clock::now() > std::chrono::nanoseconds(settings.gap_ns)) std::this_thread::sleep_until(due);
   }
 
-  void run_thread(const ThreadCalls& t) {
-    for (const Call& c : t.calls) {
+  // The calls of thread `t` in order; the pages of those done are given back.
+  // `before(time)` runs ahead of each call (the main thread starts and joins the others there).
+  template <typename Before>
+  void run_thread(const PlanThread& t, Before before) {
+    constexpr uint64_t kPassEvery = 1 << 16;
+    const Call* calls = plan->calls();
+    uint64_t passed = t.first;
+    for (uint64_t i = t.first; i < t.first + t.count; ++i) {
+      const Call& c = calls[i];
+      before(c.start_ns);
       pace(c.start_ns);
       call(c);
+      if (i + 1 - passed >= kPassEvery) plan->passed(passed, i + 1), passed = i + 1;
     }
   }
 };
 
 struct Worker {
   Replay* replay;
-  const ThreadCalls* calls;
+  const PlanThread* calls;
   pthread_t handle;
   bool started = false, joined = false;
 };
 
 void* worker_main(void* raw) {
   auto* w = static_cast<Worker*>(raw);
-  w->replay->run_thread(*w->calls);
+  w->replay->run_thread(*w->calls, [](uint64_t) {});
   return nullptr;
 }
 
@@ -204,37 +209,27 @@ int main(int argc, char** argv) {
   Replay& r = *replay;
   r.settings = parse(argc, argv);
   try {
-    r.trace = read_trace(r.settings.path);
+    r.plan = std::make_unique<Plan>(r.settings.path);
   } catch (const TraceError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
   }
-  if (r.trace.threads.empty()) {
+  const PlanHeader& h = r.plan->header();
+  if (h.threads == 0) {
     std::fprintf(stderr, "error: %s holds no thread — record a program that allocates\n", r.settings.path.c_str());
     return 2;
   }
-  r.block.assign(r.trace.blocks + 1, nullptr);
-  r.maker.assign(r.trace.blocks + 1, Maker::c);
-  r.align.assign(r.trace.blocks + 1, 0);
-  r.ready.reset(new std::atomic<uint8_t>[r.trace.blocks + 1]());
+  r.block.assign(h.blocks + 1, nullptr);
+  r.maker.assign(h.blocks + 1, Maker::c);
+  r.align.assign(h.blocks + 1, 0);
   // Blocks no replayed call makes (libitm's own) are ready, as null, from the start:
   // nothing waits for them, and what would release them releases nothing.
-  std::vector<uint8_t> made_here(r.trace.blocks + 1, 0);
-  for (const ThreadCalls& t : r.trace.threads)
-    for (const Call& c : t.calls)
-      if (c.id && !c.failed && c.region != 3 && (c.op == kRealloc || !is_release(c.op))) made_here[c.id] = 1;
-  uint64_t orphans = 0;
-  for (uint64_t id = 1; id <= r.trace.blocks; ++id)
-    if (!made_here[id]) r.ready[id].store(1), ++orphans;
-  if (std::getenv("REPLAY_DEBUG")) std::fprintf(stderr, "replay: %lu blocks not made by a replayed call\n", (unsigned long)orphans);
-  std::vector<Worker> workers(r.trace.threads.size());
-  uint64_t calls = 0;
-  for (size_t i = 0; i < workers.size(); ++i) {
-    workers[i] = Worker{&r, &r.trace.threads[i], {}, false, false};
-    calls += r.trace.threads[i].calls.size();
-  }
+  r.ready.reset(new std::atomic<uint8_t>[h.blocks + 1]());
+  for (uint64_t id = 1; id <= h.blocks; ++id)
+    if (r.plan->ready_at_start(id)) r.ready[id].store(1, std::memory_order_relaxed);
+  std::vector<Worker> workers(h.threads);
+  for (uint32_t i = 0; i < h.threads; ++i) workers[i] = Worker{&r, &r.plan->thread(i), {}, false, false};
 
-  // The other threads start and end as the main thread's calls pass their times.
   // Threads start and end in their recorded order, as far as the main thread's
   // calls have come: one that ended before another started is joined first.
   struct Life {
@@ -267,22 +262,17 @@ int main(int argc, char** argv) {
   };
   memprof::phase_begin();
   r.start = Clock::now();
-  for (const Call& c : r.trace.threads[0].calls) {
-    catch_up(c.start_ns);
-    r.pace(c.start_ns);
-    r.call(c);
-  }
+  r.run_thread(r.plan->thread(0), catch_up);
   catch_up(UINT64_MAX);
   for (size_t i = 1; i < workers.size(); ++i)
     if (workers[i].started && !workers[i].joined) pthread_join(workers[i].handle, nullptr), workers[i].joined = true;
   int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - r.start).count();
   memprof::phase_end();
   memprof::metric("elapsed_ns", ns);
-  memprof::metric("replay_calls_count", int64_t(calls));
+  memprof::metric("replay_calls_count", int64_t(h.calls));
   memprof::ignore_begin();  // stdout's buffer is the replay's
-  std::printf("replay %s: program=%s threads=%zu calls=%lu blocks=%lu elapsed_ms=%.2f\n", r.settings.path.c_str(),
-              r.trace.program.c_str(), r.trace.threads.size(), (unsigned long)calls, (unsigned long)r.trace.blocks,
-              double(ns) / 1e6);
+  std::printf("replay %s: program=%s threads=%u calls=%lu blocks=%lu elapsed_ms=%.2f\n", r.settings.path.c_str(),
+              h.program, h.threads, (unsigned long)h.calls, (unsigned long)h.blocks, double(ns) / 1e6);
   std::fflush(stdout);
   // The blocks the recording left live stay live, as they did; the tables are
   // left to the exit as well (freeing them now would count).

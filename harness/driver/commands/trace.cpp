@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "errors.h"
 #include "records.h"
+#include "replay_plan.h"
 #include "trace_compress.h"
 #include "trace_reader.h"
 #include "trace_stats.h"
@@ -61,13 +62,28 @@ int replay(const Command& command, const Paths& paths, std::ostream& out) {
   trace::Trace t = load(o.file);  // refuse a damaged trace before anything runs
   Options run = command.run;
   const std::string file = fs::absolute(o.file).string();
+  // The replay maps a plan of the trace written here, outside the measured
+  // process: beside the trace (kept for --resume), else in the temporary folder.
+  std::string plan = file + ".plan";
+  try {
+    trace::write_plan(t, plan);
+  } catch (const trace::TraceError&) {
+    plan = (fs::temp_directory_path() / (fs::path(file).filename().string() + ".plan")).string();
+    try {
+      trace::write_plan(t, plan);
+    } catch (const trace::TraceError& e) {
+      throw RunError(e.what(), "the replay needs room for its plan (about 60 bytes per call)");
+    }
+  }
+  const std::string program = t.program.empty() ? "?" : t.program;
+  t = trace::Trace{};  // the trace's memory back before the runs
   nlohmann::json entry = {
       {"name", "replay"},
       {"family", "replay"},
       {"binary", "bin/replay"},
-      {"args", {file, "--timing", o.timing, "--gap-ms", std::to_string(o.gap_ms), "--touch", o.touch}},
+      {"args", {plan, "--timing", o.timing, "--gap-ms", std::to_string(o.gap_ms), "--touch", o.touch}},
       {"contract", false},
-      {"description", "replay of " + file + " (" + (t.program.empty() ? "?" : t.program) + ")"}};
+      {"description", "replay of " + file + " (" + program + ")"}};
   nlohmann::json doc = {{"schema", 1}, {"workloads", {entry}}};
   fs::path listing = fs::temp_directory_path() / ("allocstamp-replay-" + std::to_string(getpid()) + ".json");
   {
