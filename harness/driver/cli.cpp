@@ -16,7 +16,7 @@ void to_json(nlohmann::json& j, const Options& o) {
   j = nlohmann::json{{"alloc", o.allocators}, {"workload", o.workloads}, {"threads", o.threads},
                      {"size", o.size},        {"reps", o.reps},           {"profile_reps", o.profile_reps}, {"tm", o.tm},
                      {"timeout", o.timeout_seconds}, {"profile", o.profile}, {"series", o.series},
-                     {"shuffle", o.shuffle},  {"seed", o.seed},           {"registry", o.registries},
+                     {"callsites", o.callsites}, {"shuffle", o.shuffle},  {"seed", o.seed},           {"registry", o.registries},
                      {"workloads_file", o.workload_files}, {"preset", o.preset},
                      {"sizes", o.workload_sizes}, {"args", o.workload_args}};
 }
@@ -40,6 +40,7 @@ void from_json(const nlohmann::json& j, Options& o) {
   }
   if (o.profile == "none") o.profile = "full", o.profile_reps = 0;
   o.series = j.at("series").get<bool>();
+  o.callsites = j.value("callsites", std::string());
   o.shuffle = j.at("shuffle").get<bool>();
   o.seed = j.at("seed").get<unsigned>();
   o.registries = j.value("registry", std::vector<std::string>{});
@@ -136,6 +137,16 @@ Command parse_command_line(int argc, char** argv) {
       ->envname("ALLOCSTAMP_PROFILE")->check(CLI::IsMember({"full", "counts", "none"}));
   app.add_flag("--series,!--no-series", o.series, "Record memprof's time series into series.csv (default on)")
       ->envname("ALLOCSTAMP_SERIES");
+  app.add_option("--callsites", o.callsites,
+                 "Sample call sites in the profiled runs, once per N bytes allocated on average (default 512K): "
+                 "callsites.csv, callsites/<run_id>.folded, and the report's top sites")
+      ->expected(0, 1)->default_str("512K")->envname("ALLOCSTAMP_CALLSITES")
+      ->check([](const std::string& v) -> std::string {
+        std::size_t digits = 0;
+        while (digits < v.size() && std::isdigit(static_cast<unsigned char>(v[digits]))) ++digits;
+        bool ok = digits > 0 && (digits == v.size() || (digits + 1 == v.size() && std::string("KkMmGg").find(v[digits]) != std::string::npos));
+        return ok && v.find_first_not_of('0') < digits ? "" : "a size in bytes, e.g. 512K or 65536";
+      });
   app.add_flag("--shuffle", o.shuffle, "Shuffle the order of runs within each repetition")->envname("ALLOCSTAMP_SHUFFLE");
   app.add_option("--seed", o.seed, "Seed for --shuffle and for the workloads' inputs")->envname("ALLOCSTAMP_SEED");
   app.add_option("--preset", o.preset,

@@ -26,6 +26,7 @@ struct Options {
   double timeout_seconds = 600;
   std::string profile = "full";         // the profiled runs' mode: full, counts (MEMPROF_HEAP=0)
   bool series = true;
+  std::string callsites;                // --callsites[=N]: memprof samples call sites once per N bytes ("" = off)
   bool shuffle = false;
   unsigned seed = 1;
   bool dry_run = false;

@@ -7,7 +7,10 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <map>
+#include <tuple>
 
+#include "callsites.h"
 #include "errors.h"
 #include "format.h"
 
@@ -155,6 +158,65 @@ void summary_section(const ResultsView& view, const std::vector<CellSummary>& ce
   }
 }
 
+// Per workload, the top sites of each allocator's first profiled run with call
+// sites: by bytes allocated, and by bytes still live at exit (leaks).
+void callsites_section(const ResultsView& view, Document& doc) {
+  std::vector<SiteRow> sites = read_site_rows(view.dir);
+  if (sites.empty()) return;
+  std::map<int, const RunRow*> by_id;
+  for (const RunRow& r : view.runs) {
+    auto it = r.values.find("run_id");
+    if (it != r.values.end()) by_id[std::atoi(it->second.c_str())] = &r;
+  }
+  doc.push_back(heading(2, "Call sites"));
+  doc.push_back(paragraph(
+      "Sampled in the profiled runs (--callsites): one allocation per N bytes on average, each standing for 1/p "
+      "blocks (p = 1 - exp(-size/N)), so the figures are estimates; a site is the innermost frame past the C, C++ "
+      "and TM runtimes, its stack in callsites/<run_id>.folded. Top 10 per allocator, from its first profiled run."));
+  for (const std::string& group : view.groups) {
+    // (allocator -> site -> bytes), from the first run of each allocator.
+    std::map<std::string, int> first_run;
+    for (const SiteRow& s : sites) {
+      auto it = by_id.find(s.run_id);
+      if (it == by_id.end() || it->second->group != group) continue;
+      const std::string& allocator = it->second->values.at("allocator");
+      if (!first_run.count(allocator)) first_run[allocator] = s.run_id;
+    }
+    if (first_run.empty()) continue;
+    doc.push_back(heading(3, group));
+    for (const char* order : {"allocated", "live at exit"}) {
+      const bool live = std::string(order) == "live at exit";
+      Block t;
+      t.kind = Block::Kind::table;
+      t.text_columns = 4;
+      t.rows.push_back({"allocator", "rank", "function", "file:line", std::string("est. MiB ") + order, "samples"});
+      for (const std::string& allocator : view.allocators) {
+        auto run = first_run.find(allocator);
+        if (run == first_run.end()) continue;
+        std::map<std::tuple<std::string, std::string, int>, std::pair<uint64_t, uint64_t>> merged;
+        for (const SiteRow& s : sites) {
+          if (s.run_id != run->second) continue;
+          auto& m = merged[{s.function, s.file, s.line}];
+          m.first += live ? s.est_live_bytes_end : s.est_alloc_bytes;
+          m.second += s.samples;
+        }
+        std::vector<std::pair<uint64_t, std::tuple<std::string, std::string, int, uint64_t>>> ranked;
+        for (const auto& [key, v] : merged)
+          if (v.first > 0) ranked.push_back({v.first, {std::get<0>(key), std::get<1>(key), std::get<2>(key), v.second}});
+        std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        for (std::size_t i = 0; i < ranked.size() && i < 10; ++i) {
+          const auto& [bytes, site] = ranked[i];
+          std::string where = fs::path(std::get<1>(site)).filename().string() + ":" + std::to_string(std::get<2>(site));
+          t.rows.push_back({allocator, std::to_string(i + 1), std::get<0>(site), where,
+                            number_text("%.2f", double(bytes) / (1024.0 * 1024.0)), std::to_string(std::get<3>(site))});
+        }
+      }
+      if (t.rows.size() > 1) doc.push_back(t);
+      else doc.push_back(paragraph(std::string("No site with bytes ") + order + "."));
+    }
+  }
+}
+
 }  // namespace
 
 Document build_report(const ResultsView& view, const std::vector<CellSummary>& cells, const FigurePlan& plan) {
@@ -169,6 +231,7 @@ Document build_report(const ResultsView& view, const std::vector<CellSummary>& c
   if (!view.notes.empty()) doc.push_back(list(view.notes));
   setup_section(view, doc);
   summary_section(view, cells, doc);
+  callsites_section(view, doc);
   doc.push_back(heading(2, "Figures"));
   if (plan.figures.empty()) doc.push_back(paragraph("No figure could be drawn from this folder (see below)."));
   for (const Figure& f : plan.figures) {

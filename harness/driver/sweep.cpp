@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "callsites.h"
 #include "environment.h"
 #include "errors.h"
 #include "key_names.h"
@@ -201,6 +202,11 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     launch.program = (paths.build / run.workload.binary).string();
     launch.args = child_arguments(run, options);
     launch.env = child_environment(run, options, paths);
+    if (run.kind == RunKind::profiled && !options.callsites.empty()) {
+      std::filesystem::create_directories(dir / "callsites");
+      launch.env.push_back("MEMPROF_SAMPLE_BYTES=" + options.callsites);
+      launch.env.push_back("MEMPROF_CALLSITES=" + (dir / "callsites" / (std::to_string(run.id) + ".txt")).string());
+    }
     launch.log_path = folder.log_path(run).string();
     launch.timeout_seconds = options.timeout_seconds;
     Finished f = executor.run(launch);
@@ -229,6 +235,7 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   meta["interrupted"] = stopped;
   folder.write_meta(meta);
   write_summary(dir);
+  if (std::size_t n = write_callsites(dir)) out << "call sites of " << n << " profiled run(s): " << (dir / "callsites.csv").string() << "\n";
   print_ranking(dir, out);
   out << "\nresults: " << dir.string() << "  (runs.csv, summary.csv, meta.json, series.csv, scopes.csv, logs/)\n";
   if (stopped) {

@@ -116,7 +116,7 @@ TEST_F(OverheadScript, RunsOnlyTheChosenVariants) {
 TEST_F(OverheadScript, RejectsAnUnknownVariantNamingTheChoices) {
   Result r = overhead({"--modes", "full,fast"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("unknown mode(s) fast; choose from full, counts, forward, atomic, trace"), std::string::npos)
+  EXPECT_NE(r.err.find("unknown mode(s) fast; choose from full, counts, forward, atomic, sample, trace"), std::string::npos)
       << r.err;
 }
 

@@ -43,7 +43,8 @@ inline void* hot_alloc_done(ThreadState& t, void* p, size_t n, bool plain) {
       if (__builtin_expect(u > size_t(kMaxLaneChange), 0)) return alloc_heap_rare(t, p, n, plain);
     }
   }
-  if (__builtin_expect(!shadow::remember_inline(p, n, false), 0)) return alloc_heap_rare(t, p, n, plain);
+  if (__builtin_expect((!shadow::remember_inline(p, n, false)) | (t.sample_left < 0), 0))
+    return alloc_heap_rare(t, p, n, plain);  // also a block to sample: remembered there through remember_block
   bump(t.c.usable_total_bytes, u);
   // n is at most shadow::kInlineMax here, and u at most kMaxLaneChange: within a lane.
   if (__builtin_expect(lanes_add(t.local, t.local_max, int32_t(n), int32_t(u), 1, shared.grow_limit), 0))

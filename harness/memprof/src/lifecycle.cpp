@@ -11,6 +11,7 @@
 #include "real.h"
 #include "recorder.h"
 #include "report.h"
+#include "sampling.h"
 #include "series.h"
 #include "text.h"
 #include "threads.h"
@@ -137,6 +138,8 @@ __attribute__((constructor(101))) static void on_load() {
   if (options.verbose) print_options();
   if (options.series) series::start(started_ns);
   trace::start();
+  sampling::start();
+  self.sample_left = sampling::first_countdown();  // the main thread may have attached already
   shared.counting.store(true, std::memory_order_release);
   // libitm may be found on another thread meanwhile (note_libitm clears `hot`
   // after setting tm_loaded): set, then look again.
@@ -155,6 +158,7 @@ __attribute__((destructor(101))) static void on_unload() {
   series::stop();
   if (!measured.ended) end_measured_phase();
   trace::finish();
+  sampling::finish();
   --t.depth;
   report::write_final(measured);
 }

@@ -34,6 +34,8 @@ Entry table[] = {
     {"MEMPROF_FORK_REPORT", Kind::kBool, &options.fork_report, "0", "forked children (without exec) print their own summary"},
     {"MEMPROF_ONLY", Kind::kString, options.only, "", "comma-separated program names that report; empty = every process"},
     {"MEMPROF_VERBOSE", Kind::kBool, &options.verbose, "0", "print effective options at start"},
+    {"MEMPROF_SAMPLE_BYTES", Kind::kSize, &options.sample_bytes, "0", "sample call sites once per this many bytes on average (e.g. 512K); 0 = off"},
+    {"MEMPROF_CALLSITES", Kind::kString, options.callsites, "", "file the sampled call sites are written to at exit"},
     {"MEMPROF_TRACE", Kind::kString, options.trace, "", "record every allocation call to this file (bench trace reads it); empty = none"},
 };
 

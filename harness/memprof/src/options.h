@@ -17,6 +17,8 @@ struct Options {
   bool fork_report;              // MEMPROF_FORK_REPORT: a forked child (no exec) prints its own summary
   char only[256];                // MEMPROF_ONLY: comma-separated program names that report (empty: all)
   bool verbose;                  // MEMPROF_VERBOSE: print the effective options at start
+  uint64_t sample_bytes;         // MEMPROF_SAMPLE_BYTES: mean bytes between sampled call sites; 0 = off (sampling.h)
+  char callsites[512];           // MEMPROF_CALLSITES: where the sampled stacks go at exit
   char trace[512];               // MEMPROF_TRACE: a path to record every call to (trace.h); empty = none
 };
 

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "hot.h"
+#include "sampling.h"
 #include "series.h"
 #include "text.h"
 #include "threads.h"
@@ -165,6 +166,7 @@ bool record_free_careful(ThreadState& t, void* p) {
   size_t n;
   bool odd;
   bool known = shadow::forget(p, &n, &odd);
+  if (known && odd) sampled_free(p);
   if (!known) {
     if (t.teardown == 0) {
       bump(t.c.frees_untracked_count);
@@ -182,6 +184,7 @@ ReallocOld record_realloc_begin(void* p) {
   ReallocOld old{0, 0, false, false};
   if (!options.track_heap) return old;
   old.known = shadow::forget(p, &old.n, &old.odd);
+  if (old.known && old.odd) sampled_free(p);  // realloc moves or resizes it: the sample ends here
   if (old.known) old.usable = usable::of_freed_block(p, old.n, old.odd);
   return old;
 }
@@ -245,6 +248,9 @@ void record_realloc_end(ThreadState& t, void* p, void* q, size_t n, const Reallo
   realloc_outcome(t, p, q, n, old);
   if (__builtin_expect(t.status == kExited, 0)) merge_exited(t);
 }
+
+void sample_block(ThreadState& t, void* p, size_t n) { sampling::take(t, p, n); }
+void sampled_free(const void* p) { sampling::on_odd_free(p); }
 
 void tx_set_add(ThreadState& t, void* p) {
   if (!p) return;

@@ -55,6 +55,8 @@ struct ThreadState {
   };
   ThreadStatus status;
   uint8_t memo_countdown;  // blocks until the usable-size memo's next check (usable.h)
+  int64_t sample_left;     // bytes until the next sampled allocation (sampling.h); INT64_MAX: off
+  uint64_t sample_rng;
   // > 0 while glibc tears threads down on this thread (inside pthread_join, or
   // past this thread's exit destructor): a free of a block memprof never saw is
   // then glibc's own (a TLS vector it allocated inside pthread_create, which is
@@ -154,6 +156,7 @@ inline void count_allocation(ThreadState& t, int r, size_t n) {
   bump(t.c.allocs()[r]);
   bump(t.c.requested()[r], n);
   bump(t.c.histogram()[size_bin(n)]);
+  t.sample_left -= int64_t(n);  // sampling.h: below zero, the block is sampled once remembered
 }
 
 // realloc(p, n) with both non-zero, in region r; `moved`: a new address.
@@ -239,6 +242,11 @@ int alloc_region(ThreadState& t, size_t n, void* p);
 // realloc moved p: a block of libitm's own is known by its new address only.
 void forget_tm_internal(ThreadState& t, void* p);
 
+// sampling::take (sampling.cpp): the block took the countdown below zero.
+void sample_block(ThreadState& t, void* p, size_t n);
+// sampling::on_odd_free: an odd block is about to be freed.
+void sampled_free(const void* p);
+
 // Keeps a new block's size in the shadow and adds it to the thread's heap
 // change; a block the shadow cannot take is only counted as untracked.
 inline void remember_block(ThreadState& t, void* p, size_t n, size_t u, bool odd) {
@@ -248,6 +256,7 @@ inline void remember_block(ThreadState& t, void* p, size_t n, size_t u, bool odd
   }
   bump(t.c.usable_total_bytes, u);
   heap_grow(t, int64_t(n), int64_t(u));
+  if (__builtin_expect(t.sample_left < 0, 0)) sample_block(t, p, n);
 }
 
 // A block of `n` requested bytes came back from the allocator (p may be null).
@@ -281,6 +290,7 @@ inline bool record_free(ThreadState& t, void* p) {
     if (t.teardown == 0) bump(t.c.frees_untracked_count);
     return false;
   }
+  if (__builtin_expect(odd, 0)) sampled_free(p);
   bump(t.c.frees()[shared.region.load(std::memory_order_relaxed)]);
   heap_shrink(t, int64_t(n), int64_t(usable::of_freed_block(p, n, odd)));
   return true;

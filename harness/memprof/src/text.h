@@ -75,6 +75,14 @@ class Line {
     while (i && n_ < kCapacity) buf_[n_++] = tmp[--i];
     return *this;
   }
+  Line& hex(uint64_t v) {
+    char tmp[20];
+    int i = 0;
+    do tmp[i++] = "0123456789abcdef"[v & 15]; while (v >>= 4);
+    add("0x");
+    while (i && n_ < kCapacity) buf_[n_++] = tmp[--i];
+    return *this;
+  }
   Line& snum(int64_t v) {
     if (v < 0) {
       add('-');

@@ -11,6 +11,7 @@
 
 #include "exports.h"
 #include "procfs.h"
+#include "sampling.h"
 #include "scopes.h"
 #include "series.h"
 #include "totals.h"
@@ -215,6 +216,7 @@ namespace memprof {
 void thread_attach(ThreadState& t) {
   t.status = kLive;
   t.memo_countdown = 1;  // the thread's first memo-served block is checked
+  t.sample_left = sampling::first_countdown();
   refresh_slow(t);
   t.last_publish_ns = now_ns();
   threads::lock();
