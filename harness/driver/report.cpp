@@ -8,9 +8,11 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "callsites.h"
+#include "csv.h"
 #include "errors.h"
 #include "format.h"
 
@@ -158,6 +160,58 @@ void summary_section(const ResultsView& view, const std::vector<CellSummary>& ce
   }
 }
 
+// Per workload, the named scopes of the first profiled run of each allocator
+// and thread count (scopes.csv: memprof_scope_begin/end in the program).
+void scopes_section(const ResultsView& view, Document& doc) {
+  const fs::path file = view.dir / "scopes.csv";
+  if (!fs::exists(file)) return;
+  CsvRow header;
+  std::vector<CsvRow> rows = read_csv(file, &header);
+  if (rows.empty()) return;
+  auto column = [&](const std::string& name) {
+    auto it = std::find(header.begin(), header.end(), name);
+    if (it == header.end()) throw UsageError(file.string() + " lacks the column " + name, "run the sweep again");
+    return std::size_t(it - header.begin());
+  };
+  const std::size_t run = column("run_id"), name = column("name"), calls = column("calls_count"),
+                    allocs = column("allocs_count"), bytes = column("requested_bytes"), held = column("held_bytes"),
+                    duration = column("duration_ns");
+  std::map<std::string, const RunRow*> by_id;
+  for (const RunRow& r : view.runs)
+    if (auto it = r.values.find("run_id"); it != r.values.end()) by_id[it->second] = &r;
+  doc.push_back(heading(2, "Scopes"));
+  doc.push_back(paragraph(
+      "Named scopes the programs mark (memprof::scope): allocations, requested and still-held bytes (blocks "
+      "allocated inside and live when the scope ended) and time inside, summed over the threads that entered "
+      "them; from each allocator's first profiled run per thread count. Times here are under memprof."));
+  for (const std::string& group : view.groups) {
+    Block t;
+    t.kind = Block::Kind::table;
+    t.text_columns = 3;
+    t.rows.push_back({"allocator", "threads", "scope", "entered", "allocations", "requested (MiB)", "held (MiB)",
+                      "time (ms)"});
+    std::set<std::pair<std::string, int>> seen;  // (allocator, threads) already shown
+    std::string shown_run;
+    for (const CsvRow& r : rows) {
+      if (r.size() != header.size()) throw UsageError(file.string() + ": a row of the wrong width", "run the sweep again");
+      auto it = by_id.find(r[run]);
+      if (it == by_id.end() || it->second->group != group) continue;
+      const std::string& allocator = it->second->values.at("allocator");
+      std::pair<std::string, int> cell{allocator, it->second->threads};
+      if (seen.count(cell) && shown_run != r[run]) continue;
+      seen.insert(cell);
+      shown_run = r[run];
+      t.rows.push_back({allocator, std::to_string(it->second->threads), r[name], r[calls], r[allocs],
+                        number_text("%.2f", std::atof(r[bytes].c_str()) / (1024.0 * 1024.0)),
+                        number_text("%.2f", std::atof(r[held].c_str()) / (1024.0 * 1024.0)),
+                        number_text("%.2f", std::atof(r[duration].c_str()) / 1e6)});
+    }
+    if (t.rows.size() == 1) continue;
+    doc.push_back(heading(3, group));
+    doc.push_back(t);
+  }
+}
+
 // Per workload, the top sites of each allocator's first profiled run with call
 // sites: by bytes allocated, and by bytes still live at exit (leaks).
 void callsites_section(const ResultsView& view, Document& doc) {
@@ -231,6 +285,7 @@ Document build_report(const ResultsView& view, const std::vector<CellSummary>& c
   if (!view.notes.empty()) doc.push_back(list(view.notes));
   setup_section(view, doc);
   summary_section(view, cells, doc);
+  scopes_section(view, doc);
   callsites_section(view, doc);
   doc.push_back(heading(2, "Figures"));
   if (plan.figures.empty()) doc.push_back(paragraph("No figure could be drawn from this folder (see below)."));

@@ -320,6 +320,7 @@ struct Shared {
 };
 
 void process_packets(Shared& sh, long thread) {
+  memprof::scope scope("detection");
   Detector* detector = detector_new();
   detector_add(detector, &to_lower);
   PtrVector* found = sh.found[thread];
@@ -356,9 +357,15 @@ IntruderResult run(const IntruderConfig& c) {
   for (size_t t = 0; t < threads; ++t) ids[t] = long(t);
   asm volatile("" : : "r"(barriers) : "memory");  // kept: GCC drops an allocation nothing reads
 
-  PtrVector* dictionary = dictionary_new();
-  Stream* stream = stream_new(c.attack_percent);
-  long attacks = stream_generate(stream, dictionary, c.flows, c.seed, c.max_length);
+  PtrVector* dictionary = nullptr;
+  Stream* stream = nullptr;
+  long attacks = 0;
+  {
+    memprof::scope scope("setup");  // the packet stream, apart from detection (scopes.csv)
+    dictionary = dictionary_new();
+    stream = stream_new(c.attack_percent);
+    attacks = stream_generate(stream, dictionary, c.flows, c.seed, c.max_length);
+  }
   Decoder* decoder = decoder_new();
   PtrVector** found = static_cast<PtrVector**>(malloc(threads * sizeof(PtrVector*)));
   for (size_t t = 0; t < threads; ++t) found[t] = vector_new(c.flows);

@@ -247,6 +247,7 @@ __attribute__((noinline)) void tx_update_tables(Manager& m, const long* kinds, c
 }
 
 void client_run(Client* client, NeverFreed& leaked, Tally& tally) {
+  memprof::scope scope("clients");  // the transactions, apart from the tables' setup (scopes.csv)
   Manager& m = *client->manager;
   StampRandom& random = *client->random;
   const long per_tx = client->queries_per_transaction, range = client->query_range;
@@ -366,7 +367,11 @@ VacationResult run(const VacationConfig& c) {
   NeverFreed leaked(std::size_t(3 * c.relations + 3 * c.transactions + 5 * clients_count + 8));
   NeverFreed leaked_customers(std::size_t(c.relations + 2));
 
-  Manager* m = initialize_manager(c.relations, c.seed);
+  Manager* m = nullptr;
+  {
+    memprof::scope scope("setup");
+    m = initialize_manager(c.relations, c.seed);
+  }
   leaked.add(m);  // manager_free frees the maps, not the manager
 
   // initializeClients: a generator drawn from nowhere, freed again; the clients.
