@@ -16,7 +16,7 @@ void to_json(nlohmann::json& j, const Options& o) {
   j = nlohmann::json{{"alloc", o.allocators}, {"workload", o.workloads}, {"threads", o.threads},
                      {"size", o.size},        {"reps", o.reps},           {"profile_reps", o.profile_reps}, {"tm", o.tm},
                      {"timeout", o.timeout_seconds}, {"profile", o.profile}, {"series", o.series},
-                     {"callsites", o.callsites}, {"shuffle", o.shuffle},  {"seed", o.seed},           {"registry", o.registries},
+                     {"callsites", o.callsites}, {"shard", o.shard}, {"shuffle", o.shuffle},  {"seed", o.seed},           {"registry", o.registries},
                      {"workloads_file", o.workload_files}, {"preset", o.preset},
                      {"sizes", o.workload_sizes}, {"args", o.workload_args}};
 }
@@ -41,6 +41,7 @@ void from_json(const nlohmann::json& j, Options& o) {
   if (o.profile == "none") o.profile = "full", o.profile_reps = 0;
   o.series = j.at("series").get<bool>();
   o.callsites = j.value("callsites", std::string());
+  o.shard = j.value("shard", std::string());
   o.shuffle = j.at("shuffle").get<bool>();
   o.seed = j.at("seed").get<unsigned>();
   o.registries = j.value("registry", std::vector<std::string>{});
@@ -147,6 +148,10 @@ Command parse_command_line(int argc, char** argv) {
         bool ok = digits > 0 && (digits == v.size() || (digits + 1 == v.size() && std::string("KkMmGg").find(v[digits]) != std::string::npos));
         return ok && v.find_first_not_of('0') < digits ? "" : "a size in bytes, e.g. 512K or 65536";
       });
+  app.add_option("--shard", o.shard,
+                 "Run part K of N of the plan (K/N): whole groups of cells per part, for N machines; "
+                 "bench merge joins the parts' folders")
+      ->envname("ALLOCSTAMP_SHARD");
   app.add_flag("--shuffle", o.shuffle, "Shuffle the order of runs within each repetition")->envname("ALLOCSTAMP_SHUFFLE");
   app.add_option("--seed", o.seed, "Seed for --shuffle and for the workloads' inputs")->envname("ALLOCSTAMP_SEED");
   app.add_option("--preset", o.preset,
@@ -195,6 +200,27 @@ Command parse_command_line(int argc, char** argv) {
   check->add_flag("--all", c.all, "Print every row, not only those that are not ok");
   check->add_option("--csv", c.csv, "Also write every row as CSV to this file (-: CSV on stdout instead of the table)");
 
+  CLI::App* merge = app.add_subcommand(
+      "merge", "Join the results folders of a sharded sweep (--shard K/N) into one: bench merge OUT PART_DIR...");
+  merge->add_option("out", command.merge.out, "The merged folder (new or empty)")->required();
+  merge->add_option("parts", command.merge.parts, "The parts' folders")->required()->check(CLI::ExistingDirectory);
+  merge->add_flag("--allow-mixed-hosts", command.merge.allow_mixed_hosts,
+                  "Merge parts that ran other allocator versions or another CPU model (their times do not compare)");
+  SlurmOptions& sl = command.slurm;
+  CLI::App* slurm = app.add_subcommand(
+      "slurm", "Write (and with --submit, submit) the sweep as a Slurm job array of N parts and a merge job");
+  slurm->fallthrough();
+  slurm->add_option("--shards", sl.shards, "Parts of the plan, one array task (and node) each")->required()
+      ->check(CLI::Range(1, 100000));
+  slurm->add_option("--partition", sl.partition, "Slurm partition");
+  slurm->add_option("--time", sl.time, "Time limit of each task, as sbatch takes it (e.g. 02:00:00)");
+  slurm->add_option("--account", sl.account, "Slurm account");
+  slurm->add_flag("--exclusive,!--no-exclusive", sl.exclusive,
+                  "Whole nodes for each task (default: a benchmark sharing a node measures its neighbour)");
+  slurm->add_flag("--submit", sl.submit, "Run sbatch for both jobs and print their ids");
+  slurm->footer("The scripts go to OUT/slurm/ (--out, default results/slurm); parts to OUT/parts/K, the merged "
+                "folder to OUT/merged. Every other flag is the sweep's, e.g.\n"
+                "  bench slurm --preset=stamp-large --shards 8 --partition=short --time=04:00:00 --submit");
   TraceOptions& tr = command.trace;
   CLI::App* trace = app.add_subcommand(
       "trace", "Record a program's allocation calls once; compute memprof's figures from the trace, or replay it "
@@ -236,7 +262,9 @@ Command parse_command_line(int argc, char** argv) {
   }
   for (CLI::App* sub : {trace_stats, trace_replay, trace_record})
     if (sub->parsed()) tr.action = sub->get_name();
-  command.verb = trace->parsed()       ? Command::Verb::trace
+  command.verb = slurm->parsed()       ? Command::Verb::slurm
+                 : merge->parsed()     ? Command::Verb::merge
+                 : trace->parsed()     ? Command::Verb::trace
                  : check->parsed()     ? Command::Verb::check
                  : plot->parsed()      ? Command::Verb::plot
                  : summarize->parsed() ? Command::Verb::summarize

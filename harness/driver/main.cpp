@@ -19,6 +19,8 @@ int main(int argc, char** argv) {
       case Command::Verb::columns: return command_columns(std::cout);
       case Command::Verb::list: return command_list(command.run, default_paths(), std::cout);
       case Command::Verb::run: return command_run(command.run, default_paths(), std::cout);
+      case Command::Verb::slurm: return command_slurm(command, default_paths(), std::cout);
+      case Command::Verb::merge: return command_merge(command.merge, std::cout);
       case Command::Verb::trace: return command_trace(command, default_paths(), std::cout);
     }
     return 2;

@@ -31,6 +31,7 @@ struct Options {
   unsigned seed = 1;
   bool dry_run = false;
   std::string resume;                   // results folder to complete
+  std::string shard;                    // --shard K/N: this part of the plan only (shards.h); "" = all
   std::vector<std::string> registries;  // more allocator files
   std::vector<std::string> workload_files;
   std::string preset;                   // --preset NAME (presets.h); `bench` alone runs "default"
@@ -63,6 +64,21 @@ struct TraceOptions {
   bool raw = false;                  // record: keep the trace uncompressed (as memprof writes it)
 };
 
+// `bench merge OUT PART...` (commands/merge.cpp).
+struct MergeOptions {
+  std::string out;
+  std::vector<std::string> parts;
+  bool allow_mixed_hosts = false;
+};
+
+// `bench slurm [sweep flags] --shards N` (commands/slurm.cpp).
+struct SlurmOptions {
+  int shards = 0;
+  std::string partition, time, account;
+  bool exclusive = true;
+  bool submit = false;
+};
+
 // `bench check` (check.h): the regression gate.
 struct CheckOptions {
   std::string baseline, current;        // results folders or runs.csv files
@@ -78,11 +94,13 @@ struct CheckOptions {
 
 // What one invocation of bench asks for: a verb and its options.
 struct Command {
-  enum class Verb { run, plot, check, summarize, list, columns, trace, answered };  // answered: --help or --version
+  enum class Verb { run, plot, check, summarize, list, columns, trace, merge, slurm, answered };  // answered: --help or --version
   Verb verb = Verb::run;
   Options run;         // run (also what --list reads: registries, workload files)
   CheckOptions check;  // check
   TraceOptions trace;  // trace (its replay also reads `run`)
+  MergeOptions merge;  // merge
+  SlurmOptions slurm;  // slurm (with the sweep's own options in `run`)
   std::string dir;     // plot (empty: results/latest), summarize
 };
 

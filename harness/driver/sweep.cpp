@@ -18,6 +18,7 @@
 #include "progress.h"
 #include "ranking.h"
 #include "records.h"
+#include "shards.h"
 #include "registry.h"
 #include "results_folder.h"
 #include "summary.h"
@@ -116,7 +117,9 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     throw UsageError("libmemprof.so is not built (" + paths.memprof.string() + ")", "run 'make build'");
   std::vector<Run> plan = make_plan(options, workloads, allocators);
   nlohmann::json plan_keys = nlohmann::json::array();
-  for (const Run& run : plan) plan_keys.push_back(run.key());
+  for (const Run& run : plan) plan_keys.push_back(run.key());  // the whole plan, also in a shard's folder
+  const Shard shard = options.shard.empty() ? Shard{} : parse_shard(options.shard);
+  plan = shard_of(plan, shard);
   // (A folder of an older schema keyed its runs without their kind: not compared.)
   if (resuming && saved_meta.value("schema", 0) == kResultsSchema && saved_meta.contains("plan") &&
       saved_meta["plan"] != plan_keys)
@@ -139,6 +142,7 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
       out << "\n";
     }
     out << left << " runs";
+    if (!shard.whole()) out << " of shard " << shard.text() << " (the whole plan: " << plan_keys.size() << ")";
     if (resuming) out << " still to make (" << plan.size() - left << " of " << plan.size() << " recorded)";
     out << "; nothing was run (--dry-run)\n";
     return 0;
@@ -164,6 +168,8 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
             {"started", timestamp("%Y-%m-%dT%H:%M:%S%z")},
             {"options", options},
             {"plan", plan_keys},
+            {"shard", shard.whole() ? nlohmann::json(nullptr)
+                                    : nlohmann::json{{"index", shard.index}, {"count", shard.count}, {"runs", plan.size()}}},
             {"machine", describe_machine(paths.source)},
             {"inherited_environment", inherited_tuning()},
             {"memprof", !options.profiled() ? "" : paths.memprof.string()},

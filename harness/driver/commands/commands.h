@@ -23,6 +23,10 @@ int command_check(const CheckOptions& options, std::ostream& out, std::ostream& 
 int command_summarize(const std::filesystem::path& dir, std::ostream& out);
 // `bench --list`: allocators, workloads and presets, installed or not.
 int command_list(const Options& options, const Paths& paths, std::ostream& out);
+// `bench slurm [sweep flags] --shards N`: the sweep as a Slurm job array.
+int command_slurm(const Command& command, const Paths& paths, std::ostream& out);
+// `bench merge OUT PART...`: one folder from a sharded sweep's parts.
+int command_merge(const MergeOptions& options, std::ostream& out);
 // `bench trace record|stats|replay` (the replay also reads the run options).
 int command_trace(const Command& command, const Paths& paths, std::ostream& out);
 // `bench --columns`: runs.csv's columns with their meaning (Markdown).

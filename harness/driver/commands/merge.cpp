@@ -1,0 +1,158 @@
+// commands/merge.cpp — `bench merge OUT DIR...`: one results folder from the
+// folders of a sharded sweep (--shard K/N). Each part must come from the same
+// plan, no two may be the same part, and all must have run the same allocator
+// versions on the same CPU model (unless --allow-mixed-hosts). Rows keep the
+// whole plan's run ids, so runs.csv, series.csv, scopes.csv, micro.csv and
+// callsites.csv are the parts' rows in run order, and logs/ and callsites/
+// files move as they are. A part that is missing leaves its runs missing:
+// `bench --resume OUT` makes them.
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+
+#include "commands.h"
+#include "csv.h"
+#include "errors.h"
+#include "meta.h"
+#include "runs.h"
+#include "summary.h"
+
+namespace allocstamp {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Part {
+  fs::path dir;
+  Meta meta;
+  int index = 0, count = 0;
+};
+
+std::string host_of(const Meta& m) { return m.doc.value("machine", nlohmann::json::object()).value("host", "?"); }
+std::string cpu_of(const Meta& m) { return m.doc.value("machine", nlohmann::json::object()).value("cpu", "?"); }
+
+// A per-run CSV of every part (the file's rows keyed by run_id in column 0), in run order.
+void merge_table(const std::vector<Part>& parts, const fs::path& out, const std::string& name) {
+  CsvRow header;
+  bool any = false;
+  std::vector<std::pair<long, CsvRow>> rows;
+  for (const Part& p : parts) {
+    fs::path file = p.dir / name;
+    if (!fs::exists(file)) continue;
+    CsvRow h;
+    std::vector<CsvRow> table = read_csv(file, &h);
+    if (any && h != header)
+      throw UsageError(file.string() + " has other columns than " + (parts.front().dir / name).string(),
+                       "merge parts written by the same bench");
+    header = h;
+    any = true;
+    for (CsvRow& r : table) {
+      if (r.empty()) continue;
+      char* end = nullptr;
+      long id = std::strtol(r[0].c_str(), &end, 10);
+      if (end == r[0].c_str() || *end) throw UsageError(file.string() + ": a row without a run_id", "the part is damaged");
+      rows.push_back({id, std::move(r)});
+    }
+  }
+  if (!any) return;
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::ofstream f(out / name);
+  f << schema_line(name.c_str()) << "\n";
+  write_row(f, header);
+  for (const auto& [id, row] : rows) write_row(f, row);
+  if (!f) throw RunError("cannot write " + (out / name).string(), "check the free space");
+}
+
+}  // namespace
+
+int command_merge(const MergeOptions& o, std::ostream& out) {
+  if (o.parts.empty()) throw UsageError("no part to merge", "bench merge OUT PART_DIR...");
+  std::vector<Part> parts;
+  for (const std::string& d : o.parts) {
+    Part p;
+    p.dir = d;
+    p.meta = read_meta(p.dir, MetaMissing::refuse);
+    const nlohmann::json shard = p.meta.doc.value("shard", nlohmann::json(nullptr));
+    if (!shard.is_object())
+      throw UsageError(d + " is not the folder of one shard (it ran without --shard)", "merge the folders of bench --shard K/N");
+    p.index = shard.value("index", 0);
+    p.count = shard.value("count", 0);
+    parts.push_back(std::move(p));
+  }
+  const Part& first = parts.front();
+  std::set<int> seen;
+  for (const Part& p : parts) {
+    if (p.meta.doc.value("plan", nlohmann::json()) != first.meta.doc.value("plan", nlohmann::json()))
+      throw UsageError(p.dir.string() + " ran another plan than " + first.dir.string(),
+                       "merge only the parts of one sweep (the same flags, registries and --shard N)");
+    if (p.count != first.count)
+      throw UsageError(p.dir.string() + " is a part of " + std::to_string(p.count) + ", " + first.dir.string() +
+                           " of " + std::to_string(first.count),
+                       "merge the parts of one --shard K/N split");
+    if (!seen.insert(p.index).second)
+      throw UsageError("two folders are part " + std::to_string(p.index) + "/" + std::to_string(p.count) +
+                           " (overlapping parts), " + p.dir.string() + " among them",
+                       "give each part once");
+    if (!o.allow_mixed_hosts) {
+      if (p.meta.allocator_versions() != first.meta.allocator_versions())
+        throw UsageError(p.dir.string() + " ran other allocator versions than " + first.dir.string(),
+                         "run every part on identical nodes, or pass --allow-mixed-hosts");
+      if (cpu_of(p.meta) != cpu_of(first.meta))
+        throw UsageError(p.dir.string() + " ran on a " + cpu_of(p.meta) + ", " + first.dir.string() + " on a " +
+                             cpu_of(first.meta),
+                         "run every part on identical nodes, or pass --allow-mixed-hosts");
+    }
+  }
+  // Run ids of two parts never overlap in one plan; a damaged part might.
+  std::set<std::string> ids;
+  for (const Part& p : parts) {
+    RunsTable runs = load_runs(p.dir, "part " + p.dir.string());
+    for (const CsvRow& r : runs.rows)
+      if (!ids.insert(runs.text(r, "run_id")).second)
+        throw UsageError(p.dir.string() + " holds run " + runs.text(r, "run_id") + " that another part holds too",
+                         "merge the parts of one split, each once");
+  }
+
+  fs::path dir = o.out;
+  if (fs::exists(dir) && !fs::is_empty(dir)) throw UsageError(dir.string() + " is not empty", "merge into a new folder");
+  fs::create_directories(dir);
+  for (const char* table : {"runs.csv", "series.csv", "scopes.csv", "micro.csv", "callsites.csv"})
+    merge_table(parts, dir, table);
+  for (const Part& p : parts)
+    for (const char* sub : {"logs", "callsites"}) {
+      if (!fs::is_directory(p.dir / sub)) continue;
+      fs::create_directories(dir / sub);
+      for (const auto& e : fs::directory_iterator(p.dir / sub))
+        if (e.path().extension() != ".csv") fs::copy_file(e.path(), dir / sub / e.path().filename(), fs::copy_options::overwrite_existing);
+    }
+  nlohmann::json meta = first.meta.doc;
+  meta.erase("shard");
+  if (meta.contains("options")) meta["options"]["shard"] = "";
+  meta["parts"] = nlohmann::json::array();
+  for (const Part& p : parts)
+    meta["parts"].push_back({{"dir", fs::absolute(p.dir).string()},
+                             {"shard", std::to_string(p.index) + "/" + std::to_string(p.count)},
+                             {"machine", p.meta.doc.value("machine", nlohmann::json::object())},
+                             {"allocators", p.meta.doc.value("allocators", nlohmann::json::array())},
+                             {"started", p.meta.doc.value("started", "")},
+                             {"finished", p.meta.doc.value("finished", "")}});
+  {
+    std::ofstream f(dir / "meta.json");
+    f << meta.dump(2) << "\n";
+    if (!f) throw RunError("cannot write " + (dir / "meta.json").string(), "check the free space");
+  }
+  write_summary(dir);
+  const std::size_t planned = meta.value("plan", nlohmann::json::array()).size();
+  out << "merged " << parts.size() << " of " << first.count << " part(s) into " << dir.string() << ": " << ids.size()
+      << " of " << planned << " runs";
+  std::set<std::string> hosts;
+  for (const Part& p : parts) hosts.insert(host_of(p.meta));
+  out << " from " << hosts.size() << " host(s)\n";
+  if (ids.size() < planned)
+    out << "missing: " << planned - ids.size() << " run(s); make them with: bench --resume " << dir.string() << "\n";
+  return 0;
+}
+
+}  // namespace allocstamp

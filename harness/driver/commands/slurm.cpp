@@ -1,0 +1,139 @@
+// commands/slurm.cpp — `bench slurm [sweep flags] --shards N`: the sweep as a
+// Slurm job array. Writes DIR/slurm/array.sbatch (task K runs
+// `bench <flags> --shard K/N --out DIR/parts/K` on a node of its own) and
+// DIR/slurm/merge.sbatch (after the array, whatever its tasks' fate: merge into
+// DIR/merged, summarise, draw the figures); with --submit, submits both
+// (the merge with --dependency=afterany on the array) and prints the job ids.
+// Slurm schedules; bench only plans, runs and merges.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "commands.h"
+#include "errors.h"
+
+namespace allocstamp {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string quoted(const std::string& word) {
+  if (!word.empty() && word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=./,:+@%") == std::string::npos)
+    return word;
+  std::string out = "'";
+  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// The sweep's own flags, as typed: the command line without `slurm` and its options.
+std::vector<std::string> sweep_flags(const std::vector<std::string>& command_line) {
+  static const std::vector<std::string> with_value = {"--shards", "--partition", "--time", "--out", "--account"};
+  static const std::vector<std::string> alone = {"--submit", "--exclusive", "--no-exclusive"};
+  std::vector<std::string> flags;
+  for (std::size_t i = 1; i < command_line.size(); ++i) {
+    const std::string& w = command_line[i];
+    if (w == "slurm") continue;
+    std::string name = w.substr(0, w.find('='));
+    if (std::find(alone.begin(), alone.end(), w) != alone.end()) continue;
+    if (std::find(with_value.begin(), with_value.end(), name) != with_value.end()) {
+      if (w.find('=') == std::string::npos) ++i;  // its value is the next word
+      continue;
+    }
+    flags.push_back(w);
+  }
+  return flags;
+}
+
+// Runs sbatch --parsable SCRIPT [extra] and returns the job id it prints.
+std::string submit(const fs::path& script, const std::vector<std::string>& extra) {
+  std::string command = "sbatch --parsable";
+  for (const auto& e : extra) command += " " + quoted(e);
+  command += " " + quoted(script.string()) + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) throw RunError("cannot run sbatch", "install Slurm's client (apt-get install slurm-client) or submit by hand");
+  std::string output;
+  std::array<char, 512> buf{};
+  while (fgets(buf.data(), int(buf.size()), pipe)) output += buf.data();
+  int status = pclose(pipe);
+  while (!output.empty() && (output.back() == '\n' || output.back() == '\r')) output.pop_back();
+  if (status != 0 || output.empty() || output.find_first_not_of("0123456789;") != std::string::npos)
+    throw RunError("sbatch " + script.string() + " failed: " + output,
+                   "check the partition and time limit, or submit the script by hand");
+  return output.substr(0, output.find(';'));
+}
+
+}  // namespace
+
+int command_slurm(const Command& command, const Paths& paths, std::ostream& out) {
+  const SlurmOptions& s = command.slurm;
+  const Options& run = command.run;
+  if (s.shards < 1) throw UsageError("--shards " + std::to_string(s.shards) + " is not a count", "give --shards N, N >= 1");
+  fs::path dir = fs::absolute(run.out.empty() ? paths.source / "results" / "slurm" : fs::path(run.out));
+  if (fs::exists(dir / "slurm")) throw UsageError(dir.string() + " holds a Slurm sweep already", "choose another --out");
+  fs::create_directories(dir / "slurm");
+  fs::create_directories(dir / "parts");
+  const fs::path bench = paths.source / "bench";
+  int cpus = 1;
+  for (int t : run.threads) cpus = std::max(cpus, t);
+
+  std::ostringstream flags;
+  for (const auto& f : sweep_flags(run.command_line)) flags << ' ' << quoted(f);
+  std::ostringstream array;
+  array << "#!/bin/bash\n"
+        << "# allocstamp: " << s.shards << " parts of one sweep, one node each (written by bench slurm)\n"
+        << "#SBATCH --job-name=allocstamp\n"
+        << "#SBATCH --array=1-" << s.shards << "\n"
+        << "#SBATCH --nodes=1\n#SBATCH --ntasks=1\n"
+        << "#SBATCH --cpus-per-task=" << cpus << "\n";
+  if (s.exclusive) array << "#SBATCH --exclusive\n";  // an allocator benchmark sharing a node measures its neighbour
+  if (!s.partition.empty()) array << "#SBATCH --partition=" << s.partition << "\n";
+  if (!s.time.empty()) array << "#SBATCH --time=" << s.time << "\n";
+  if (!s.account.empty()) array << "#SBATCH --account=" << s.account << "\n";
+  array << "#SBATCH --output=" << (dir / "slurm" / "part-%a.out").string() << "\n"
+        << "set -euo pipefail\n"
+        << "cd " << quoted(paths.source.string()) << "\n"
+        << "# The build is read from the shared file system; on nodes without it, build once per node first:\n"
+        << "#   make build\n"
+        << "exec " << quoted(bench.string()) << flags.str() << " --shard \"${SLURM_ARRAY_TASK_ID}/" << s.shards
+        << "\" --out " << quoted((dir / "parts").string()) << "/\"${SLURM_ARRAY_TASK_ID}\"\n";
+  std::ostringstream merge;
+  merge << "#!/bin/bash\n"
+        << "# allocstamp: merges the parts, then the summary, figures and report (written by bench slurm)\n"
+        << "#SBATCH --job-name=allocstamp-merge\n#SBATCH --nodes=1\n#SBATCH --ntasks=1\n";
+  if (!s.partition.empty()) merge << "#SBATCH --partition=" << s.partition << "\n";
+  if (!s.account.empty()) merge << "#SBATCH --account=" << s.account << "\n";
+  merge << "#SBATCH --output=" << (dir / "slurm" / "merge.out").string() << "\n"
+        << "set -uo pipefail\n"
+        << "cd " << quoted(paths.source.string()) << "\n"
+        << "parts=()\n"
+        << "for p in " << quoted((dir / "parts").string()) << "/*; do [ -f \"$p/meta.json\" ] && parts+=(\"$p\"); done\n"
+        << quoted(bench.string()) << " merge " << quoted((dir / "merged").string()) << " \"${parts[@]}\" || exit $?\n"
+        << quoted(bench.string()) << " plot " << quoted((dir / "merged").string()) << " || true\n";
+  const fs::path array_script = dir / "slurm" / "array.sbatch", merge_script = dir / "slurm" / "merge.sbatch";
+  for (const auto& [path, text] : {std::pair{array_script, array.str()}, std::pair{merge_script, merge.str()}}) {
+    std::ofstream f(path);
+    f << text;
+    if (!f) throw RunError("cannot write " + path.string(), "check that " + dir.string() + " is writable");
+    fs::permissions(path, fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add);
+  }
+  out << "wrote " << array_script.string() << " (" << s.shards << " tasks) and " << merge_script.string() << "\n";
+  if (!s.submit) {
+    out << "submit with:\n  id=$(sbatch --parsable " << quoted(array_script.string()) << ")\n"
+        << "  sbatch --dependency=afterany:$id " << quoted(merge_script.string()) << "\n"
+        << "the merged results will be in " << (dir / "merged").string() << "\n";
+    return 0;
+  }
+  std::string array_id = submit(array_script, {});
+  std::string merge_id = submit(merge_script, {"--dependency=afterany:" + array_id});
+  out << "submitted: array job " << array_id << ", merge job " << merge_id << "\n"
+      << "the merged results will be in " << (dir / "merged").string() << "\n";
+  std::ofstream(dir / "slurm" / "jobs") << array_id << " " << merge_id << "\n";
+  return 0;
+}
+
+}  // namespace allocstamp
