@@ -1,0 +1,147 @@
+// cluster_e2e_test — sharded sweeps: parts merged by `bench merge` equal a
+// one-machine run in every deterministic column; merge refuses parts of other
+// plans, overlapping parts, folders that are not parts and parts that ran other
+// allocator versions (exit 2, saying which); a missing part is resumable; and a
+// real one-node Slurm (scripts/local-slurm) runs `bench slurm --submit` as a
+// 3-task array whose merge job writes the folder. Without root or Slurm's
+// daemons, that last test is skipped with the reason.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "run_command.h"
+
+namespace allocstamp {
+namespace {
+
+namespace fs = std::filesystem;
+using Result = testing::CommandResult;
+
+class Cluster : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("cluster-e2e-" + std::to_string(getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  Result bench(std::vector<std::string> args, std::vector<std::string> env = {}) {
+    args.insert(args.begin(), BENCH_BINARY);
+    testing::CommandOptions options;
+    options.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS)};
+    options.env.insert(options.env.end(), env.begin(), env.end());
+    options.timeout_seconds = 300;
+    return testing::run_command(args, options);
+  }
+
+  // The matrix every test splits: two workloads x two allocators x 1 and 2 threads.
+  std::vector<std::string> matrix(const std::string& out, const std::string& shard = "") {
+    std::vector<std::string> a = {"--workload=test-alloc,churn", "--alloc=glibc,jemalloc", "--size=tiny",
+                                  "--threads=1,2", "--reps=1", "--no-series", "--out=" + out};
+    if (!shard.empty()) a.push_back("--shard=" + shard);
+    return a;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(Cluster, MergedPartsEqualOneMachineAndBadPartsAreRefused) {
+  for (int k = 1; k <= 3; ++k) {
+    Result r = bench(matrix((dir_ / ("p" + std::to_string(k))).string(), std::to_string(k) + "/3"));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  Result one = bench(matrix((dir_ / "one").string()));
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  const std::string p1 = (dir_ / "p1").string(), p2 = (dir_ / "p2").string(), p3 = (dir_ / "p3").string();
+
+  Result merged = bench({"merge", (dir_ / "merged").string(), p1, p2, p3});
+  ASSERT_EQ(merged.exit_code, 0) << merged.err;
+  EXPECT_NE(merged.out.find("merged 3 of 3 part(s)"), std::string::npos) << merged.out;
+  Result check = bench({"check", "--baseline", (dir_ / "one").string(), "--current", (dir_ / "merged").string(),
+                        "--deterministic-only", "--fail-on-missing"});
+  EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
+  EXPECT_TRUE(fs::exists(dir_ / "merged" / "summary.csv"));
+
+  // Bad inputs, each exit 2 with what is wrong.
+  std::vector<std::string> other_args = {"--workload=test-alloc", "--alloc=glibc", "--size=tiny", "--reps=1",
+                                         "--no-series", "--shard=2/3", "--out=" + (dir_ / "other").string()};
+  ASSERT_EQ(bench(other_args).exit_code, 0);
+  fs::copy(dir_ / "p2", dir_ / "p2-versions", fs::copy_options::recursive);
+  {
+    nlohmann::json meta = nlohmann::json::parse(std::ifstream(dir_ / "p2-versions" / "meta.json"));
+    meta["allocators"][0]["version"] = "0.0-other";
+    std::ofstream(dir_ / "p2-versions" / "meta.json") << meta.dump(2);
+  }
+  const std::pair<std::vector<std::string>, std::string> refused[] = {
+      {{p1, p1}, "overlapping parts"},
+      {{p1, (dir_ / "other").string()}, "ran another plan"},
+      {{p1, (dir_ / "one").string()}, "is not the folder of one shard"},
+      {{p1, (dir_ / "p2-versions").string()}, "other allocator versions"},
+  };
+  int n = 0;
+  for (const auto& [parts, says] : refused) {
+    std::vector<std::string> args = {"merge", (dir_ / ("bad" + std::to_string(++n))).string()};
+    args.insert(args.end(), parts.begin(), parts.end());
+    Result r = bench(args);
+    EXPECT_EQ(r.exit_code, 2) << says << ": " << r.out << r.err;
+    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+  }
+  Result mixed = bench({"merge", (dir_ / "mixed").string(), p1, (dir_ / "p2-versions").string(), "--allow-mixed-hosts"});
+  EXPECT_EQ(mixed.exit_code, 0) << mixed.err;
+
+  // A missing part: its runs are missing, and --resume makes them.
+  Result partial = bench({"merge", (dir_ / "partial").string(), p1, p3});
+  ASSERT_EQ(partial.exit_code, 0) << partial.err;
+  EXPECT_NE(partial.out.find("bench --resume"), std::string::npos) << partial.out;
+  Result resumed = bench({"--resume", (dir_ / "partial").string()});
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  Result whole = bench({"check", "--baseline", (dir_ / "one").string(), "--current", (dir_ / "partial").string(),
+                        "--deterministic-only", "--fail-on-missing"});
+  EXPECT_EQ(whole.exit_code, 0) << whole.out << whole.err;
+}
+
+TEST_F(Cluster, ALocalSlurmRunsTheSweepAsAJobArray) {
+  if (getuid() != 0) GTEST_SKIP() << "Slurm's daemons need root: not run";
+  for (const char* tool : {"/usr/sbin/slurmctld", "/usr/sbin/slurmd", "/usr/sbin/munged", "/usr/bin/sbatch"})
+    if (!fs::exists(tool)) GTEST_SKIP() << tool << " is missing (apt-get install slurm-wlm munge): not run";
+  const std::string slurm_dir = (dir_ / "slurm-cluster").string();
+  testing::CommandOptions daemon_env;
+  daemon_env.env = {"ALLOCSTAMP_SLURM_DIR=" + slurm_dir};
+  daemon_env.timeout_seconds = 120;
+  Result up = testing::run_command({LOCAL_SLURM, "start"}, daemon_env);
+  if (up.exit_code != 0) GTEST_SKIP() << "the local Slurm did not start: " << up.err;
+  struct Stop {
+    testing::CommandOptions env;
+    ~Stop() { testing::run_command({LOCAL_SLURM, "stop"}, env); }
+  } stop{daemon_env};
+  const std::string conf = "SLURM_CONF=" + slurm_dir + "/slurm.conf";
+
+  std::vector<std::string> args = matrix((dir_ / "sharded").string());
+  args.insert(args.begin(), {"slurm", "--shards", "3", "--submit"});
+  Result submitted = bench(args, {conf});
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.out << submitted.err;
+  EXPECT_NE(submitted.out.find("submitted: array job"), std::string::npos) << submitted.out;
+  const fs::path merged = dir_ / "sharded" / "merged";
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(240);
+  while (!fs::exists(merged / "summary.csv") && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  ASSERT_TRUE(fs::exists(merged / "summary.csv")) << "the merge job wrote no folder: "
+                                                  << testing::slurp(dir_ / "sharded" / "slurm" / "merge.out");
+  for (int k = 1; k <= 3; ++k) EXPECT_TRUE(fs::exists(dir_ / "sharded" / "parts" / std::to_string(k) / "meta.json"));
+  Result one = bench(matrix((dir_ / "one").string()));
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  Result check = bench({"check", "--baseline", (dir_ / "one").string(), "--current", merged.string(),
+                        "--deterministic-only", "--fail-on-missing"});
+  EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
+}
+
+}  // namespace
+}  // namespace allocstamp
