@@ -4,6 +4,8 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <filesystem>
 
 #include "errors.h"
@@ -100,6 +102,38 @@ Examples:
     ./bench check --baseline /tmp/good --current /tmp/bisect-$$ --deterministic-only')";
 
 }  // namespace
+
+// What CLI11's checks let through: empty list items, an empty or non-UTF-8
+// --out, and numbers that are not numbers (nan, inf).
+void validate_values(const Options& o, const CheckOptions& c, int argc, char** argv) {
+  // CLI11 drops empty items of a list: "glibc,,jemalloc" would run two allocators quietly.
+  bool out_given = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string w = argv[i];
+    if (w == "--") break;
+    if (w == "--out" || w.rfind("--out=", 0) == 0) out_given = true;
+    for (const char* flag : {"--alloc", "--workload", "--threads"}) {
+      std::string value;
+      if (w.rfind(std::string(flag) + "=", 0) == 0) value = w.substr(std::strlen(flag) + 1);
+      else if (w == flag && i + 1 < argc) value = argv[i + 1];
+      else continue;
+      if (value.empty() || value.front() == ',' || value.back() == ',' || value.find(",,") != std::string::npos)
+        throw UsageError(std::string(flag) + " has an empty item", "write the list without empty entries, e.g. glibc,jemalloc");
+    }
+  }
+  if (out_given && o.out.empty()) throw UsageError("--out is empty", "name the results folder, or leave --out out");
+  // UTF-8: every byte above 0x7F in a well-formed sequence.
+  for (std::size_t i = 0; i < o.out.size();) {
+    unsigned char b = static_cast<unsigned char>(o.out[i]);
+    std::size_t n = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
+    bool ok = n != 0 && i + n <= o.out.size();
+    for (std::size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(o.out[i + k]) >> 6) == 2;
+    if (!ok) throw UsageError("--out is not UTF-8 text", "name the results folder in UTF-8");
+    i += n;
+  }
+  if (!std::isfinite(o.timeout_seconds)) throw UsageError("--timeout is not a number of seconds", "give e.g. --timeout 600");
+  if (!std::isfinite(c.alpha)) throw UsageError("--alpha is not a number", "give a level between 0 and 1, e.g. 0.05");
+}
 
 Command parse_command_line(int argc, char** argv) {
   Command command;
@@ -247,6 +281,13 @@ Command parse_command_line(int argc, char** argv) {
   trace_record->add_flag("--raw", tr.raw, "Keep the trace as memprof writes it (no zstd): 40 bytes per event");
   trace_record->add_option("program", tr.program, "The program and its arguments, after --")->required();
 
+  // "--alloc=" with nothing after it would take the next word as its value.
+  for (int i = 1; i < argc; ++i) {
+    std::string word = argv[i];
+    if (word == "--") break;
+    if (word.rfind("--", 0) == 0 && !word.empty() && word.back() == '=')
+      throw UsageError(word + " has an empty value", "give a value after '=', or leave the flag out");
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -273,6 +314,7 @@ Command parse_command_line(int argc, char** argv) {
                                        : Command::Verb::run;
   for (int i = 0; i < argc; ++i) o.command_line.emplace_back(argv[i]);
   if (no_profile || o.profile == "none") o.profile = "full", o.profile_reps = 0;
+  validate_values(o, c, argc, argv);
   // Flags typed on the command line (ALLOCSTAMP_* variables are ambient, not given).
   for (int i = 1; i < argc; ++i) {
     std::string word = argv[i];

@@ -3,7 +3,12 @@
 // resume bookkeeping.
 #include "results_folder.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <iterator>
 
 #include "errors.h"
 #include "keys.h"
@@ -72,13 +77,50 @@ Status status_of(const Finished& f) {
   return Status::failed;
 }
 
+FolderLock::FolderLock(const fs::path& dir) {
+  const fs::path file = dir / ".lock";
+  fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw UsageError("cannot create " + file.string(), "choose a writable --out");
+  if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    char pid[32] = {};
+    ssize_t got = pread(fd_, pid, sizeof pid - 1, 0);
+    ::close(fd_);
+    fd_ = -1;
+    std::string holder = got > 0 ? std::string(pid, std::size_t(got)) : std::string("?");
+    while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' ')) holder.pop_back();
+    throw UsageError(dir.string() + " is being written by another bench (pid " + holder + ")",
+                     "wait until it ends, or choose another --out");
+  }
+  std::string mine = std::to_string(getpid()) + "\n";
+  if (ftruncate(fd_, 0) != 0 || pwrite(fd_, mine.data(), mine.size(), 0) != ssize_t(mine.size())) {
+    // The lock holds without the pid: only the message would lack it.
+  }
+}
+
+FolderLock::FolderLock(FolderLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+
+FolderLock& FolderLock::operator=(FolderLock&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = other.fd_;
+    other.fd_ = -1;
+  }
+  return *this;
+}
+
+FolderLock::~FolderLock() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
 ResultsFolder ResultsFolder::create(const fs::path& dir) {
   std::error_code ec;
   fs::create_directories(dir / "logs", ec);
   if (ec) throw UsageError("cannot create " + dir.string() + ": " + ec.message(), "choose a writable --out");
+  FolderLock lock(dir);
   if (fs::exists(dir / "runs.csv"))
     throw UsageError(dir.string() + " already holds results", "choose another --out, or --resume it");
   ResultsFolder folder(dir);
+  folder.lock_ = std::move(lock);
   folder.open_streams(true);
   return folder;
 }
@@ -86,6 +128,7 @@ ResultsFolder ResultsFolder::create(const fs::path& dir) {
 ResultsFolder ResultsFolder::reopen(const fs::path& dir) {
   if (!fs::exists(dir / "meta.json") || !fs::exists(dir / "runs.csv"))
     throw UsageError(dir.string() + " has no meta.json and runs.csv", "--resume takes a folder bench wrote");
+  FolderLock lock(dir);
   CsvRow header;
   read_csv(dir / "runs.csv", &header);  // checks the schema
   // A folder of an older schema has fewer columns (no kind, no libitm columns):
@@ -95,17 +138,19 @@ ResultsFolder ResultsFolder::reopen(const fs::path& dir) {
     if (std::none_of(kColumns.begin(), kColumns.end(), [&](const Column& c) { return c.name == name; }))
       throw UsageError(dir.string() + "/runs.csv has the column '" + name + "', which this bench does not write",
                        "it comes from another version of allocstamp: start a new folder");
-  // A last row without its newline (an editor, a full disk) must not swallow the next one.
-  {
-    std::ifstream in(dir / "runs.csv", std::ios::binary | std::ios::ate);
-    if (in.tellg() > 0) {
-      in.seekg(-1, std::ios::end);
-      char last = 0;
-      in.get(last);
-      if (last != '\n') std::ofstream(dir / "runs.csv", std::ios::app) << '\n';
-    }
+  // A last row without its newline was torn by a full disk or a kill: cut it
+  // off, so that its run is made again and no reader meets half a row.
+  for (const char* name : {"runs.csv", "series.csv", "scopes.csv", "micro.csv"}) {
+    const fs::path file = dir / name;
+    if (!fs::exists(file)) continue;
+    std::ifstream in(file, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (text.empty() || text.back() == '\n') continue;
+    std::size_t keep = text.rfind('\n');
+    fs::resize_file(file, keep == std::string::npos ? 0 : keep + 1);
   }
   ResultsFolder folder(dir);
+  folder.lock_ = std::move(lock);
   folder.columns_ = header;
   folder.open_streams(false);
   return folder;

@@ -36,6 +36,24 @@ Status status_of(const Finished& f);
 void replace_file(const std::filesystem::path& file, const std::string& text);
 
 
+// An exclusive lock on a results folder (flock on DIR/.lock, holding the
+// writer's pid), held while a sweep writes it: a second sweep or --resume on
+// the same folder is refused instead of interleaving rows.
+class FolderLock {
+ public:
+  FolderLock() = default;
+  // Throws UsageError (exit 2) naming the holder's pid when another bench holds it.
+  explicit FolderLock(const std::filesystem::path& dir);
+  FolderLock(FolderLock&& other) noexcept;
+  FolderLock& operator=(FolderLock&& other) noexcept;
+  FolderLock(const FolderLock&) = delete;
+  FolderLock& operator=(const FolderLock&) = delete;
+  ~FolderLock();
+
+ private:
+  int fd_ = -1;
+};
+
 class ResultsFolder {
  public:
   // A new folder (it must not hold runs.csv yet) or, for --resume, an existing one.
@@ -55,6 +73,7 @@ class ResultsFolder {
   void open_streams(bool fresh);
   void check_written();  // throws RunError when a write failed
   std::filesystem::path dir_;
+  FolderLock lock_;
   CsvRow columns_;  // runs.csv's columns: this bench's, or a resumed older folder's
   std::ofstream runs_, series_, scopes_, micro_;
 };

@@ -1,0 +1,102 @@
+// hardening_e2e_test — the results folder and the command line against what a
+// demanding user does: two sweeps on one folder (the second is refused with the
+// holder's pid), a row torn by a full disk or a kill (cut off on --resume and
+// its run made again), and flag values CLI11 alone lets through (an empty
+// value, empty list items, an empty or non-UTF-8 --out, nan numbers).
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "run_command.h"
+#include "runs.h"
+
+namespace allocstamp {
+namespace {
+
+namespace fs = std::filesystem;
+using Result = testing::CommandResult;
+
+class Hardening : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("hardening-e2e-" + std::to_string(getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  Result bench(std::vector<std::string> args) {
+    args.insert(args.begin(), BENCH_BINARY);
+    testing::CommandOptions options;
+    options.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS)};
+    options.timeout_seconds = 120;
+    return testing::run_command(args, options);
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(Hardening, ASecondWriterOfAFolderIsRefused) {
+  const std::string out = "--out=" + (dir_ / "busy").string();
+  Result first;
+  std::thread sweep([&] {
+    first = bench({"--workload=test-slow", "--alloc=glibc", "--size=tiny", "--reps=3", "--no-profile", out});
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));  // the first holds the folder by now
+  Result second = bench({"--resume", (dir_ / "busy").string()});
+  sweep.join();
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_EQ(second.exit_code, 2) << second.err;
+  EXPECT_NE(second.err.find("is being written by another bench (pid "), std::string::npos) << second.err;
+  RunsTable runs = load_runs(dir_ / "busy", "busy");
+  EXPECT_EQ(runs.rows.size(), 3u) << "no row of a second writer";
+  // Once the first has ended, the folder is free again.
+  EXPECT_EQ(bench({"--resume", (dir_ / "busy").string()}).exit_code, 0);
+}
+
+TEST_F(Hardening, ATornRowIsCutOffAndItsRunMadeAgain) {
+  const fs::path folder = dir_ / "torn";
+  ASSERT_EQ(bench({"--workload=test-alloc", "--alloc=glibc", "--size=tiny", "--reps=2", "--no-series",
+                   "--out=" + folder.string()})
+                .exit_code,
+            0);
+  const std::size_t rows = load_runs(folder, "torn").rows.size();
+  {
+    // The last row cut in the middle, as a full disk leaves it.
+    std::string text = testing::slurp(folder / "runs.csv");
+    std::size_t last = text.rfind('\n', text.size() - 2);
+    std::ofstream(folder / "runs.csv", std::ios::trunc) << text.substr(0, last + 1 + 20);
+  }
+  Result resumed = bench({"--resume", folder.string()});
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  RunsTable runs = load_runs(folder, "torn");  // refuses a row of the wrong width
+  EXPECT_EQ(runs.rows.size(), rows);
+  Result check = bench({"check", "--baseline", folder.string(), "--current", folder.string()});
+  EXPECT_EQ(check.exit_code, 0) << check.err;
+}
+
+TEST_F(Hardening, FlagValuesThatAreNotValuesExitTwo) {
+  const std::pair<std::vector<std::string>, std::string> cases[] = {
+      {{"--alloc=", "--workload=test-alloc", "--dry-run"}, "--alloc= has an empty value"},
+      {{"--alloc=glibc,,jemalloc", "--workload=test-alloc", "--dry-run"}, "--alloc has an empty item"},
+      {{"--workload=test-alloc,", "--dry-run"}, "--workload has an empty item"},
+      {{"--workload=test-alloc", "--out", "", "--dry-run"}, "--out is empty"},
+      {{"--workload=test-alloc", "--out=" + (dir_ / "bad\xff\xfe").string(), "--dry-run"}, "--out is not UTF-8"},
+      {{"--workload=test-alloc", "--timeout=nan", "--dry-run"}, "--timeout is not a number"},
+      {{"check", "--baseline=a", "--current=b", "--alpha=nan"}, "--alpha is not a number"},
+  };
+  for (const auto& [args, says] : cases) {
+    Result r = bench(args);
+    EXPECT_EQ(r.exit_code, 2) << says << ": " << r.out << r.err;
+    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "bad\xff\xfe"));
+}
+
+}  // namespace
+}  // namespace allocstamp
