@@ -104,7 +104,7 @@ Finished ProcessExecutor::run(const Launch& launch) {
     // Nothing else of bench's (its CSV files above all) reaches the workload.
     close_range(3, child_records_fd - 1, CLOSE_RANGE_CLOEXEC);
     close_range(child_records_fd + 1, ~0U, CLOSE_RANGE_CLOEXEC);
-    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) signal(sig, SIG_DFL);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXFSZ}) signal(sig, SIG_DFL);
     execve(launch.program.c_str(), argv.data(), envp.data());
     dprintf(2, "bench: cannot start %s: %s\n", launch.program.c_str(), std::strerror(errno));
     _exit(127);

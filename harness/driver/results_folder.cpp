@@ -112,8 +112,9 @@ FolderLock::~FolderLock() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-ResultsFolder ResultsFolder::create(const fs::path& dir) {
+ResultsFolder ResultsFolder::create(const fs::path& dir, const nlohmann::json& meta) {
   std::error_code ec;
+  const bool existed = fs::exists(dir);
   fs::create_directories(dir / "logs", ec);
   if (ec) throw UsageError("cannot create " + dir.string() + ": " + ec.message(), "choose a writable --out");
   FolderLock lock(dir);
@@ -121,7 +122,18 @@ ResultsFolder ResultsFolder::create(const fs::path& dir) {
     throw UsageError(dir.string() + " already holds results", "choose another --out, or --resume it");
   ResultsFolder folder(dir);
   folder.lock_ = std::move(lock);
-  folder.open_streams(true);
+  try {
+    folder.write_meta(meta);
+    folder.open_streams(true);
+  } catch (const std::exception& e) {
+    // Nothing half-made is left: no folder that --resume could not take.
+    for (const char* name : {"runs.csv", "series.csv", "scopes.csv", "micro.csv", "meta.json", "meta.json.tmp", ".lock"})
+      fs::remove(dir / name, ec);
+    fs::remove(dir / "logs", ec);
+    if (!existed) fs::remove(dir, ec);
+    throw RunError(std::string("cannot start the results folder ") + dir.string() + " (disk full?)",
+                   "free some space, then run again");
+  }
   return folder;
 }
 

@@ -56,8 +56,10 @@ class FolderLock {
 
 class ResultsFolder {
  public:
-  // A new folder (it must not hold runs.csv yet) or, for --resume, an existing one.
-  static ResultsFolder create(const std::filesystem::path& dir);
+  // A new folder (it must not hold runs.csv yet), meta.json written first; when
+  // the rest cannot be written, what was created is removed. Or, for --resume,
+  // an existing one.
+  static ResultsFolder create(const std::filesystem::path& dir, const nlohmann::json& meta);
   static ResultsFolder reopen(const std::filesystem::path& dir);
 
   const std::filesystem::path& dir() const { return dir_; }

@@ -149,10 +149,6 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   }
 
   fs::path dir = !options.out.empty() ? fs::path(options.out) : claim_default_folder(paths);
-  ResultsFolder folder = resuming ? ResultsFolder::reopen(dir) : ResultsFolder::create(dir);
-  if (results_dir) *results_dir = dir;
-  std::set<std::string> done = resuming ? folder.completed_keys() : std::set<std::string>{};
-  std::set<std::string> skipped_before = resuming ? folder.completed_keys(true) : std::set<std::string>{};
   nlohmann::json allocators_now = allocator_meta(allocators);
   nlohmann::json meta;
   if (resuming) {
@@ -175,7 +171,12 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
             {"memprof", !options.profiled() ? "" : paths.memprof.string()},
             {"allocators", allocators_now}};
   }
-  folder.write_meta(meta);
+  // A new folder gets meta.json first: a folder left by a failure can always be resumed.
+  ResultsFolder folder = resuming ? ResultsFolder::reopen(dir) : ResultsFolder::create(dir, meta);
+  if (results_dir) *results_dir = dir;
+  std::set<std::string> done = resuming ? folder.completed_keys() : std::set<std::string>{};
+  std::set<std::string> skipped_before = resuming ? folder.completed_keys(true) : std::set<std::string>{};
+  if (resuming) folder.write_meta(meta);
   if (options.out.empty()) point_latest_at(paths, dir);  // an explicit --out leaves results/latest alone
   for (const auto& warning : machine_warnings()) std::cerr << "warning: " << warning << "\n";
 

@@ -80,6 +80,29 @@ TEST_F(Hardening, ATornRowIsCutOffAndItsRunMadeAgain) {
   EXPECT_EQ(check.exit_code, 0) << check.err;
 }
 
+// A disk that fills at the start (a file-size limit here): meta.json is written
+// first, or nothing is left — never a folder --resume cannot take.
+TEST_F(Hardening, AFullDiskAtTheStartLeavesNoHalfFolder) {
+  if (!fs::exists("/usr/bin/prlimit")) GTEST_SKIP() << "no prlimit (util-linux)";
+  for (const char* limit : {"--fsize=100", "--fsize=3000"}) {  // meta.json fails; then the CSVs
+    const fs::path folder = dir_ / (std::string("full") + limit);
+    testing::CommandOptions options;
+    options.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS)};
+    Result r = testing::run_command({"/usr/bin/prlimit", limit, "--", BENCH_BINARY, "--workload=test-alloc",
+                                     "--alloc=glibc", "--size=tiny", "--reps=1", "--out=" + folder.string()},
+                                    options);
+    EXPECT_NE(r.exit_code, 0) << limit;
+    EXPECT_EQ(r.signal, 0) << limit << ": bench must say what failed, not die by a signal";
+    if (fs::exists(folder)) {
+      EXPECT_TRUE(fs::exists(folder / "meta.json")) << limit << ": a folder without meta.json was left";
+      Result resumed = bench({"--resume", folder.string()});
+      EXPECT_EQ(resumed.exit_code, 0) << limit << ": " << resumed.err;
+    } else {
+      EXPECT_NE(r.err.find("disk full"), std::string::npos) << r.err;
+    }
+  }
+}
+
 TEST_F(Hardening, FlagValuesThatAreNotValuesExitTwo) {
   const std::pair<std::vector<std::string>, std::string> cases[] = {
       {{"--alloc=", "--workload=test-alloc", "--dry-run"}, "--alloc= has an empty value"},
