@@ -57,6 +57,7 @@ std::vector<CsvRow> read_csv(const fs::path& file, CsvRow* header) {
   std::string line;
   bool have_header = false;
   while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();  // CRLF line ends (a Windows editor) read as LF
     if (line.rfind("# allocstamp", 0) == 0) {
       int schema = std::atoi(line.substr(line.rfind(' ') + 1).c_str());
       if (schema > contract::kResultsSchema)

@@ -2,6 +2,8 @@
 #include "runs.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -29,6 +31,7 @@ void check_schema_line(const fs::path& file, const std::string& role) {
   std::string first;
   if (!in || !std::getline(in, first))
     throw UsageError(role + " " + file.string() + " is empty or unreadable", "give a runs.csv written by bench");
+  if (!first.empty() && first.back() == '\r') first.pop_back();  // CRLF, as read_csv takes it
   const std::string expected = "# allocstamp runs.csv schema " + std::to_string(kResultsSchema);
   if (first == expected) return;
   const std::string prefix = "# allocstamp ";
@@ -56,6 +59,96 @@ void check_schema_line(const fs::path& file, const std::string& role) {
 
 }  // namespace
 
+namespace {
+
+bool all_digits(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// A whole number that fits in 64 bits: digits only (no sign, no 0x, no point).
+bool is_count(const std::string& s) {
+  if (!all_digits(s) || s.size() > 20) return false;
+  return s.size() < 20 || s <= "18446744073709551615";
+}
+
+// A non-negative decimal: digits, an optional fraction, an optional exponent.
+bool is_amount(const std::string& s) {
+  std::size_t i = 0, n = s.size();
+  auto digits = [&] {
+    std::size_t from = i;
+    while (i < n && s[i] >= '0' && s[i] <= '9') ++i;
+    return i > from;
+  };
+  bool whole = digits();
+  bool fraction = false;
+  if (i < n && s[i] == '.') ++i, fraction = digits();
+  if (!whole && !fraction) return false;
+  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  return i == n;
+}
+
+// Every field a reader relies on, checked once: unique positive run ids,
+// positive thread counts, known statuses and kinds, and each measured column
+// in its unit's domain (counts and bytes whole and within 64 bits; times and
+// sizes non-negative decimals). UsageError names the file, row and column.
+// Damage no reader may step over, whatever it does with rows of the wrong
+// width: a column named twice, a NUL byte anywhere.
+void refuse_damage(const RunsTable& t, const std::string& role) {
+  for (std::size_t a = 0; a < t.header.size(); ++a)
+    for (std::size_t b = a + 1; b < t.header.size(); ++b)
+      if (t.header[a] == t.header[b])
+        throw UsageError(role + " " + t.source + " has the column '" + t.header[a] + "' twice",
+                         "the file is damaged: it is not a runs.csv written by bench");
+  for (std::size_t r = 0; r < t.rows.size(); ++r)
+    for (std::size_t c = 0; c < t.rows[r].size(); ++c)
+      if (t.rows[r][c].find('\0') != std::string::npos)
+        throw UsageError(role + " " + t.source + ": data row " + std::to_string(r + 1) + ", column " +
+                             (c < t.header.size() ? t.header[c] : std::to_string(c + 1)) + ": a NUL byte",
+                         "the file is damaged: repair that row or rerun the benchmark");
+}
+
+void validate(const RunsTable& t, const std::string& role) {
+  std::map<std::string, std::string> unit_of;
+  for (const contract::KeyInfo& k : contract::kKeys) unit_of[std::string(k.name)] = std::string(k.unit);
+  std::set<std::string> ids;
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    const CsvRow& row = t.rows[r];
+    auto bad = [&](const std::string& column, const std::string& what) {
+      throw UsageError(role + " " + t.source + ": data row " + std::to_string(r + 1) + ", column " + column + ": " +
+                           what,
+                       "the file is damaged: repair that row or rerun the benchmark");
+    };
+    if (t.has("run_id")) {
+      const std::string& id = t.text(row, "run_id");
+      if (!is_count(id) || id == "0" || id[0] == '0') bad("run_id", "'" + id + "' is not a run number");
+      if (!ids.insert(id).second) bad("run_id", "run " + id + " appears twice");
+    }
+    const std::string& threads = t.text(row, "threads");
+    if (!is_count(threads) || threads[0] == '0') bad("threads", "'" + threads + "' is not a thread count");
+    Status status;
+    if (!parse_status(t.text(row, "status"), status)) bad("status", "'" + t.text(row, "status") + "' is not a status");
+    if (t.has("kind") && t.text(row, "kind") != "timed" && t.text(row, "kind") != "profiled")
+      bad("kind", "'" + t.text(row, "kind") + "' is not timed or profiled");
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      const std::string& field = row[c];
+      if (field.empty()) continue;
+      auto unit = unit_of.find(t.header[c]);
+      if (unit == unit_of.end()) continue;  // an extra column: the program's own
+      if (unit->second == "count" || unit->second == "bytes") {
+        if (!is_count(field)) bad(t.header[c], "'" + field + "' is not a whole number of " + unit->second);
+      } else if (unit->second == "ns" || unit->second == "kb" || unit->second == "byte_ns") {
+        if (!is_amount(field)) bad(t.header[c], "'" + field + "' is not a non-negative amount");
+      }
+    }
+  }
+}
+
+}  // namespace
+
 RunsTable load_runs(const fs::path& path, const std::string& role, Damaged damaged) {
   std::error_code ec;
   fs::path file = path;
@@ -75,6 +168,7 @@ RunsTable load_runs(const fs::path& path, const std::string& role, Damaged damag
   for (const char* key : {"workload", "app", "size", "allocator", "tm", "threads", "status"})
     if (column_of(t.header, key) == t.header.size())
       throw UsageError(role + " " + t.source + " lacks the column '" + key + "'", "it is not a runs.csv written by bench");
+  refuse_damage(t, role);
   for (std::size_t i = 0; i < t.rows.size(); ++i)
     if (t.rows[i].size() != t.header.size() && damaged == Damaged::refuse)
       throw UsageError(role + " " + t.source + ": data row " + std::to_string(i + 1) + " has " +
@@ -83,6 +177,7 @@ RunsTable load_runs(const fs::path& path, const std::string& role, Damaged damag
   auto wrong_width = [&](const CsvRow& row) { return row.size() != t.header.size(); };
   t.damaged_rows = std::size_t(std::count_if(t.rows.begin(), t.rows.end(), wrong_width));
   t.rows.erase(std::remove_if(t.rows.begin(), t.rows.end(), wrong_width), t.rows.end());
+  validate(t, role);
   if (!t.has("kind") && read_meta(file.parent_path(), MetaMissing::allow).unprofiled()) t.default_kind = RunKind::timed;
   return t;
 }

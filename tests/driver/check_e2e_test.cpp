@@ -74,6 +74,7 @@ class CheckEndToEnd : public ::testing::Test {
       v[column] = value.str();
       for (const char* kind : {"timed", "profiled"}) {
         v["kind"] = kind;
+        v["run_id"] = std::to_string(2 * i + (std::string(kind) == "timed" ? 1 : 2));  // one id per run, as bench writes
         std::string row;
         for (const Column& c : run_columns()) row += (row.empty() ? "" : ",") + v[c.name];
         out << row << "\n";

@@ -7,9 +7,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "run_command.h"
@@ -101,6 +103,86 @@ TEST_F(Hardening, AFullDiskAtTheStartLeavesNoHalfFolder) {
       EXPECT_NE(r.err.find("disk full"), std::string::npos) << r.err;
     }
   }
+}
+
+// Damaged runs.csv files: check, summarize and plot (one reader) refuse each
+// with exit 2, naming the row and the column; CRLF line ends are read as LF.
+TEST_F(Hardening, DamagedRunsFilesAreRefusedByEveryCommand) {
+  const fs::path good = dir_ / "good";
+  ASSERT_EQ(bench({"--workload=test-alloc", "--alloc=glibc", "--size=tiny", "--reps=2", "--no-series",
+                   "--out=" + good.string()})
+                .exit_code,
+            0);
+  const std::string text = testing::slurp(good / "runs.csv");
+  std::vector<std::string> lines;
+  {
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+  }
+  ASSERT_GE(lines.size(), 4u);
+  const std::vector<std::string> header = [&] {
+    std::vector<std::string> h;
+    std::istringstream cells(lines[1]);
+    for (std::string f; std::getline(cells, f, ',');) h.push_back(f);
+    return h;
+  }();
+  auto column = [&](const std::string& name) {
+    return std::size_t(std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  // The file with field `name` of data row 1 set to `value`.
+  auto with_field = [&](const std::string& name, const std::string& value) {
+    std::vector<std::string> cells;
+    std::istringstream in(lines[2]);
+    for (std::string f; std::getline(in, f, ',');) cells.push_back(f);
+    cells.resize(header.size());
+    cells[column(name)] = value;
+    std::string row;
+    for (const auto& c : cells) row += (row.empty() ? "" : ",") + c;
+    std::string out = lines[0] + "\n" + lines[1] + "\n" + row + "\n";
+    for (std::size_t i = 3; i < lines.size(); ++i) out += lines[i] + "\n";
+    return out;
+  };
+  std::string duplicate_id = with_field("run_id", "2"), twice_header = text;
+  twice_header.replace(twice_header.find("workload,"), 9, "workload,workload,");
+  std::string nul_between = text;
+  nul_between.insert(nul_between.find('\n', nul_between.find('\n') + 1) + 1, std::string("\0\0\n", 3));
+  const std::pair<std::string, std::string> cases[] = {
+      {duplicate_id, "appears twice"},
+      {twice_header, "twice"},
+      {with_field("allocs_seq_count", "0x10"), "column allocs_seq_count"},
+      {with_field("allocs_seq_count", std::string("12\0" "3", 4)), "column allocs_seq_count"},
+      {with_field("allocs_seq_count", "-5"), "column allocs_seq_count"},
+      {with_field("allocs_seq_count", "2.5"), "column allocs_seq_count"},
+      {with_field("requested_seq_bytes", "18446744073709551616"), "column requested_seq_bytes"},
+      {with_field("wall_ns", "-1"), "column wall_ns"},
+      {with_field("status", "great"), "column status"},
+      {with_field("run_id", "one"), "column run_id"},
+      {with_field("threads", "0"), "column threads"},
+      {nul_between, "data row"},
+  };
+  int n = 0;
+  for (const auto& [content, says] : cases) {
+    const fs::path bad = dir_ / ("bad" + std::to_string(++n));
+    fs::create_directories(bad);
+    std::ofstream(bad / "runs.csv", std::ios::binary) << content;
+    fs::copy_file(good / "meta.json", bad / "meta.json");
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"check", "--baseline", good.string(), "--current", bad.string()},
+          std::vector<std::string>{"summarize", bad.string()}, std::vector<std::string>{"plot", bad.string()}}) {
+      Result r = bench(args);
+      EXPECT_EQ(r.exit_code, 2) << args[0] << " of case " << n << " (" << says << "): " << r.out << r.err;
+      EXPECT_NE(r.err.find(says), std::string::npos) << args[0] << " of case " << n << ": " << r.err;
+    }
+  }
+  // CRLF: the same file with Windows line ends reads as the original.
+  const fs::path crlf = dir_ / "crlf";
+  fs::create_directories(crlf);
+  std::string windows;
+  for (const auto& l : lines) windows += l + "\r\n";
+  std::ofstream(crlf / "runs.csv", std::ios::binary) << windows;
+  fs::copy_file(good / "meta.json", crlf / "meta.json");
+  Result same = bench({"check", "--baseline", good.string(), "--current", crlf.string(), "--deterministic-only"});
+  EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
 }
 
 TEST_F(Hardening, FlagValuesThatAreNotValuesExitTwo) {

@@ -230,7 +230,7 @@ TEST_F(Figures, PerElementFiguresUseOneThreadAndLeaveChurnOutOfInsertTime) {
     while (std::getline(in, line)) {
       out += line + "\n";
       if (line.find(",maps-insert-std_map,insert,") == std::string::npos) continue;
-      std::string churn = line;
+      std::string churn = "8" + line;  // another run (run_id 8...)
       churn.replace(churn.find(",maps-insert-std_map,insert,"), 28, ",maps-churn-std_map,churn,");
       out += churn + "\n";
       // The same run at 2 threads (run_id 9..., threads 2), 100 times slower.
