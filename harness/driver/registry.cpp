@@ -37,8 +37,12 @@ json read_data_file(const fs::path& file, const char* list_key, const char* shap
 namespace {
 
 std::string required(const json& entry, const char* key, const fs::path& file) {
-  if (!entry.contains(key) || !entry[key].is_string() || entry[key].get<std::string>().empty())
+  if (!entry.is_object()) throw UsageError(file.string() + ": an entry is not an object", "write each entry as {...}");
+  if (!entry.contains(key) || (entry[key].is_string() && entry[key].get<std::string>().empty()))
     throw UsageError(file.string() + ": an entry lacks \"" + key + "\"", "every entry needs it");
+  if (!entry[key].is_string())
+    throw UsageError(file.string() + ": an entry's \"" + key + "\" is " + entry[key].type_name() + ", not a string",
+                     "write it as a string");
   return entry[key].get<std::string>();
 }
 
@@ -52,13 +56,14 @@ void resolve(Allocator& a) {
     }
 }
 
+// A name is given once: an entry that took a built-in's name (or another
+// entry's) would label one allocator's rows with another's name.
 template <typename T>
-void upsert(std::vector<T>& list, T item) {
-  for (auto& existing : list)
-    if (existing.name == item.name) {
-      existing = std::move(item);
-      return;
-    }
+void add_new(std::vector<T>& list, T item, const fs::path& file, const char* what) {
+  for (const auto& existing : list)
+    if (existing.name == item.name)
+      throw UsageError(file.string() + ": the " + what + " '" + item.name + "' is defined already",
+                       std::string("give the entry another name (bench --list shows the ") + what + "s)");
   list.push_back(std::move(item));
 }
 
@@ -89,11 +94,15 @@ void load_allocators(const fs::path& file, std::vector<Allocator>& into) {
     a.description = e.value("description", "");
     a.package = e.value("package", "");
     a.candidates = e.value("libraries", std::vector<std::string>{});
+    // Only the C library's own malloc needs nothing preloaded: any other entry names its library.
+    if (a.candidates.empty() && a.name != "glibc")
+      throw UsageError(file.string() + ": the allocator '" + a.name + "' has no \"libraries\"",
+                       "list the .so to preload, e.g. \"libraries\": [\"/usr/lib/x86_64-linux-gnu/libfoo.so\"]");
     const json env = e.value("env", json::object());
     for (const auto& [key, value] : env.items())
       a.env[key] = value.is_string() ? value.get<std::string>() : value.dump();  // numbers are fine too
     resolve(a);
-    upsert(into, std::move(a));
+    add_new(into, std::move(a), file, "allocator");
   });
 }
 
@@ -109,7 +118,7 @@ void load_workloads(const fs::path& file, std::vector<Workload>& into) {
     w.tm = e.value("tm", false);
     w.contract = e.value("contract", true);
     w.description = e.value("description", "");
-    upsert(into, std::move(w));
+    add_new(into, std::move(w), file, "workload");
   });
 }
 

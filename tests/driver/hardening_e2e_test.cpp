@@ -185,6 +185,40 @@ TEST_F(Hardening, DamagedRunsFilesAreRefusedByEveryCommand) {
   EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
 }
 
+// Registries: a built-in's name taken, an allocator without a library, a
+// value of the wrong type and a name given twice are each exit 2 naming the
+// file and the entry.
+TEST_F(Hardening, RegistryEntriesThatWouldMislabelRowsAreRefused) {
+  auto file = [&](const std::string& name, const std::string& json) {
+    fs::path p = dir_ / name;
+    std::ofstream(p) << json;
+    return p.string();
+  };
+  const std::string lib = "\"libraries\": [\"/usr/lib/x86_64-linux-gnu/libjemalloc.so.2\"]";
+  const std::pair<std::vector<std::string>, std::string> cases[] = {
+      {{"--registry=" + file("glibc.json", "{\"schema\": 1, \"allocators\": [{\"name\": \"glibc\", " + lib + "}]}")},
+       "the allocator 'glibc' is defined already"},
+      {{"--registry=" + file("nolib.json", "{\"schema\": 1, \"allocators\": [{\"name\": \"mine\"}]}")},
+       "the allocator 'mine' has no \"libraries\""},
+      {{"--registry=" + file("type.json", "{\"schema\": 1, \"allocators\": [{\"name\": 42, " + lib + "}]}")},
+       "\"name\" is number, not a string"},
+      {{"--workloads=" + file("twice.json",
+                              "{\"schema\": 1, \"workloads\": [{\"name\": \"w\", \"binary\": \"bin/churn\"}, "
+                              "{\"name\": \"w\", \"binary\": \"bin/stress\"}]}")},
+       "the workload 'w' is defined already"},
+      {{"--workloads=" + file("builtin.json",
+                              "{\"schema\": 1, \"workloads\": [{\"name\": \"churn\", \"binary\": \"bin/stress\"}]}")},
+       "the workload 'churn' is defined already"},
+  };
+  for (const auto& [args, says] : cases) {
+    std::vector<std::string> a = args;
+    a.insert(a.end(), {"--workload=test-alloc", "--dry-run"});
+    Result r = bench(a);
+    EXPECT_EQ(r.exit_code, 2) << says << ": " << r.out << r.err;
+    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+  }
+}
+
 TEST_F(Hardening, FlagValuesThatAreNotValuesExitTwo) {
   const std::pair<std::vector<std::string>, std::string> cases[] = {
       {{"--alloc=", "--workload=test-alloc", "--dry-run"}, "--alloc= has an empty value"},
