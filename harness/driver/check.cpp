@@ -224,10 +224,31 @@ void judge_exact(const std::vector<double>& vb, const std::vector<double>& vc, C
 // Medians within the threshold are ok; beyond it, only a significant U-test
 // makes a regression or an improvement. Returns whether the samples are large
 // enough for the test to reach alpha at all.
+// What a metric of this unit may move from a baseline of zero, where no
+// percentage applies (a count going 0 -> 3 is an infinite change).
+double zero_baseline_limit(const std::string& metric) {
+  for (const contract::KeyInfo& k : contract::kKeys)
+    if (k.name == metric) {
+      if (k.unit == "count") return 16;
+      if (k.unit == "bytes") return 4096;
+      if (k.unit == "ns") return 1e6;
+      if (k.unit == "kb") return 1024;
+      return 0;
+    }
+  return 0;
+}
+
 bool judge_measured(const std::vector<double>& vb, const std::vector<double>& vc, double alpha, CheckRow& r) {
   r.base = median(vb);
   r.cur = median(vc);
   r.change = relative_change(r.cur, r.base);
+  if (r.base == 0 && r.cur != 0) {
+    const double limit = zero_baseline_limit(r.metric);
+    if (std::fabs(r.cur) <= limit) {
+      r.note = "zero baseline: within the absolute limit of " + std::to_string(static_cast<long long>(limit));
+      return stats::mann_whitney_min_p(vb.size(), vc.size()) < alpha;
+    }
+  }
   r.p = stats::mann_whitney(vb, vc).p;
   const bool can_reach = stats::mann_whitney_min_p(vb.size(), vc.size()) < alpha;
   if (std::fabs(r.change) <= r.threshold / 100.0 + kEpsilon) return can_reach;

@@ -360,6 +360,24 @@ TEST(Check, PeaksAreExactOnlyWhenOneWorkerRanAtATime) {
   }
 }
 
+// A count going 0 -> 3 at 2 threads is no infinite regression: from a zero
+// baseline a metric may move by an absolute amount (16 for counts).
+TEST(Check, AZeroBaselineHasAnAbsoluteLimit) {
+  Table base, small, large;
+  base.runs("w", 2, {{"allocs_seq_count", {0, 0, 0, 0, 0}}});
+  small.runs("w", 2, {{"allocs_seq_count", {3, 2, 4, 3, 3}}});
+  large.runs("w", 2, {{"allocs_seq_count", {300, 200, 400, 300, 300}}});
+  CheckResult quiet = compare_runs(base, small, CheckConfig{});
+  const CheckRow* within = find(quiet, "w", "allocs_seq_count");
+  ASSERT_NE(within, nullptr);
+  EXPECT_EQ(within->verdict, Verdict::ok);
+  EXPECT_EQ(within->note, "zero baseline: within the absolute limit of 16");
+  CheckResult r = compare_runs(base, large, CheckConfig{});
+  const CheckRow* beyond = find(r, "w", "allocs_seq_count");
+  ASSERT_NE(beyond, nullptr);
+  EXPECT_EQ(beyond->verdict, Verdict::regressed);
+}
+
 TEST(Check, ManyThreadsMakeCountsMeasuredAndDeterministicOnlySkipsThem) {
   Table base, cur;
   base.steady("w", 2, 5, 1000).steady("w", 1, 5, 1000);
