@@ -204,18 +204,12 @@ std::vector<SiteRow> read_site_rows(const fs::path& dir) {
   const fs::path file = dir / "callsites.csv";
   std::vector<SiteRow> rows;
   if (!fs::exists(file)) return rows;
-  CsvRow header;
-  std::vector<CsvRow> table = read_csv(file, &header);
-  auto column = [&](const std::string& name) {
-    auto it = std::find(header.begin(), header.end(), name);
-    if (it == header.end()) throw UsageError(file.string() + " lacks the column " + name, "run the sweep again");
-    return std::size_t(it - header.begin());
-  };
-  const std::size_t run = column("run_id"), function = column("function"), source = column("file"),
-                    line = column("line"), samples = column("samples"), bytes = column("est_alloc_bytes"),
-                    live = column("est_live_bytes_end");
+  std::vector<std::size_t> at;
+  std::vector<CsvRow> table = read_csv_columns(
+      file, {"run_id", "function", "file", "line", "samples", "est_alloc_bytes", "est_live_bytes_end"}, at);
+  const std::size_t run = at[0], function = at[1], source = at[2], line = at[3], samples = at[4], bytes = at[5],
+                    live = at[6];
   for (const CsvRow& r : table) {
-    if (r.size() != header.size()) throw UsageError(file.string() + ": a row of the wrong width", "run the sweep again");
     rows.push_back({int(parse_number(r[run], file)), r[function], r[source], int(parse_number(r[line], file)),
                     parse_number(r[samples], file), parse_number(r[bytes], file), parse_number(r[live], file)});
   }

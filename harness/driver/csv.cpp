@@ -1,6 +1,7 @@
 // csv.cpp — quoting, splitting and the schema-checking reader of csv.h.
 #include "csv.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 
@@ -74,6 +75,24 @@ std::vector<CsvRow> read_csv(const fs::path& file, CsvRow* header) {
       rows.push_back(std::move(row));
     }
   }
+  return rows;
+}
+
+std::vector<CsvRow> read_csv_columns(const fs::path& file, const std::vector<std::string>& wanted,
+                                     std::vector<std::size_t>& at) {
+  CsvRow header;
+  std::vector<CsvRow> rows = read_csv(file, &header);
+  at.clear();
+  for (const std::string& name : wanted) {
+    auto it = std::find(header.begin(), header.end(), name);
+    if (it == header.end()) throw UsageError(file.string() + " lacks the column " + name, "run the sweep again");
+    at.push_back(std::size_t(it - header.begin()));
+  }
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (rows[i].size() != header.size())
+      throw UsageError(file.string() + ": data row " + std::to_string(i + 1) + " has " + std::to_string(rows[i].size()) +
+                           " fields, the header " + std::to_string(header.size()),
+                       "the file is damaged: run the sweep again");
   return rows;
 }
 

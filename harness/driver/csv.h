@@ -21,5 +21,10 @@ CsvRow split_csv_line(const std::string& line);
 std::string schema_line(const char* file);
 // Reads a CSV written by bench (comment lines skipped); refuses a newer schema.
 std::vector<CsvRow> read_csv(const std::filesystem::path& file, CsvRow* header);
+// Reads `file` and checks that every row has the header's width and that
+// `wanted` columns are there; `at` gives their indexes in that order.
+// UsageError names the file (and the row) otherwise.
+std::vector<CsvRow> read_csv_columns(const std::filesystem::path& file, const std::vector<std::string>& wanted,
+                                     std::vector<std::size_t>& at);
 
 }  // namespace allocstamp

@@ -165,17 +165,12 @@ void summary_section(const ResultsView& view, const std::vector<CellSummary>& ce
 void scopes_section(const ResultsView& view, Document& doc) {
   const fs::path file = view.dir / "scopes.csv";
   if (!fs::exists(file)) return;
-  CsvRow header;
-  std::vector<CsvRow> rows = read_csv(file, &header);
+  std::vector<std::size_t> at;
+  std::vector<CsvRow> rows = read_csv_columns(
+      file, {"run_id", "name", "calls_count", "allocs_count", "requested_bytes", "held_bytes", "duration_ns"}, at);
   if (rows.empty()) return;
-  auto column = [&](const std::string& name) {
-    auto it = std::find(header.begin(), header.end(), name);
-    if (it == header.end()) throw UsageError(file.string() + " lacks the column " + name, "run the sweep again");
-    return std::size_t(it - header.begin());
-  };
-  const std::size_t run = column("run_id"), name = column("name"), calls = column("calls_count"),
-                    allocs = column("allocs_count"), bytes = column("requested_bytes"), held = column("held_bytes"),
-                    duration = column("duration_ns");
+  const std::size_t run = at[0], name = at[1], calls = at[2], allocs = at[3], bytes = at[4], held = at[5],
+                    duration = at[6];
   std::map<std::string, const RunRow*> by_id;
   for (const RunRow& r : view.runs)
     if (auto it = r.values.find("run_id"); it != r.values.end()) by_id[it->second] = &r;
@@ -193,7 +188,6 @@ void scopes_section(const ResultsView& view, Document& doc) {
     std::set<std::pair<std::string, int>> seen;  // (allocator, threads) already shown
     std::string shown_run;
     for (const CsvRow& r : rows) {
-      if (r.size() != header.size()) throw UsageError(file.string() + ": a row of the wrong width", "run the sweep again");
       auto it = by_id.find(r[run]);
       if (it == by_id.end() || it->second->group != group) continue;
       const std::string& allocator = it->second->values.at("allocator");

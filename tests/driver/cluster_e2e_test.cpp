@@ -26,13 +26,6 @@ using Result = testing::CommandResult;
 
 class Cluster : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("cluster-e2e-" + std::to_string(getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   Result bench(std::vector<std::string> args, std::vector<std::string> env = {}) {
     args.insert(args.begin(), BENCH_BINARY);
     testing::CommandOptions options;
@@ -50,7 +43,8 @@ class Cluster : public ::testing::Test {
     return a;
   }
 
-  fs::path dir_;
+  testing::ScratchDir scratch_{"cluster-e2e"};
+  const fs::path& dir_ = scratch_.path();
 };
 
 TEST_F(Cluster, MergedPartsEqualOneMachineAndBadPartsAreRefused) {

@@ -25,13 +25,6 @@ using Result = testing::CommandResult;
 
 class Hardening : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("hardening-e2e-" + std::to_string(getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   Result bench(std::vector<std::string> args) {
     args.insert(args.begin(), BENCH_BINARY);
     testing::CommandOptions options;
@@ -40,7 +33,8 @@ class Hardening : public ::testing::Test {
     return testing::run_command(args, options);
   }
 
-  fs::path dir_;
+  testing::ScratchDir scratch_{"hardening-e2e"};
+  const fs::path& dir_ = scratch_.path();
 };
 
 TEST_F(Hardening, ASecondWriterOfAFolderIsRefused) {

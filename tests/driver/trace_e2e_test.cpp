@@ -33,13 +33,6 @@ const char* const kReplayedKeys[] = {
 
 class TraceEndToEnd : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("trace-e2e-" + std::to_string(getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   Result bench(std::vector<std::string> args, std::vector<std::string> env = {}) {
     args.insert(args.begin(), BENCH_BINARY);
     testing::CommandOptions options;
@@ -76,7 +69,8 @@ class TraceEndToEnd : public ::testing::Test {
     EXPECT_EQ(profiled, 5u) << "one profiled replay per allocator";
   }
 
-  fs::path dir_;
+  testing::ScratchDir scratch_{"trace-e2e"};
+  const fs::path& dir_ = scratch_.path();
 };
 
 TEST_F(TraceEndToEnd, TheTraceGivesMemprofsFiguresAndItsReplayCountsAsTheRecording) {

@@ -20,6 +20,17 @@ namespace allocstamp::testing {
 
 namespace fs = std::filesystem;
 
+ScratchDir::ScratchDir(const std::string& stem)
+    : path_(fs::temp_directory_path() / (stem + "-" + std::to_string(getpid()))) {
+  fs::remove_all(path_);
+  fs::create_directories(path_);
+}
+
+ScratchDir::~ScratchDir() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
 std::string slurp(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
   std::stringstream s;

@@ -27,4 +27,19 @@ CommandResult run_command(std::vector<std::string> argv, const CommandOptions& o
 
 std::string slurp(const std::filesystem::path& file);
 
+// A fresh folder of a test's own under the temporary folder (<stem>-<pid>),
+// removed when the test ends.
+class ScratchDir {
+ public:
+  explicit ScratchDir(const std::string& stem);
+  ~ScratchDir();
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
 }  // namespace allocstamp::testing
