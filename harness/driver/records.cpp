@@ -2,12 +2,18 @@
 // are ignored, as Contract 1 says readers do.
 #include "records.h"
 
+#include <unistd.h>
+
+#include <map>
 #include <sstream>
 
 namespace allocstamp {
 
-Records parse_records(const std::string& text) {
+Records parse_records(const std::string& text, long root_parent) {
   Records out;
+  if (root_parent < 0) root_parent = long(getpid());
+  std::map<std::string, KeyValues> by_pid;  // each process's @memprof lines merged
+  std::vector<std::string> order;
   std::istringstream lines(text);
   std::string line;
   while (std::getline(lines, line)) {
@@ -23,7 +29,9 @@ Records parse_records(const std::string& text) {
     }
     if (kind == "memprof") {
       out.has_memprof = true;
-      for (auto& [k, v] : kv) out.memprof[k] = v;
+      const std::string pid = kv.count("pid") ? kv["pid"] : "";
+      if (!by_pid.count(pid)) order.push_back(pid);
+      for (auto& [k, v] : kv) by_pid[pid][k] = v;
     } else if (kind == "metric") {
       for (auto& [k, v] : kv) out.metrics[k] = v;
     } else if (kind == "sample") {
@@ -35,6 +43,18 @@ Records parse_records(const std::string& text) {
     } else if (kind == "error") {
       out.errors.push_back(line);
     }
+  }
+  out.processes = by_pid.size();
+  if (!order.empty()) {
+    std::string root = order.front();
+    for (const std::string& pid : order) {
+      auto it = by_pid[pid].find("ppid");
+      if (it != by_pid[pid].end() && it->second == std::to_string(root_parent)) {
+        root = pid;
+        break;
+      }
+    }
+    out.memprof = by_pid[root];
   }
   return out;
 }

@@ -10,7 +10,8 @@ namespace allocstamp {
 using KeyValues = std::map<std::string, std::string>;
 
 struct Records {
-  KeyValues memprof;              // all @memprof lines merged (continuations)
+  KeyValues memprof;              // the root process's @memprof lines merged (continuations)
+  std::size_t processes = 0;      // processes that wrote an @memprof record (the root and what it exec'd)
   KeyValues metrics;              // @metric name=value
   std::vector<KeyValues> samples; // @sample lines in order
   std::vector<KeyValues> scopes;  // @scope lines
@@ -19,6 +20,9 @@ struct Records {
   bool has_memprof = false;
 };
 
-Records parse_records(const std::string& text);
+// `root_parent`: the pid whose child is the run's root process (bench itself);
+// the @memprof record of that child is kept, those of its descendants counted
+// only. A stream without ppid (an older memprof) keeps the first pid's record.
+Records parse_records(const std::string& text, long root_parent = -1);
 
 }  // namespace allocstamp

@@ -39,9 +39,9 @@ void open_output() {
         out_fd = fcntl(int(fd), F_DUPFD_CLOEXEC, 3);
         if (out_fd >= 0) return;
       } else {
+        // Inherited by the programs this one runs, which report there too
+        // (their records carry pid and ppid: a reader keeps the root's).
         out_fd = int(fd);
-        // Programs this one runs must not write into the driver's pipe.
-        fcntl(out_fd, F_SETFD, FD_CLOEXEC);
         return;
       }
     }
@@ -134,7 +134,8 @@ __attribute__((constructor(101))) static void on_load() {
   ensure_ready();
   threads::note_main_stack(reinterpret_cast<uintptr_t>(__builtin_frame_address(0)));
   open_output();
-  unsetenv("MEMPROF_OUT");  // processes this one starts report on their own stderr
+  // MEMPROF_OUT stays: the programs this one execs record to the same place
+  // (the inherited descriptor, or the path, appended to), never to their own stderr.
   if (options.verbose) print_options();
   if (options.series) series::start(started_ns);
   trace::start();

@@ -40,7 +40,9 @@ struct Figures {
 // would reach PIPE_BUF; each record goes out with a single write().
 class Records {
  public:
-  Records(int fd, const char* kind, uint64_t pid) : fd_(fd), kind_(kind), pid_(pid) { start(); }
+  Records(int fd, const char* kind, uint64_t pid) : fd_(fd), kind_(kind), pid_(pid), ppid_(uint64_t(getppid())) {
+    start();
+  }
   Records& kv(const char* key, uint64_t v) { room(); line_.kv(key, v); return *this; }
   Records& kvs(const char* key, int64_t v) { room(); line_.kvs(key, v); return *this; }
   Records& kvstr(const char* key, const char* v) { room(); line_.kvstr(key, v); return *this; }
@@ -57,7 +59,7 @@ class Records {
  private:
   void start() {
     line_.clear();
-    line_.add('@').add(kind_).kv(keys::pid, pid_);
+    line_.add('@').add(kind_).kv(keys::pid, pid_).kv(keys::ppid, ppid_);
   }
   void room() {
     if (line_.size() + 128 < text::Line::kCapacity) return;
@@ -68,6 +70,7 @@ class Records {
   int fd_;
   const char* kind_;
   uint64_t pid_;
+  uint64_t ppid_;
 };
 
 void write_records(int fd, const Figures& f) {
