@@ -46,6 +46,11 @@ uint64_t mean_bytes = 0;
 Stack* stacks = nullptr;
 Sampled* sampled = nullptr;
 constinit std::atomic<uint64_t> dropped{0};        // samples with no room in a table
+// One bit per hash of a sampled address, never cleared: most odd frees (blocks
+// whose usable size the memo cannot vouch for, common under some allocators)
+// are told "not sampled" by one load from 8 KiB instead of a probe of the table.
+constexpr size_t kFilterWords = 1024;
+constinit std::atomic<uint64_t> filter[kFilterWords];
 constinit std::atomic<uint64_t> thread_seeds{0};
 
 void* map_zeroed(size_t bytes) {
@@ -119,7 +124,11 @@ bool remember(uintptr_t address, uint32_t stack, uint32_t count_1024, uint64_t b
     e.stack = stack;
     e.count_1024 = count_1024;
     e.bytes = bytes;
-    if (e.address.compare_exchange_strong(a, address, std::memory_order_acq_rel)) return true;
+    if (e.address.compare_exchange_strong(a, address, std::memory_order_acq_rel)) {
+      uint64_t bit = mix(address ^ 0x5bd1e995u) & (kFilterWords * 64 - 1);
+      filter[bit / 64].fetch_or(uint64_t(1) << (bit % 64), std::memory_order_release);
+      return true;
+    }
   }
   return false;
 }
@@ -172,6 +181,8 @@ void take(ThreadState& t, void* p, size_t n) {
 
 void on_odd_free(const void* p) {
   if (!on) return;
+  uint64_t bit = mix(uintptr_t(p) ^ 0x5bd1e995u) & (kFilterWords * 64 - 1);
+  if (!(filter[bit / 64].load(std::memory_order_acquire) & (uint64_t(1) << (bit % 64)))) return;
   Sampled* e = find(uintptr_t(p));
   if (!e) return;
   Stack& s = stacks[e->stack];
