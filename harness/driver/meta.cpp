@@ -22,6 +22,8 @@ Meta read_meta(const fs::path& dir, MetaMissing missing) {
   nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
   if (doc.is_discarded() || !doc.is_object())
     throw UsageError(file.string() + " is not a JSON object", "restore it from a copy, or start a new sweep");
+  if (doc.contains("schema") && !doc["schema"].is_number_integer())
+    throw UsageError(file.string() + "'s schema is not a number", "restore it from a copy, or start a new sweep");
   if (doc.value("schema", 0) > contract::kResultsSchema)
     throw UsageError(file.string() + " has a schema newer than this bench", "read it with a newer allocstamp");
   meta.doc = std::move(doc);

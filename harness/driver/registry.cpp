@@ -21,7 +21,7 @@ json read_data_file(const fs::path& file, const char* list_key, const char* shap
   json doc;
   try {
     doc = json::parse(in);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // a syntax error, or a number out of range (1e999)
     throw UsageError(file.string() + " is not valid JSON: " + e.what(), "fix the file");
   }
   int schema = doc.is_object() && doc.contains("schema") && doc["schema"].is_number_integer() ? doc["schema"].get<int>() : 0;

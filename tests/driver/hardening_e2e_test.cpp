@@ -200,6 +200,9 @@ TEST_F(Hardening, RegistryEntriesThatWouldMislabelRowsAreRefused) {
                               "{\"schema\": 1, \"workloads\": [{\"name\": \"w\", \"binary\": \"bin/churn\"}, "
                               "{\"name\": \"w\", \"binary\": \"bin/stress\"}]}")},
        "the workload 'w' is defined already"},
+      // Found by fuzz_registry: a number past double's range escaped as "a bug in bench".
+      {{"--registry=" + file("huge.json", "{\"schema\": 1, \"allocators\": [{\"name\": \"x\", \"n\": 1e999}]}")},
+       "is not valid JSON"},
       {{"--workloads=" + file("builtin.json",
                               "{\"schema\": 1, \"workloads\": [{\"name\": \"churn\", \"binary\": \"bin/stress\"}]}")},
        "the workload 'churn' is defined already"},

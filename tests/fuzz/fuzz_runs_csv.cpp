@@ -1,0 +1,33 @@
+// fuzz_runs_csv — any bytes as a results folder's runs.csv (and meta.json):
+// load_runs either refuses them with a UsageError (exit 2 in bench) or returns
+// a table whose every field the commands read without crashing.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "errors.h"
+#include "runs.h"
+
+namespace fs = std::filesystem;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static const fs::path dir = fs::temp_directory_path() / ("fuzz-runs-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "runs.csv", std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data), std::streamsize(size));
+  using namespace allocstamp;
+  for (Damaged damaged : {Damaged::refuse, Damaged::skip}) {
+    try {
+      RunsTable t = load_runs(dir, "fuzz", damaged);
+      for (const CsvRow& row : t.rows) {
+        t.status(row);
+        t.kind(row);
+        t.time_ns(row);
+        for (const std::string& column : t.header) t.number(row, column);
+      }
+    } catch (const UsageError&) {
+    } catch (const RunError&) {
+    }
+  }
+  return 0;
+}
