@@ -103,6 +103,54 @@ Examples:
 
 }  // namespace
 
+// The first word that names a subcommand (check, plot, trace, ...), or "".
+std::string command_word(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    std::string w = argv[i];
+    for (const char* c : {"check", "plot", "summarize", "trace", "merge", "slurm"})
+      if (w == c) return w;
+  }
+  return "";
+}
+
+// "did you mean '--threads'? " for the first unknown --flag close to a known one.
+std::string nearest_flag(const CLI::App& app, int argc, char** argv) {
+  std::vector<std::string> known;
+  std::vector<const CLI::App*> apps = {&app};
+  for (std::size_t k = 0; k < apps.size(); ++k) {
+    for (const CLI::Option* o : apps[k]->get_options())
+      for (const std::string& name : o->get_lnames()) known.push_back("--" + name);
+    for (const CLI::App* sub : apps[k]->get_subcommands([](const CLI::App*) { return true; })) apps.push_back(sub);
+  }
+  auto distance = [](const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+      std::size_t diagonal = row[0];
+      row[0] = i;
+      for (std::size_t j = 1; j <= b.size(); ++j) {
+        std::size_t above = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        diagonal = above;
+      }
+    }
+    return row[b.size()];
+  };
+  for (int i = 1; i < argc; ++i) {
+    std::string word = argv[i];
+    if (word == "--") break;
+    if (word.rfind("--", 0) != 0) continue;
+    std::string name = word.substr(0, word.find('='));
+    if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+    std::string best;
+    std::size_t best_distance = 3;
+    for (const std::string& k : known)
+      if (std::size_t d = distance(name, k); d < best_distance) best = k, best_distance = d;
+    if (!best.empty()) return "did you mean '" + best + "'? ";
+  }
+  return "";
+}
+
 // What CLI11's checks let through: empty list items, an empty or non-UTF-8
 // --out, and numbers that are not numbers (nan, inf).
 void validate_values(const Options& o, const CheckOptions& c, int argc, char** argv) {
@@ -299,7 +347,8 @@ Command parse_command_line(int argc, char** argv) {
     command.verb = Command::Verb::answered;
     return command;
   } catch (const CLI::ParseError& e) {
-    throw UsageError(e.what(), "see 'bench --help'");
+    throw UsageError(e.what(), nearest_flag(app, argc, argv) + "see 'bench --help'" +
+                                   (command_word(argc, argv).empty() ? "" : " or 'bench " + command_word(argc, argv) + " --help'"));
   }
   for (CLI::App* sub : {trace_stats, trace_replay, trace_record})
     if (sub->parsed()) tr.action = sub->get_name();

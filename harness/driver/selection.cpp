@@ -11,6 +11,42 @@ namespace allocstamp {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// Edit distance (insertions, deletions, substitutions) of two short names.
+std::size_t distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// "did you mean 'X'? " for the candidate nearest a mistyped name, or "".
+template <typename Named>
+std::string did_you_mean(const std::string& name, const std::vector<Named>& candidates,
+                         const std::vector<std::string>& more = {}) {
+  std::string best;
+  std::size_t best_distance = std::max<std::size_t>(2, name.size() / 3) + 1;
+  auto consider = [&](const std::string& c) {
+    std::size_t d = distance(name, c);
+    if (c.find(name) != std::string::npos && name.size() >= 3) d = std::min<std::size_t>(d, 1);  // a part: "btree"
+    if (d < best_distance) best = c, best_distance = d;
+  };
+  for (const auto& c : candidates) consider(c.name);
+  for (const auto& c : more) consider(c);
+  return best.empty() ? "" : "did you mean '" + best + "'? ";
+}
+
+}  // namespace
+
 Paths default_paths() {
   Paths p;
   const char* source = std::getenv("ALLOCSTAMP_SOURCE_DIR");
@@ -62,7 +98,10 @@ std::vector<Allocator> select_allocators(const Options& options, const Catalog& 
     const Allocator* found = nullptr;
     for (const auto& a : catalog.allocators)
       if (a.name == name) found = &a;
-    if (!found) throw UsageError("unknown allocator '" + name + "'", "choose from: " + names_of(catalog.allocators) + ", all, or a path to a .so");
+    if (!found)
+      throw UsageError("unknown allocator '" + name + "'",
+                       did_you_mean(name, catalog.allocators) + "choose from: " + names_of(catalog.allocators) +
+                           ", all, or a path to a .so");
     if (!found->installed)
       throw UsageError("allocator '" + name + "' is not installed (no " +
                            (found->candidates.empty() ? std::string("library") : found->candidates.front()) + ")",
@@ -106,7 +145,14 @@ std::vector<Workload> select_workloads(const Options& options, const Catalog& ca
     for (const auto& w : catalog.workloads)
       if (w.family == name || w.name.rfind(name + "-", 0) == 0) out.push_back(w);
     if (out.size() == before)
-      throw UsageError("unknown workload '" + name + "'", "choose from: " + names_of(catalog.workloads) + ", a family, or all");
+    {
+      std::vector<std::string> families;
+      for (const auto& w : catalog.workloads)
+        if (std::find(families.begin(), families.end(), w.family) == families.end()) families.push_back(w.family);
+      throw UsageError("unknown workload '" + name + "'", did_you_mean(name, catalog.workloads, families) +
+                                                              "choose from: " + names_of(catalog.workloads) +
+                                                              ", a family, or all");
+    }
   }
   std::vector<Workload> unique;
   for (auto& w : out)

@@ -6,6 +6,7 @@
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <thread>
 
 #include "callsites.h"
 #include "environment.h"
@@ -179,6 +180,11 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   if (resuming) folder.write_meta(meta);
   if (options.out.empty()) point_latest_at(paths, dir);  // an explicit --out leaves results/latest alone
   for (const auto& warning : machine_warnings()) std::cerr << "warning: " << warning << "\n";
+  if (unsigned cores = std::thread::hardware_concurrency(); cores > 0)
+    for (int t : options.threads)
+      if (unsigned(t) > cores)
+        std::cerr << "warning: --threads " << t << " is more than this machine's " << cores
+                  << " cores: those runs oversubscribe, and their times measure the scheduler as much as the allocator\n";
 
   install_interrupt_handlers();
   int to_run = 0;

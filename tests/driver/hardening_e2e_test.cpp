@@ -216,6 +216,30 @@ TEST_F(Hardening, RegistryEntriesThatWouldMislabelRowsAreRefused) {
   }
 }
 
+// Typos get help: the nearest flag, workload or allocator is named.
+TEST_F(Hardening, TyposAreAnsweredWithTheNearestName) {
+  const std::pair<std::vector<std::string>, std::string> cases[] = {
+      {{"--thread=2", "--workload=test-alloc", "--dry-run"}, "did you mean '--threads'?"},
+      {{"--workload=test-aloc", "--dry-run"}, "did you mean 'test-alloc'?"},
+      {{"--alloc=jemaloc", "--workload=test-alloc", "--dry-run"}, "did you mean 'jemalloc'?"},
+      {{"check", "--baselin=a", "--current=b"}, "bench check --help"},
+  };
+  for (const auto& [args, says] : cases) {
+    Result r = bench(args);
+    EXPECT_EQ(r.exit_code, 2) << says << ": " << r.err;
+    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+  }
+}
+
+// More threads than cores: said before the runs.
+TEST_F(Hardening, ThreadsBeyondTheCoresAreWarnedOf) {
+  const unsigned cores = std::thread::hardware_concurrency();
+  Result r = bench({"--workload=test-alloc", "--alloc=glibc", "--size=tiny", "--reps=1", "--no-profile", "--no-series",
+                    "--threads=" + std::to_string(cores + 1), "--out=" + (dir_ / "over").string()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("is more than this machine's " + std::to_string(cores) + " cores"), std::string::npos) << r.err;
+}
+
 TEST_F(Hardening, FlagValuesThatAreNotValuesExitTwo) {
   const std::pair<std::vector<std::string>, std::string> cases[] = {
       {{"--alloc=", "--workload=test-alloc", "--dry-run"}, "--alloc= has an empty value"},
