@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <sstream>
 
 #include "errors.h"
 #include "options.h"
@@ -183,7 +184,45 @@ void validate_values(const Options& o, const CheckOptions& c, int argc, char** a
   if (!std::isfinite(c.alpha)) throw UsageError("--alpha is not a number", "give a level between 0 and 1, e.g. 0.05");
 }
 
+// "1-4" in a --threads list stands for 1,2,3,4; a range that runs backwards
+// or is not made of numbers is an error that says so.
+std::string expand_thread_ranges(const std::string& list) {
+  std::string out, item;
+  std::istringstream items(list);
+  while (std::getline(items, item, ',')) {
+    std::string expanded = item;
+    auto dash = item.find('-');
+    if (dash != std::string::npos && dash > 0) {
+      const std::string lo = item.substr(0, dash), hi = item.substr(dash + 1);
+      auto number = [](const std::string& s) {
+        return !s.empty() && s.size() < 6 && std::all_of(s.begin(), s.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+      };
+      if (!number(lo) || !number(hi))
+        throw UsageError("--threads '" + item + "' is not a range of thread counts", "write e.g. --threads=1-4 or 1,2,4");
+      int a = std::stoi(lo), b = std::stoi(hi);
+      if (a > b) throw UsageError("--threads " + item + " runs from high to low", "write it as " + hi + "-" + lo);
+      if (b - a > 1024) throw UsageError("--threads " + item + " is too wide a range", "give at most 1024 thread counts");
+      expanded.clear();
+      for (int t = a; t <= b; ++t) expanded += (expanded.empty() ? "" : ",") + std::to_string(t);
+    }
+    out += (out.empty() ? "" : ",") + expanded;
+  }
+  return out;
+}
+
 Command parse_command_line(int argc, char** argv) {
+  // Thread ranges become lists before CLI11 reads the words.
+  std::vector<std::string> words(argv, argv + argc);
+  for (std::size_t i = 1; i < words.size(); ++i) {
+    if (words[i] == "--") break;
+    if (words[i].rfind("--threads=", 0) == 0) words[i] = "--threads=" + expand_thread_ranges(words[i].substr(10));
+    else if (words[i] == "--threads" && i + 1 < words.size()) words[i + 1] = expand_thread_ranges(words[i + 1]);
+  }
+  std::vector<char*> expanded;
+  for (std::string& w : words) expanded.push_back(w.data());
+  expanded.push_back(nullptr);
+  char** original_argv = argv;
+  argv = expanded.data();
   Command command;
   Options& o = command.run;
   CheckOptions& c = command.check;
@@ -361,7 +400,7 @@ Command parse_command_line(int argc, char** argv) {
                  : columns             ? Command::Verb::columns
                  : list                ? Command::Verb::list
                                        : Command::Verb::run;
-  for (int i = 0; i < argc; ++i) o.command_line.emplace_back(argv[i]);
+  for (int i = 0; i < argc; ++i) o.command_line.emplace_back(original_argv[i]);  // as typed
   if (no_profile || o.profile == "none") o.profile = "full", o.profile_reps = 0;
   validate_values(o, c, argc, argv);
   // Flags typed on the command line (ALLOCSTAMP_* variables are ambient, not given).

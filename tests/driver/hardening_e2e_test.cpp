@@ -223,12 +223,22 @@ TEST_F(Hardening, TyposAreAnsweredWithTheNearestName) {
       {{"--workload=test-aloc", "--dry-run"}, "did you mean 'test-alloc'?"},
       {{"--alloc=jemaloc", "--workload=test-alloc", "--dry-run"}, "did you mean 'jemalloc'?"},
       {{"check", "--baselin=a", "--current=b"}, "bench check --help"},
+      {{"--workload=test-alloc", "--threads=4-1", "--dry-run"}, "runs from high to low"},
+      {{"--workload=test-alloc", "--threads=1-x", "--dry-run"}, "is not a range of thread counts"},
   };
   for (const auto& [args, says] : cases) {
     Result r = bench(args);
     EXPECT_EQ(r.exit_code, 2) << says << ": " << r.err;
     EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
   }
+}
+
+// A range of thread counts is a list.
+TEST_F(Hardening, ARangeOfThreadCountsIsAList) {
+  Result r = bench({"--workload=test-alloc", "--alloc=glibc", "--size=tiny", "--reps=1", "--no-profile",
+                    "--threads=1-3", "--dry-run"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* t : {"t=1 ", "t=2 ", "t=3 "}) EXPECT_NE(r.out.find(t), std::string::npos) << t << ": " << r.out;
 }
 
 // More threads than cores: said before the runs.
