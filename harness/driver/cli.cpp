@@ -11,6 +11,7 @@
 
 #include "errors.h"
 #include "options.h"
+#include "spelling.h"
 #include "version.h"
 
 namespace allocstamp {
@@ -123,20 +124,6 @@ std::string nearest_flag(const CLI::App& app, int argc, char** argv) {
       for (const std::string& name : o->get_lnames()) known.push_back("--" + name);
     for (const CLI::App* sub : apps[k]->get_subcommands([](const CLI::App*) { return true; })) apps.push_back(sub);
   }
-  auto distance = [](const std::string& a, const std::string& b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-      std::size_t diagonal = row[0];
-      row[0] = i;
-      for (std::size_t j = 1; j <= b.size(); ++j) {
-        std::size_t above = row[j];
-        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-        diagonal = above;
-      }
-    }
-    return row[b.size()];
-  };
   for (int i = 1; i < argc; ++i) {
     std::string word = argv[i];
     if (word == "--") break;
@@ -146,7 +133,7 @@ std::string nearest_flag(const CLI::App& app, int argc, char** argv) {
     std::string best;
     std::size_t best_distance = 3;
     for (const std::string& k : known)
-      if (std::size_t d = distance(name, k); d < best_distance) best = k, best_distance = d;
+      if (std::size_t d = edit_distance(name, k); d < best_distance) best = k, best_distance = d;
     if (!best.empty()) return "did you mean '" + best + "'? ";
   }
   return "";

@@ -6,28 +6,13 @@
 #include <cstdlib>
 
 #include "errors.h"
+#include "spelling.h"
 
 namespace allocstamp {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-// Edit distance (insertions, deletions, substitutions) of two short names.
-std::size_t distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
 
 // "did you mean 'X'? " for the candidate nearest a mistyped name, or "".
 template <typename Named>
@@ -36,7 +21,7 @@ std::string did_you_mean(const std::string& name, const std::vector<Named>& cand
   std::string best;
   std::size_t best_distance = std::max<std::size_t>(2, name.size() / 3) + 1;
   auto consider = [&](const std::string& c) {
-    std::size_t d = distance(name, c);
+    std::size_t d = edit_distance(name, c);
     if (c.find(name) != std::string::npos && name.size() >= 3) d = std::min<std::size_t>(d, 1);  // a part: "btree"
     if (d < best_distance) best = c, best_distance = d;
   };

@@ -111,8 +111,10 @@ void append(ThreadState& t, const TraceEvent& e) {
 
 // The op the hook noted, or what the recorder infers: libitm's pending block,
 // an operator new whose inner malloc records the block.
-uint8_t take_op(ThreadState& t, uint8_t fallback) {
+// Its alignment goes with it (call_extra), or 0 when the hook noted nothing.
+uint8_t take_op(ThreadState& t, uint8_t fallback, uint32_t* extra) {
   uint8_t op = t.call_op ? t.call_op : fallback;
+  *extra = t.call_op ? t.call_extra : 0;
   t.call_op = 0;
   return op;
 }
@@ -173,15 +175,17 @@ void stop_in_child() {
 
 void on_alloc(ThreadState& t, void* p, size_t n, int region) {
   if (!shared.tracing) return;
-  uint8_t op = take_op(t, kMalloc);
+  uint32_t extra = 0;
+  uint8_t op = take_op(t, kMalloc, &extra);
   if (op == kRealloc) op = kMalloc;  // realloc(NULL, n), or the fresh block of realloc(p, 0)
   if (region == 2 && op == kMalloc) op = kTmMalloc;
-  append(t, event(op, uint64_t(p), 0, n, region, t.call_extra));
+  append(t, event(op, uint64_t(p), 0, n, region, extra));
 }
 
 void on_free(ThreadState& t, void* p, size_t n, int region, bool known) {
   if (!shared.tracing) return;
-  uint8_t op = take_op(t, kFree);
+  uint32_t extra = 0;
+  uint8_t op = take_op(t, kFree, &extra);
   if (op == kRealloc) op = kFree;  // realloc(p, 0)
   append(t, event(op, uint64_t(p), 0, n, region, 0, known ? 0 : kUnknownBlock));
 }
