@@ -11,7 +11,6 @@
 #include <type_traits>
 
 #include "exports.h"
-#include "hot.h"
 #include "lifecycle.h"
 #include "real.h"
 #include "recorder.h"
@@ -245,7 +244,7 @@ void counted_delete(uint8_t op, Fn fn, void* p, const Args&... args) {
 
 using namespace memprof;
 
-// malloc, calloc and free take the hot path (hot.h) when they can.
+// malloc, calloc and free take the hot path (recorder.h) when they can.
 extern "C" MEMPROF_EXPORT void* malloc(size_t n) {
   ThreadState& t = self;
   if (__builtin_expect(!on_hot_path(t), 0)) return do_malloc(n);

@@ -6,7 +6,6 @@
 
 #include <time.h>
 
-#include "hot.h"
 #include "sampling.h"
 #include "series.h"
 #include "text.h"
@@ -269,7 +268,7 @@ void tx_set_clear(ThreadState& t) {
   refresh_slow(t);
 }
 
-// --- the rare exits of the hot path (hot.h): a failed or nested-new
+// --- the rare exits of the hot path (recorder.h): a failed or nested-new
 // allocation, a block the usable-size memo or the shadow cannot take at once,
 // and publishing. Each finishes the hook (the free side frees the block too).
 void* alloc_rare(ThreadState& t, void* p, size_t n, bool plain) {

@@ -8,14 +8,31 @@
 // on publishing, the candidate peak is published_total_before + local_max. With
 // one thread alive this is exact; with N > 1 alive at once the true peak is
 // within (N + 1) * slack of the figure (heap_peak_error_bytes states it).
+//
+// Sections, in the order a call meets them: the heap lanes (a thread's
+// unpublished heap change as one 16-byte vector of 32-bit lanes: requested
+// bytes, usable bytes, blocks; one add, one max and one compare serve all three
+// on every malloc and free, SSE2 on x86-64); the thread's state and the
+// accounting; and the hot path nearly every malloc and free takes (one load
+// says whether it may run: thread attached, not nested, no libitm, no scope or
+// pending event; then the block is counted and remembered with no lock and no
+// branch on its size; anything unusual leaves through a tail call into
+// recorder.cpp that finishes the hook's work, so the hot path keeps few
+// registers of its own).
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
 
 #include <atomic>
 
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#if defined(__SSE4_1__)
+#include <smmintrin.h>
+#endif
+#endif
+
 #include "counters.h"
-#include "heap_lanes.h"
 #include "options.h"
 #include "real.h"
 #include "shadow.h"
@@ -23,6 +40,88 @@
 #include "usable.h"
 
 namespace memprof {
+
+// ---- the heap lanes ----
+
+// Lanes stay far from overflow: a thread publishes once a lane passes the
+// slack (at most kMaxLaneSlack), and a single change larger than
+// kMaxLaneChange is published on its own (recorder.h).
+constexpr int64_t kMaxLaneSlack = int64_t(1) << 30;
+constexpr int64_t kMaxLaneChange = (int64_t(1) << 30) - 1;
+
+struct alignas(16) HeapLanes {
+  int32_t req;     // requested bytes
+  int32_t use;     // usable bytes
+  int32_t blocks;  // live blocks
+  int32_t spare;   // always 0
+};
+
+#if defined(__x86_64__)
+
+inline __m128i load(const HeapLanes& l) { return _mm_load_si128(reinterpret_cast<const __m128i*>(&l)); }
+inline void store(HeapLanes& l, __m128i v) { _mm_store_si128(reinterpret_cast<__m128i*>(&l), v); }
+
+inline __m128i lane_max(__m128i a, __m128i b) {
+#if defined(__SSE4_1__)
+  return _mm_max_epi32(a, b);
+#else
+  __m128i a_greater = _mm_cmpgt_epi32(a, b);
+  return _mm_or_si128(_mm_and_si128(a_greater, a), _mm_andnot_si128(a_greater, b));
+#endif
+}
+
+// local += {req, use, blocks}; local_max = max(local_max, local). True when a
+// lane is now above its `limit`.
+inline bool lanes_add(HeapLanes& local, HeapLanes& local_max, int32_t req, int32_t use, int32_t blocks,
+                      const HeapLanes& limit) {
+  __m128i sum = _mm_add_epi32(load(local), _mm_set_epi32(0, blocks, use, req));
+  store(local, sum);
+  store(local_max, lane_max(load(local_max), sum));
+  return _mm_movemask_epi8(_mm_cmpgt_epi32(sum, load(limit))) != 0;
+}
+
+// local -= {req, use, blocks} (the maxima cannot move). True when a lane is now
+// below its `limit`.
+inline bool lanes_sub(HeapLanes& local, int32_t req, int32_t use, int32_t blocks, const HeapLanes& limit) {
+  __m128i rest = _mm_sub_epi32(load(local), _mm_set_epi32(0, blocks, use, req));
+  store(local, rest);
+  return _mm_movemask_epi8(_mm_cmpgt_epi32(load(limit), rest)) != 0;
+}
+
+// Whether a lane of `local` is below its `limit`.
+inline bool lanes_below(const HeapLanes& local, const HeapLanes& limit) {
+  return _mm_movemask_epi8(_mm_cmpgt_epi32(load(limit), load(local))) != 0;
+}
+
+#else
+
+inline bool lanes_below(const HeapLanes& local, const HeapLanes& limit);
+
+inline bool lanes_add(HeapLanes& local, HeapLanes& local_max, int32_t req, int32_t use, int32_t blocks,
+                      const HeapLanes& limit) {
+  local.req += req;
+  local.use += use;
+  local.blocks += blocks;
+  if (local.req > local_max.req) local_max.req = local.req;
+  if (local.use > local_max.use) local_max.use = local.use;
+  if (local.blocks > local_max.blocks) local_max.blocks = local.blocks;
+  return (local.req > limit.req) | (local.use > limit.use) | (local.blocks > limit.blocks);
+}
+
+inline bool lanes_sub(HeapLanes& local, int32_t req, int32_t use, int32_t blocks, const HeapLanes& limit) {
+  local.req -= req;
+  local.use -= use;
+  local.blocks -= blocks;
+  return lanes_below(local, limit);
+}
+
+inline bool lanes_below(const HeapLanes& local, const HeapLanes& limit) {
+  return (limit.req > local.req) | (limit.use > local.use) | (limit.blocks > local.blocks);
+}
+
+#endif
+
+// ---- the thread's state and the accounting ----
 
 // kTmInternal: libitm's own bookkeeping inside a transaction, kept out of the
 // program's region counts and histogram.
@@ -45,7 +144,7 @@ struct ScopeFrame {
 
 struct ThreadState {
   union {
-    // 0: the hot path may run (hot.h), one load tells. A thread starts `slow`
+    // 0: the hot path may run (below), one load tells. A thread starts `slow`
     // (not attached yet: see `self`): its first hook takes the careful path.
     uint32_t gate;
     struct {
@@ -98,7 +197,7 @@ struct alignas(64) Shared {
   std::atomic<bool> ready;             // real functions resolved and options read
   std::atomic<bool> counting;          // memprof's constructor ran: what follows is the program's
   std::atomic<bool> tm_loaded;         // libitm is in the process: every call asks its state
-  std::atomic<bool> hot;               // counting, and no libitm: the hot path may run (hot.h)
+  std::atomic<bool> hot;               // counting, and no libitm: the hot path may run (below)
   bool tracing;                        // MEMPROF_TRACE: every call takes the careful path (trace.h)
   HeapMode mode;                       // what each block costs, fixed once options are read
   std::atomic<int> region;             // region of allocations outside transactions
@@ -295,5 +394,96 @@ inline bool record_free(ThreadState& t, void* p) {
   heap_shrink(t, int64_t(n), int64_t(usable::of_freed_block(p, n, odd)));
   return true;
 }
+
+// ---- the hot path (hooks.cpp) ----
+
+inline bool on_hot_path(const ThreadState& t) {
+  return __builtin_expect(t.gate == 0, 1) && __builtin_expect(shared.hot.load(std::memory_order_relaxed), 1);
+}
+
+// Rare exits of hot_alloc_done; each ends the hook (depth 0) and returns p.
+void* alloc_rare(ThreadState& t, void* p, size_t n, bool plain);       // nothing recorded yet
+void* alloc_heap_rare(ThreadState& t, void* p, size_t n, bool plain);  // counted; the heap part left
+void* alloc_publish(ThreadState& t, void* p);                          // all done but publishing
+
+// The allocator returned p for a request of n bytes; `plain` as in usable.h.
+// Called with depth 1 on the hot path; ends the hook.
+inline void* hot_alloc_done(ThreadState& t, void* p, size_t n, bool plain) {
+  if (__builtin_expect((p == nullptr) | (t.new_request != 0), 0)) return alloc_rare(t, p, n, plain);
+  int r = shared.region.load(std::memory_order_relaxed);
+  count_allocation(t, r, n);
+  HeapMode mode = shared.mode;
+  size_t u = 0;
+  if (__builtin_expect(mode == kHeapMemo, 1)) {  // every allocator but glibc, by default
+    if (__builtin_expect(!plain | (n > usable::kMemoMax), 0)) return alloc_heap_rare(t, p, n, plain);
+    u = __atomic_load_n(usable::at_alloc(n), __ATOMIC_ACQUIRE);
+    if (__builtin_expect(u == 0, 0) || usable::due_for_check(t.memo_countdown, p))
+      return alloc_heap_rare(t, p, n, plain);
+  } else if (mode == kCountsOnly) {
+    t.depth = 0;
+    return p;
+  } else {
+    if (__builtin_expect(n > shadow::kInlineMax, 0)) return alloc_heap_rare(t, p, n, plain);
+    if (mode == kHeapGlibc) {
+      u = usable::glibc_usable_size(p);
+      if (__builtin_expect(u > size_t(kMaxLaneChange), 0)) return alloc_heap_rare(t, p, n, plain);
+    }
+  }
+  if (__builtin_expect((!shadow::remember_inline(p, n, false)) | (t.sample_left < 0), 0))
+    return alloc_heap_rare(t, p, n, plain);  // also a block to sample: remembered there through remember_block
+  bump(t.c.usable_total_bytes, u);
+  // n is at most shadow::kInlineMax here, and u at most kMaxLaneChange: within a lane.
+  if (__builtin_expect(lanes_add(t.local, t.local_max, int32_t(n), int32_t(u), 1, shared.grow_limit), 0))
+    return alloc_publish(t, p);
+  t.depth = 0;
+  return p;
+}
+
+// What a hook does after hot_free_record.
+enum class FreeStep : uint8_t {
+  kRelease,             // counted: free the block
+  kReleaseThenPublish,  // counted: free the block, then publish the thread's heap change
+  kAskUsable,           // forgotten (n beyond the memo, or usable beyond a lane): ask the allocator first
+  kGeneral,             // unknown, odd or spilled; nothing changed: take the general path
+};
+
+struct FreeRecord {
+  FreeStep step;
+  size_t n;  // the block's requested size (kAskUsable)
+};
+
+// p (not null) is about to be freed, on the hot path: forgets and counts it.
+// No calls: what needs one is left to the caller (FreeStep).
+inline FreeRecord hot_free_record(ThreadState& t, void* p) {
+  HeapMode mode = shared.mode;
+  int r = shared.region.load(std::memory_order_relaxed);
+  if (__builtin_expect(mode == kCountsOnly, 0)) {
+    if (__builtin_expect(is_bootstrap(p), 0)) return {FreeStep::kGeneral, 0};
+    bump(t.c.frees()[r]);
+    return {FreeStep::kRelease, 0};
+  }
+  size_t n;
+  if (__builtin_expect(!shadow::forget_plain(p, &n), 0)) return {FreeStep::kGeneral, 0};
+  size_t u = 0;
+  if (__builtin_expect(mode == kHeapMemo, 1)) {
+    if (__builtin_expect(n > usable::kMemoMax, 0)) return {FreeStep::kAskUsable, n};
+    u = __atomic_load_n(usable::at_free(n), __ATOMIC_ACQUIRE);
+  } else if (mode == kHeapGlibc) {
+    // A small block glibc served from its own mapping (an aligned one, or one a
+    // realloc shrank in place) may hold far more than a lane takes at once.
+    u = usable::glibc_usable_size(p);
+    if (__builtin_expect(u > size_t(kMaxLaneChange), 0)) return {FreeStep::kAskUsable, n};
+  }
+  bump(t.c.frees()[r]);
+  if (__builtin_expect(lanes_sub(t.local, int32_t(n), int32_t(u), 1, shared.shrink_limit), 0))
+    return {FreeStep::kReleaseThenPublish, n};
+  return {FreeStep::kRelease, n};
+}
+
+// The rare steps after hot_free_record (recorder.cpp for free; counted_delete has its
+// own). Each holds the nesting guard, frees the block and ends the hook.
+void free_publish(ThreadState& t, void* p);
+void account_asked_free(ThreadState& t, void* p, size_t n);
+void free_ask_usable(ThreadState& t, void* p, size_t n);
 
 }  // namespace memprof
