@@ -51,10 +51,10 @@ std::string schema_line(const char* file) {
   return std::string("# allocstamp ") + file + " schema " + std::to_string(contract::kResultsSchema);
 }
 
-std::vector<CsvRow> read_csv(const fs::path& file, CsvRow* header) {
+CsvRow scan_csv(const fs::path& file, const std::function<void(const CsvRow&, const CsvRow&)>& each) {
   std::ifstream in(file);
   if (!in) throw UsageError("cannot read " + file.string(), "is it a bench results folder?");
-  std::vector<CsvRow> rows;
+  CsvRow header;
   std::string line;
   bool have_header = false;
   while (std::getline(in, line)) {
@@ -69,12 +69,19 @@ std::vector<CsvRow> read_csv(const fs::path& file, CsvRow* header) {
     if (line.empty() || line[0] == '#') continue;
     CsvRow row = split_csv_line(line);
     if (!have_header) {
-      if (header) *header = row;
+      header = std::move(row);
       have_header = true;
     } else {
-      rows.push_back(std::move(row));
+      each(header, row);
     }
   }
+  return header;
+}
+
+std::vector<CsvRow> read_csv(const fs::path& file, CsvRow* header) {
+  std::vector<CsvRow> rows;
+  CsvRow head = scan_csv(file, [&rows](const CsvRow&, const CsvRow& row) { rows.push_back(row); });
+  if (header) *header = std::move(head);
   return rows;
 }
 

@@ -3,6 +3,7 @@
 // rows. Typed readers (runs.h) sit on top of this one.
 #pragma once
 #include <filesystem>
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -21,6 +22,11 @@ CsvRow split_csv_line(const std::string& line);
 std::string schema_line(const char* file);
 // Reads a CSV written by bench (comment lines skipped); refuses a newer schema.
 std::vector<CsvRow> read_csv(const std::filesystem::path& file, CsvRow* header);
+// The same reading, a row at a time (a file too large to hold, as a long
+// sweep's series.csv): calls `each` with the header and every data row in turn,
+// and returns the header (empty when the file has none).
+CsvRow scan_csv(const std::filesystem::path& file,
+                const std::function<void(const CsvRow& header, const CsvRow& row)>& each);
 // Reads `file` and checks that every row has the header's width and that
 // `wanted` columns are there; `at` gives their indexes in that order.
 // UsageError names the file (and the row) otherwise.

@@ -134,25 +134,14 @@ class Index {
   std::map<std::tuple<std::string, int, std::string>, std::vector<const RunRow*>> ok_;
 };
 
-// Calls `each` with every data row of series.csv in turn (its rows never all
-// in memory: a long sweep's series is large) and returns its header. Its
-// fields are numbers, never quoted: a comma splits them.
+// Calls `each` with every data row of series.csv of the header's width, in
+// turn (its rows never all in memory: a long sweep's series is large), and
+// returns its header.
 CsvRow scan_series(const fs::path& file, const std::function<void(const CsvRow&)>& each) {
-  std::ifstream in(file);
-  CsvRow header;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("# allocstamp", 0) == 0 && std::atoi(line.substr(line.rfind(' ') + 1).c_str()) > kResultsSchema)
-      throw UsageError(file.string() + " has a schema newer than this bench", "read it with a newer allocstamp");
-    if (line.empty() || line[0] == '#') continue;
-    CsvRow row;
-    std::istringstream fields(line);
-    std::string field;
-    while (std::getline(fields, field, ',')) row.push_back(field);
-    if (!line.empty() && line.back() == ',') row.emplace_back();
-    if (header.empty()) header = std::move(row);
-    else if (row.size() == header.size()) each(row);
-  }
+  if (!fs::exists(file)) return CsvRow{""};  // a folder from before series.csv, or one it was removed from
+  CsvRow header = scan_csv(file, [&each](const CsvRow& head, const CsvRow& row) {
+    if (row.size() == head.size()) each(row);
+  });
   if (header.empty()) header.emplace_back();
   return header;
 }
