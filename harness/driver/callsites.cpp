@@ -133,6 +133,7 @@ CallsiteFile read_callsites(const fs::path& file) {
       else if (key == "est_alloc_count") stack.est_alloc_count = parse_number(value, file);
       else if (key == "est_freed_bytes") stack.est_freed_bytes = parse_number(value, file);
       else if (key == "est_freed_count") stack.est_freed_count = parse_number(value, file);
+      else if (key == "est_live_bytes_at_peak") stack.est_live_bytes_at_peak = parse_number(value, file);
       else if (key == "frames") {
         std::istringstream list(value);
         for (std::string f; std::getline(list, f, ',');) stack.frames.push_back(parse_number(f, file, 16));
@@ -229,7 +230,7 @@ std::size_t write_callsites(const fs::path& dir) {
   std::ofstream csv(dir / "callsites.csv");
   csv << schema_line("callsites.csv") << "\n";
   write_row(csv, {"run_id", "site_rank", "function", "file", "line", "stack_id", "samples", "est_alloc_bytes",
-                  "est_alloc_count", "est_live_bytes_end", "est_live_count_end"});
+                  "est_alloc_count", "est_live_bytes_end", "est_live_count_end", "est_live_bytes_at_peak"});
   for (const auto& [run_id, path] : files) {
     CallsiteFile file = read_callsites(path);
     std::vector<std::vector<Frame>> frames = symbolise(file);
@@ -252,7 +253,8 @@ std::size_t write_callsites(const fs::path& dir) {
       write_row(csv, {std::to_string(run_id), std::to_string(++rank), where.function, where.file,
                       std::to_string(where.line), std::to_string(s.id), std::to_string(s.samples),
                       std::to_string(s.est_alloc_bytes), std::to_string(s.est_alloc_count),
-                      std::to_string(live_bytes), std::to_string(live_count)});
+                      std::to_string(live_bytes), std::to_string(live_count),
+                      std::to_string(s.est_live_bytes_at_peak)});
       std::string stack;
       for (auto it = f.rbegin(); it != f.rend(); ++it) stack += (stack.empty() ? "" : ";") + it->function;
       folded << (stack.empty() ? "??" : stack) << ' ' << s.est_alloc_bytes << '\n';

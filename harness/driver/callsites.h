@@ -17,6 +17,7 @@ struct CallsiteStack {
   uint64_t id = 0;
   uint64_t samples = 0, freed_samples = 0;
   uint64_t est_alloc_bytes = 0, est_alloc_count = 0, est_freed_bytes = 0, est_freed_count = 0;
+  uint64_t est_live_bytes_at_peak = 0;  // live when the heap's requested bytes peaked
   std::vector<uint64_t> frames;  // return addresses, innermost first
 };
 

@@ -1,7 +1,9 @@
 // callsites_test — sampled call sites end to end: a program that leaks from two
 // known functions, run under memprof with MEMPROF_SAMPLE_BYTES=64K under each
 // of the five allocators, shows both at the top by bytes live at exit, each
-// within 20% of the truth; sampling changes none of memprof's counts; and
+// within 20% of the truth; a block grown by realloc is sampled as the
+// allocation of its new size; the bytes each site held when the heap peaked
+// are within 20% of the truth; sampling changes none of memprof's counts; and
 // `bench --callsites` writes callsites.csv with function, file and line.
 #include <gtest/gtest.h>
 
@@ -36,11 +38,12 @@ TEST_P(Leaks, BothLeakingFunctionsLeadWithinTwentyPercent) {
   EXPECT_EQ(file.sample_bytes, 65536u);
   EXPECT_EQ(file.dropped, 0u);
   std::vector<std::vector<Frame>> frames = symbolise(file);
-  std::map<std::string, double> live;  // by the function that called malloc
+  std::map<std::string, double> live, at_peak;  // by the function that called malloc or realloc
   for (std::size_t i = 0; i < file.stacks.size(); ++i) {
     const CallsiteStack& s = file.stacks[i];
     std::string function = frames[i].empty() ? "??" : frames[i][0].function;
     live[function] += double(s.est_alloc_bytes) - double(s.est_freed_bytes);
+    at_peak[function] += double(s.est_live_bytes_at_peak);
   }
   std::vector<std::pair<double, std::string>> ranked;
   for (const auto& [function, bytes] : live) ranked.push_back({bytes, function});
@@ -51,13 +54,21 @@ TEST_P(Leaks, BothLeakingFunctionsLeadWithinTwentyPercent) {
   EXPECT_NEAR(live["leak_big_buffers"], 16000000.0, 0.2 * 16000000.0);
   EXPECT_NEAR(live["leak_small_nodes"], 10240000.0, 0.2 * 10240000.0);
   EXPECT_NEAR(live["churn_and_free"], 0.0, 1.0) << "every sampled block of churn_and_free was freed";
+  EXPECT_NEAR(live["hold_at_peak"], 0.0, 1.0) << "every sampled block of hold_at_peak was freed";
+  EXPECT_NEAR(live["grow_by_realloc"], 4000000.0, 0.2 * 4000000.0) << "realloc's new block is sampled";
+  // When the heap peaked: hold_at_peak's 30 MB and leak_small_nodes' 10.24 MB
+  // were live; leak_big_buffers and grow_by_realloc had not run.
+  EXPECT_NEAR(at_peak["hold_at_peak"], 30000000.0, 0.2 * 30000000.0);
+  EXPECT_NEAR(at_peak["leak_small_nodes"], 10240000.0, 0.2 * 10240000.0);
+  EXPECT_EQ(at_peak["leak_big_buffers"], 0.0);
+  EXPECT_EQ(at_peak["grow_by_realloc"], 0.0);
 
   // The same run without sampling counts the same.
   testing::RunResult off = testing::run_program(testing::target("leaks"), {}, allocator);
   ASSERT_EQ(off.exit_code, 0) << off.describe();
   for (const char* key : {"allocs_seq_count", "frees_seq_count", "requested_seq_bytes", "heap_requested_peak_bytes",
                           "heap_requested_end_bytes", "live_blocks_peak_count", "size_le256_count",
-                          "size_gt1024_count", "frees_untracked_count"})
+                          "size_gt1024_count", "frees_untracked_count", "reallocs_count"})
     EXPECT_EQ(on.num(key), off.num(key)) << key;
 }
 

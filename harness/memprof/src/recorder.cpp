@@ -238,6 +238,12 @@ static void realloc_outcome(ThreadState& t, void* p, void* q, size_t n, const Re
       heap_change(t, int64_t(n), int64_t(u), 1);
     }
     if (u > old.usable) bump(t.c.usable_total_bytes, u - old.usable);
+    // For sampling the new block is an allocation of n bytes, as jemalloc's
+    // profiler counts a realloc (the old block's sample ended in record_realloc_begin).
+    if (r != kTmInternal) {
+      t.sample_left -= int64_t(n);
+      if (__builtin_expect(t.sample_left < 0, 0)) sample_block(t, q, n);
+    }
   } else if (old.known) {
     heap_change(t, -int64_t(old.n), -int64_t(old.usable), -1);
   }

@@ -210,6 +210,7 @@ struct alignas(64) Shared {
   // Written at publishing and at start-up.
   alignas(64) std::atomic<int64_t> heap_req, heap_use, heap_blocks;  // published totals
   std::atomic<int64_t> peak_req, peak_use, peak_blocks;
+  std::atomic<uint32_t> peak_resets;  // memprof_reset_peak and fork: a peak before this one is not the peak
   std::atomic<uint64_t> startup_allocs, startup_bytes;  // before counting: library initialisers
 };
 extern Shared shared;

@@ -15,6 +15,7 @@
 
 #include "options.h"
 #include "text.h"
+#include "totals.h"
 
 namespace memprof::sampling {
 namespace {
@@ -32,6 +33,7 @@ struct Stack {
   std::atomic<uint64_t> samples, freed_samples;
   // Estimates: bytes, and counts in 1/1024ths (a sample stands for 1/p blocks).
   std::atomic<uint64_t> alloc_bytes, alloc_count_1024, freed_bytes, freed_count_1024;
+  std::atomic<uint64_t> live_bytes_at_peak;  // alloc_bytes - freed_bytes when the heap last peaked
 };
 
 struct Sampled {
@@ -52,6 +54,21 @@ constinit std::atomic<uint64_t> dropped{0};        // samples with no room in a 
 constexpr size_t kFilterWords = 1024;
 constinit std::atomic<uint64_t> filter[kFilterWords];
 constinit std::atomic<uint64_t> thread_seeds{0};
+// The stacks in use, in the order they were interned (the peak snapshot walks
+// these, not the whole table).
+uint32_t* used = nullptr;
+constinit std::atomic<uint32_t> used_count{0};
+// The live estimates at the heap's peak. The estimates change only at sample
+// events (a sampled block allocated or freed), so between two events they are
+// what they were after the first: when an event finds the peak higher than at
+// the last snapshot (and not reset since), the peak was reached since the last
+// event, with the estimates as they stand, and they are copied. An allocation
+// event copies after counting itself (its block may be the peak), a free event
+// before. One thread copies at a time; another that finds it busy skips (its
+// copy would be the same to within the events in flight).
+constinit std::atomic<int64_t> snapshot_peak{-1};
+constinit std::atomic<uint32_t> snapshot_resets{0};
+constinit std::atomic<bool> snapshot_busy{false};
 
 void* map_zeroed(size_t bytes) {
   void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -91,6 +108,7 @@ uint32_t intern(void* const* frames, int depth) {
         s.depth = uint32_t(depth);
         for (int f = 0; f < depth; ++f) s.frames[f] = uintptr_t(frames[f]);
         s.ready.store(1, std::memory_order_release);
+        used[used_count.fetch_add(1, std::memory_order_acq_rel)] = uint32_t(i);
         return uint32_t(i);
       }
     }
@@ -133,6 +151,23 @@ bool remember(uintptr_t address, uint32_t stack, uint32_t count_1024, uint64_t b
   return false;
 }
 
+void snapshot_if_peak_grew() {
+  int64_t peak = peak_requested();
+  uint32_t resets = shared.peak_resets.load(std::memory_order_acquire);
+  bool reset = resets != snapshot_resets.load(std::memory_order_relaxed);
+  if (!reset && peak <= snapshot_peak.load(std::memory_order_relaxed)) return;
+  if (snapshot_busy.exchange(true, std::memory_order_acquire)) return;
+  uint32_t n = used_count.load(std::memory_order_acquire);
+  for (uint32_t k = 0; k < n; ++k) {
+    Stack& s = stacks[used[k]];
+    uint64_t alloc = s.alloc_bytes.load(std::memory_order_relaxed), freed = s.freed_bytes.load(std::memory_order_relaxed);
+    s.live_bytes_at_peak.store(alloc > freed ? alloc - freed : 0, std::memory_order_relaxed);
+  }
+  snapshot_peak.store(peak, std::memory_order_relaxed);
+  snapshot_resets.store(resets, std::memory_order_relaxed);
+  snapshot_busy.store(false, std::memory_order_release);
+}
+
 }  // namespace
 
 void start() {
@@ -145,7 +180,8 @@ void start() {
   }
   stacks = static_cast<Stack*>(map_zeroed(kStacks * sizeof(Stack)));
   sampled = static_cast<Sampled*>(map_zeroed(kSampled * sizeof(Sampled)));
-  if (!stacks || !sampled) return;
+  used = static_cast<uint32_t*>(map_zeroed(kStacks * sizeof(uint32_t)));
+  if (!stacks || !sampled || !used) return;
   void* warm[4];
   backtrace(warm, 4);  // loads the unwinder (it allocates the first time): before counting starts
   mean_bytes = options.sample_bytes;
@@ -177,6 +213,7 @@ void take(ThreadState& t, void* p, size_t n) {
   s.alloc_bytes.fetch_add(bytes, std::memory_order_relaxed);
   s.alloc_count_1024.fetch_add(count_1024, std::memory_order_relaxed);
   shadow::remember(p, n, true);  // odd: its free takes the rare path, which asks on_odd_free
+  snapshot_if_peak_grew();
 }
 
 void on_odd_free(const void* p) {
@@ -185,6 +222,7 @@ void on_odd_free(const void* p) {
   if (!(filter[bit / 64].load(std::memory_order_acquire) & (uint64_t(1) << (bit % 64)))) return;
   Sampled* e = find(uintptr_t(p));
   if (!e) return;
+  snapshot_if_peak_grew();
   Stack& s = stacks[e->stack];
   s.freed_samples.fetch_add(1, std::memory_order_relaxed);
   s.freed_bytes.fetch_add(e->bytes, std::memory_order_relaxed);
@@ -194,6 +232,7 @@ void on_odd_free(const void* p) {
 
 void finish() {
   if (!on || !options.callsites[0]) return;
+  snapshot_if_peak_grew();
   int fd = open(options.callsites, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) {
     text::Line line;
@@ -248,7 +287,8 @@ void finish() {
         .add(" est_alloc_bytes=").num(s.alloc_bytes.load())
         .add(" est_alloc_count=").num(s.alloc_count_1024.load() / 1024)
         .add(" est_freed_bytes=").num(s.freed_bytes.load())
-        .add(" est_freed_count=").num(s.freed_count_1024.load() / 1024).add(" frames=");
+        .add(" est_freed_count=").num(s.freed_count_1024.load() / 1024)
+        .add(" est_live_bytes_at_peak=").num(s.live_bytes_at_peak.load()).add(" frames=");
     for (uint32_t f = 0; f < s.depth; ++f) line.add(f ? "," : "").hex(s.frames[f]);
     line.add("\n");
     line.write_to(fd);

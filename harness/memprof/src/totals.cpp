@@ -63,6 +63,7 @@ void reset_for_child(ThreadState& survivor) {
   shared.peak_req.store(shared.heap_req.load() + survivor.local.req);
   shared.peak_use.store(shared.heap_use.load() + survivor.local.use);
   shared.peak_blocks.store(shared.heap_blocks.load() + survivor.local.blocks);
+  shared.peak_resets.fetch_add(1);
 }
 
 double load_until(uint64_t now) {
@@ -123,6 +124,7 @@ void reset_requested_peak() {
   shared.peak_req.store(shared.heap_req.load());
   shared.peak_use.store(shared.heap_use.load());
   shared.peak_blocks.store(shared.heap_blocks.load());
+  shared.peak_resets.fetch_add(1);
 }
 
 }  // namespace memprof
