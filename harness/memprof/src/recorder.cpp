@@ -165,7 +165,7 @@ bool record_free_careful(ThreadState& t, void* p) {
   size_t n;
   bool odd;
   bool known = shadow::forget(p, &n, &odd);
-  if (known && odd) sampled_free(p);
+  if (known && odd) sampled_free(p, n);
   if (!known) {
     if (t.teardown == 0) {
       bump(t.c.frees_untracked_count);
@@ -183,7 +183,7 @@ ReallocOld record_realloc_begin(void* p) {
   ReallocOld old{0, 0, false, false};
   if (!options.track_heap) return old;
   old.known = shadow::forget(p, &old.n, &old.odd);
-  if (old.known && old.odd) sampled_free(p);  // realloc moves or resizes it: the sample ends here
+  if (old.known && old.odd) sampled_free(p, old.n);  // realloc moves or resizes it: the sample ends here
   if (old.known) old.usable = usable::of_freed_block(p, old.n, old.odd);
   return old;
 }
@@ -255,7 +255,7 @@ void record_realloc_end(ThreadState& t, void* p, void* q, size_t n, const Reallo
 }
 
 void sample_block(ThreadState& t, void* p, size_t n) { sampling::take(t, p, n); }
-void sampled_free(const void* p) { sampling::on_odd_free(p); }
+void sampled_free(const void* p, size_t n) { sampling::on_odd_free(p, n); }
 
 void tx_set_add(ThreadState& t, void* p) {
   if (!p) return;

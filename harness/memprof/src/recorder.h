@@ -345,7 +345,7 @@ void forget_tm_internal(ThreadState& t, void* p);
 // sampling::take (sampling.cpp): the block took the countdown below zero.
 void sample_block(ThreadState& t, void* p, size_t n);
 // sampling::on_odd_free: an odd block is about to be freed.
-void sampled_free(const void* p);
+void sampled_free(const void* p, size_t n);
 
 // Keeps a new block's size in the shadow and adds it to the thread's heap
 // change; a block the shadow cannot take is only counted as untracked.
@@ -390,7 +390,7 @@ inline bool record_free(ThreadState& t, void* p) {
     if (t.teardown == 0) bump(t.c.frees_untracked_count);
     return false;
   }
-  if (__builtin_expect(odd, 0)) sampled_free(p);
+  if (__builtin_expect(odd, 0)) sampled_free(p, n);
   bump(t.c.frees()[shared.region.load(std::memory_order_relaxed)]);
   heap_shrink(t, int64_t(n), int64_t(usable::of_freed_block(p, n, odd)));
   return true;

@@ -22,7 +22,11 @@ namespace {
 
 constexpr int kMaxFrames = 48;
 constexpr size_t kStacks = size_t(1) << 14;   // distinct stacks kept (more are counted as dropped)
-constexpr size_t kSampled = size_t(1) << 18;  // sampled blocks live at once
+// Sampled blocks live at once: 65,536 stand for 32 GiB of live heap at the
+// default N (512 KiB), 4 GiB at 64 KiB; one more is counted as dropped. The
+// table is 1 MiB: its slots are random, and each page a sample first touches
+// costs two page faults, so it is kept small.
+constexpr size_t kSampled = size_t(1) << 16;
 constexpr uintptr_t kTombstone = 1;
 
 struct Stack {
@@ -36,12 +40,13 @@ struct Stack {
   std::atomic<uint64_t> live_bytes_at_peak;  // alloc_bytes - freed_bytes when the heap last peaked
 };
 
+// A sampled block's weights follow from its size (weights()), which its free
+// finds in the shadow: the slot keeps only the address and the stack.
 struct Sampled {
   std::atomic<uintptr_t> address;  // 0 empty, kTombstone freed
   uint32_t stack;
-  uint32_t count_1024;
-  uint64_t bytes;
 };
+static_assert(sizeof(Sampled) == 16, "a slot is 16 bytes");
 
 bool on = false;
 uint64_t mean_bytes = 0;
@@ -70,8 +75,11 @@ constinit std::atomic<int64_t> snapshot_peak{-1};
 constinit std::atomic<uint32_t> snapshot_resets{0};
 constinit std::atomic<bool> snapshot_busy{false};
 
-void* map_zeroed(size_t bytes) {
-  void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+// `populate`: fault every page in now (one call) rather than two faults per
+// page on the first sample that reads and then writes it.
+void* map_zeroed(size_t bytes, bool populate = false) {
+  void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | (populate ? MAP_POPULATE : 0), -1, 0);
   return m == MAP_FAILED ? nullptr : m;
 }
 
@@ -133,15 +141,23 @@ Sampled* find(uintptr_t address) {
   return nullptr;
 }
 
-bool remember(uintptr_t address, uint32_t stack, uint32_t count_1024, uint64_t bytes) {
+// What a sample of a block of n bytes stands for: n / p bytes and 1 / p blocks
+// (in 1/1024ths), p = 1 - exp(-n/N) its chance of being sampled.
+void weights(size_t n, uint64_t* bytes, uint64_t* count_1024) {
+  double probability = -expm1(-double(n) / double(mean_bytes));
+  if (probability <= 0) probability = 1e-12;
+  *bytes = uint64_t(double(n) / probability + 0.5);
+  double count = 1024.0 / probability;
+  *count_1024 = count > 4e9 ? uint64_t(4e9) : uint64_t(count + 0.5);
+}
+
+bool remember(uintptr_t address, uint32_t stack) {
   size_t start = mix(address) & (kSampled - 1);
   for (size_t probe = 0; probe < kSampled; ++probe) {
     Sampled& e = sampled[(start + probe) & (kSampled - 1)];
     uintptr_t a = e.address.load(std::memory_order_acquire);
     if (a != 0 && a != kTombstone) continue;
     e.stack = stack;
-    e.count_1024 = count_1024;
-    e.bytes = bytes;
     if (e.address.compare_exchange_strong(a, address, std::memory_order_acq_rel)) {
       uint64_t bit = mix(address ^ 0x5bd1e995u) & (kFilterWords * 64 - 1);
       filter[bit / 64].fetch_or(uint64_t(1) << (bit % 64), std::memory_order_release);
@@ -179,7 +195,7 @@ void start() {
     return;
   }
   stacks = static_cast<Stack*>(map_zeroed(kStacks * sizeof(Stack)));
-  sampled = static_cast<Sampled*>(map_zeroed(kSampled * sizeof(Sampled)));
+  sampled = static_cast<Sampled*>(map_zeroed(kSampled * sizeof(Sampled), true));
   used = static_cast<uint32_t*>(map_zeroed(kStacks * sizeof(uint32_t)));
   if (!stacks || !sampled || !used) return;
   void* warm[4];
@@ -199,12 +215,9 @@ void take(ThreadState& t, void* p, size_t n) {
   void* frames[kMaxFrames];
   int depth = backtrace(frames, kMaxFrames);
   uint32_t stack = intern(frames, depth);
-  double probability = -expm1(-double(n) / double(mean_bytes));  // 1 - exp(-n/N)
-  if (probability <= 0) probability = 1e-12;
-  uint64_t bytes = uint64_t(double(n) / probability + 0.5);
-  double count = 1024.0 / probability;
-  uint32_t count_1024 = count > 4e9 ? uint32_t(4e9) : uint32_t(count + 0.5);
-  if (stack == UINT32_MAX || !remember(uintptr_t(p), stack, count_1024, bytes)) {
+  uint64_t bytes, count_1024;
+  weights(n, &bytes, &count_1024);
+  if (stack == UINT32_MAX || !remember(uintptr_t(p), stack)) {
     dropped.fetch_add(1, std::memory_order_relaxed);
     return;
   }
@@ -216,7 +229,7 @@ void take(ThreadState& t, void* p, size_t n) {
   snapshot_if_peak_grew();
 }
 
-void on_odd_free(const void* p) {
+void on_odd_free(const void* p, size_t n) {
   if (!on) return;
   uint64_t bit = mix(uintptr_t(p) ^ 0x5bd1e995u) & (kFilterWords * 64 - 1);
   if (!(filter[bit / 64].load(std::memory_order_acquire) & (uint64_t(1) << (bit % 64)))) return;
@@ -224,9 +237,11 @@ void on_odd_free(const void* p) {
   if (!e) return;
   snapshot_if_peak_grew();
   Stack& s = stacks[e->stack];
+  uint64_t bytes, count_1024;
+  weights(n, &bytes, &count_1024);
   s.freed_samples.fetch_add(1, std::memory_order_relaxed);
-  s.freed_bytes.fetch_add(e->bytes, std::memory_order_relaxed);
-  s.freed_count_1024.fetch_add(e->count_1024, std::memory_order_relaxed);
+  s.freed_bytes.fetch_add(bytes, std::memory_order_relaxed);
+  s.freed_count_1024.fetch_add(count_1024, std::memory_order_relaxed);
   e->address.store(kTombstone, std::memory_order_release);
 }
 
@@ -278,7 +293,11 @@ void finish() {
     }
     close(maps);
   }
-  for (size_t i = 0; i < kStacks; ++i) {
+  // The stacks in use only: the rest of the table was never touched (reading
+  // it would fault in every page).
+  uint32_t in_use = used_count.load();
+  for (uint32_t k = 0; k < in_use; ++k) {
+    uint32_t i = used[k];
     Stack& s = stacks[i];
     if (s.hash.load() == 0 || s.ready.load() == 0) continue;
     text::Line line;

@@ -26,9 +26,9 @@ void start();
 int64_t first_countdown();
 // p (n bytes, already remembered in the shadow) took the countdown below zero.
 void take(ThreadState& t, void* p, size_t n);
-// An odd block is being freed (before the allocator takes it back): if it was
-// sampled, its stack's freed estimates grow.
-void on_odd_free(const void* p);
+// An odd block of n requested bytes is being freed (before the allocator
+// takes it back): if it was sampled, its stack's freed estimates grow.
+void on_odd_free(const void* p, size_t n);
 // At exit: writes the stacks to MEMPROF_CALLSITES.
 void finish();
 
