@@ -50,7 +50,8 @@ struct CheckRow {
   std::size_t n_base, n_cur;  // values compared (status: runs that were not skipped)
   double base, cur;           // exact values or medians (status: ok runs); NaN when absent
   double change;              // (cur - base) / base; NaN when not computed
-  double p;                   // U-test p-value; NaN when not tested
+  double p;                   // measured: the test's p-value (Welch's t on log times, else the U-test); NaN when not tested
+  double q;                   // p adjusted by Benjamini–Hochberg over every measured comparison of the check
   double threshold;           // percent applied
   Verdict verdict;
   std::string note;           // why, when it is not obvious

@@ -57,12 +57,12 @@ const char* comparison_name(Comparison c) {
 }  // namespace
 
 void print_check_table(const CheckResult& result, bool all, std::ostream& out) {
-  Block t = table({{"cell", "metric", "baseline", "current", "change", "limit", "p", "verdict", "note"}});
+  Block t = table({{"cell", "metric", "baseline", "current", "change", "limit", "q", "verdict", "note"}});
   t.align = "llrrrrrll";
   for (const CheckRow& r : result.rows) {
     if (!all && r.verdict == Verdict::ok) continue;
     t.rows.push_back({cell_label(r.cell), r.metric, value_text(r, r.base, r.n_base), value_text(r, r.cur, r.n_cur),
-                      change_text(r.change), limit_text(r), p_text(r.p), verdict_name(r.verdict), r.note});
+                      change_text(r.change), limit_text(r), p_text(r.q), verdict_name(r.verdict), r.note});
   }
   if (t.rows.size() > 1) out << render_text({t});
 }
@@ -78,17 +78,18 @@ std::string check_verdict_line(const CheckResult& result, const CheckConfig& con
 
 void write_check_csv(const CheckResult& result, std::ostream& out) {
   Block t = table({{"workload", "app", "size", "allocator", "tm", "threads", "metric", "comparison", "n_baseline",
-                    "n_current", "baseline", "current", "change_pct", "p", "threshold_pct", "verdict", "note"}});
+                    "n_current", "baseline", "current", "change_pct", "p", "q", "threshold_pct", "verdict", "note"}});
   for (const CheckRow& r : result.rows) {
     std::vector<std::string> row(r.cell.begin(), r.cell.end());
     const bool limited = r.how == Comparison::exact || r.how == Comparison::measured;
     row.insert(row.end(), {r.metric, comparison_name(r.how), std::to_string(r.n_base), std::to_string(r.n_cur),
                            csv_number(r.base), csv_number(r.cur),
                            std::isinf(r.change) ? (r.change > 0 ? "inf" : "-inf") : csv_number(r.change * 100.0),
-                           csv_number(r.p), limited ? csv_number(r.threshold) : "", verdict_name(r.verdict), r.note});
+                           csv_number(r.p), csv_number(r.q), limited ? csv_number(r.threshold) : "",
+                           verdict_name(r.verdict), r.note});
     t.rows.push_back(std::move(row));
   }
-  out << "# allocstamp check.csv schema 1\n" << render_csv(t);
+  out << "# allocstamp check.csv schema 2\n" << render_csv(t);
 }
 
 }  // namespace allocstamp

@@ -2,6 +2,8 @@
 // report benchmark results and compare them (see statistics.h).
 #include "statistics.h"
 
+#include <boost/math/distributions/students_t.hpp>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -36,23 +38,8 @@ double median_of(std::vector<double>& v) {
 }  // namespace
 
 double t_quantile_975(std::size_t dof) {
-  static constexpr std::array<double, 30> kTable = {
-      12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-      2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-      2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
   if (dof == 0) return kNaN;
-  if (dof <= kTable.size()) return kTable[dof - 1];
-  // Cornish–Fisher expansion of the t quantile around the normal quantile
-  // z = 1.959964; error below 1e-5 for dof > 30.
-  const double z = 1.959963984540054;
-  const double z2 = z * z;
-  const double z3 = z2 * z, z5 = z3 * z2, z7 = z5 * z2, z9 = z7 * z2;
-  const double v = static_cast<double>(dof);
-  return z + (z3 + z) / (4.0 * v) +
-         (5.0 * z5 + 16.0 * z3 + 3.0 * z) / (96.0 * v * v) +
-         (3.0 * z7 + 19.0 * z5 + 17.0 * z3 - 15.0 * z) / (384.0 * v * v * v) +
-         (79.0 * z9 + 776.0 * z7 + 1482.0 * z5 - 1920.0 * z3 - 945.0 * z) /
-             (92160.0 * v * v * v * v);
+  return boost::math::quantile(boost::math::students_t(static_cast<double>(dof)), 0.975);
 }
 
 Summary summarize(std::span<const double> values) {
@@ -223,6 +210,33 @@ double mann_whitney_min_p(std::size_t n1, std::size_t n2) {
   for (std::size_t i = 1; i <= n1; ++i)
     arrangements = arrangements * static_cast<double>(n2 + i) / static_cast<double>(i);
   return std::min(1.0, 2.0 / arrangements);
+}
+
+WelchTest welch(std::span<const double> x, std::span<const double> y) {
+  const Summary a = summarize(x), b = summarize(y);
+  if (a.n < 2 || b.n < 2) return {kNaN, kNaN, kNaN};
+  const double va = a.stddev * a.stddev / static_cast<double>(a.n), vb = b.stddev * b.stddev / static_cast<double>(b.n);
+  const double se2 = va + vb;
+  if (!(se2 > 0.0)) return {a.mean == b.mean ? 0.0 : std::copysign(INFINITY, b.mean - a.mean), kNaN, a.mean == b.mean ? 1.0 : 0.0};
+  const double t = (b.mean - a.mean) / std::sqrt(se2);
+  const double dof = se2 * se2 / (va * va / static_cast<double>(a.n - 1) + vb * vb / static_cast<double>(b.n - 1));
+  const double p = 2.0 * boost::math::cdf(boost::math::complement(boost::math::students_t(dof), std::fabs(t)));
+  return {t, dof, std::min(1.0, p)};
+}
+
+std::vector<double> benjamini_hochberg(std::span<const double> p) {
+  std::vector<double> q(p.size(), kNaN);
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < p.size(); ++i)
+    if (!std::isnan(p[i])) order.push_back(i);
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return p[a] < p[b]; });
+  const double m = static_cast<double>(order.size());
+  double running = 1.0;  // from the largest p down: q_(k) = min over j >= k of m p_(j) / j
+  for (std::size_t k = order.size(); k-- > 0;) {
+    running = std::min(running, p[order[k]] * m / static_cast<double>(k + 1));
+    q[order[k]] = running;
+  }
+  return q;
 }
 
 }  // namespace allocstamp::stats

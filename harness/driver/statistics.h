@@ -19,8 +19,8 @@ struct Summary {
 // interval mean ± t(0.975, n - 1) * stddev / sqrt(n).
 Summary summarize(std::span<const double> values);
 
-// Two-sided 95% Student t critical value for `dof` degrees of freedom: the
-// exact table for 1..30, a Cornish–Fisher expansion beyond; dof 0 -> NaN.
+// Two-sided 95% Student t critical value for `dof` degrees of freedom
+// (Boost.Math's Student t quantile); dof 0 -> NaN.
 double t_quantile_975(std::size_t dof);
 
 // Indices (into `values`) of outliers by the Iglewicz–Hoaglin modified
@@ -54,5 +54,22 @@ UTest mann_whitney(std::span<const double> x, std::span<const double> y);
 // The smallest two-sided p the test can give for samples of n1 and n2 values
 // (fully separated samples, no ties): 2 / C(n1 + n2, n1), at most 1.
 double mann_whitney_min_p(std::size_t n1, std::size_t n2);
+
+struct WelchTest {
+  double t;    // (mean of y - mean of x) / its standard error
+  double dof;  // Welch–Satterthwaite degrees of freedom
+  double p;    // two-sided p-value; NaN when a sample has fewer than 2 values
+};
+
+// Welch's two-sample t-test of y against x (unequal variances; NaN values
+// ignored). Two samples with no spread at all: p 1 when their means agree, 0
+// when they differ.
+WelchTest welch(std::span<const double> x, std::span<const double> y);
+
+// Benjamini–Hochberg adjusted p-values (q-values), in the input's order: a
+// hypothesis whose q is below alpha is rejected with the false discovery rate
+// over all of them held at alpha. NaN entries are left out of the family and
+// stay NaN.
+std::vector<double> benjamini_hochberg(std::span<const double> p);
 
 }  // namespace allocstamp::stats

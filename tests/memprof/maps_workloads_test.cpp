@@ -17,12 +17,6 @@ const char* const kContainers[] = {"std_map",           "std_multimap",       "s
                                    "absl_btree_map",    "absl_btree_multimap", "absl_flat_hash_map",
                                    "absl_node_hash_map", "tbb_concurrent_hash_map", "std_vector_sorted"};
 
-bool skip_if_missing(const TestAllocator& allocator) {
-  if (installed(allocator)) return false;
-  if (std::getenv("ALLOCSTAMP_ALLOW_MISSING_ALLOCATORS")) return true;
-  ADD_FAILURE() << allocator.name << " is not installed — run scripts/install-deps";
-  return true;
-}
 
 RunResult run_maps(const std::vector<std::string>& args, const TestAllocator& allocator) {
   RunOptions options;
@@ -34,7 +28,7 @@ class MapsContainer : public ::testing::TestWithParam<std::tuple<TestAllocator, 
 
 TEST_P(MapsContainer, InsertAndChurnPassTheContentCheck) {
   const auto& [allocator, container] = GetParam();
-  if (skip_if_missing(allocator)) return;
+  if (!runnable(allocator)) return;
   struct Case {
     const char* app;
     const char* key;
@@ -72,7 +66,7 @@ class MapsBytes : public ::testing::TestWithParam<TestAllocator> {};
 
 TEST_P(MapsBytes, RequestedBytesPerElementMatchTheNodeType) {
   const TestAllocator& allocator = GetParam();
-  if (skip_if_missing(allocator)) return;
+  if (!runnable(allocator)) return;
   auto held = [&](const char* container, int elements) {
     RunResult r = run_maps({"insert", "--container", container, "--elements", std::to_string(elements)}, allocator);
     EXPECT_EQ(r.exit_code, 0) << r.describe();

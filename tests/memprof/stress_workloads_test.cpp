@@ -18,18 +18,12 @@ namespace {
 const char* const kApps[] = {"larson",   "xmalloc",  "cache-scratch", "cache-thrash", "mstress",      "rptest",
                              "sh6bench", "sh8bench", "glibc-simple",  "glibc-thread", "malloc-large", "alloc-test"};
 
-bool skip_if_missing(const TestAllocator& allocator) {
-  if (installed(allocator)) return false;
-  if (std::getenv("ALLOCSTAMP_ALLOW_MISSING_ALLOCATORS")) return true;
-  ADD_FAILURE() << allocator.name << " is not installed — run scripts/install-deps";
-  return true;
-}
 
 class StressApp : public ::testing::TestWithParam<std::tuple<TestAllocator, const char*>> {};
 
 TEST_P(StressApp, VerifiesAtOneAndTwoThreads) {
   const auto& [allocator, app] = GetParam();
-  if (skip_if_missing(allocator)) return;
+  if (!runnable(allocator)) return;
   RunOptions options;
   options.timeout_seconds = 60;
   for (int threads : {1, 2}) {
@@ -59,7 +53,7 @@ class MicroFamily : public ::testing::TestWithParam<std::tuple<TestAllocator, co
 
 TEST_P(MicroFamily, ReportsEveryBenchmark) {
   const auto& [allocator, family] = GetParam();
-  if (skip_if_missing(allocator)) return;
+  if (!runnable(allocator)) return;
   RunOptions options;
   options.timeout_seconds = 60;
   RunResult r = run_program(std::string(MICRO_BINARY), {family, "--size", "tiny"}, allocator, options);

@@ -9,6 +9,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <gtest/gtest.h>
+
 #include "run_command.h"
 
 namespace allocstamp::testing {
@@ -28,6 +30,30 @@ const std::vector<TestAllocator>& test_allocators() {
 
 bool installed(const TestAllocator& allocator) {
   return allocator.library.empty() || fs::exists(allocator.library);
+}
+
+bool sanitized_build() {
+#if defined(ALLOCSTAMP_SANITIZED)
+  return true;
+#else
+  return false;
+#endif
+}
+
+bool runnable(const TestAllocator& allocator) {
+  if (sanitized_build() && !allocator.library.empty()) {
+    GTEST_MESSAGE_(("sanitized build: " + allocator.name +
+                    " would hide the heap from the sanitizer's malloc; only glibc runs here").c_str(),
+                   ::testing::TestPartResult::kSkip);
+    return false;
+  }
+  if (installed(allocator)) return true;
+  if (std::getenv("ALLOCSTAMP_ALLOW_MISSING_ALLOCATORS")) {
+    GTEST_MESSAGE_((allocator.name + " is not installed").c_str(), ::testing::TestPartResult::kSkip);
+  } else {
+    ADD_FAILURE() << allocator.name << " is not installed (" << allocator.library << ") — run scripts/install-deps";
+  }
+  return false;
 }
 
 std::string memprof_library() { return MEMPROF_LIBRARY; }
@@ -102,6 +128,8 @@ RunResult run_program(const std::string& program, const std::vector<std::string>
   if (!allocator.library.empty()) preload += (preload.empty() ? "" : ":") + allocator.library;
   if (!preload.empty()) command.env.push_back("LD_PRELOAD=" + preload);
   command.env.push_back("MEMPROF_OUT=" + records.string());
+  // memprof comes before the sanitizer's runtime; it forwards to its malloc.
+  if (sanitized_build()) command.env.push_back("ASAN_OPTIONS=verify_asan_link_order=0");
   for (const auto& [k, v] : options.env) command.env.push_back(k + "=" + v);  // later entries win
   command.timeout_seconds = options.timeout_seconds;
 

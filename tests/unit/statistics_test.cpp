@@ -17,7 +17,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 TEST(Summarize, TextbookSample) {
   // {2,4,4,4,5,5,7,9}: sum 40 -> mean 5; sorted middle pair (4,5) -> median
   // 4.5; squared deviations 9+1+1+1+0+0+4+16 = 32 -> s = sqrt(32/7) =
-  // 2.1380899; half width = t(7) * s / sqrt(8) = 2.365 * 0.7559289 = 1.7877720.
+  // 2.1380899; half width = t(7) * s / sqrt(8) = 2.3646243 * 0.7559289 = 1.7874879.
   const std::vector<double> v = {2, 4, 4, 4, 5, 5, 7, 9};
   const Summary s = summarize(v);
   EXPECT_EQ(s.n, 8u);
@@ -25,10 +25,10 @@ TEST(Summarize, TextbookSample) {
   EXPECT_DOUBLE_EQ(s.median, 4.5);
   EXPECT_DOUBLE_EQ(s.stddev, std::sqrt(32.0 / 7.0));
   EXPECT_NEAR(s.stddev, 2.13809, 1e-5);
-  const double half = 2.365 * std::sqrt(32.0 / 7.0) / std::sqrt(8.0);
-  EXPECT_NEAR(half, 1.7877720, 1e-6);
-  EXPECT_NEAR(s.ci_low, 5.0 - half, 1e-12);
-  EXPECT_NEAR(s.ci_high, 5.0 + half, 1e-12);
+  const double half = 2.3646242510102993 * std::sqrt(32.0 / 7.0) / std::sqrt(8.0);
+  EXPECT_NEAR(half, 1.7874879, 1e-6);
+  EXPECT_NEAR(s.ci_low, 5.0 - half, 1e-9);
+  EXPECT_NEAR(s.ci_high, 5.0 + half, 1e-9);
 }
 
 TEST(Summarize, OddCountMedianIsMiddleValue) {
@@ -90,16 +90,17 @@ TEST(Summarize, NaNIgnored) {
   EXPECT_DOUBLE_EQ(s.mean, 2.5);
   EXPECT_DOUBLE_EQ(s.median, 2.5);
   EXPECT_DOUBLE_EQ(s.stddev, std::sqrt(5.0 / 3.0));
-  const double half = 3.182 * std::sqrt(5.0 / 3.0) / 2.0;
-  EXPECT_NEAR(s.ci_low, 2.5 - half, 1e-12);
-  EXPECT_NEAR(s.ci_high, 2.5 + half, 1e-12);
+  const double half = 3.1824463052842638 * std::sqrt(5.0 / 3.0) / 2.0;  // t(3)
+  EXPECT_NEAR(s.ci_low, 2.5 - half, 1e-9);
+  EXPECT_NEAR(s.ci_high, 2.5 + half, 1e-9);
 }
 
 TEST(TQuantile, TableSpotChecks) {
   EXPECT_TRUE(std::isnan(t_quantile_975(0)));
-  EXPECT_DOUBLE_EQ(t_quantile_975(1), 12.706);
-  EXPECT_DOUBLE_EQ(t_quantile_975(10), 2.228);
-  EXPECT_DOUBLE_EQ(t_quantile_975(30), 2.042);
+  // Published to more places: t(1) = 12.7062047, t(10) = 2.2281389, t(30) = 2.0422725.
+  EXPECT_NEAR(t_quantile_975(1), 12.7062047, 1e-6);
+  EXPECT_NEAR(t_quantile_975(10), 2.2281389, 1e-6);
+  EXPECT_NEAR(t_quantile_975(30), 2.0422725, 1e-6);
 }
 
 TEST(TQuantile, LargeDofApproximation) {
@@ -152,10 +153,10 @@ TEST(RatioOfMeans, IdenticalSamples) {
   EXPECT_LT(r.ci_low, 1.0);
   EXPECT_GT(r.ci_high, 1.0);
   // se_rel = sqrt(2 * (s/5)^2 / 8) = (sqrt(32/7)/5) / 2 = 0.2138090;
-  // t(7) = 2.365 -> half width 0.5056582.
+  // t(7) = 2.3646243.
   const double se_rel = std::sqrt(32.0 / 7.0) / 5.0 / 2.0;
-  EXPECT_NEAR(r.ci_low, 1.0 - 2.365 * se_rel, 1e-12);
-  EXPECT_NEAR(r.ci_high, 1.0 + 2.365 * se_rel, 1e-12);
+  EXPECT_NEAR(r.ci_low, 1.0 - 2.3646242510102993 * se_rel, 1e-9);
+  EXPECT_NEAR(r.ci_high, 1.0 + 2.3646242510102993 * se_rel, 1e-9);
 }
 
 TEST(RatioOfMeans, SingleValueGivesNaNInterval) {
@@ -261,6 +262,33 @@ TEST(MannWhitney, EmptySampleAndSmallestP) {
   EXPECT_DOUBLE_EQ(mann_whitney_min_p(5, 5), 2.0 / 252.0);
   EXPECT_DOUBLE_EQ(mann_whitney_min_p(1, 1), 1.0);
   EXPECT_DOUBLE_EQ(mann_whitney_min_p(0, 5), 1.0);
+}
+
+// Welch's t for x = {1,2,3,4,5} (mean 3, s^2 2.5) against y = {3,4,5,6,7,8}
+// (mean 5.5, s^2 3.5): se^2 = 0.5 + 0.5833333 = 1.0833333, t = 2.5 / 1.0408330
+// = 2.4019223, dof = 1.0833333^2 / (0.25/4 + 0.3402778/5) = 8.9894, p = 0.0398
+// (the t density integrated numerically gives p = 0.039803).
+TEST(Welch, KnownSample) {
+  const std::vector<double> x = {1, 2, 3, 4, 5}, y = {3, 4, 5, 6, 7, 8};
+  WelchTest w = welch(x, y);
+  EXPECT_NEAR(w.t, 2.4019223, 1e-6);
+  EXPECT_NEAR(w.dof, 8.9894, 1e-3);
+  EXPECT_NEAR(w.p, 0.03981, 1e-4);
+  const std::vector<double> one = {1};
+  EXPECT_TRUE(std::isnan(welch(one, y).p));
+  const std::vector<double> flat = {2, 2, 2};
+  EXPECT_EQ(welch(flat, flat).p, 1.0);
+}
+
+// By hand (R's p.adjust(p, "BH") rule): 0.005 * 4/1, 0.01 * 4/2, 0.03 * 4/3, 0.04 * 4/4, each the least from its rank up: 0.02 0.04 0.04 0.02.
+TEST(BenjaminiHochberg, KnownPValues) {
+  const std::vector<double> p = {0.01, 0.04, 0.03, 0.005, std::nan("")};
+  std::vector<double> q = benjamini_hochberg(p);
+  EXPECT_NEAR(q[0], 0.02, 1e-12);
+  EXPECT_NEAR(q[1], 0.04, 1e-12);
+  EXPECT_NEAR(q[2], 0.04, 1e-12);
+  EXPECT_NEAR(q[3], 0.02, 1e-12);
+  EXPECT_TRUE(std::isnan(q[4]));
 }
 
 }  // namespace
