@@ -62,8 +62,9 @@ const char* kFooter = R"(Examples:
                                                  family at small, 1 and 2 threads, then figures + report
   bench --preset=maps-containers --alloc=jemalloc   every map container under jemalloc
   bench --list                                   what is installed
-  bench --alloc=tcmalloc,jemalloc --workload=vacation     vacation-low and vacation-high
-  bench --alloc=all --workload=churn --threads=1,2 --reps=5 --size=small
+  bench --alloc=tcmalloc,jemalloc --workload=vacation     vacation-low and vacation-high as in the
+                                                 default job (its sizes, 1 and 2 threads, 5 runs, figures)
+  bench --workload=churn --threads=1 --reps=3 --size=small --no-plot    each flag narrows the job
   bench --alloc=/opt/my/libmalloc.so --workload=churn     any allocator by path
   bench --resume results/runs/20261121-101500            finish an interrupted sweep
   bench summarize results/latest                          recompute summary.csv
@@ -87,7 +88,9 @@ damaged or truncated trace is refused with exit status 2.)";
 const char* kCheckFooter = R"(Each cell (workload, app, size, allocator, tm, threads) is compared on its ok runs:
   deterministic metrics (counts, requested bytes, live blocks) at 1 thread exactly;
   times and memory (and every metric at threads > 1) by their medians, with a
-  threshold (default 5%) and a two-sided Mann-Whitney U-test at --alpha.
+  threshold (default 5%) and Welch's t on the logs (the U-test where a value is 0),
+  the p-values adjusted by Benjamini-Hochberg over the whole check (q < --alpha);
+  the sweep-wide time drift (median over 8 or more cells) is taken out first.
 Verdicts: ok, regressed (worse beyond the threshold: exactly, or significantly),
   improved, noisy (beyond the threshold, not significant), missing (a cell or
   metric on one side only), failed (runs that were ok in the baseline now fail).
@@ -220,15 +223,16 @@ Command parse_command_line(int argc, char** argv) {
   app.option_defaults()->always_capture_default();
 
   app.add_option("--alloc", o.allocators, "Allocators: names from --list, paths to .so files, or all")
-      ->delimiter(',')->envname("ALLOCSTAMP_ALLOC");
+      ->delimiter(',')->envname("ALLOCSTAMP_ALLOC")->default_str("the preset's (default job: all)");
   app.add_option("--workload", o.workloads, "Workloads: names from --list, a family (stamp, intset), a stem (vacation), or all")
-      ->delimiter(',')->envname("ALLOCSTAMP_WORKLOAD");
-  app.add_option("--threads", o.threads, "Thread counts, e.g. 1,2")
-      ->delimiter(',')->envname("ALLOCSTAMP_THREADS")->check(CLI::Range(1, 1024));
-  app.add_option("--size", o.size, "Input size: tiny (tests), small (STAMP's simulator inputs), medium, large")
-      ->envname("ALLOCSTAMP_SIZE")->check(CLI::IsMember({"tiny", "small", "medium", "large"}));
+      ->delimiter(',')->envname("ALLOCSTAMP_WORKLOAD")->default_str("the preset's (default job: one or more of each family)");
+  app.add_option("--threads", o.threads, "Thread counts, e.g. 1,2 or a range 1-4")
+      ->delimiter(',')->envname("ALLOCSTAMP_THREADS")->check(CLI::Range(1, 1024))->default_str("the preset's (default job: 1,2)");
+  app.add_option("--size", o.size, "Input size of every workload: tiny (tests), small (STAMP's simulator inputs), medium, large")
+      ->envname("ALLOCSTAMP_SIZE")->check(CLI::IsMember({"tiny", "small", "medium", "large"}))
+      ->default_str("the preset's, per workload (default job: each at ~100 ms or more)");
   app.add_option("--reps", o.reps, "Timed runs of every cell: the allocator alone, no memprof (their times are the ones published)")
-      ->envname("ALLOCSTAMP_REPS")->check(CLI::Range(1, 1000));
+      ->envname("ALLOCSTAMP_REPS")->check(CLI::Range(1, 1000))->default_str("the preset's (default job: 5)");
   app.add_option("--profile-reps", o.profile_reps,
                  "Profiled runs of every cell (memprof in front: the memory figures); default 1 at one thread, "
                  "where memprof's counts are exact, and 3 at more; 0: none")
@@ -263,9 +267,10 @@ Command parse_command_line(int argc, char** argv) {
   app.add_flag("--shuffle", o.shuffle, "Shuffle the order of runs within each repetition")->envname("ALLOCSTAMP_SHUFFLE");
   app.add_option("--seed", o.seed, "Seed for --shuffle and for the workloads' inputs")->envname("ALLOCSTAMP_SEED");
   app.add_option("--preset", o.preset,
-                 "A named matrix from workloads/presets.json (see --list); flags you give override it. "
-                 "Without any argument, bench runs the preset 'default'")
-      ->envname("ALLOCSTAMP_PRESET");
+                 "A named matrix from workloads/presets.json (see --list); the flags you give narrow or override it")
+      ->envname("ALLOCSTAMP_PRESET")->default_str("default");
+  app.add_flag("--no-plot", o.no_plot, "Do not draw the figures and the report at the end (bench plot DIR does later)")
+      ->envname("ALLOCSTAMP_NO_PLOT");
   app.add_flag("--dry-run", o.dry_run, "Print the runs that would be made, run nothing");
   app.add_flag("--list", list, "List allocators and workloads, installed or not, with versions");
   app.add_flag("--columns", columns, "Print the columns of runs.csv with their meaning (Markdown)");

@@ -86,10 +86,13 @@ void choose_preset(Options& options, const fs::path& presets_file, std::ostream&
   if (!options.resume.empty()) {
     const std::string name = read_meta(options.resume).preset();
     for (const Preset& p : load_presets(presets_file))
-      if (p.name == name) options.plot_after = p.plot;
+      if (p.name == name) options.plot_after = p.plot && !options.no_plot;
     return;
   }
-  if (options.preset.empty() && options.workloads.empty()) options.preset = "default";
+  // One set of defaults: without --preset the flags narrow the default job
+  // (its allocators, threads, repetitions, sizes and figures), they do not
+  // switch to other defaults.
+  if (options.preset.empty() && !options.own_job) options.preset = "default";
   if (options.preset.empty()) return;
   const std::vector<Preset> presets = load_presets(presets_file);
   const Preset& preset = find_preset(presets, options.preset);
@@ -123,7 +126,7 @@ void apply_preset(const Preset& p, Options& o) {
   if (p.timeout_seconds > 0 && !chosen(o, "--timeout", "ALLOCSTAMP_TIMEOUT")) o.timeout_seconds = p.timeout_seconds;
   if (p.series >= 0 && !chosen(o, "--series", "ALLOCSTAMP_SERIES") && !chosen(o, "--no-series", "ALLOCSTAMP_SERIES"))
     o.series = p.series == 1;
-  o.plot_after = p.plot;
+  o.plot_after = p.plot && !o.no_plot;
 }
 
 }  // namespace allocstamp

@@ -35,7 +35,9 @@ fs::path scratch(const std::string& name) {
 BenchResult bench(std::vector<std::string> args, std::vector<std::string> env = {}, int interrupt_after_ms = 0) {
   args.insert(args.begin(), BENCH_BINARY);
   testing::CommandOptions options;
-  options.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS)};
+  // The test workloads, one thread and no figures unless a test says otherwise
+  // (the default job these flags narrow runs 1 and 2 threads and draws figures).
+  options.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS), "ALLOCSTAMP_THREADS=1", "ALLOCSTAMP_NO_PLOT=1"};
   options.env.insert(options.env.end(), env.begin(), env.end());
   options.interrupt_after_ms = interrupt_after_ms;
   return testing::run_command(args, options);
@@ -238,6 +240,24 @@ TEST(BenchEndToEnd, NoWorkloadMeansTheDefaultPresetWhichFlagsNarrow) {
   EXPECT_NE(ci.out.find("churn glibc t=1 tiny rep 1\n"), std::string::npos) << ci.out;
   EXPECT_NE(ci.out.find("churn glibc t=1 tiny rep 2 profiled"), std::string::npos) << ci.out;
   EXPECT_NE(ci.out.find("\n3 runs; nothing was run"), std::string::npos) << "1 timed + 2 profiled\n" << ci.out;
+}
+
+// The mission's own command: --alloc and --workload narrow the default job,
+// they do not switch to other defaults (1 and 2 threads, 5 timed runs, the
+// default job's arguments, figures at the end). The real registry and
+// nothing else in the environment.
+TEST(BenchEndToEnd, TheMissionsCommandIsTheDefaultJobNarrowed) {
+  testing::CommandOptions options;
+  BenchResult r = testing::run_command({BENCH_BINARY, "--alloc=tcmalloc,jemalloc", "--workload=vacation", "--dry-run"},
+                                       options);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("vacation-low jemalloc t=2 small ml_wt rep 5\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--tm ml_wt --transactions 65536"), std::string::npos) << "the default job's arguments\n" << r.out;
+  EXPECT_NE(r.out.find("\n56 runs; nothing was run"), std::string::npos)
+      << "2 workloads x 2 allocators x (1 thread: 5 timed + 1 profiled; 2 threads: 5 timed + 3 profiled)\n" << r.out;
+  BenchResult help = testing::run_command({BENCH_BINARY, "--help"}, options);
+  EXPECT_NE(help.out.find("--threads INT:INT in [1 - 1024]=the preset's (default job: 1,2)"), std::string::npos)
+      << help.out;
 }
 
 // Anyone's program runs through bench with a --workloads entry ("contract":

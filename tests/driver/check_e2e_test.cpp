@@ -35,7 +35,9 @@ class CheckEndToEnd : public ::testing::Test {
   Result bench(std::vector<std::string> args, std::vector<std::string> env = {}) {
     args.insert(args.begin(), BENCH_BINARY);
     testing::CommandOptions options;
-    options.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS)};
+    // The test workloads, one thread and no figures unless a test says otherwise
+    // (the default job these flags narrow runs 1 and 2 threads and draws figures).
+    options.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS), "ALLOCSTAMP_THREADS=1", "ALLOCSTAMP_NO_PLOT=1"};
     options.env.insert(options.env.end(), env.begin(), env.end());
     return testing::run_command(args, options);
   }

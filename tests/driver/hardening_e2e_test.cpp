@@ -28,7 +28,9 @@ class Hardening : public ::testing::Test {
   Result bench(std::vector<std::string> args) {
     args.insert(args.begin(), BENCH_BINARY);
     testing::CommandOptions options;
-    options.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS)};
+    // The test workloads, one thread and no figures unless a test says otherwise
+    // (the default job these flags narrow runs 1 and 2 threads and draws figures).
+    options.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS), "ALLOCSTAMP_THREADS=1", "ALLOCSTAMP_NO_PLOT=1"};
     options.timeout_seconds = 120;
     return testing::run_command(args, options);
   }
@@ -83,7 +85,9 @@ TEST_F(Hardening, AFullDiskAtTheStartLeavesNoHalfFolder) {
   for (const char* limit : {"--fsize=100", "--fsize=3000"}) {  // meta.json fails; then the CSVs
     const fs::path folder = dir_ / (std::string("full") + limit);
     testing::CommandOptions options;
-    options.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS)};
+    // The test workloads, one thread and no figures unless a test says otherwise
+    // (the default job these flags narrow runs 1 and 2 threads and draws figures).
+    options.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS), "ALLOCSTAMP_THREADS=1", "ALLOCSTAMP_NO_PLOT=1"};
     Result r = testing::run_command({"/usr/bin/prlimit", limit, "--", BENCH_BINARY, "--workload=test-alloc",
                                      "--alloc=glibc", "--size=tiny", "--reps=1", "--out=" + folder.string()},
                                     options);

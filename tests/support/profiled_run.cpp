@@ -32,21 +32,7 @@ bool installed(const TestAllocator& allocator) {
   return allocator.library.empty() || fs::exists(allocator.library);
 }
 
-bool sanitized_build() {
-#if defined(ALLOCSTAMP_SANITIZED)
-  return true;
-#else
-  return false;
-#endif
-}
-
 bool runnable(const TestAllocator& allocator) {
-  if (sanitized_build() && !allocator.library.empty()) {
-    GTEST_MESSAGE_(("sanitized build: " + allocator.name +
-                    " would hide the heap from the sanitizer's malloc; only glibc runs here").c_str(),
-                   ::testing::TestPartResult::kSkip);
-    return false;
-  }
   if (installed(allocator)) return true;
   if (std::getenv("ALLOCSTAMP_ALLOW_MISSING_ALLOCATORS")) {
     GTEST_MESSAGE_((allocator.name + " is not installed").c_str(), ::testing::TestPartResult::kSkip);
@@ -128,8 +114,6 @@ RunResult run_program(const std::string& program, const std::vector<std::string>
   if (!allocator.library.empty()) preload += (preload.empty() ? "" : ":") + allocator.library;
   if (!preload.empty()) command.env.push_back("LD_PRELOAD=" + preload);
   command.env.push_back("MEMPROF_OUT=" + records.string());
-  // memprof comes before the sanitizer's runtime; it forwards to its malloc.
-  if (sanitized_build()) command.env.push_back("ASAN_OPTIONS=verify_asan_link_order=0");
   for (const auto& [k, v] : options.env) command.env.push_back(k + "=" + v);  // later entries win
   command.timeout_seconds = options.timeout_seconds;
 

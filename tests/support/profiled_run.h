@@ -22,14 +22,9 @@ inline void PrintTo(const TestAllocator& allocator, std::ostream* os) { *os << a
 // The five allocators the tests must pass under, by their Debian paths.
 const std::vector<TestAllocator>& test_allocators();
 bool installed(const TestAllocator& allocator);
-// A build with sanitizers (the asan and tsan presets): its workloads carry the
-// sanitizer's own malloc, and an allocator preloaded in front of it would hide
-// the heap from the sanitizer, so only glibc (nothing preloaded) runs.
-bool sanitized_build();
 // Whether a test may run under `allocator`. When not, it says why as gtest
 // would: a failure when the allocator is missing (a skip with
-// ALLOCSTAMP_ALLOW_MISSING_ALLOCATORS set), a skip in a sanitized build. The
-// caller then returns.
+// ALLOCSTAMP_ALLOW_MISSING_ALLOCATORS set). The caller then returns.
 bool runnable(const TestAllocator& allocator);
 
 using Record = std::map<std::string, std::string>;

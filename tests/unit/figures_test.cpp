@@ -115,7 +115,7 @@ TEST_F(Figures, CellsCountEveryStatusAndSummariseOkRuns) {
   const CellSummary& glibc = cells[0];
   EXPECT_DOUBLE_EQ(glibc.time.median, 11e6);
   EXPECT_DOUBLE_EQ(glibc.vs_reference.value, 1);
-  EXPECT_NEAR(glibc.vs_reference.ci_low, 0.774151, 1e-6);  // 1 - 4.303 / (11 sqrt 3)
+  EXPECT_NEAR(glibc.vs_reference.ci_low, 0.774169, 1e-6);  // 1 - 4.3026527 / (11 sqrt 3)
   EXPECT_NEAR(cells[1].vs_reference.value, 9.0 / 11.0, 1e-12);
 }
 
@@ -127,12 +127,12 @@ TEST_F(Figures, TimeIsNormalisedToGlibcWithIntervals) {
   EXPECT_EQ(line_of(data("time-t1"), "\"group\""),
             "\"group\" \"glibc\" \"glibc low\" \"glibc high\" \"jemalloc\" \"jemalloc low\" \"jemalloc high\" "
             "\"tbbmalloc\" \"tbbmalloc low\" \"tbbmalloc high\"");
-  // glibc: 10, 11, 12 ms; jemalloc 8, 9, 10; tbbmalloc 11, 12, 13 (delta-method intervals, t = 4.303).
+  // glibc: 10, 11, 12 ms; jemalloc 8, 9, 10; tbbmalloc 11, 12, 13 (delta-method intervals, t(2) = 4.3026527).
   EXPECT_EQ(line_of(data("time-t1"), "\"vacation-low\""),
-            "\"vacation-low\" 1 0.774151 1.22585 0.818182 0.526371 1.10999 1.09091 0.756677 1.42514");
+            "\"vacation-low\" 1 0.774169 1.22583 0.818182 0.526395 1.10997 1.09091 0.756704 1.42511");
   // At 2 threads only vacation-low ran.
   EXPECT_EQ(line_of(data("time-t2"), "\"maps"), "");
-  EXPECT_EQ(line_of(data("time-t2"), "\"vacation-low\"").substr(0, 27), "\"vacation-low\" 1 0.808897 1");
+  EXPECT_EQ(line_of(data("time-t2"), "\"vacation-low\"").substr(0, 27), "\"vacation-low\" 1 0.808912 1");
 }
 
 TEST_F(Figures, WithoutGlibcTheFirstAllocatorIsTheReference) {
@@ -150,8 +150,8 @@ TEST_F(Figures, SpeedupAgainstEachAllocatorsOneThreadTime) {
   FigurePlan plan = prepare();
   ASSERT_TRUE(find(plan, "speedup-vacation-low"));
   EXPECT_EQ(line_of(data("speedup-vacation-low"), "1 "), "1 1 1 1 1 1 1 1 1 1");
-  // glibc 11 / 6.5 ms; jemalloc 9 / 5.25 (two ok runs: t = 12.706); tbbmalloc 12 / 8.
-  EXPECT_EQ(line_of(data("speedup-vacation-low"), "2 "), "2 1.69231 1.19164 2.19298 1.71429 0 3.45448 1.5 0.940162 2.05984");
+  // glibc 11 / 6.5 ms; jemalloc 9 / 5.25 (two ok runs: t(1) = 12.7062047); tbbmalloc 12 / 8.
+  EXPECT_EQ(line_of(data("speedup-vacation-low"), "2 "), "2 1.69231 1.19168 2.19294 1.71429 0 3.45451 1.5 0.940207 2.05979");
   EXPECT_TRUE(contains(plan.skipped, "speedup-maps-insert-std_map: maps-insert-std_map ran ok at one thread count only: no speedup"));
 }
 

@@ -486,7 +486,7 @@ GenomeResult run(const GenomeConfig& c) {
   memprof::phase_begin();
   Threads threads = thread_startup(c.threads);
 
-  StampRandom* random = new StampRandom;
+  StampRandom* random = stamp_random_new();
   random->mt.seed(uint32_t(c.seed - 1));
   Gene* gene = gene_alloc(c.gene_length);
   gene_create(gene, random);
@@ -530,7 +530,7 @@ GenomeResult run(const GenomeConfig& c) {
   std::free(gene->starts);
   std::free(gene->contents);
   std::free(gene);
-  delete random;
+  stamp_random_delete(random);
   thread_shutdown(threads);
   memprof::phase_end();
 

@@ -313,19 +313,21 @@ KmeansResult run(const KmeansConfig& c) {
   std::memcpy(in.attributes[0], in.buf, std::size_t(in.objects) * std::size_t(in.dims) * sizeof(float));
   // cluster.c: membership, the generator, the z-score transform, then one clustering (-m = -n).
   int* membership = static_cast<int*>(std::malloc(std::size_t(in.objects) * sizeof(int)));
-  StampRandom* random = new StampRandom;  // random_alloc: seeded 0
+  StampRandom* random = stamp_random_new();  // random_alloc: seeded 0
   zscore_transform(in.attributes, in.objects, in.dims);
   random->mt.seed(7);
   float** centres = cluster(c, in.attributes, in.dims, in.objects, membership, *random, r.iterations, r.elapsed_ns);
   r.worst_error = worst_centre_error(in.attributes, in.dims, in.objects, membership, centres, c.clusters);
   r.consistent = r.worst_error < 1e-3;
   std::free(membership);
-  delete random;
+  stamp_random_delete(random);
   // STAMP prints its centres and time here, before its frees (its stdout
   // buffer is allocated now and never freed).
   std::printf("stamp kmeans: %d points clustered in %d iterations\n", in.objects, r.iterations);
   std::fflush(stdout);
-  // kmeans.c's end: everything but the line buffer is freed.
+  // kmeans.c's end: everything but the line buffer and the attributes' block
+  // is freed (those two after the measured phase).
+  float* attribute_block = in.attributes[0];
   std::free(assignment);
   std::free(in.attributes);
   std::free(centres[0]);
@@ -334,6 +336,7 @@ KmeansResult run(const KmeansConfig& c) {
   stamp_thread_shutdown(pool);
   memprof::phase_end();
   std::free(in.line);
+  std::free(attribute_block);
   return r;
 }
 

@@ -142,7 +142,7 @@ long clique_of(ulong vertex, const ulong* first, long cliques) {
 // --- the generator: genScalData_seq ---
 
 void generate(const Params& g, Sdg* sdg, char*& sought) {
-  StampRandom* stream = new StampRandom;
+  StampRandom* stream = stamp_random_new();
   stream->mt.seed(g.seed);
   const ulong n = g.vertices;
   ulong* perm = allocate<ulong>(n * sizeof(ulong));
@@ -349,7 +349,7 @@ void generate(const Params& g, Sdg* sdg, char*& sought) {
           if (e[b] < e[a]) std::swap(e[a], e[b]);
     std::free(index);
   }
-  delete stream;
+  stamp_random_delete(stream);
   std::free(perm);
 }
 

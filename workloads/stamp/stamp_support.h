@@ -11,7 +11,9 @@
 #include <sys/mman.h>
 
 #include <cstdlib>
+#include <new>
 #include <random>
+#include <type_traits>
 
 namespace allocstamp::stamp {
 
@@ -27,6 +29,16 @@ struct StampRandom {
   std::mt19937 mt{0};
   unsigned long operator()() { return mt(); }
 };
+
+// random_alloc and random_free: one malloc'd block, as STAMP's (and freed
+// with free, by NeverFreed too: the generator needs no destructor).
+inline StampRandom* stamp_random_new() {
+  void* block = std::malloc(sizeof(StampRandom));
+  if (!block) std::abort();
+  return new (block) StampRandom;
+}
+static_assert(std::is_trivially_destructible_v<StampRandom>, "freed without a destructor");
+inline void stamp_random_delete(StampRandom* random) { std::free(random); }
 
 struct StampThreadBlocks {
   void* barrier = nullptr;

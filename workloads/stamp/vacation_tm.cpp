@@ -287,7 +287,7 @@ void client_run(Client* client, NeverFreed& leaked, Tally& tally) {
 // --- setup, check and cleanup: STAMP's vacation.c ---
 
 Manager* initialize_manager(long relations, uint64_t seed) {
-  StampRandom* random = new StampRandom;
+  StampRandom* random = stamp_random_new();
   random->mt.seed(static_cast<std::mt19937::result_type>(seed - 1));
   Manager* m = static_cast<Manager*>(malloc(sizeof(Manager)));
   for (Map<Reservation>*& table : m->tables) table = Map<Reservation>::create();
@@ -308,7 +308,7 @@ Manager* initialize_manager(long relations, uint64_t seed) {
       else add_reservation(m->table(t == 0 ? kCar : t == 1 ? kFlight : kRoom), ids[i], num, price);
     }
   }
-  delete random;
+  stamp_random_delete(random);
   free(ids);
   return m;
 }
@@ -375,18 +375,18 @@ VacationResult run(const VacationConfig& c) {
   leaked.add(m);  // manager_free frees the maps, not the manager
 
   // initializeClients: a generator drawn from nowhere, freed again; the clients.
-  StampRandom* unused = new StampRandom;
+  StampRandom* unused = stamp_random_new();
   Client** clients = static_cast<Client**>(malloc(std::size_t(clients_count) * sizeof(Client*)));
   leaked.add(clients);
   const long per_client = long(double(c.transactions) / double(clients_count) + 0.5);
   for (long i = 0; i < clients_count; ++i) {
     clients[i] = static_cast<Client*>(malloc(sizeof(Client)));
-    StampRandom* random = new StampRandom;
+    StampRandom* random = stamp_random_new();
     random->mt.seed(static_cast<std::mt19937::result_type>(i + long(c.seed) - 1));  // STAMP: the client's id
     leaked.add(random);  // client_free frees the client only
     *clients[i] = Client{i, m, random, per_client, c.queries, query_range, c.user_percent};
   }
-  delete unused;
+  stamp_random_delete(unused);
   StampThreadBlocks pool = stamp_thread_startup(clients_count);
 
   memprof::phase_begin();

@@ -1,5 +1,5 @@
-// commands/run.cpp — `bench [flags]`: the preset (the default job when no
-// workload is named), the sweep with the real process executor, then the
+// commands/run.cpp — `bench [flags]`: the preset (the default job, narrowed by
+// the flags, when none is named), the sweep with the real process executor, then the
 // figures and the report when the preset asks for them.
 #include "commands.h"
 #include "executor.h"

@@ -93,6 +93,7 @@ int replay(const Command& command, const Paths& paths, std::ostream& out) {
   }
   run.workloads = {"replay"};
   run.workload_files.push_back(listing.string());
+  run.own_job = true;  // the replay's own matrix, not the default job's
   int status = command_run(run, paths, out);
   fs::remove(listing);
   return status;
