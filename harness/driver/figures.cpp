@@ -397,12 +397,20 @@ class Preparer {
         text << '\n';
       }
       std::string from = threads_text(counts.front());
+      // A workload whose every thread does the whole work (churn, intset, the
+      // stress programs) ideally takes as long at N threads as at one: its
+      // ideal line is flat, not linear.
+      const bool per_thread = Meta{view_.meta, true}.work_per_thread(group);
       Figure f = figure(name, "speedup", "Speedup of " + group + context({group}) + ", each allocator against itself at " + from,
                         "Each line is an allocator's mean time at " + from +
-                            " divided by its mean time at N threads, with a 95% confidence interval; the dashed line is linear speedup." +
+                            " divided by its mean time at N threads, with a 95% confidence interval; the dashed line is " +
+                            (per_thread ? "the ideal for a workload whose every thread does the whole work: the same "
+                                          "time at every thread count (1)."
+                                        : "linear speedup (the threads share a fixed amount of work).") +
                             runs_text(true, {group}, 0));
       set_number(f, "n", static_cast<double>(view_.allocators.size()));
       set_number(f, "base", counts.front());
+      set_text(f, "ideal", per_thread ? "flat" : "linear");
       std::string ticks;
       for (int t : counts) ticks += (ticks.empty() ? "" : ", ") + std::to_string(t);
       set_text(f, "ticks", ticks);
@@ -465,14 +473,18 @@ class Preparer {
         continue;
       }
       Bars bars;
-      bars.series = {"requested peak", "usable peak", "allocator holds (end)", "RSS (end)", "PSS (end)"};
+      bars.series = {"requested peak", "usable peak", "allocator resident (end)", "RSS (end)", "PSS (end)"};
+      // Only resident bytes go in the ladder: an allocator that reports only
+      // what it has mapped (glibc, mimalloc) gets no bar there, its mapped
+      // bytes a note (mapped is not memory in use: the two are not one bar).
       std::vector<std::string> mapped, silent;
       std::map<std::string, std::vector<std::string>> absent;  // measure -> allocators
       for (const auto& a : index_.allocators(group, t)) {
         double holds = index_.median_of(group, t, a, "alloc_resident_bytes");
         if (std::isnan(holds)) {
-          holds = index_.median_of(group, t, a, "alloc_mapped_bytes");
-          (std::isnan(holds) ? silent : mapped).push_back(a);
+          double map = index_.median_of(group, t, a, "alloc_mapped_bytes");
+          if (std::isnan(map)) silent.push_back(a);
+          else mapped.push_back(a + " " + num(map / kMiB) + " MiB");
         }
         std::vector<double> mib = {index_.median_of(group, t, a, "heap_requested_peak_bytes") / kMiB,
                                    index_.median_of(group, t, a, "heap_usable_peak_bytes") / kMiB, holds / kMiB,
@@ -488,13 +500,13 @@ class Preparer {
       }
       Figure f = figure(name, "bars", "Memory of " + group + " at " + threads_text(t) + context({group}) + ": median, MiB",
                         "For each allocator, left to right: the peak of live requested bytes, the peak of live usable "
-                        "bytes (with the allocator's rounding), what the allocator holds (resident, else mapped) and "
+                        "bytes (with the allocator's rounding), the bytes the allocator holds resident and "
                         "the process's RSS and PSS at the end of the measured phase; the steps of the ladder are what "
                         "each layer adds to what the program asked for." + runs_text(false, {group}, t));
       if (!mapped.empty())
-        f.notes.push_back("allocator holds = mapped bytes for " + joined(mapped) + " (no resident figure)");
+        f.notes.push_back("no resident figure, only mapped bytes (not in the ladder): " + joined(mapped));
       if (!silent.empty())
-        f.notes.push_back(joined(silent) + " reports nothing about its own memory: its 'allocator holds' bar is left out");
+        f.notes.push_back(joined(silent) + " reports nothing about its own memory: its 'allocator resident' bar is left out");
       for (const auto& [measure, list] : absent)
         f.notes.push_back("no " + measure + " for " + joined(list) + ": bar left out");
       add_bars(std::move(f), bars, "MiB", "no run reported its memory (profiled with --profile=none?)");

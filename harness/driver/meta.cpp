@@ -59,4 +59,10 @@ bool Meta::unprofiled() const {
          (o.contains("profile_reps") && o["profile_reps"].is_number() && o["profile_reps"].get<int>() == 0);
 }
 
+bool Meta::work_per_thread(const std::string& workload) const {
+  if (!doc.contains("workloads") || !doc["workloads"].is_object()) return false;
+  auto it = doc["workloads"].find(workload);
+  return it != doc["workloads"].end() && it->is_object() && it->value("work", std::string()) == "per-thread";
+}
+
 }  // namespace allocstamp

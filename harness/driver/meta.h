@@ -22,6 +22,9 @@ struct Meta {
   std::string preset() const;
   // A folder of schema 1 or 2 (no `kind` column): memprof was not preloaded.
   bool unprofiled() const;
+  // Whether every thread of the workload does the whole work (registry
+  // "work": "per-thread"); false when the folder does not say.
+  bool work_per_thread(const std::string& workload) const;
 };
 
 enum class MetaMissing { allow, refuse };

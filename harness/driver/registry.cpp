@@ -118,6 +118,11 @@ void load_workloads(const fs::path& file, std::vector<Workload>& into) {
     w.tm = e.value("tm", false);
     w.contract = e.value("contract", true);
     w.description = e.value("description", "");
+    const std::string work = e.value("work", std::string("total"));
+    if (work != "total" && work != "per-thread")
+      throw UsageError(file.string() + ": workload '" + w.name + "' has \"work\": \"" + work + "\"",
+                       "use \"total\" (the threads share the work, the default) or \"per-thread\"");
+    w.work_per_thread = work == "per-thread";
     add_new(into, std::move(w), file, "workload");
   });
 }

@@ -31,6 +31,9 @@ struct Workload {
   std::vector<std::string> args;
   bool tm = false;     // transactional: receives --tm
   bool contract = true;  // takes Contract 3's --threads, --size, --seed; false: a foreign program gets its args only
+  // "work": "per-thread" — each thread does the whole work (churn, intset, the
+  // stress programs): its ideal time is flat in the thread count, not 1/N.
+  bool work_per_thread = false;
   std::string description;
 };
 

@@ -117,6 +117,9 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   if (options.profiled() && !fs::exists(paths.memprof))
     throw UsageError("libmemprof.so is not built (" + paths.memprof.string() + ")", "run 'make build'");
   std::vector<Run> plan = make_plan(options, workloads, allocators);
+  nlohmann::json workloads_meta = nlohmann::json::object();  // what the figures need to know of each
+  for (const Workload& w : workloads)
+    workloads_meta[w.name] = {{"family", w.family}, {"work", w.work_per_thread ? "per-thread" : "total"}};
   nlohmann::json plan_keys = nlohmann::json::array();
   for (const Run& run : plan) plan_keys.push_back(run.key());  // the whole plan, also in a shard's folder
   const Shard shard = options.shard.empty() ? Shard{} : parse_shard(options.shard);
@@ -170,7 +173,8 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
             {"machine", describe_machine(paths.source)},
             {"inherited_environment", inherited_tuning()},
             {"memprof", !options.profiled() ? "" : paths.memprof.string()},
-            {"allocators", allocators_now}};
+            {"allocators", allocators_now},
+            {"workloads", workloads_meta}};
   }
   // A new folder gets meta.json first: a folder left by a failure can always be resumed.
   ResultsFolder folder = resuming ? ResultsFolder::reopen(dir) : ResultsFolder::create(dir, meta);

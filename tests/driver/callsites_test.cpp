@@ -76,6 +76,7 @@ INSTANTIATE_TEST_SUITE_P(FiveAllocators, Leaks, ::testing::ValuesIn(testing::tes
                          [](const auto& info) { return info.param.name; });
 
 TEST(Callsites, BenchWritesSitesWithFunctionFileAndLine) {
+  SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
   fs::path out = fs::temp_directory_path() / ("callsites-bench-" + std::to_string(getpid()));
   fs::remove_all(out);
   testing::CommandResult r = testing::run_command(

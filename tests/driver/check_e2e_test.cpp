@@ -117,6 +117,7 @@ std::string verdict(const std::string& table, const std::string& metric) {
 }
 
 TEST_F(CheckEndToEnd, SameBuildTwicePasses) {
+  SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
   fs::path a = sweep("a"), b = sweep("b");
   Result r = bench({"check", "--baseline=" + a.string(), "--current=" + b.string(), "--all"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
@@ -203,6 +204,7 @@ TEST_F(CheckEndToEnd, CrashingWorkloadFails) {
 // stress programs that free across threads: the process's memory grows many
 // times past the same allocator's when it is sound, and bench check flags it.
 TEST_F(CheckEndToEnd, AnAllocatorLeakingCrossThreadFreesIsFlagged) {
+  SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
   for (const char* app : {"xmalloc", "larson"}) {
     std::vector<std::string> args = {"--alloc=" + std::string(OWNERCHECK_ALLOCATOR), std::string("--workload=") + app,
                                      "--size=tiny", "--threads=2", "--reps=4", "--profile-reps=4", "--no-series"};
@@ -223,6 +225,7 @@ TEST_F(CheckEndToEnd, AnAllocatorLeakingCrossThreadFreesIsFlagged) {
 // The micro-benchmarks (micro.csv) are compared per benchmark: a planted 50%
 // slowdown of one benchmark's repetitions is a regression, the others pass.
 TEST_F(CheckEndToEnd, MicroBenchmarksAreComparedPerBenchmark) {
+  SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
   // One sweep, copied: the planted change is then the only one (two sweeps on
   // a shared machine differ by more than noise now and then).
   fs::path base = dir_ / "micro-base", cur = dir_ / "micro-cur";

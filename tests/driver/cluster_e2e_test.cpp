@@ -50,6 +50,7 @@ class Cluster : public ::testing::Test {
 };
 
 TEST_F(Cluster, MergedPartsEqualOneMachineAndBadPartsAreRefused) {
+  SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
   for (int k = 1; k <= 3; ++k) {
     Result r = bench(matrix((dir_ / ("p" + std::to_string(k))).string(), std::to_string(k) + "/3"));
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -105,6 +106,7 @@ TEST_F(Cluster, MergedPartsEqualOneMachineAndBadPartsAreRefused) {
 }
 
 TEST_F(Cluster, ALocalSlurmRunsTheSweepAsAJobArray) {
+  SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
   if (getuid() != 0) GTEST_SKIP() << "Slurm's daemons need root: not run";
   for (const char* tool : {"/usr/sbin/slurmctld", "/usr/sbin/slurmd", "/usr/sbin/munged", "/usr/bin/sbatch"})
     if (!fs::exists(tool)) GTEST_SKIP() << tool << " is missing (apt-get install slurm-wlm munge): not run";

@@ -74,6 +74,7 @@ class TraceEndToEnd : public ::testing::Test {
 };
 
 TEST_F(TraceEndToEnd, TheTraceGivesMemprofsFiguresAndItsReplayCountsAsTheRecording) {
+  SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
   fs::path trace = dir_ / "subject.astrace";
   Result r = bench({"trace", "record", "--trace", trace.string(), "--", TRACE_SUBJECT, "--exec"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
@@ -104,6 +105,7 @@ TEST_F(TraceEndToEnd, TheTraceGivesMemprofsFiguresAndItsReplayCountsAsTheRecordi
 }
 
 TEST_F(TraceEndToEnd, APythonProgramUnderGlibcReplaysUnderEveryAllocator) {
+  SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
   if (!fs::exists("/usr/bin/python3")) GTEST_SKIP() << "no /usr/bin/python3";
   fs::path trace = dir_ / "python.astrace";
   Result r = bench({"trace", "record", "--trace", trace.string(), "--", "/usr/bin/python3", "-c",

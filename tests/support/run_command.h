@@ -6,6 +6,17 @@
 #include <string>
 #include <vector>
 
+// In a sanitized build (presets asan, tsan) the workloads carry the
+// sanitizer's runtime, and neither memprof nor another allocator can be
+// preloaded in front of it: a test that needs that skips there
+// (tests/sanitized runs every workload in such a build instead).
+#if defined(ALLOCSTAMP_SANITIZED)
+#define SKIP_WHEN_WORKLOADS_ARE_SANITIZED() \
+  GTEST_SKIP() << "sanitized build: workloads cannot take a preload (tests/sanitized covers them)"
+#else
+#define SKIP_WHEN_WORKLOADS_ARE_SANITIZED() static_cast<void>(0)
+#endif
+
 namespace allocstamp::testing {
 
 struct CommandResult {

@@ -155,6 +155,25 @@ TEST_F(Figures, SpeedupAgainstEachAllocatorsOneThreadTime) {
   EXPECT_TRUE(contains(plan.skipped, "speedup-maps-insert-std_map: maps-insert-std_map ran ok at one thread count only: no speedup"));
 }
 
+// A workload whose every thread does the whole work (meta.json's workloads,
+// from the registry's "work": "per-thread") gets a flat ideal, not a linear one.
+TEST_F(Figures, SpeedupIdealIsFlatWhenEveryThreadDoesTheWholeWork) {
+  auto ideal_of = [&](const FigurePlan& plan) {
+    const Figure* f = find(plan, "speedup-vacation-low");
+    if (!f) return std::string("(no figure)");
+    for (const auto& [name, value] : f->vars)
+      if (name == "ideal") return value;
+    return std::string("(no ideal)");
+  };
+  EXPECT_EQ(ideal_of(prepare()), "'linear'");
+  nlohmann::json meta = nlohmann::json::parse(slurp(dir / "meta.json"));
+  meta["workloads"]["vacation-low"] = {{"family", "stamp"}, {"work", "per-thread"}};
+  std::ofstream(dir / "meta.json") << meta.dump(2);
+  FigurePlan plan = prepare();
+  EXPECT_EQ(ideal_of(plan), "'flat'");
+  EXPECT_NE(find(plan, "speedup-vacation-low")->caption.find("the same time at every thread count"), std::string::npos);
+}
+
 TEST_F(Figures, AbortRateIsTheMedianOverRepsOfTransactionalRuns) {
   FigurePlan plan = prepare();
   ASSERT_TRUE(find(plan, "aborts-t2"));
@@ -170,13 +189,14 @@ TEST_F(Figures, MemoryLadderInMiBWithWhatEachAllocatorTells) {
   const Figure* f = find(plan, "memory-vacation-low");
   ASSERT_TRUE(f);
   EXPECT_EQ(slurp(data("memory-vacation-low")),
-            "\"group\" \"requested peak\" \"usable peak\" \"allocator holds (end)\" \"RSS (end)\" \"PSS (end)\"\n"
-            "\"glibc\" 2 2.25 4 6 5\n"
+            "\"group\" \"requested peak\" \"usable peak\" \"allocator resident (end)\" \"RSS (end)\" \"PSS (end)\"\n"
+            "\"glibc\" 2 2.25 NaN 6 5\n"
             "\"jemalloc\" 2 2.5 3 7 6\n"
             "\"tbbmalloc\" 2 2.375 NaN 8 7\n");
   EXPECT_EQ(f->notes, (std::vector<std::string>{
-                          "allocator holds = mapped bytes for glibc (no resident figure)",
-                          "tbbmalloc reports nothing about its own memory: its 'allocator holds' bar is left out"}));
+                          "no resident figure, only mapped bytes (not in the ladder): glibc 4 MiB",
+                          "tbbmalloc reports nothing about its own memory: its 'allocator resident' bar is left out"}))
+      << "mapped bytes (glibc) never share a bar with resident ones (jemalloc)";
 }
 
 TEST_F(Figures, SeriesUsesRepOneAtTheMostThreads) {
