@@ -50,7 +50,7 @@ class SanitizedWorkloads : public ::testing::TestWithParam<const char*> {
 void expect_all_ok(const std::vector<std::string>& args, const fs::path& out) {
   std::vector<std::string> argv = {BENCH_BINARY};
   argv.insert(argv.end(), args.begin(), args.end());
-  argv.insert(argv.end(), {"--alloc=glibc", "--size=tiny", "--reps=1", "--no-profile", "--out=" + out.string()});
+  argv.insert(argv.end(), {"--alloc=glibc", "--size=tiny", "--reps=1", "--no-profile", "--no-plot", "--out=" + out.string()});
   testing::CommandOptions options;
   options.timeout_seconds = 1200;
   testing::CommandResult r = testing::run_command(argv, options);
