@@ -749,12 +749,22 @@ class Preparer {
     };
     const std::vector<Measure> measures = {{"heap_requested_phase_end_bytes", "requested", "requested", 1},
                                            {"heap_usable_phase_end_bytes", "usable", "usable", 1},
-                                           {"rss_kb", "RSS", "rss", 1024}};
-    // per_element[measure][container][allocator]
+                                           {"rss_kb", "RSS added by the fill", "rss", 1024}};
+    // per_element[measure][container][allocator]. RSS counts what the fill
+    // added: the process's RSS before it (rss_baseline_kb, the insert app
+    // reports it) is taken off, else a vector of 8-byte pairs would show the
+    // runtime's few MiB spread over its elements.
+    bool whole_rss = false;
     auto per_element = [&](const std::string& key, double scale, const std::string& group, const std::string& a) {
       return index_.median_by(group, index_.bottom_threads(group), a, key, [&](const RunRow& r) {
         double n = number(r, "elements_count");
-        return n > 0 ? number(r, key) * scale / n : kNaN;
+        double v = number(r, key);
+        if (key == "rss_kb") {
+          double before = number(r, "rss_baseline_kb");
+          if (std::isnan(before)) whole_rss = true;
+          else v -= before;
+        }
+        return n > 0 ? v * scale / n : kNaN;
       });
     };
     const std::string how = "bytes at the end of the measured phase divided by the elements held, median over the profiled "
@@ -776,8 +786,10 @@ class Preparer {
         bars.values.push_back(row);
       }
       Figure f = figure("bytes-per-element", "bars", "Bytes per element under " + allocators[0] + threads + context(containers),
-                        "For each container: requested, usable and resident (RSS) " + how + ".");
+                        "For each container: requested, usable and resident (RSS, less the RSS before the fill) " + how +
+                            "." + runs_text(false, containers, 0));
       f.notes = notes;
+      if (whole_rss) f.notes.push_back("some runs gave no RSS before the fill (rss_baseline_kb): their RSS bar is the whole process's");
       add_bars(std::move(f), bars, "bytes per element", "no run reported the heap or RSS at the end of its phase");
     } else {
       for (const Measure& m : measures) {
@@ -795,7 +807,10 @@ class Preparer {
           bars.values.push_back(row);
         }
         Figure f = figure("bytes-per-element-" + m.file, "bars", "Bytes per element, " + m.title + threads + context(containers),
-                          "For each container, one bar per allocator: " + m.title + " " + how + ".");
+                          "For each container, one bar per allocator: " + m.title + " " + how + "." +
+                              runs_text(false, containers, 0));
+        if (m.key == "rss_kb" && whole_rss)
+          f.notes.push_back("some runs gave no RSS before the fill (rss_baseline_kb): their bars are the whole process's RSS");
         std::vector<std::string> where;
         for (const auto& a : allocators)
           if (missing.count(a))

@@ -280,9 +280,27 @@ TEST_F(Figures, OneAllocatorGivesOneBytesPerElementFigureWithAllMeasures) {
   ASSERT_TRUE(find(plan, "bytes-per-element"));
   EXPECT_FALSE(find(plan, "bytes-per-element-requested"));
   EXPECT_EQ(slurp(data("bytes-per-element")),
-            "\"group\" \"requested\" \"usable\" \"RSS\"\n"
+            "\"group\" \"requested\" \"usable\" \"RSS added by the fill\"\n"
             "\"maps-insert-std_map\" 48 56 2099.2\n"
             "\"maps-insert-absl_btree_map\" 20 24 1024\n");
+  EXPECT_TRUE(contains(find(plan, "bytes-per-element")->notes,
+                       "some runs gave no RSS before the fill (rss_baseline_kb): their RSS bar is the whole process's"));
+}
+
+// RSS per element is what the fill added: the RSS before it (rss_baseline_kb)
+// is taken off. std_map's runs end at 2000 and 2100 KiB, 1950 before each:
+// a median of 100 KiB over 1000 elements, 102.4 bytes each (the whole RSS
+// would say 2099.2).
+TEST_F(Figures, RssPerElementLeavesOutTheRssBeforeTheFill) {
+  keep_runs([](const std::string& line) {
+    return line.find("maps-insert") == std::string::npos || line.find(",glibc,") != std::string::npos;
+  });
+  edit_runs([](std::string text) {
+    return std::regex_replace(text, std::regex("elements_count=1000"), "elements_count=1000;rss_baseline_kb=1950");
+  });
+  FigurePlan plan = prepare();
+  EXPECT_EQ(line_of(data("bytes-per-element"), "\"maps-insert-std_map\""), "\"maps-insert-std_map\" 48 56 102.4");
+  EXPECT_TRUE(find(plan, "bytes-per-element")->notes.empty());
 }
 
 TEST_F(Figures, AMissingMetricGivesAMessageAndNoFile) {

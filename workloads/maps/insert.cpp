@@ -1,7 +1,11 @@
 // insert.cpp — the "insert" app: fill the container with --elements distinct keys
 // (random or sorted order), each thread its own shard (or all threads one
 // tbb_concurrent_hash_map); the measured phase ends with the container full.
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <cstdio>
 #include <memory>
 #include <vector>
 
@@ -22,6 +26,7 @@ struct Insert {
     const KeySpace keys(c.seed, c.elements, c.order, KeyOf<K>::wide);
     Shards<Adapter> shards(c.threads);
 
+    r.rss_baseline_kb = resident_kb();  // what the container's bytes per element leave out
     memprof::phase_begin();
     auto start = std::chrono::steady_clock::now();
     on_threads(c.threads, [&](int t) {
@@ -45,5 +50,18 @@ struct Insert {
 }  // namespace
 
 bool run_insert(const Config& config, Result& result) { return dispatch<Insert>(config, result); }
+
+int64_t resident_kb() {
+  int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  char text[128];
+  ssize_t got = read(fd, text, sizeof text - 1);
+  close(fd);
+  if (got <= 0) return -1;
+  text[got] = 0;
+  unsigned long long size = 0, resident = 0;
+  if (std::sscanf(text, "%llu %llu", &size, &resident) != 2) return -1;
+  return int64_t(resident * uint64_t(sysconf(_SC_PAGESIZE)) / 1024);
+}
 
 }  // namespace allocstamp::maps

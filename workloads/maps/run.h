@@ -26,12 +26,16 @@ struct Result {
   uint64_t elements = 0;    // held at the end of the measured phase
   uint64_t lookups = 0, replaces = 0;
   int64_t held_bytes = -1;  // requested bytes live at the phase's end (-1 without memprof)
+  int64_t rss_baseline_kb = -1;  // insert: the process's RSS just before the fill (-1 when unknown)
   std::string problem;      // empty when the content checked out
 };
 
 // Both return false when the container is not one of kContainers or the key type is
 // unknown; `problem` then says why. Churn also refuses containers without erase.
 bool run_insert(const Config& config, Result& result);
+// The process's resident set now, in KiB, from /proc/self/statm, read without
+// allocating (a count the figures hold exact); -1 when unreadable.
+int64_t resident_kb();
 bool run_churn(const Config& config, Result& result);
 
 }  // namespace allocstamp::maps
