@@ -612,6 +612,18 @@ class Preparer {
         skip(file_stem(name), "no run of " + group + " counted allocations (profiled with --profile=none?)");
         continue;
       }
+      // The calls are the program's: where every allocator saw the same
+      // counts (one thread, deterministic), one bar group says so instead of
+      // the same bars once per allocator.
+      const bool identical = allocators.size() > 1 && std::all_of(values.begin(), values.end(), [&](const auto& row) {
+        for (size_t k = 0; k < row.size(); ++k)
+          if (!(row[k] == values[0][k] || (std::isnan(row[k]) && std::isnan(values[0][k])))) return false;
+        return true;
+      });
+      if (identical) {
+        allocators = {"every allocator (" + std::to_string(allocators.size()) + ")"};
+        values.resize(1);
+      }
       // Counts in a unit that keeps the axis short.
       double scale = top >= 1e6 ? 1e6 : top >= 1e3 ? 1e3 : 1;
       std::string unit = scale == 1e6 ? " (millions)" : scale == 1e3 ? " (thousands)" : "";
@@ -625,8 +637,11 @@ class Preparer {
         text << '\n';
       }
       Figure f = figure(name, "regions", "Allocations and frees by region, " + group + ", " + threads_text(t) + context({group}) + ": median",
-                        "Left the allocation calls and right the frees of each allocator's runs, split into the "
-                        "sequential (seq), parallel (par) and transactional (tx) regions; medians over the repetitions.");
+                        std::string(identical ? "Left the allocation calls and right the frees, the same under every "
+                                                "allocator (the program's own calls), "
+                                              : "Left the allocation calls and right the frees of each allocator's runs, ") +
+                            "split into the sequential (seq), parallel (par) and transactional (tx) regions; medians "
+                            "over the repetitions." + runs_text(false, {group}, t));
       set_text(f, "ylab", "calls" + unit);
       set_number(f, "ymax", top / scale * 1.08);  // both panels on one scale
       double width = std::clamp<double>(600.0 + 150.0 * static_cast<double>(allocators.size()), 800, 1600);
