@@ -67,11 +67,6 @@ std::string joined(const std::vector<std::string>& items) {
   return out;
 }
 
-double run_time(const RunRow& row) {
-  double t = number(row, "elapsed_ns");
-  return std::isnan(t) ? number(row, "wall_ns") : t;
-}
-
 // The ok runs by (group, threads, allocator), and what every figure asks of them.
 class Index {
  public:
@@ -862,6 +857,11 @@ class Preparer {
 
 }  // namespace
 
+double run_time(const RunRow& row) {
+  double t = number(row, "elapsed_ns");
+  return std::isnan(t) ? number(row, "wall_ns") : t;
+}
+
 double number(const RunRow& row, const std::string& key) {
   auto it = row.values.find(key);
   if (it != row.values.end() && !it->second.empty()) return parse_number(it->second);
@@ -944,7 +944,7 @@ std::vector<CellSummary> summarize_cells(const ResultsView& view) {
     for (int t : view.threads)
       for (const auto& a : view.allocators) {
         CellSummary c{group, a, t, {}, {}, false, 0, {}, kNaN, kNaN, kNaN};
-        std::vector<double> times, heaps, rss, pss;
+        std::vector<double> times, heaps, rss, pss, aborts, maxrss;
         bool timed = false;
         for (const RunRow& r : view.runs)
           if (r.group == group && r.threads == t && r.values.at("allocator") == a && r.values.at("status") == "ok" &&
@@ -956,6 +956,9 @@ std::vector<CellSummary> summarize_cells(const ResultsView& view) {
           ++c.statuses[status];
           if (status != "ok") continue;
           if (serves_key(r.kind, "elapsed_ns", timed)) times.push_back(run_time(r));
+          if (r.kind == RunKind::timed && std::isfinite(number(r, "maxrss_kb"))) maxrss.push_back(number(r, "maxrss_kb"));
+          double attempts = number(r, "tx_attempts_count"), commits = number(r, "tx_commits_count");
+          if (attempts > 0 && std::isfinite(commits)) aborts.push_back(100.0 * (1.0 - commits / attempts));
           if (serves_key(r.kind, "heap_requested_peak_bytes", timed)) {
             ++c.profiled_runs;
             heaps.push_back(number(r, "heap_requested_peak_bytes"));
@@ -969,6 +972,8 @@ std::vector<CellSummary> summarize_cells(const ResultsView& view) {
         c.heap_peak_bytes = median(heaps);
         c.rss_kb = median(rss);
         c.pss_kb = median(pss);
+        c.abort_pct = median(aborts);
+        c.maxrss_kb = median(maxrss);
         cells.push_back(c);
       }
   for (CellSummary& c : cells) {
@@ -982,6 +987,11 @@ std::vector<CellSummary> summarize_cells(const ResultsView& view) {
     for (const CellSummary& ref : cells)
       if (ref.group == c.group && ref.threads == c.threads && ref.allocator == view.reference && ref.time.n > 0)
         c.vs_reference = stats::ratio_of_means(c.time, ref.time);
+  }
+  for (CellSummary& c : cells) {
+    if (c.allocator == view.reference && c.time.n > 0) c.standing = "reference";
+    else if (std::isfinite(c.vs_reference.ci_low) && std::isfinite(c.vs_reference.ci_high))
+      c.standing = c.vs_reference.ci_high < 1 ? "faster" : c.vs_reference.ci_low > 1 ? "slower" : "indistinguishable";
   }
   return cells;
 }

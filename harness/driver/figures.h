@@ -3,6 +3,7 @@
 // file per figure under figures/data/ for the scripts in scripts/figures/.
 #pragma once
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <string>
 #include <utility>
@@ -40,6 +41,8 @@ ResultsView load_results(const std::filesystem::path& dir);
 
 // A numeric column of a row, else the same key in its `extra` column; NaN when neither has a number.
 double number(const RunRow& row, const std::string& key);
+// A run's time: its measured phase (elapsed_ns), else the whole process's wall time.
+double run_time(const RunRow& row);
 
 // "host, CPU, date" from meta.json, for a corner of every figure.
 std::string machine_stamp(const nlohmann::json& meta);
@@ -54,6 +57,12 @@ struct CellSummary {
   int profiled_runs = 0;                // ok profiled runs, whose medians the memory figures are
   stats::Ratio vs_reference;            // mean time / the reference allocator's, same group and threads
   double heap_peak_bytes, rss_kb, pss_kb;  // medians over the ok profiled runs
+  double abort_pct = std::numeric_limits<double>::quiet_NaN();   // median abort rate (% of attempts) of transactional runs
+  double maxrss_kb = std::numeric_limits<double>::quiet_NaN();   // median peak RSS of the ok timed runs (wait4)
+  // Against the reference: "faster" or "slower" only when the ratio's 95%
+  // interval leaves 1 out, else "indistinguishable"; "reference", or "" when
+  // there is no ratio.
+  std::string standing;
 };
 // In the order groups, then threads, then allocators.
 std::vector<CellSummary> summarize_cells(const ResultsView& view);

@@ -14,6 +14,7 @@
 #include "callsites.h"
 #include "csv.h"
 #include "errors.h"
+#include "summary_table.h"
 #include "format.h"
 
 namespace allocstamp {
@@ -25,15 +26,6 @@ namespace {
 std::string text_of(const nlohmann::json& j) {
   if (j.is_null()) return "";
   return j.is_string() ? j.get<std::string>() : j.dump();
-}
-
-std::string statuses_text(const std::map<std::string, int>& statuses) {
-  std::string out;
-  auto add = [&](const std::string& status, int n) { out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + status; };
-  if (statuses.count("ok")) add("ok", statuses.at("ok"));
-  for (const auto& [status, n] : statuses)
-    if (status != "ok") add(status, n);
-  return out;
 }
 
 // The command line as one could paste it into a shell.
@@ -120,43 +112,10 @@ void setup_section(const ResultsView& view, Document& doc) {
 
 void summary_section(const ResultsView& view, const std::vector<CellSummary>& cells, Document& doc) {
   doc.push_back(heading(2, "Summary"));
-  doc.push_back(paragraph(
-      "Times come from the timed runs (the allocator alone, no memprof), memory from the profiled runs (memprof "
-      "in front); no number mixes the two. Time is the measured phase (elapsed_ns), else the whole process's wall "
-      "time; its interval is the 95% Student t interval of the mean. The ratio is the mean time over " +
-      view.reference +
-      "'s in the same workload and thread count, with a 95% interval (delta method). Heap peak (live requested "
-      "bytes), RSS and PSS (at the end of the measured phase) are medians. Runs counts every run of the cell, "
-      "failures included; only ok runs enter the figures."));
+  doc.push_back(paragraph(summary_table_legend(view)));
   for (const auto& group : view.groups) {
     doc.push_back(heading(3, group));
-    Block table;
-    table.kind = Block::Kind::table;
-    table.text_columns = 3;  // threads, allocator, runs
-    table.rows.push_back({"threads", "allocator", "runs", "timed runs", "time median (ms)", "95% CI of the mean (ms)",
-                          "vs " + view.reference + " [95% CI]", "profiled runs", "heap peak (MiB)", "RSS (MiB)",
-                          "PSS (MiB)"});
-    for (const CellSummary& c : cells) {
-      if (c.group != group) continue;
-      std::string ratio = "-";
-      if (c.allocator == view.reference && c.time.n > 0) {
-        ratio = "1 (reference)";
-      } else if (std::isfinite(c.vs_reference.value)) {
-        ratio = number_text("%.3f", c.vs_reference.value);
-        if (std::isfinite(c.vs_reference.ci_low))
-          ratio += " [" + number_text("%.3f", std::max(0.0, c.vs_reference.ci_low)) + ", " + number_text("%.3f", c.vs_reference.ci_high) + "]";
-      }
-      // A time is positive: an interval reaching below 0 only says "very noisy".
-      std::string ci = std::isfinite(c.time.ci_low) ? "[" + number_text("%.2f", std::max(0.0, c.time.ci_low) / 1e6) + ", " +
-                                                          number_text("%.2f", c.time.ci_high / 1e6) + "]"
-                                                    : "-";
-      std::string timed = std::to_string(c.time.n) + (c.time_under_memprof ? " (profiled: no timed run)" : "");
-      table.rows.push_back({std::to_string(c.threads), c.allocator, statuses_text(c.statuses), timed,
-                            number_text("%.2f", c.time.median / 1e6), ci, ratio, std::to_string(c.profiled_runs),
-                            number_text("%.1f", c.heap_peak_bytes / (1024.0 * 1024.0)),
-                            number_text("%.1f", c.rss_kb / 1024.0), number_text("%.1f", c.pss_kb / 1024.0)});
-    }
-    doc.push_back(table);
+    doc.push_back(summary_table(view, cells, group));
   }
 }
 

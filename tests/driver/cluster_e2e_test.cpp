@@ -68,8 +68,8 @@ TEST_F(Cluster, MergedPartsEqualOneMachineAndBadPartsAreRefused) {
   EXPECT_TRUE(fs::exists(dir_ / "merged" / "summary.csv"));
 
   // Bad inputs, each exit 2 with what is wrong.
-  std::vector<std::string> other_args = {"--workload=test-alloc", "--alloc=glibc", "--size=tiny", "--reps=1",
-                                         "--no-series", "--shard=2/3", "--out=" + (dir_ / "other").string()};
+  std::vector<std::string> other_args = {"--workload=test-alloc", "--alloc=glibc", "--size=tiny", "--threads=1,2",
+                                         "--reps=1", "--no-series", "--shard=2/3", "--out=" + (dir_ / "other").string()};
   ASSERT_EQ(bench(other_args).exit_code, 0);
   fs::copy(dir_ / "p2", dir_ / "p2-versions", fs::copy_options::recursive);
   {

@@ -99,13 +99,19 @@ TEST_F(Report, SummarisesEveryCellWithFailures) {
   EXPECT_NE(md.find("\n### maps-insert-std\\_map\n"), std::string::npos) << "headings are escaped text";
   // glibc at 1 thread: 10, 11, 12 ms.
   // A folder of schema 1: every run was profiled, so the times are the profiled runs' and the table says so.
-  EXPECT_NE(md.find("| 1 | glibc | 3 ok | 3 (profiled: no timed run) | 11.00 | \\[8.52, 13.48\\] | 1 (reference) | 3 | "
+  EXPECT_NE(md.find("| 1 | glibc | 3 ok | 3 (profiled: no timed run) | 11.00 | \\[8.52, 13.48\\] | 1 | reference | 0.0 | 3 | "
                     "2.0 | 6.0 | 5.0 |"),
             std::string::npos)
       << md;
   EXPECT_NE(md.find("| 2 | jemalloc | 2 ok, 1 crashed | 2 (profiled: no timed run) | 5.25 |"), std::string::npos);
-  EXPECT_NE(md.find("| 1 | jemalloc | 3 ok | 3 (profiled: no timed run) | 9.00 | \\[6.52, 11.48\\] | 0.818 \\[0.526, 1.110\\] |"),
+  EXPECT_NE(md.find("| 1 | jemalloc | 3 ok | 3 (profiled: no timed run) | 9.00 | \\[6.52, 11.48\\] | 0.818 \\[0.526, 1.110\\] | "
+                    "indistinguishable |"),
             std::string::npos);
+  // The abort rate of each transactional cell (the median share of attempts that aborted).
+  EXPECT_NE(md.find("| 2 | jemalloc | 2 ok, 1 crashed | 2 (profiled: no timed run) | 5.25 | \\[2.07, 8.43\\] | "
+                    "0.808 \\[0.139, 1.476\\] | indistinguishable | 17.5 |"),
+            std::string::npos)
+      << md;
 }
 
 TEST_F(Report, ShowsEveryFigureWithItsCaptionAndWhatWasSkipped) {
