@@ -2,6 +2,8 @@
 #include "document.h"
 
 #include <algorithm>
+#include <cctype>
+#include <map>
 #include <sstream>
 #include <string_view>
 
@@ -42,6 +44,8 @@ th, td { border: 1px solid #ccc; padding: .25em .6em; } th { background: #f3f3f3
 pre { background: #f6f6f6; padding: .7em; overflow-x: auto; }
 figure { margin: 1em 0 2.5em; } figure img { max-width: 100%; border: 1px solid #eee; } figcaption { color: #444; margin-top: .4em; }
 ul.notes { color: #8a5a00; margin-top: .3em; }
+nav ul.contents { list-style: none; padding-left: 0; columns: 2; } nav li.sub { padding-left: 1.2em; font-size: 92%; }
+details > summary { cursor: pointer; color: #225; margin: .4em 0; } section.findings li { margin: .2em 0; }
 )";
 
 bool is_code(const Block& b, size_t column) { return column < b.code_columns; }
@@ -102,6 +106,33 @@ Block list(std::vector<std::string> items, size_t indent) {
   return b;
 }
 
+Block contents() {
+  Block b;
+  b.kind = Block::Kind::contents;
+  return b;
+}
+
+std::vector<std::string> anchors(const Document& doc) {
+  std::vector<std::string> out(doc.size());
+  std::map<std::string, int> seen;
+  for (std::size_t i = 0; i < doc.size(); ++i)
+    if (doc[i].kind == Block::Kind::heading) {
+      std::string a = anchor_of(doc[i].text);
+      int n = seen[a]++;
+      out[i] = n == 0 ? a : a + "-" + std::to_string(n);
+    }
+  return out;
+}
+
+std::string anchor_of(const std::string& heading) {
+  std::string out;
+  for (unsigned char c : heading) {
+    if (std::isalnum(c) || c == '-' || c == '_') out += char(std::tolower(c));
+    else if (c == ' ') out += '-';
+  }
+  return out;
+}
+
 Block table(std::vector<std::vector<std::string>> rows, size_t text_columns) {
   Block b;
   b.kind = Block::Kind::table;
@@ -127,7 +158,10 @@ std::string render_text(const Document& doc) {
         out += b.text + "\n";
         break;
       case Block::Kind::table:
+        if (!b.summary.empty()) out += b.summary + "\n";
         out += text_table(b);
+        break;
+      case Block::Kind::contents:
         break;
       case Block::Kind::figure:
         out += b.text + ": " + b.image + ".png\n  " + b.caption + "\n";
@@ -143,6 +177,7 @@ std::string render_text(const Document& doc) {
 
 std::string render_markdown(const Document& doc) {
   std::string out;
+  const std::vector<std::string> ids = anchors(doc);
   for (const Block& b : doc) {
     switch (b.kind) {
       case Block::Kind::heading:
@@ -159,7 +194,14 @@ std::string render_markdown(const Document& doc) {
         out += fence + "sh\n" + b.text + "\n" + fence + "\n\n";
         break;
       }
+      case Block::Kind::contents:
+        for (std::size_t i = 0; i < doc.size(); ++i)
+          if (doc[i].kind == Block::Kind::heading && (doc[i].level == 2 || doc[i].level == 3))
+            out += std::string(doc[i].level == 3 ? "  " : "") + "- [" + md_escape(doc[i].text) + "](#" + ids[i] + ")\n";
+        out += "\n";
+        break;
       case Block::Kind::table:
+        if (!b.summary.empty()) out += "<details><summary>" + html_escape(b.summary) + "</summary>\n\n";
         for (size_t r = 0; r < b.rows.size(); ++r) {
           out += "|";
           for (size_t c = 0; c < b.rows[r].size(); ++c)
@@ -172,9 +214,11 @@ std::string render_markdown(const Document& doc) {
           }
         }
         out += "\n";
+        if (!b.summary.empty()) out += "</details>\n\n";
         break;
       case Block::Kind::figure:
-        out += "### " + md_escape(b.text) + "\n\n![" + md_escape(b.text) + "](" + b.image + ".png)\n\n" +
+        // The title once, under the image (which draws it too).
+        out += "![" + md_escape(b.text) + "](" + b.image + ".png)\n\n**" + md_escape(b.text) + ".** " +
                md_escape(b.caption) + " ([SVG](" + b.image + ".svg))\n\n";
         for (const auto& note : b.items) out += "- " + md_escape(note) + "\n";
         if (!b.items.empty()) out += "\n";
@@ -194,13 +238,22 @@ std::string render_html(const Document& doc) {
     if (b.kind == Block::Kind::heading && b.level == 1) title = b.text;
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + html_escape(title) +
                     "</title>\n<style>\n" + kCss + "</style>\n</head>\n<body>\n";
+  const std::vector<std::string> ids = anchors(doc);
   for (const Block& b : doc) {
     switch (b.kind) {
       case Block::Kind::heading: {
         std::string h = "h" + std::to_string(b.level);
-        out += "<" + h + ">" + html_escape(b.text) + "</" + h + ">\n";
+        out += "<" + h + " id=\"" + ids[std::size_t(&b - doc.data())] + "\">" + html_escape(b.text) + "</" + h + ">\n";
         break;
       }
+      case Block::Kind::contents:
+        out += "<nav><ul class=\"contents\">\n";
+        for (std::size_t i = 0; i < doc.size(); ++i)
+          if (doc[i].kind == Block::Kind::heading && (doc[i].level == 2 || doc[i].level == 3))
+            out += std::string(doc[i].level == 3 ? "<li class=\"sub\">" : "<li>") + "<a href=\"#" + ids[i] + "\">" +
+                   html_escape(doc[i].text) + "</a></li>\n";
+        out += "</ul></nav>\n";
+        break;
       case Block::Kind::paragraph:
         out += "<p>" + html_escape(b.text) + "</p>\n";
         break;
@@ -208,6 +261,7 @@ std::string render_html(const Document& doc) {
         out += "<pre><code>" + html_escape(b.text) + "</code></pre>\n";
         break;
       case Block::Kind::table:
+        if (!b.summary.empty()) out += "<details><summary>" + html_escape(b.summary) + "</summary>\n";
         out += "<table>\n";
         for (size_t r = 0; r < b.rows.size(); ++r) {
           out += "<tr>";
@@ -218,10 +272,12 @@ std::string render_html(const Document& doc) {
           out += "</tr>\n";
         }
         out += "</table>\n";
+        if (!b.summary.empty()) out += "</details>\n";
         break;
       case Block::Kind::figure:
-        out += "<figure>\n<h3>" + html_escape(b.text) + "</h3>\n<a href=\"" + html_escape(b.image) + ".svg\"><img src=\"" +
-               html_escape(b.image) + ".png\" alt=\"" + html_escape(b.text) + "\"></a>\n<figcaption>" +
+        // The title once, under the image (which draws it too).
+        out += "<figure>\n<a href=\"" + html_escape(b.image) + ".svg\"><img src=\"" + html_escape(b.image) +
+               ".png\" alt=\"" + html_escape(b.text) + "\"></a>\n<figcaption><b>" + html_escape(b.text) + ".</b> " +
                html_escape(b.caption) + "</figcaption>\n";
         if (!b.items.empty()) {
           out += "<ul class=\"notes\">\n";

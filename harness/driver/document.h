@@ -10,7 +10,8 @@
 namespace allocstamp {
 
 struct Block {
-  enum class Kind { heading, paragraph, code, table, figure, list };
+  // contents: a table of contents, links to the document's level-2 and -3 headings.
+  enum class Kind { heading, paragraph, code, table, figure, list, contents };
   Kind kind = Kind::paragraph;
   int level = 2;                               // heading
   std::string text;                            // heading, paragraph, code; a figure's title
@@ -21,6 +22,7 @@ struct Block {
   size_t code_columns = 0;                     // table: leading columns whose cells are code (names, keys)
   size_t indent = 0;                           // text: spaces before a table's or a list's lines
   std::string image, caption;                  // figure: stem relative to the folder (no extension)
+  std::string summary;                         // table: when set, folded under this line (HTML <details>)
 };
 using Document = std::vector<Block>;
 
@@ -28,6 +30,14 @@ Block heading(int level, const std::string& text);
 Block paragraph(const std::string& text);
 Block list(std::vector<std::string> items, size_t indent = 0);
 Block table(std::vector<std::vector<std::string>> rows, size_t text_columns = 1);
+Block contents();
+
+// A heading's anchor: lower case, letters, digits, '-' and '_' kept, spaces
+// as '-', the rest dropped (GitHub's rule for Markdown, the HTML ids too).
+std::string anchor_of(const std::string& heading);
+// Every heading's anchor in order (empty for other blocks): a repeated one
+// gets "-1", "-2", ... as GitHub numbers them.
+std::vector<std::string> anchors(const Document& doc);
 
 // Is a table's column right-aligned (a number)?
 bool right_aligned(const Block& table, size_t column);

@@ -16,6 +16,7 @@
 #include <tuple>
 
 #include "errors.h"
+#include "format.h"
 #include "results_folder.h"
 #include "meta.h"
 #include "micro_results.h"
@@ -479,7 +480,7 @@ class Preparer {
         if (std::isnan(holds)) {
           double map = index_.median_of(group, t, a, "alloc_mapped_bytes");
           if (std::isnan(map)) silent.push_back(a);
-          else mapped.push_back(a + " " + num(map / kMiB) + " MiB");
+          else mapped.push_back(a + " " + number_text("%.1f", map / kMiB) + " MiB");
         }
         std::vector<double> mib = {index_.median_of(group, t, a, "heap_requested_peak_bytes") / kMiB,
                                    index_.median_of(group, t, a, "heap_usable_peak_bytes") / kMiB, holds / kMiB,

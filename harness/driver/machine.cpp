@@ -1,5 +1,6 @@
-// machine.cpp — reads /proc, uname and git; nothing here is needed for a run
-// to succeed, so every reading degrades to an empty value.
+// machine.cpp — reads /proc, uname, git and the topology (hwloc: memory, NUMA
+// nodes, cores and hardware threads); nothing here is needed for a run to
+// succeed, so every reading degrades to an empty value.
 #include "machine.h"
 
 #include <sys/utsname.h>
@@ -8,6 +9,8 @@
 #include <cstdio>
 #include <fstream>
 #include <thread>
+
+#include <hwloc.h>
 
 #include "version.h"
 
@@ -33,6 +36,35 @@ std::string cpu_model() {
   return "";
 }
 
+// The bracketed choice of /sys/kernel/mm/transparent_hugepage/enabled
+// ("always [madvise] never" -> "madvise"); "" when unknown.
+std::string transparent_hugepages() {
+  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string line;
+  if (!std::getline(in, line)) return "";
+  auto open = line.find('['), close = line.find(']');
+  return open == std::string::npos || close == std::string::npos ? "" : line.substr(open + 1, close - open - 1);
+}
+
+// NUMA nodes, physical cores and hardware threads from hwloc; memory as the
+// kernel counts it (sysconf: MemTotal). hwloc sums the NUMA nodes' own
+// counts, which on this VM see a quarter of it (memory added after boot).
+nlohmann::json topology() {
+  hwloc_topology_t t;
+  if (hwloc_topology_init(&t) != 0) return nlohmann::json::object();
+  nlohmann::json out = nlohmann::json::object();
+  if (hwloc_topology_load(t) == 0) {
+    const int cores = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE), pus = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU);
+    out = {{"memory_bytes", uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE))},
+           {"numa_nodes", hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE)},
+           {"physical_cores", cores},
+           {"hardware_threads", pus},
+           {"smt", cores > 0 && pus > cores}};
+  }
+  hwloc_topology_destroy(t);
+  return out;
+}
+
 }  // namespace
 
 nlohmann::json describe_machine(const std::filesystem::path& source_dir) {
@@ -50,7 +82,9 @@ nlohmann::json describe_machine(const std::filesystem::path& source_dir) {
           {"compiler", std::string("g++ ") + __VERSION__},
           {"allocstamp_version", kVersion},
           {"git_commit", first_line_of("git -C " + quoted + " rev-parse HEAD 2>/dev/null")},
-          {"git_dirty", !first_line_of("git -C " + quoted + " status --porcelain 2>/dev/null").empty()}};
+          {"git_dirty", !first_line_of("git -C " + quoted + " status --porcelain 2>/dev/null").empty()},
+          {"transparent_hugepages", transparent_hugepages()},
+          {"topology", topology()}};
 }
 
 std::vector<std::string> machine_warnings() {

@@ -15,6 +15,7 @@
 #include "csv.h"
 #include "errors.h"
 #include "summary_table.h"
+#include "findings.h"
 #include "format.h"
 
 namespace allocstamp {
@@ -76,6 +77,18 @@ void setup_section(const ResultsView& view, Document& doc) {
   std::string cpu = text_of(machine.value("cpu", nlohmann::json()));
   if (machine.contains("cores")) cpu += (cpu.empty() ? "" : ", ") + text_of(machine["cores"]) + " cores";
   row("CPU", cpu);
+  if (machine.contains("topology") && machine["topology"].is_object() && !machine["topology"].empty()) {
+    const nlohmann::json& t = machine["topology"];
+    char memory[64];
+    std::snprintf(memory, sizeof memory, "%.1f GiB", t.value("memory_bytes", 0.0) / (1024.0 * 1024.0 * 1024.0));
+    row("memory", memory);
+    row("NUMA nodes", text_of(t.value("numa_nodes", nlohmann::json())));
+    row("cores", text_of(t.value("physical_cores", nlohmann::json())) + " physical, " +
+                     text_of(t.value("hardware_threads", nlohmann::json())) + " hardware threads (SMT " +
+                     (t.value("smt", false) ? "on" : "off") + ")");
+  }
+  if (machine.contains("transparent_hugepages"))
+    row("transparent huge pages", text_of(machine["transparent_hugepages"]));
   row("kernel", text_of(machine.value("kernel", nlohmann::json())));
   row("compiler", text_of(machine.value("compiler", nlohmann::json())));
   row("started", text_of(meta.value("started", nlohmann::json())));
@@ -114,8 +127,9 @@ void summary_section(const ResultsView& view, const std::vector<CellSummary>& ce
   doc.push_back(heading(2, "Summary"));
   doc.push_back(paragraph(summary_table_legend(view)));
   for (const auto& group : view.groups) {
-    doc.push_back(heading(3, group));
-    doc.push_back(summary_table(view, cells, group));
+    Block t = summary_table(view, cells, group);
+    t.summary = group + ": every cell (" + std::to_string(t.rows.size() - 1) + " rows)";  // folded: the findings lead
+    doc.push_back(t);
   }
 }
 
@@ -236,20 +250,48 @@ Document build_report(const ResultsView& view, const std::vector<CellSummary>& c
                           std::to_string(view.allocators.size()) + " allocator(s). Redraw with: bench plot " +
                           view.dir.string()));
   if (!view.notes.empty()) doc.push_back(list(view.notes));
+  doc.push_back(contents());
+  doc.push_back(heading(2, "Findings"));
+  doc.push_back(paragraph("Per workload and thread count: the fastest allocator where its time separates from " +
+                          view.reference + "'s (the ratio of mean times with its 95% interval), and the leanest by "
+                          "RSS at the end of the measured phase. Times are the timed runs', memory the profiled runs'."));
+  doc.push_back(list(findings(view, cells)));
   setup_section(view, doc);
   summary_section(view, cells, doc);
   scopes_section(view, doc);
   callsites_section(view, doc);
   doc.push_back(heading(2, "Figures"));
   if (plan.figures.empty()) doc.push_back(paragraph("No figure could be drawn from this folder (see below)."));
-  for (const Figure& f : plan.figures) {
+  auto figure_block = [](const Figure& f) {
     Block b;
     b.kind = Block::Kind::figure;
     b.text = f.title;
     b.image = "figures/" + f.name;
     b.caption = f.caption;
     b.items = f.notes;
-    doc.push_back(b);
+    return b;
+  };
+  // Grouped by workload (a figure named <kind>-<workload>), then those across workloads.
+  std::vector<bool> placed(plan.figures.size(), false);
+  for (const std::string& group : view.groups) {
+    bool any = false;
+    for (std::size_t i = 0; i < plan.figures.size(); ++i) {
+      const std::string& name = plan.figures[i].name;
+      if (placed[i] || name.size() <= group.size() || name.compare(name.size() - group.size(), group.size(), group) != 0 ||
+          name[name.size() - group.size() - 1] != '-')
+        continue;
+      if (!any) doc.push_back(heading(3, group));
+      any = true;
+      placed[i] = true;
+      doc.push_back(figure_block(plan.figures[i]));
+    }
+  }
+  bool across = false;
+  for (std::size_t i = 0; i < plan.figures.size(); ++i) {
+    if (placed[i]) continue;
+    if (!across) doc.push_back(heading(3, "Across workloads"));
+    across = true;
+    doc.push_back(figure_block(plan.figures[i]));
   }
   if (!plan.skipped.empty()) {
     doc.push_back(heading(2, "Figures not drawn"));

@@ -129,5 +129,27 @@ TEST_F(PlotEndToEnd, TheSortedVectorsRssPerElementIsItsEightBytes) {
   EXPECT_NEAR(rss, 8.0, 0.2 * 8.0) << row;
 }
 
+// The report as a colleague opens it: headless Chromium renders report.html,
+// and the page leads with its findings (before the setup), has a table of
+// contents, and folds the summary tables.
+TEST_F(PlotEndToEnd, TheReportRendersInABrowserWithItsFindingsFirst) {
+  if (!have_gnuplot()) GTEST_SKIP() << "gnuplot is not installed (apt-get install gnuplot-nox)";
+  if (std::system("command -v chromium >/dev/null 2>&1") != 0) GTEST_SKIP() << "chromium is not installed (scripts/install-deps)";
+  ASSERT_EQ(plot({dir.string()}).exit_code, 0);
+  testing::CommandOptions options;
+  options.timeout_seconds = 90;
+  Result dom = testing::run_command({"/usr/bin/chromium", "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
+                                     "file://" + (dir / "report.html").string()},
+                                    options);
+  ASSERT_EQ(dom.exit_code, 0) << dom.err;
+  const std::size_t findings = dom.out.find("<h2 id=\"findings\">Findings</h2>"), setup = dom.out.find("<h2 id=\"setup\">");
+  ASSERT_NE(findings, std::string::npos) << dom.out.substr(0, 2000);
+  EXPECT_LT(findings, setup) << "the findings lead";
+  EXPECT_NE(dom.out.find("<nav><ul class=\"contents\">"), std::string::npos);
+  EXPECT_NE(dom.out.find("<a href=\"#findings\">Findings</a>"), std::string::npos);
+  EXPECT_NE(dom.out.find("<details><summary>vacation-low: every cell"), std::string::npos);
+  EXPECT_NE(dom.out.find("vacation-low at 1 thread: "), std::string::npos);
+}
+
 }  // namespace
 }  // namespace allocstamp

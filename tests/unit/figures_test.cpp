@@ -194,7 +194,7 @@ TEST_F(Figures, MemoryLadderInMiBWithWhatEachAllocatorTells) {
             "\"jemalloc\" 2 2.5 3 7 6\n"
             "\"tbbmalloc\" 2 2.375 NaN 8 7\n");
   EXPECT_EQ(f->notes, (std::vector<std::string>{
-                          "no resident figure, only mapped bytes (not in the ladder): glibc 4 MiB",
+                          "no resident figure, only mapped bytes (not in the ladder): glibc 4.0 MiB",
                           "tbbmalloc reports nothing about its own memory: its 'allocator resident' bar is left out"}))
       << "mapped bytes (glibc) never share a bar with resident ones (jemalloc)";
 }

@@ -48,14 +48,14 @@ TEST(ReportRendering, EscapesMarkdownAndHtml) {
             "# a\\_b \\<c\\> & 'd'\n\n"
             "| name | value |\n|---|---:|\n| x\\|y | 1.5 |\n\n"
             "````sh\nbench --out='a ``` b'\n````\n\n"
-            "### T \\<1\\>\n\n![T \\<1\\>](figures/t.png)\n\nRead \\*this\\*. ([SVG](figures/t.svg))\n\n- a note\n\n");
+            "![T \\<1\\>](figures/t.png)\n\n**T \\<1\\>.** Read \\*this\\*. ([SVG](figures/t.svg))\n\n- a note\n\n");
   std::string html = render_html(doc);
   EXPECT_NE(html.find("<title>a_b &lt;c&gt; &amp; &#39;d&#39;</title>"), std::string::npos);
-  EXPECT_NE(html.find("<h1>a_b &lt;c&gt; &amp; &#39;d&#39;</h1>"), std::string::npos);
+  EXPECT_NE(html.find("<h1 id=\"a_b-c--d\">a_b &lt;c&gt; &amp; &#39;d&#39;</h1>"), std::string::npos) << html;
   EXPECT_NE(html.find("<tr><th>name</th><th>value</th></tr>\n<tr><td>x|y</td><td class=\"n\">1.5</td></tr>"), std::string::npos);
   EXPECT_NE(html.find("<pre><code>bench --out=&#39;a ``` b&#39;</code></pre>"), std::string::npos);
   EXPECT_NE(html.find("<img src=\"figures/t.png\" alt=\"T &lt;1&gt;\">"), std::string::npos);
-  EXPECT_NE(html.find("<figcaption>Read *this*.</figcaption>"), std::string::npos);
+  EXPECT_NE(html.find("<figcaption><b>T &lt;1&gt;.</b> Read *this*.</figcaption>"), std::string::npos) << "the title once";
   EXPECT_NE(html.find("<li>a note</li>"), std::string::npos);
   EXPECT_NE(html.find("<style>"), std::string::npos);
 }
