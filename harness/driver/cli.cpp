@@ -88,9 +88,11 @@ damaged or truncated trace is refused with exit status 2.)";
 const char* kCheckFooter = R"(Each cell (workload, app, size, allocator, tm, threads) is compared on its ok runs:
   deterministic metrics (counts, requested bytes, live blocks) at 1 thread exactly;
   times and memory (and every metric at threads > 1) by their medians, with a
-  threshold (default 5%) and Welch's t on the logs (the U-test where a value is 0),
-  the p-values adjusted by Benjamini-Hochberg over the whole check (q < --alpha);
-  the sweep-wide time drift (median over 8 or more cells) is taken out first.
+  threshold (time 5%, memory and counts 20%) and Welch's t on the logs (the
+  U-test where a value is 0); an allocator's times as ratios to the reference's
+  in the same repetition (drift cancels), the reference's after the sweep-wide
+  drift is taken out; p-values adjusted by Benjamini-Hochberg per family (time,
+  memory, counts): a change is significant when q < --alpha.
 Verdicts: ok, regressed (worse beyond the threshold: exactly, or significantly),
   improved, noisy (beyond the threshold, not significant), missing (a cell or
   metric on one side only), failed (runs that were ok in the baseline now fail).
