@@ -55,13 +55,13 @@ std::vector<std::map<std::string, std::string>> rows_of(const fs::path& dir) {
   return out;
 }
 
-// README's column table is `bench --columns` (the key table, keys.def) to the
+// docs/results.md's column table is `bench --columns` (the key table, keys.def) to the
 // letter; scripts/readme-columns rewrites it.
 TEST(BenchEndToEnd, ReadmeColumnTableIsTheKeyTable) {
   BenchResult r = bench({"--columns"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(slurp(README_FILE).find(r.out), std::string::npos)
-      << "README.md's column table differs from bench --columns: run scripts/readme-columns";
+      << "docs/results.md's column table differs from bench --columns: run scripts/readme-columns";
 }
 
 TEST(BenchEndToEnd, OkRunFillsMemprofAndAllocatorColumns) {
