@@ -184,12 +184,6 @@ bool all_rows_have(const Side& side, const CellRuns& cell, const std::string& co
   });
 }
 
-double relative_change(double cur, double base) {
-  if (cur == base) return 0.0;
-  if (base == 0.0) return cur > 0 ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
-  return (cur - base) / std::fabs(base);
-}
-
 double median(const std::vector<double>& v) { return stats::summarize(v).median; }
 
 std::string statuses(const CellRuns& c) {
@@ -231,10 +225,10 @@ void judge_exact(const std::vector<double>& vb, const std::vector<double>& vc, C
   const double limit = r.threshold / 100.0 + kEpsilon;
   r.base = vb.front();
   r.cur = median(vc);
-  r.change = relative_change(r.cur, r.base);
+  r.change = check_measured::relative_change(r.cur, r.base);
   const auto [lo, hi] = std::minmax_element(vc.begin(), vc.end());
-  if (relative_change(*hi, r.base) > limit) r.verdict = Verdict::regressed;
-  else if (relative_change(*lo, r.base) < -limit) r.verdict = Verdict::improved;
+  if (check_measured::relative_change(*hi, r.base) > limit) r.verdict = Verdict::regressed;
+  else if (check_measured::relative_change(*lo, r.base) < -limit) r.verdict = Verdict::improved;
   if (*lo != *hi)
     r.note = "current repetitions differ (" + std::to_string(static_cast<long long>(*lo)) + " to " +
              std::to_string(static_cast<long long>(*hi)) + ")";

@@ -19,12 +19,6 @@ constexpr double kEpsilon = 1e-9;  // (105 - 100) / 100 is a hair above 0.05
 
 double median(const std::vector<double>& v) { return stats::summarize(v).median; }
 
-double relative_change(double cur, double base) {
-  if (cur == base) return 0.0;
-  if (base == 0.0) return cur > 0 ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
-  return (cur - base) / std::fabs(base);
-}
-
 }  // namespace
 
 // What a metric of this unit may move from a baseline of zero, where no
@@ -176,5 +170,11 @@ void decide(std::vector<CheckRow>& rows, const std::vector<Measured>& measured, 
   }
 }
 
+
+double relative_change(double cur, double base) {
+  if (cur == base) return 0.0;
+  if (base == 0.0) return cur > 0 ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
+  return (cur - base) / std::fabs(base);
+}
 
 }  // namespace allocstamp::check_measured

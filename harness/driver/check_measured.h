@@ -16,6 +16,9 @@ namespace allocstamp::check_measured {
 // judged: 16 calls, 4 KiB, 1 ms, 1 MiB (kB figures).
 double zero_baseline_limit(const std::string& metric);
 
+// (cur - base) / |base|; +-infinity from a zero baseline.
+double relative_change(double cur, double base);
+
 // elapsed_ns, wall_ns and the micro-benchmarks' ns_per_op.
 bool is_time(const std::string& metric);
 
