@@ -39,6 +39,8 @@ struct ResultsView {
 // Reads runs.csv and meta.json; throws UsageError when the folder is missing or malformed.
 ResultsView load_results(const std::filesystem::path& dir);
 
+// A CSV cell as a number; NaN when empty or not all of it is a number.
+double parse_number(const std::string& text);
 // A numeric column of a row, else the same key in its `extra` column; NaN when neither has a number.
 double number(const RunRow& row, const std::string& key);
 // A run's time: its measured phase (elapsed_ns), else the whole process's wall time.

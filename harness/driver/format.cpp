@@ -18,6 +18,11 @@ std::string csv_number(double v) {
   return fmt::format("{:.10g}", v);
 }
 
+std::string data_number(double v) {
+  if (!std::isfinite(v)) return "NaN";
+  return fmt::format("{:.6g}", v);
+}
+
 std::string mib_text(double bytes) { return number_text("%.1f MiB", bytes / (1024.0 * 1024.0)); }
 
 }  // namespace allocstamp

@@ -10,6 +10,8 @@ namespace allocstamp {
 std::string number_text(const char* format, double v);
 // A value for a CSV cell: %.10g, empty when NaN.
 std::string csv_number(double v);
+// A number in a figure's data file: six significant digits, "NaN" when there is none (gnuplot leaves it out).
+std::string data_number(double v);
 // Bytes as MiB with one decimal ("-" when unknown).
 std::string mib_text(double bytes);
 
