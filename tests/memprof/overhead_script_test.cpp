@@ -113,10 +113,27 @@ TEST_F(OverheadScript, RunsOnlyTheChosenVariants) {
   EXPECT_EQ(r.out.find("full ratio"), std::string::npos) << r.out;
 }
 
+// --baseline runs another build's memprof beside this one's in the same rounds
+// (here the build against itself); the variant without a build is refused.
+TEST_F(OverheadScript, RunsAnotherBuildsMemprofAsTheBaselineVariant) {
+  fs::path csv = scratch / "overhead.csv";
+  Result r = overhead({"--rounds", "2", "--iterations", "2000", "--slots", "64", "--alloc", "glibc", "--modes",
+                       "full", "--baseline", BUILD_DIR, "--csv", csv.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::set<std::string> modes;
+  for (const auto& row : read_csv(csv)) modes.insert(row.at("mode"));
+  EXPECT_EQ(modes, (std::set<std::string>{"full", "baseline"}));
+  EXPECT_NE(r.out.find("| baseline ratio"), std::string::npos) << r.out;
+
+  Result missing = overhead({"--modes", "full,baseline"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("needs --baseline DIR"), std::string::npos) << missing.err;
+}
+
 TEST_F(OverheadScript, RejectsAnUnknownVariantNamingTheChoices) {
   Result r = overhead({"--modes", "full,fast"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("unknown mode(s) fast; choose from full, counts, forward, atomic, sample, trace"), std::string::npos)
+  EXPECT_NE(r.err.find("unknown mode(s) fast; choose from full, counts, forward, atomic, sample, trace, baseline"), std::string::npos)
       << r.err;
 }
 
