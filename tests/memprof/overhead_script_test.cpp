@@ -114,7 +114,8 @@ TEST_F(OverheadScript, RunsOnlyTheChosenVariants) {
 }
 
 // --baseline runs another build's memprof beside this one's in the same rounds
-// (here the build against itself); the variant without a build is refused.
+// (here the build against itself), and full/baseline pairs the two round by
+// round; the variant without a build is refused.
 TEST_F(OverheadScript, RunsAnotherBuildsMemprofAsTheBaselineVariant) {
   fs::path csv = scratch / "overhead.csv";
   Result r = overhead({"--rounds", "2", "--iterations", "2000", "--slots", "64", "--alloc", "glibc", "--modes",
@@ -122,7 +123,8 @@ TEST_F(OverheadScript, RunsAnotherBuildsMemprofAsTheBaselineVariant) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::set<std::string> modes;
   for (const auto& row : read_csv(csv)) modes.insert(row.at("mode"));
-  EXPECT_EQ(modes, (std::set<std::string>{"full", "baseline"}));
+  EXPECT_EQ(modes, (std::set<std::string>{"full", "baseline", "full/baseline"}));
+  EXPECT_NE(r.out.find("| full/baseline ratio"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("| baseline ratio"), std::string::npos) << r.out;
 
   Result missing = overhead({"--modes", "full,baseline"});
