@@ -392,6 +392,7 @@ class Preparer {
                                           "time at every thread count (1)."
                                         : "linear speedup (the threads share a fixed amount of work).") +
                             runs_text(true, {group}, 0));
+      f.group = group;
       set_number(f, "n", static_cast<double>(view_.allocators.size()));
       set_number(f, "base", counts.front());
       set_text(f, "ideal", per_thread ? "flat" : "linear");
@@ -487,6 +488,7 @@ class Preparer {
                         "bytes (with the allocator's rounding), the bytes the allocator holds resident and "
                         "the process's RSS and PSS at the end of the measured phase; the steps of the ladder are what "
                         "each layer adds to what the program asked for." + runs_text(false, {group}, t));
+      f.group = group;
       if (!mapped.empty())
         f.notes.push_back("no resident figure, only mapped bytes (not in the ladder): " + joined(mapped));
       if (!silent.empty())
@@ -566,6 +568,7 @@ class Preparer {
                         "Solid lines are each allocator's RSS and dashed lines the live requested heap (the maximum "
                         "since the previous point, as memprofile draws it), against seconds since the process started; "
                         "the gap between them is what the allocator and the process hold beyond the program's data.");
+      f.group = group;
       set_text(f, "names", names);
       set_number(f, "n", static_cast<double>(lines[group].size()));
       if (without.count(group)) f.notes.push_back("no series points for " + joined(without[group]) + ": line left out");
@@ -626,6 +629,7 @@ class Preparer {
                                               : "Left the allocation calls and right the frees of each allocator's runs, ") +
                             "split into the sequential (seq), parallel (par) and transactional (tx) regions; medians "
                             "over the repetitions." + runs_text(false, {group}, t));
+      f.group = group;
       set_text(f, "ylab", "calls" + unit);
       set_number(f, "ymax", top / scale * 1.08);  // both panels on one scale
       double width = std::clamp<double>(600.0 + 150.0 * static_cast<double>(allocators.size()), 800, 1600);

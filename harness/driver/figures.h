@@ -73,6 +73,7 @@ struct Figure {
   std::string name;    // file stem under figures/: name.png and name.svg
   std::string script;  // scripts/figures/<script>.gp draws it
   std::string title, caption;
+  std::string group;   // the one workload group it shows; empty when it spans several
   std::vector<std::pair<std::string, std::string>> vars;  // gnuplot variable, expression
   std::vector<std::string> notes;                         // bars or lines left out, and why
 };

@@ -271,15 +271,12 @@ Document build_report(const ResultsView& view, const std::vector<CellSummary>& c
     b.items = f.notes;
     return b;
   };
-  // Grouped by workload (a figure named <kind>-<workload>), then those across workloads.
+  // Grouped by workload, then those across workloads.
   std::vector<bool> placed(plan.figures.size(), false);
   for (const std::string& group : view.groups) {
     bool any = false;
     for (std::size_t i = 0; i < plan.figures.size(); ++i) {
-      const std::string& name = plan.figures[i].name;
-      if (placed[i] || name.size() <= group.size() || name.compare(name.size() - group.size(), group.size(), group) != 0 ||
-          name[name.size() - group.size() - 1] != '-')
-        continue;
+      if (placed[i] || plan.figures[i].group != group) continue;
       if (!any) doc.push_back(heading(3, group));
       any = true;
       placed[i] = true;

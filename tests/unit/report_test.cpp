@@ -126,5 +126,32 @@ TEST_F(Report, ShowsEveryFigureWithItsCaptionAndWhatWasSkipped) {
   for (const auto& why : plan.skipped) EXPECT_NE(html.find("<li>" + why + "</li>"), std::string::npos) << why;
 }
 
+// A folder of two sizes names its groups "<workload> <size>", and each
+// workload's own figures still go under its heading, not "Across workloads".
+TEST(ReportFigures, GoUnderTheirWorkloadWhenTheGroupNamesASize) {
+  fs::path dir = fs::temp_directory_path() / ("report-test-" + std::to_string(::getpid()) + "-sizes");
+  fs::remove_all(dir);
+  fs::copy(FIXTURE, dir, fs::copy_options::recursive);
+  std::string runs = slurp(dir / "runs.csv");
+  const std::string tiny = ",insert,tiny,", small = ",insert,small,";  // the map workloads' rows
+  for (std::size_t at = runs.find(tiny); at != std::string::npos; at = runs.find(tiny, at)) runs.replace(at, tiny.size(), small);
+  std::ofstream(dir / "runs.csv") << runs;
+  ResultsView view = load_results(dir);
+  ASSERT_NE(std::find(view.groups.begin(), view.groups.end(), "vacation-low tiny"), view.groups.end());
+  auto cells = summarize_cells(view);
+  FigurePlan plan = prepare_figures(view, cells);
+  std::string md = render_markdown(build_report(view, cells, plan));
+  fs::remove_all(dir);
+  std::size_t figures = md.find("\n## Figures\n");
+  ASSERT_NE(figures, std::string::npos);
+  std::size_t heading = md.find("\n### vacation-low tiny\n", figures);
+  std::size_t across = md.find("\n### Across workloads\n", figures);
+  ASSERT_NE(heading, std::string::npos) << md.substr(figures);
+  std::size_t speedup = md.find("](figures/speedup-vacation-low_tiny.png)", figures);
+  ASSERT_NE(speedup, std::string::npos);
+  EXPECT_GT(speedup, heading);
+  EXPECT_TRUE(across == std::string::npos || speedup < across) << "vacation-low's speedup under its own heading";
+}
+
 }  // namespace
 }  // namespace allocstamp
