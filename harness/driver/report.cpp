@@ -47,6 +47,22 @@ std::string shell_line(const nlohmann::json& words) {
   return out;
 }
 
+// The sizes the runs used: one, or each workload's where they differ (the
+// default job sizes each workload on its own).
+std::string sizes_run(const ResultsView& view) {
+  std::vector<std::pair<std::string, std::string>> seen;  // workload, size; in order of first run
+  std::set<std::string> sizes;
+  for (const RunRow& run : view.runs) {
+    std::pair<std::string, std::string> ws{run.values.at("workload"), run.values.at("size")};
+    sizes.insert(ws.second);
+    if (std::find(seen.begin(), seen.end(), ws) == seen.end()) seen.push_back(ws);
+  }
+  if (sizes.size() <= 1) return sizes.empty() ? "" : *sizes.begin();
+  std::string out;
+  for (const auto& [workload, size] : seen) out += (out.empty() ? "" : ", ") + workload + " " + size;
+  return out;
+}
+
 void setup_section(const ResultsView& view, Document& doc) {
   const nlohmann::json& meta = view.meta;
   doc.push_back(heading(2, "Setup"));
@@ -96,7 +112,9 @@ void setup_section(const ResultsView& view, Document& doc) {
   if (meta.value("interrupted", false)) row("interrupted", "yes: some runs are missing (bench --resume finishes them)");
   if (meta.contains("resumed") && meta["resumed"].is_array())
     row("resumed", std::to_string(meta["resumed"].size()) + " time(s)");
-  for (const char* key : {"preset", "size", "threads", "reps", "tm", "profile", "series", "seed"})
+  if (options.contains("preset") && options["preset"] != nlohmann::json("")) row("preset", text_of(options["preset"]));
+  row("size", sizes_run(view));
+  for (const char* key : {"threads", "reps", "tm", "profile", "series", "seed"})
     if (options.contains(key) && options[key] != nlohmann::json("")) row(key, text_of(options[key]));
   row("memprof", text_of(meta.value("memprof", nlohmann::json())));
   doc.push_back(table);

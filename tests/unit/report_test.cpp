@@ -127,7 +127,8 @@ TEST_F(Report, ShowsEveryFigureWithItsCaptionAndWhatWasSkipped) {
 }
 
 // A folder of two sizes names its groups "<workload> <size>", and each
-// workload's own figures still go under its heading, not "Across workloads".
+// workload's own figures still go under its heading, not "Across workloads";
+// the setup gives each workload's size.
 TEST(ReportFigures, GoUnderTheirWorkloadWhenTheGroupNamesASize) {
   fs::path dir = fs::temp_directory_path() / ("report-test-" + std::to_string(::getpid()) + "-sizes");
   fs::remove_all(dir);
@@ -151,6 +152,8 @@ TEST(ReportFigures, GoUnderTheirWorkloadWhenTheGroupNamesASize) {
   ASSERT_NE(speedup, std::string::npos);
   EXPECT_GT(speedup, heading);
   EXPECT_TRUE(across == std::string::npos || speedup < across) << "vacation-low's speedup under its own heading";
+  // The setup names each workload's size, not one the runs did not all use.
+  EXPECT_NE(md.find("| size | vacation-low tiny, maps-insert-std\\_map small, "), std::string::npos) << md;
 }
 
 }  // namespace
