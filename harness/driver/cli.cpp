@@ -59,7 +59,7 @@ namespace {
 
 const char* kFooter = R"(Examples:
   bench                                          the default job: every allocator, a workload of each
-                                                 family at small, 1 and 2 threads, then figures + report
+                                                 family at its own size (~100 ms a run), 1 and 2 threads, then figures + report
   bench --preset=maps-containers --alloc=jemalloc   every map container under jemalloc
   bench --list                                   what is installed
   bench --alloc=tcmalloc,jemalloc --workload=vacation     vacation-low and vacation-high as in the
