@@ -114,7 +114,7 @@ Examples:
 std::string command_word(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string w = argv[i];
-    for (const char* c : {"check", "plot", "summarize", "trace", "merge", "slurm"})
+    for (const char* c : {"check", "plot", "summarize", "trace", "merge", "slurm", "overhead"})
       if (w == c) return w;
   }
   return "";
@@ -362,6 +362,40 @@ Command parse_command_line(int argc, char** argv) {
   trace_record->add_flag("--raw", tr.raw, "Keep the trace as memprof writes it (no zstd): 40 bytes per event");
   trace_record->add_option("program", tr.program, "The program and its arguments, after --")->required();
 
+  OverheadOptions& ov = command.overhead;
+  CLI::App* overhead = app.add_subcommand(
+      "overhead", "What memprof costs: churn timed with and without it under each allocator, interleaved");
+  overhead->add_option("--rounds", ov.rounds, "Rounds per allocator, each running every variant once, in rotated "
+                       "order; from 9 the median's interval is narrower than the range")->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  overhead->add_option("--iterations", ov.iterations, "churn's iterations per thread")->check(CLI::Range(1L, 1L << 40))
+      ->capture_default_str();
+  overhead->add_option("--use", ov.use, "What churn writes into each new block: all of it, as a program would, or "
+                       "its ends only (a bare malloc/free loop, memprof's worst case)")
+      ->check(CLI::IsMember({"all", "ends"}))->capture_default_str();
+  overhead->add_option("--slots", ov.slots, "Live blocks per thread: 4096 (about 2 MiB a thread) misses the caches, "
+                       "256 stays in them")->check(CLI::Range(1, 1 << 24))->capture_default_str();
+  overhead->add_option("--threads", ov.threads, "churn's threads")->check(CLI::Range(1, 1024))->capture_default_str();
+  overhead->add_option("--alloc", ov.alloc, "Allocators from the registry (default: every installed one)")->delimiter(',');
+  overhead->add_option("--modes", ov.modes, "Variants timed against the allocator alone: full (memprof), counts "
+                       "(memprof, MEMPROF_HEAP=0), forward (an interposer that only forwards: the floor), atomic "
+                       "(malloc_count-style shared counters), sample (full mode sampling call sites every 512K), "
+                       "trace (full mode writing MEMPROF_TRACE), baseline (full mode from --baseline DIR)")
+      ->delimiter(',')->check(CLI::IsMember({"full", "counts", "forward", "atomic", "sample", "trace", "baseline"}))
+      ->capture_default_str();
+  overhead->add_option("--baseline", ov.baseline, "Another build folder (an earlier commit's) whose "
+                       "lib/libmemprof.so runs in full mode as the variant 'baseline' in every round, and "
+                       "full/baseline pairs the two round by round")->check(CLI::ExistingDirectory);
+  overhead->add_option("--clock", ov.clock, "wall: wall-clock time; cpu: the child's user + system time (less noisy "
+                       "on a busy machine, blind to waiting)")->check(CLI::IsMember({"wall", "cpu"}))->capture_default_str();
+  overhead->add_option("--csv", ov.csv, "Also write the rows as CSV to FILE");
+  overhead->add_option("--build", ov.build, "Build folder with bin/churn and lib/ (libmemprof.so, "
+                       "libforward_only.so, libatomic_counters.so) (default: bench's)")->check(CLI::ExistingDirectory);
+  overhead->footer("Prints, per allocator and variant, the median over the rounds of (time with it / time of the "
+                   "allocator alone in the same round), with a distribution-free 95% interval for that median "
+                   "(the rounds' order statistics). bench's own times never come from memprof; this is the one "
+                   "place memprof is timed.\n  bench overhead --alloc=glibc,jemalloc --rounds 15 --use ends");
+
   // "--alloc=" with nothing after it would take the next word as its value.
   for (int i = 1; i < argc; ++i) {
     std::string word = argv[i];
@@ -385,7 +419,8 @@ Command parse_command_line(int argc, char** argv) {
   }
   for (CLI::App* sub : {trace_stats, trace_replay, trace_record})
     if (sub->parsed()) tr.action = sub->get_name();
-  command.verb = slurm->parsed()       ? Command::Verb::slurm
+  command.verb = overhead->parsed()    ? Command::Verb::overhead
+                 : slurm->parsed()     ? Command::Verb::slurm
                  : merge->parsed()     ? Command::Verb::merge
                  : trace->parsed()     ? Command::Verb::trace
                  : check->parsed()     ? Command::Verb::check

@@ -32,22 +32,31 @@ std::vector<std::string> inherited_tuning() {
   return found;
 }
 
-std::vector<std::string> child_environment(const Run& run, const Options& options, const Paths& paths) {
+std::vector<std::string> preloaded_environment(const Allocator& allocator, const std::string& in_front,
+                                               const std::vector<std::string>& extra) {
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {
     std::string s = *e;
     if (s.rfind("LD_PRELOAD=", 0) == 0 || s.rfind("MEMPROF_", 0) == 0 || s.rfind("ITM_", 0) == 0) continue;
     std::string key = s.substr(0, s.find('='));
-    if (run.allocator.env.count(key)) continue;  // the registry's value wins
+    if (allocator.env.count(key)) continue;  // the registry's value wins
     env.push_back(std::move(s));
   }
-  const bool profiled = run.kind == RunKind::profiled;
-  std::string preload = profiled ? paths.memprof.string() : "";
-  if (!run.allocator.library.empty()) preload += (preload.empty() ? "" : ":") + run.allocator.library;
+  std::string preload = in_front;
+  if (!allocator.library.empty()) preload += (preload.empty() ? "" : ":") + allocator.library;
   if (!preload.empty()) env.push_back("LD_PRELOAD=" + preload);
-  if (profiled && options.series) env.push_back("MEMPROF_SERIES=1");
-  if (profiled && options.profile == "counts") env.push_back("MEMPROF_HEAP=0");
-  for (const auto& [k, v] : run.allocator.env) env.push_back(k + "=" + v);
+  env.insert(env.end(), extra.begin(), extra.end());
+  for (const auto& [k, v] : allocator.env) env.push_back(k + "=" + v);
+  return env;
+}
+
+std::vector<std::string> child_environment(const Run& run, const Options& options, const Paths& paths) {
+  const bool profiled = run.kind == RunKind::profiled;
+  std::vector<std::string> memprof_options;
+  if (profiled && options.series) memprof_options.push_back("MEMPROF_SERIES=1");
+  if (profiled && options.profile == "counts") memprof_options.push_back("MEMPROF_HEAP=0");
+  std::vector<std::string> env =
+      preloaded_environment(run.allocator, profiled ? paths.memprof.string() : "", memprof_options);
   // libitm's default changes with the thread count: always say which method.
   if (run.workload.tm && (run.tm == "ml_wt" || run.tm == "gl_wt" || run.tm == "serialirr"))
     env.push_back("ITM_DEFAULT_METHOD=" + run.tm);

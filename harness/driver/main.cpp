@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
       case Command::Verb::slurm: return command_slurm(command, default_paths(), std::cout);
       case Command::Verb::merge: return command_merge(command.merge, std::cout);
       case Command::Verb::trace: return command_trace(command, default_paths(), std::cout);
+      case Command::Verb::overhead: return command_overhead(command.overhead, command.run, default_paths(), std::cout);
     }
     return 2;
   } catch (const UsageError& e) {

@@ -94,15 +94,32 @@ struct CheckOptions {
   std::string csv;                      // every row as CSV; "-": stdout
 };
 
+// `bench overhead` (commands/overhead.cpp): what memprof costs, churn timed
+// with and without it under each allocator, interleaved.
+struct OverheadOptions {
+  int rounds = 9;
+  long iterations = 4000000;
+  std::string use = "all";      // churn --use: all (a program's) or ends (a bare malloc/free loop)
+  int slots = 4096;
+  int threads = 2;
+  std::vector<std::string> alloc;  // empty: every installed allocator of the registry
+  std::vector<std::string> modes = {"full", "counts", "forward", "atomic"};
+  std::string baseline;         // another build folder: its libmemprof.so as the variant "baseline"
+  std::string clock = "wall";   // wall, or cpu (user + system of the child)
+  std::string csv;              // also write the rows as CSV
+  std::string build;            // where bin/churn and lib/*.so are (default: bench's build)
+};
+
 // What one invocation of bench asks for: a verb and its options.
 struct Command {
-  enum class Verb { run, plot, check, summarize, list, columns, trace, merge, slurm, answered };  // answered: --help or --version
+  enum class Verb { run, plot, check, summarize, list, columns, trace, merge, slurm, overhead, answered };  // answered: --help or --version
   Verb verb = Verb::run;
   Options run;         // run (also what --list reads: registries, workload files)
   CheckOptions check;  // check
   TraceOptions trace;  // trace (its replay also reads `run`)
   MergeOptions merge;  // merge
   SlurmOptions slurm;  // slurm (with the sweep's own options in `run`)
+  OverheadOptions overhead;  // overhead (registries from `run`)
   std::string dir;     // plot (empty: results/latest), summarize
 };
 

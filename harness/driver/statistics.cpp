@@ -239,4 +239,27 @@ std::vector<double> benjamini_hochberg(std::span<const double> p) {
   return q;
 }
 
+MedianInterval median_interval(std::span<const double> values, double level) {
+  std::vector<double> v;
+  for (double x : values)
+    if (!std::isnan(x)) v.push_back(x);
+  if (v.empty()) return {kNaN, kNaN, kNaN};
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  // P(X = i) for X ~ Binomial(n, 1/2): the number of values below the median.
+  auto probability = [n](std::size_t i) {
+    return std::exp(std::lgamma(double(n) + 1) - std::lgamma(double(i) + 1) - std::lgamma(double(n - i) + 1) -
+                    double(n) * std::log(2.0));
+  };
+  // (v[k-1], v[n-k]) holds the median unless fewer than k values fall below it
+  // or fewer than k above: coverage 1 - 2 P(X < k). Widen k while that stays at level.
+  double below = probability(0);  // P(X < k)
+  std::size_t k = 1;
+  while (k <= n / 2 && 1 - 2 * (below + probability(k)) >= level) {
+    below += probability(k);
+    ++k;
+  }
+  return {v[k - 1], v[n - k], 1 - 2 * below};
+}
+
 }  // namespace allocstamp::stats

@@ -1,6 +1,7 @@
 // statistics — summary statistics for benchmark samples: mean, median, sample
 // stddev, Student-t 95% intervals, MAD outlier detection, ratios of means, and
-// the Mann-Whitney U-test that `bench check` uses to tell a change from noise.
+// the Mann-Whitney U-test that `bench check` uses to tell a change from noise,
+// and the median's order-statistic interval that `bench overhead` reports.
 #pragma once
 
 #include <cstddef>
@@ -71,5 +72,16 @@ WelchTest welch(std::span<const double> x, std::span<const double> y);
 // over all of them held at alpha. NaN entries are left out of the family and
 // stay NaN.
 std::vector<double> benjamini_hochberg(std::span<const double> p);
+
+struct MedianInterval {
+  double low, high;  // order statistics of the values
+  double coverage;   // the probability that they hold the true median
+};
+
+// A distribution-free confidence interval for the median: the k-th lowest and
+// k-th highest values, with the largest k whose coverage (from the binomial
+// distribution) is at least `level`; with too few values for `level`, the
+// whole range and its lower coverage. NaN values are ignored; none: NaN.
+MedianInterval median_interval(std::span<const double> values, double level = 0.95);
 
 }  // namespace allocstamp::stats

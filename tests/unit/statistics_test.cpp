@@ -291,5 +291,30 @@ TEST(BenjaminiHochberg, KnownPValues) {
   EXPECT_TRUE(std::isnan(q[4]));
 }
 
+// Nine values: the 2nd lowest and 2nd highest hold the median with probability
+// 1 - 2 (1 + 9) / 512 = 0.9609; the 3rd would give 0.8203, below 0.95.
+TEST(MedianInterval, OrderStatisticsWithTheirCoverage) {
+  std::vector<double> nine = {9, 1, 8, 2, 7, 3, 6, 4, 5};
+  MedianInterval m = median_interval(nine);
+  EXPECT_EQ(m.low, 2);
+  EXPECT_EQ(m.high, 8);
+  EXPECT_NEAR(m.coverage, 1 - 2 * 10.0 / 512, 1e-12);
+  // Too few values for 95%: the range, with what it covers (two values: a half).
+  std::vector<double> two = {3, 1};
+  MedianInterval r = median_interval(two);
+  EXPECT_EQ(r.low, 1);
+  EXPECT_EQ(r.high, 3);
+  EXPECT_DOUBLE_EQ(r.coverage, 0.5);
+  // 15 values: the 4th from each end, 1 - 2 P(X <= 3) = 0.9648.
+  std::vector<double> fifteen;
+  for (int i = 1; i <= 15; ++i) fifteen.push_back(i);
+  MedianInterval f = median_interval(fifteen);
+  EXPECT_EQ(f.low, 4);
+  EXPECT_EQ(f.high, 12);
+  EXPECT_NEAR(f.coverage, 1 - 2 * (1 + 15 + 105 + 455) / 32768.0, 1e-12);
+  std::vector<double> none = {std::nan("")};
+  EXPECT_TRUE(std::isnan(median_interval(none).low));
+}
+
 }  // namespace
 }  // namespace allocstamp::stats

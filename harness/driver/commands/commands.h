@@ -29,6 +29,9 @@ int command_slurm(const Command& command, const Paths& paths, std::ostream& out)
 int command_merge(const MergeOptions& options, std::ostream& out);
 // `bench trace record|stats|replay` (the replay also reads the run options).
 int command_trace(const Command& command, const Paths& paths, std::ostream& out);
+// `bench overhead`: churn timed with and without memprof (and the yardstick
+// interposers) under each allocator, interleaved; `registries` names the allocators.
+int command_overhead(const OverheadOptions& options, const Options& registries, const Paths& paths, std::ostream& out);
 // `bench --columns`: runs.csv's columns with their meaning (Markdown).
 int command_columns(std::ostream& out);
 // The table --columns prints: one row per column of runs.csv.

@@ -1,0 +1,286 @@
+// overhead.cpp — `bench overhead`: what libmemprof.so costs. churn runs under
+// each allocator alone and with each variant preloaded in front of it (memprof's
+// modes, and two yardstick interposers), every variant once per round in an
+// order rotated from round to round, and the table gives per allocator and
+// variant the median over the rounds of (time with it / time alone in the same
+// round), with the median's order-statistic interval. The one place bench times
+// memprof: the sweep's published times never come from it.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+
+#include "commands.h"
+#include "environment.h"
+#include "errors.h"
+#include "executor.h"
+#include "format.h"
+#include "records.h"
+#include "statistics.h"
+
+namespace allocstamp {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// What a variant preloads in front of the allocator (a library of the build's
+// lib/, or --baseline's for "baseline") and the variables it adds; {scratch} is
+// the run's scratch folder.
+struct Variant {
+  const char* name;
+  const char* library;
+  std::vector<std::pair<std::string, std::string>> env;
+  bool memprof;  // a run must leave a @memprof record counting every allocation
+};
+
+const std::vector<Variant>& variants() {
+  static const std::vector<Variant> all = {
+      {"full", "libmemprof.so", {}, true},
+      {"counts", "libmemprof.so", {{"MEMPROF_HEAP", "0"}}, true},
+      {"forward", "libforward_only.so", {}, false},  // only forwards: what any interposer pays
+      {"atomic", "libatomic_counters.so", {}, false},  // shared counters, as malloc_count keeps them
+      {"sample", "libmemprof.so", {{"MEMPROF_SAMPLE_BYTES", "512K"}, {"MEMPROF_CALLSITES", "{scratch}/churn.sites"}}, true},
+      {"trace", "libmemprof.so", {{"MEMPROF_TRACE", "{scratch}/churn.astrace"}}, true},
+      {"baseline", "libmemprof.so", {}, true},  // full mode, from another build
+  };
+  return all;
+}
+
+const Variant& variant_named(const std::string& name) {
+  for (const Variant& v : variants())
+    if (name == v.name) return v;
+  throw std::logic_error("unknown overhead variant " + name);
+}
+
+// With a baseline, full mode is also divided by the baseline's in each round.
+constexpr const char* kVersusBaseline = "full/baseline";
+
+fs::path library_of(const OverheadOptions& o, const fs::path& build, const Variant& v) {
+  return (v.name == std::string("baseline") ? fs::path(o.baseline) : build) / "lib" / v.library;
+}
+
+// A run that failed or left no trustworthy record.
+RunError run_failed(const std::string& what) {
+  return RunError(what, "run churn by hand with the same LD_PRELOAD to see why");
+}
+
+class Timer {
+ public:
+  Timer(const OverheadOptions& o, fs::path churn, fs::path scratch) : o_(o), churn_(std::move(churn)), scratch_(std::move(scratch)) {}
+
+  // Seconds of one churn run: wall clock, or the child's user + system time.
+  double run(const Allocator& allocator, const std::string& in_front, const std::vector<std::string>& extra,
+             bool memprof, const std::string& what) {
+    Launch launch;
+    launch.program = churn_.string();
+    launch.args = {"--threads", std::to_string(o_.threads), "--iterations", std::to_string(o_.iterations), "--slots",
+                   std::to_string(o_.slots), "--use", o_.use};
+    launch.env = preloaded_environment(allocator, in_front, extra);
+    launch.log_path = (scratch_ / "churn.log").string();
+    launch.timeout_seconds = 3600;
+    Finished f = executor_.run(launch);
+    std::ifstream log(launch.log_path);
+    std::string output((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+    if (f.interrupted) throw RunError("interrupted during " + what, "run bench overhead again");
+    if (f.start_failed || f.timed_out || f.signal != 0 || f.exit_code != 0 || output.rfind("churn: ", 0) != 0)
+      throw run_failed(what + ": churn " +
+                     (f.start_failed ? "did not start (" + f.error + ")"
+                      : f.timed_out  ? "timed out"
+                      : f.signal     ? "was killed by signal " + std::to_string(f.signal)
+                                     : "exited with status " + std::to_string(f.exit_code)) +
+                     "; its output: " + output.substr(0, 400));
+    if (memprof) check_counted(parse_records(f.records, getpid()), what);
+    return o_.clock == "cpu" ? double(f.user_ns + f.sys_ns) / 1e9 : double(f.wall_ns) / 1e9;
+  }
+
+ private:
+  // Every malloc of churn was seen: none optimised away, none missed.
+  void check_counted(const Records& r, const std::string& what) const {
+    if (!r.has_memprof) throw run_failed(what + ": no @memprof record: libmemprof.so did not load or did not report");
+    unsigned long long counted = 0;
+    for (const char* key : {"allocs_seq_count", "allocs_par_count", "allocs_tx_count"}) {
+      auto it = r.memprof.find(key);
+      if (it == r.memprof.end()) throw run_failed(what + ": the @memprof record lacks " + key);
+      counted += std::stoull(it->second);
+    }
+    const unsigned long long expected = (unsigned long long)o_.threads * (unsigned long long)o_.iterations;
+    if (counted < expected)
+      throw run_failed(what + ": memprof counted " + std::to_string(counted) + " allocations, expected at least " +
+                     std::to_string(expected) + " (threads x iterations)");
+  }
+
+  const OverheadOptions& o_;
+  fs::path churn_, scratch_;
+  ProcessExecutor executor_;
+};
+
+struct Row {
+  std::string allocator, mode;
+  std::size_t rounds;
+  double median_without, median_with;
+  double ratio_median, ratio_min, ratio_max;
+  stats::MedianInterval interval;
+};
+
+double median(const std::vector<double>& v) { return stats::summarize(v).median; }
+
+Row summarise(const std::string& allocator, const std::string& mode, const std::vector<double>& without,
+              const std::vector<double>& reference, const std::vector<double>& with) {
+  std::vector<double> ratios;
+  for (std::size_t i = 0; i < with.size(); ++i) ratios.push_back(with[i] / reference[i]);
+  double lo = *std::min_element(ratios.begin(), ratios.end()), hi = *std::max_element(ratios.begin(), ratios.end());
+  return {allocator, mode, ratios.size(), median(without), median(with), median(ratios), lo, hi,
+          stats::median_interval(ratios)};
+}
+
+// Rounds under one allocator: seconds per variant ("without" and each mode).
+std::map<std::string, std::vector<double>> measure(const OverheadOptions& o, const fs::path& build,
+                                                   const Allocator& allocator, Timer& timer, const fs::path& scratch,
+                                                   std::ostream& err) {
+  std::vector<std::string> order = {"without"};
+  order.insert(order.end(), o.modes.begin(), o.modes.end());
+  std::map<std::string, std::vector<double>> seconds;
+  for (int round = 0; round < o.rounds; ++round) {
+    err << "overhead: " << allocator.name << " round " << round + 1 << "/" << o.rounds << "\n";
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      const std::string& name = order[(i + std::size_t(round)) % order.size()];
+      const std::string what = allocator.name + ", round " + std::to_string(round + 1) + ", " + name;
+      if (name == "without") {
+        seconds[name].push_back(timer.run(allocator, "", {}, false, what));
+        continue;
+      }
+      const Variant& v = variant_named(name);
+      std::vector<std::string> extra;
+      for (auto [key, value] : v.env) {
+        if (auto at = value.find("{scratch}"); at != std::string::npos) value.replace(at, 9, scratch.string());
+        extra.push_back(key + "=" + value);
+      }
+      seconds[name].push_back(timer.run(allocator, library_of(o, build, v).string(), extra, v.memprof, what));
+    }
+  }
+  return seconds;
+}
+
+Block results_table(const std::vector<Row>& rows, const std::vector<std::string>& modes, const std::string& clock) {
+  const std::string unit = clock == "cpu" ? "CPU s" : "s";
+  std::vector<std::string> header = {"allocator", "without memprof (" + unit + ")"};
+  for (const std::string& m : modes) header.insert(header.end(), {m + " (" + unit + ")", m + " ratio, median [CI]"});
+  std::vector<std::vector<std::string>> cells = {header};
+  for (std::size_t i = 0; i < rows.size(); i += modes.size()) {
+    std::vector<std::string> line = {rows[i].allocator, number_text("%.3f", rows[i].median_without)};
+    for (std::size_t m = 0; m < modes.size(); ++m) {
+      const Row& r = rows[i + m];
+      line.push_back(number_text("%.3f", r.median_with));
+      line.push_back(number_text("%.3f", r.ratio_median) + " [" + number_text("%.2f", r.interval.low) + "–" +
+                     number_text("%.2f", r.interval.high) + "]");
+    }
+    cells.push_back(line);
+  }
+  return table(cells);
+}
+
+Block csv_table(const std::vector<Row>& rows, const std::string& clock) {
+  std::vector<std::vector<std::string>> cells = {
+      {"allocator", "mode", "clock", "rounds", "median_without_s", "median_with_s", "ratio_median", "ratio_min",
+       "ratio_max", "ratio_median_ci_low", "ratio_median_ci_high", "ratio_median_ci_level"}};
+  auto six = [](double v) { return number_text("%.6f", v); };
+  for (const Row& r : rows)
+    cells.push_back({r.allocator, r.mode, clock, std::to_string(r.rounds), six(r.median_without), six(r.median_with),
+                     six(r.ratio_median), six(r.ratio_min), six(r.ratio_max), six(r.interval.low),
+                     six(r.interval.high), six(r.interval.coverage)});
+  return table(cells);
+}
+
+}  // namespace
+
+int command_overhead(const OverheadOptions& options, const Options& registries, const Paths& paths, std::ostream& out) {
+  OverheadOptions o = options;
+  const bool has_baseline = std::find(o.modes.begin(), o.modes.end(), "baseline") != o.modes.end();
+  if (!o.baseline.empty() && !has_baseline) o.modes.push_back("baseline");
+  if (o.baseline.empty() && has_baseline)
+    throw UsageError("the variant 'baseline' needs --baseline DIR", "name the build whose libmemprof.so it runs");
+  const fs::path build = o.build.empty() ? paths.build : fs::path(o.build);
+  const fs::path churn = build / "bin" / "churn";
+  std::vector<fs::path> needed = {churn};
+  for (const std::string& m : o.modes) needed.push_back(library_of(o, build, variant_named(m)));
+  for (const fs::path& p : needed)
+    if (!fs::is_regular_file(p))
+      throw UsageError(p.string() + " not found", "build first: cmake -S . -B " + build.string() + " && cmake --build " + build.string());
+
+  Catalog catalog = load_catalog(registries, paths);
+  std::vector<Allocator> chosen;
+  if (o.alloc.empty()) {
+    for (const Allocator& a : catalog.allocators)
+      if (a.installed) chosen.push_back(a);
+      else std::cerr << "overhead: skipping " << a.name << ": not installed (Debian package " << a.package << ")\n";
+  } else {
+    for (const std::string& name : o.alloc) {
+      auto it = std::find_if(catalog.allocators.begin(), catalog.allocators.end(),
+                             [&](const Allocator& a) { return a.name == name; });
+      if (it == catalog.allocators.end()) {
+        std::string known;
+        for (const Allocator& a : catalog.allocators) known += (known.empty() ? "" : ", ") + a.name;
+        throw UsageError("unknown allocator '" + name + "'", "choose from " + known);
+      }
+      if (!it->installed)
+        throw UsageError(name + " is not installed", "apt-get install " + it->package + ", or leave it out of --alloc");
+      chosen.push_back(*it);
+    }
+  }
+  std::vector<std::string> modes = o.modes;
+  if (std::find(modes.begin(), modes.end(), "full") != modes.end() && !o.baseline.empty()) modes.push_back(kVersusBaseline);
+
+  std::string mode_list;
+  for (const std::string& m : o.modes) mode_list += (mode_list.empty() ? "" : ", ") + m;
+  std::cerr << "overhead: churn --threads " << o.threads << " --iterations " << o.iterations << " --slots " << o.slots
+            << " --use " << o.use << ", variants " << mode_list << ", " << o.rounds << " rounds per allocator, "
+            << o.clock << " clock\n";
+  const fs::path scratch = fs::temp_directory_path() / ("bench-overhead-" + std::to_string(getpid()));
+  fs::create_directories(scratch);
+  install_interrupt_handlers();
+  Timer timer(o, churn, scratch);
+  std::vector<Row> rows;
+  std::vector<std::string> failed;
+  for (const Allocator& a : chosen) {
+    try {
+      auto seconds = measure(o, build, a, timer, scratch, std::cerr);
+      for (const std::string& m : modes)
+        rows.push_back(m == kVersusBaseline ? summarise(a.name, m, seconds["without"], seconds["baseline"], seconds["full"])
+                                            : summarise(a.name, m, seconds["without"], seconds["without"], seconds[m]));
+    } catch (const RunError& e) {
+      if (interrupted()) {
+        fs::remove_all(scratch);
+        throw;
+      }
+      // Reported; the other allocators are measured, and the command fails at the end.
+      std::cerr << "error: " << e.what() << "\n";
+      failed.push_back(a.name);
+    }
+  }
+  fs::remove_all(scratch);
+  if (!rows.empty()) {
+    double coverage = 1;
+    for (const Row& r : rows) coverage = std::min(coverage, r.interval.coverage);
+    Document doc = {results_table(rows, modes, o.clock),
+                    paragraph("[CI]: the median ratio's interval, from the rounds' order statistics (coverage " +
+                              number_text("%.1f", 100 * coverage) + "%; 95% needs at least 6 rounds).")};
+    out << render_markdown(doc);
+    if (!o.csv.empty()) {
+      std::ofstream csv(o.csv);
+      csv << render_csv(csv_table(rows, o.clock));
+      if (!csv) throw UsageError("cannot write " + o.csv, "choose a writable --csv path");
+    }
+  }
+  if (!failed.empty()) {
+    std::string names;
+    for (const std::string& n : failed) names += (names.empty() ? "" : ", ") + n;
+    std::cerr << "error: no figures for " << names << " (see above)\n";
+    return 1;
+  }
+  return rows.empty() ? 1 : 0;
+}
+
+}  // namespace allocstamp
