@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <sstream>
@@ -203,7 +204,9 @@ std::string expand_thread_ranges(const std::string& list) {
 }
 
 Command parse_command_line(int argc, char** argv) {
-  // Thread ranges become lists before CLI11 reads the words.
+  // Thread ranges become lists before CLI11 reads the words (and the variable).
+  if (const char* threads = std::getenv("ALLOCSTAMP_THREADS"); threads && *threads)
+    setenv("ALLOCSTAMP_THREADS", expand_thread_ranges(threads).c_str(), 1);
   std::vector<std::string> words(argv, argv + argc);
   for (std::size_t i = 1; i < words.size(); ++i) {
     if (words[i] == "--") break;

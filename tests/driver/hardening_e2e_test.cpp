@@ -245,6 +245,16 @@ TEST_F(Hardening, ARangeOfThreadCountsIsAList) {
   for (const char* t : {"t=1 ", "t=2 ", "t=3 "}) EXPECT_NE(r.out.find(t), std::string::npos) << t << ": " << r.out;
 }
 
+// ALLOCSTAMP_THREADS takes a range as --threads does.
+TEST_F(Hardening, ARangeOfThreadCountsInTheVariableIsAList) {
+  testing::CommandOptions options;
+  options.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS), "ALLOCSTAMP_THREADS=1-3"};
+  Result r = testing::run_command({BENCH_BINARY, "--workload=test-alloc", "--alloc=glibc", "--size=tiny", "--reps=1",
+                                   "--no-profile", "--dry-run"}, options);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* t : {"t=1 ", "t=2 ", "t=3 "}) EXPECT_NE(r.out.find(t), std::string::npos) << t << ": " << r.out;
+}
+
 // More threads than cores: said before the runs.
 TEST_F(Hardening, ThreadsBeyondTheCoresAreWarnedOf) {
   const unsigned cores = std::thread::hardware_concurrency();
