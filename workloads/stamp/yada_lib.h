@@ -73,8 +73,8 @@ struct Element {
   long num_coordinate;
   Coordinate circum_center;
   double circum_radius;
-  // STAMP stores the minimum angle here and never reads it back; once a
-  // removed boundary segment is lost to STAMP (see mesh_remove in yada_tm.cpp)
+  // STAMP stores the minimum angle here and never reads it back; once the
+  // element is removed from the mesh (and lost: STAMP never frees elements)
   // the slot links it into the list freed after the measured phase.
   union {
     double min_angle;

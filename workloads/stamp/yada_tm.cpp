@@ -4,13 +4,14 @@
 // matched through an AVL map, the segments in a red-black set), the bad
 // elements are shuffled (STAMP's MT19937, seed 0) into a work heap, and each
 // thread refines: it takes an element from the heap (a transaction), checks
-// it is not garbage (one), grows the cavity around its new point and
+// it is not garbage (one; STAMP's frees of garbage elements are commented
+// out, so none is ever freed), grows the cavity around its new point and
 // retriangulates it (one: queue, list, map, element and node blocks are
 // allocated and freed inside), clears its reference (one) and files the new
 // bad elements in the heap (one). The region's structures, the map and the
 // frees are where STAMP has them, so every block and transaction is STAMP's.
-// What STAMP never frees (the mesh, the heap, the maps' pairs, the segments
-// it loses) is freed after the measured phase. Verified as STAMP's mesh_check:
+// What STAMP never frees (the mesh, every element it removed, the heap, the
+// maps' pairs) is freed after the measured phase. Verified as STAMP's mesh_check:
 // every element reachable, none with an angle under the bound, as many as
 // STAMP counts; neighbours list each other and share an edge.
 // Compiled once per TM build (seq, lock, stm; see stamp_app in CMakeLists.txt),
@@ -66,7 +67,7 @@ static_assert(sizeof(Mesh) == 32 && sizeof(Region) == 48, "STAMP's mesh_t and re
 // threads' (a cache line each, so ml_wt's stripes do not join them).
 struct alignas(64) Leaks {
   LeakedPairs pairs;
-  Element* segments;  // through leaked_next
+  Element* removed;  // elements taken out of the mesh, through leaked_next
 };
 
 // --- the mesh (yada/mesh.c) ---
@@ -104,21 +105,17 @@ TM_SAFE void mesh_insert(Mesh* m, Element* e, EdgeMap* edges) {
     if (!m->boundary->tree.contains(EdgeKey{encroached})) e->encroached_edge = nullptr;
 }
 
-// Unlinks the element from its neighbours and marks it garbage; frees it
-// unless something still refers to it (the heap, a bad vector, or the
-// encroachment that made a region refine it). A boundary segment is only
-// ever referred to by that encroachment, which never lets go: STAMP loses it,
-// and so it joins `leaks`.
+// Unlinks the element from its neighbours and marks it garbage. STAMP would
+// free it here unless something still refers to it (the heap, a bad vector),
+// and the holder later, but its TMELEMENT_FREE and PELEMENT_FREE are
+// commented out: no element, its list or its nodes is ever freed. The
+// element joins `leaks`, freed after the measured phase.
 TM_SAFE void mesh_remove(Mesh* m, Element* e, Leaks* leaks) {
   if (m->root == e) m->root = nullptr;
   for (ElementList::Node* n = e->neighbors->head.next; n; n = n->next) n->data->neighbors->remove(e);
   e->is_garbage = 1;
-  if (!e->is_referenced) {
-    element_delete(e);
-  } else if (e->num_edge == 1) {
-    e->leaked_next = leaks->segments;
-    leaks->segments = e;
-  }
+  e->leaked_next = leaks->removed;
+  leaks->removed = e;
 }
 
 void create_element(Mesh* m, const Coordinate* coordinates, long n, EdgeMap* edges) {
@@ -330,8 +327,7 @@ TM_SAFE void transfer_bad(Region* r, WorkHeap* heap) {
   PtrVector* bad = r->bad;
   for (long i = 0; i < bad->size; ++i) {
     Element* e = static_cast<Element*>(bad->elements[i]);
-    if (e->is_garbage) element_delete(e);
-    else heap_insert(heap, e);
+    if (!e->is_garbage) heap_insert(heap, e);  // a garbage one STAMP would free (it does not)
   }
 }
 
@@ -403,12 +399,11 @@ void process(Shared* s, Leaks* leaks) {
   for (;;) {
     Element* e = tx_take(heap);
     if (!e) break;
-    if (tx_is_garbage(e)) {
-      element_delete(e);  // it was removed while in the heap
-      continue;
-    }
+    // An element removed while in the heap is garbage: STAMP would free it
+    // here (it does not, see mesh_remove).
+    if (tx_is_garbage(e)) continue;
     added += tx_refine(region, e, mesh, leaks);
-    if (tx_release(e)) element_delete(e);
+    tx_release(e);
     tx_transfer_bad(region, heap);
     ++processed;
   }
@@ -493,16 +488,16 @@ YadaResult run(const YadaConfig& c) {
     check_mesh(mesh, r, all);
     r.valid = r.bad_triangles == 0 && r.false_neighbours == 0 && r.reachable_elements == r.final_elements;
     memprof::ignore_end();
-    // What STAMP never frees: the mesh's elements, the segments it lost, the
+    // What STAMP never frees: the mesh's elements, those it removed, the
     // maps' pairs, the boundary set, the heap and the mesh.
     for (Element* e : all) element_delete(e);
     for (int t = 0; t < c.threads; ++t) {
-      for (Element* e = g_leaks[t].segments; e;) {
+      for (Element* e = g_leaks[t].removed; e;) {
         Element* next = e->leaked_next;
         element_delete(e);
         e = next;
       }
-      g_leaks[t].segments = nullptr;
+      g_leaks[t].removed = nullptr;
       leaked_pairs_free(&g_leaks[t].pairs);
     }
     boundary_delete(mesh->boundary);
