@@ -33,10 +33,11 @@ struct YadaResult {
 
 ALLOCSTAMP_STAMP_BUILDS(YadaConfig, YadaResult)
 
-// The input mesh: a Delaunay triangulation of the unit square's four corners
-// and `points - 4` points drawn uniformly inside it from `seed`, written as
-// Triangle writes it (PREFIX.node, PREFIX.ele and PREFIX.poly, the square's
-// sides as the boundary segments), which is how STAMP's yada reads its
+// The input mesh: a Delaunay triangulation of `points` vertices — the unit
+// square's corners, evenly spaced vertices along its sides (about sqrt(points)
+// / 2 per side) and the rest drawn uniformly inside from `seed` — written as
+// Triangle writes it (PREFIX.node, PREFIX.ele and PREFIX.poly, the edges on
+// the sides as the boundary segments), which is how STAMP's yada reads its
 // inputs. Allocates only inside a memprof ignore scope, so the figures do
 // not see it. False (errno set) when a file cannot be written.
 bool write_yada_mesh(long points, uint64_t seed, const char* prefix);

@@ -1,9 +1,10 @@
 // yada_input.cpp — yada's input mesh, made from a seed: STAMP ships Triangle's
 // triangulations of uniformly random points (633.2, ttimeu10000.2, ...; the
 // largest is absent from its repository), so we make the same kind of mesh —
-// the Delaunay triangulation (Bowyer–Watson) of the unit square's corners and
-// uniformly random points inside — and write it in Triangle's .node/.ele/.poly
-// format, which STAMP's yada reads as well as ours. Not measured: everything
+// the Delaunay triangulation (Bowyer–Watson) of uniformly random points in the
+// unit square, with vertices along its sides (the boundary segments) — and
+// write it in Triangle's .node/.ele/.poly format, which STAMP's yada reads as
+// well as ours. Not measured: everything
 // here runs inside a memprof ignore scope.
 #include <algorithm>
 #include <cmath>
@@ -73,9 +74,11 @@ class Delaunay {
       }
     }
     free_.insert(free_.end(), cavity_.begin(), cavity_.end());
-    // A fan of new triangles (point, a, b) over the border edges (a, b).
+    // A fan of new triangles (point, a, b) over the border edges (a, b); a
+    // point on a side splits that side's edge (no flat triangle on it).
     made_.clear();
     for (const Border& b : border_) {
+      if (b.outside < 0 && orient(p_[size_t(b.a)], p_[size_t(b.b)], q) == 0) continue;
       int id = take();
       tris_[size_t(id)] = {{point, b.a, b.b}, {b.outside, -1, -1}, false};
       if (b.outside >= 0) {
@@ -146,7 +149,7 @@ class Delaunay {
 
 // Strips of cells, alternately left to right and right to left: consecutive
 // points are near each other, so each walk is short.
-std::vector<int> spatial_order(const std::vector<Point>& p) {
+std::vector<int> spatial_order(const std::vector<Point>& p, size_t from) {
   size_t n = p.size();
   long strips = std::max(1L, long(std::sqrt(double(n) / 4.0)));
   std::vector<std::pair<long, double>> keys(n);
@@ -155,7 +158,7 @@ std::vector<int> spatial_order(const std::vector<Point>& p) {
     keys[i] = {s, (s % 2 == 0) ? p[i].x : -p[i].x};
   }
   std::vector<int> order;
-  for (size_t i = 4; i < n; ++i) order.push_back(int(i));
+  for (size_t i = from; i < n; ++i) order.push_back(int(i));
   std::sort(order.begin(), order.end(), [&](int a, int b) { return keys[size_t(a)] < keys[size_t(b)]; });
   return order;
 }
@@ -178,11 +181,20 @@ bool write_files(const std::vector<Point>& p, const std::vector<Triangle>& tris,
   for (const Triangle& t : tris)
     if (!t.dead) std::fprintf(f, "%ld %d %d %d\n", ++id, t.v[0] + 1, t.v[1] + 1, t.v[2] + 1);
   ok = std::fclose(f) == 0 && ok;
-  // The boundary: the square's sides (vertices are numbered from 1, as Triangle's).
+  // The boundary segments: the edges on the square's sides (vertices are
+  // numbered from 1, as Triangle's).
   std::snprintf(name, sizeof name, "%s.poly", prefix);
   f = std::fopen(name, "w");
   if (!f) return false;
-  std::fprintf(f, "0 2 0 1\n4 1\n1 1 2 1\n2 2 3 1\n3 3 4 1\n4 4 1 1\n0\n");
+  long segments = 0;
+  for (const Triangle& t : tris)
+    for (int e = 0; e < 3; ++e) segments += !t.dead && t.nb[e] < 0;
+  std::fprintf(f, "0 2 0 1\n%ld 1\n", segments);
+  id = 0;
+  for (const Triangle& t : tris)
+    for (int e = 0; e < 3; ++e)
+      if (!t.dead && t.nb[e] < 0) std::fprintf(f, "%ld %d %d 1\n", ++id, t.v[(e + 1) % 3] + 1, t.v[(e + 2) % 3] + 1);
+  std::fprintf(f, "0\n");
   return std::fclose(f) == 0 && ok;
 }
 
@@ -196,12 +208,25 @@ bool write_yada_mesh(long points, uint64_t seed, const char* prefix) {
     Random random(seed);
     // Strictly inside the square: (k + 0.5) / 2^30 for k in [0, 2^30).
     auto coordinate = [&random] { return (double(random.below(1ull << 30)) + 0.5) / double(1ull << 30); };
-    for (long i = 4; i < points; ++i) {
+    // Vertices along the sides too, about half as far apart as the points
+    // inside: a side that is one long edge leaves triangles along it with
+    // angles too small for a double's acos (STAMP asserts every angle > 0).
+    const long per_side = std::max(1L, long(std::sqrt(double(points)) / 2));
+    for (long i = 1; i < per_side && long(p.size()) + 4 <= points; ++i) {
+      double t = double(i) / double(per_side);
+      p.push_back({t, 0});
+      p.push_back({1, t});
+      p.push_back({1 - t, 1});
+      p.push_back({0, 1 - t});
+    }
+    Delaunay mesh(p);
+    for (size_t i = 4; i < p.size(); ++i) mesh.insert(int(i));  // the sides' vertices first
+    const size_t inside = p.size();
+    for (long i = long(inside); i < points; ++i) {
       double x = coordinate();
       p.push_back({x, coordinate()});
     }
-    Delaunay mesh(p);
-    for (int i : spatial_order(p)) mesh.insert(i);
+    for (int i : spatial_order(p, inside)) mesh.insert(i);
     // Every triangle counter-clockwise with room inside: a rounding error in
     // the predicates would show here first (STAMP asserts on such triangles).
     for (const Triangle& t : mesh.triangles())
