@@ -57,10 +57,10 @@ int run_yada(const std::string& app, int argc, char** argv) {
     return true;
   });
   // STAMP's inputs: 633.2 at -a20 (its simulator input), ttimeu1000000.2 at
-  // -a15; medium is ttimeu100000.2's size.
+  // -a15; medium is ttimeu10000.2's size.
   if (common.size == "tiny") c.points = 100, c.angle = 20;
   else if (common.size == "small") c.points = 633, c.angle = 20;
-  else if (common.size == "medium") c.points = 100000, c.angle = 20;
+  else if (common.size == "medium") c.points = 10000, c.angle = 20;
   else if (common.size == "large") c.points = 1000000, c.angle = 15;
   else usage_error("--size takes tiny, small, medium or large, not '" + common.size + "'");
   if (points > 0) c.points = points;
