@@ -30,6 +30,12 @@ struct StampList {
     free_nodes(list->head.next);
     free(list);
   }
+  // Frees the nodes (STAMP's list_clear); the header stays.
+  void clear() {
+    free_nodes(head.next);
+    head.next = nullptr;
+    size = 0;
+  }
 
   Node* previous(const T* item) {
     Node* prev = &head;
