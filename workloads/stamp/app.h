@@ -17,7 +17,7 @@ struct App {
 };
 
 // Every app's entry, defined beside its body.
-extern const App kVacation, kKmeans, kSsca2, kLabyrinth, kIntruder, kGenome;
+extern const App kVacation, kKmeans, kSsca2, kLabyrinth, kIntruder, kGenome, kBayes;
 
 }  // namespace allocstamp::stamp
 

@@ -14,7 +14,8 @@ namespace {
 using namespace allocstamp;
 
 const stamp::App* const kApps[] = {&stamp::kVacation, &stamp::kKmeans,   &stamp::kSsca2,
-                                   &stamp::kLabyrinth, &stamp::kIntruder, &stamp::kGenome};
+                                   &stamp::kLabyrinth, &stamp::kIntruder, &stamp::kGenome,
+                                   &stamp::kBayes};
 
 // Built without allocating (into static storage): an app's allocations are
 // its figures, and main runs before it.

@@ -43,6 +43,19 @@ TM_SAFE inline void vector_push(PtrVector* v, void* item) {
   v->elements[v->size++] = item;
 }
 
+// Makes dst hold src's elements; a dst too short gets an array of src's
+// capacity (STAMP's vector_copy).
+TM_SAFE inline void vector_copy(PtrVector* dst, const PtrVector* src) {
+  if (dst->capacity < src->size) {
+    void** elements = static_cast<void**>(malloc(size_t(src->capacity) * sizeof(void*)));
+    free(dst->elements);
+    dst->elements = elements;
+    dst->capacity = src->capacity;
+  }
+  for (long i = 0; i < src->size; ++i) dst->elements[i] = src->elements[i];
+  dst->size = src->size;
+}
+
 // ---- circular queue of pointers: {pop, push, capacity, elements} ----
 // `pop` is the slot before the next element out. A push that would make
 // `push` meet `pop` first moves the elements, in order, into an array twice as
@@ -71,14 +84,14 @@ inline void queue_delete(PtrQueue* q) {
   free(q);
 }
 
-inline void queue_clear(PtrQueue* q) {
+TM_SAFE inline void queue_clear(PtrQueue* q) {
   q->pop = q->capacity - 1;
   q->push = 0;
 }
 
 TM_SAFE inline bool queue_empty(const PtrQueue* q) { return (q->pop + 1) % q->capacity == q->push; }
 
-inline bool queue_has_room(const PtrQueue* q) { return (q->push + 1) % q->capacity != q->pop; }
+TM_SAFE inline bool queue_has_room(const PtrQueue* q) { return (q->push + 1) % q->capacity != q->pop; }
 
 TM_SAFE inline void queue_grow(PtrQueue* q) {
   long capacity = q->capacity * 2;
@@ -97,12 +110,12 @@ TM_SAFE inline void queue_grow(PtrQueue* q) {
   q->capacity = capacity;
 }
 
-inline void queue_put(PtrQueue* q, void* item) {
+TM_SAFE inline void queue_put(PtrQueue* q, void* item) {
   q->elements[q->push] = item;
   q->push = (q->push + 1) % q->capacity;
 }
 
-inline void queue_push(PtrQueue* q, void* item) {
+TM_SAFE inline void queue_push(PtrQueue* q, void* item) {
   if (!queue_has_room(q)) queue_grow(q);
   queue_put(q, item);
 }
