@@ -8,9 +8,10 @@
 // Built once, outside transactions, from records sorted as it goes. A count
 // for a query whose value is a most common one is derived as (count without
 // that query) − (count with it inverted): each derivation allocates and frees
-// a vector of the other queries (24 B + 8 B per query), inside the learner's
-// transactions when it counts there. Include inside the build's namespace
-// after bayes_data.h.
+// a vector of the other queries (24 B + 8 B per query): inside the learner's
+// transactions when it counts there, as thread-private blocks (STAMP's
+// PVECTOR_ALLOC; bayes_learner.h calls the counting uninstrumented). Include
+// inside the build's namespace after bayes_data.h.
 #pragma once
 
 // A query: variable `index` has `value` (0, 1, or kWildcard).
@@ -112,13 +113,13 @@ inline void adtree_make(AdTree* t, Data* d) {
   t->root = adtree_make_node(-1, -1, 0, d->num_record, d);
 }
 
-TM_SAFE inline long adtree_count(const AdTree* t, PtrVector* queries);
+inline long adtree_count(const AdTree* t, PtrVector* queries);
 
 // STAMP asserts a wildcard never reaches a count: the learner never asks one.
-TM_PURE inline void adtree_wildcard_counted() { std::abort(); }
+[[noreturn]] inline void adtree_wildcard_counted() { std::abort(); }
 
 // Records matching queries [q, end) under `node`, queries sorted by variable.
-TM_SAFE inline long adtree_count_at(const AdTree* t, const AdNode* node, long q, PtrVector* queries,
+inline long adtree_count_at(const AdTree* t, const AdNode* node, long q, PtrVector* queries,
                                     long last_index) {
   if (!node) return 0;
   if (node->index >= last_index) return node->count;
@@ -140,11 +141,10 @@ TM_SAFE inline long adtree_count_at(const AdTree* t, const AdNode* node, long q,
   if (value == 0) return adtree_count_at(t, vary->zero, q + 1, queries, last_index);
   if (value == 1) return adtree_count_at(t, vary->one, q + 1, queries, last_index);
   adtree_wildcard_counted();
-  return 0;
 }
 
 // Records matching every query (sorted by variable).
-TM_SAFE inline long adtree_count(const AdTree* t, PtrVector* queries) {
+inline long adtree_count(const AdTree* t, PtrVector* queries) {
   if (!t->root) return 0;
   long last_index = -1;
   if (queries->size > 0) last_index = static_cast<Query*>(queries->elements[queries->size - 1])->index;

@@ -11,7 +11,11 @@
 // combination, count(values) / records * log(count / parent count), the counts
 // from the AD-tree. The search for a variable's best next operation (insert a
 // parent, remove one, reverse one) runs inside a transaction in STAMP, so its
-// query vectors grow, and the AD-tree's derived counts allocate, there. Where
+// query vectors grow, and the AD-tree's derived counts allocate, there. They
+// are STAMP's P_* operations, on one thread's blocks: in the stm build they
+// run uninstrumented (TM_PURE), as in STAMP's TM builds, where P_MALLOC is a
+// plain malloc; the seq and lock builds count them inside the transaction, as
+// STAMP's sequential build marked at TM_BEGIN/TM_END does. Where
 // STAMP's code has quirks that decide what is computed (a parent skipped by
 // position compared with an id, a stale vector sorted, a float-typed id), they
 // are kept, so the learned network and every count are STAMP's. Include inside
@@ -84,8 +88,15 @@ inline void learner_delete(Learner* l) {
 // libm's log, uninstrumented: it reads only its argument.
 TM_PURE inline double log_of(double x) { return std::log(x); }
 
+// One thread's query vectors (STAMP's PVECTOR_*).
+TM_PURE inline void pvector_clear(PtrVector* v) { v->size = 0; }
+TM_PURE inline void pvector_push(PtrVector* v, void* item) { vector_push(v, item); }
+TM_PURE inline void pvector_copy(PtrVector* dst, const PtrVector* src) { vector_copy(dst, src); }
+TM_PURE inline long pvector_size(const PtrVector* v) { return v->size; }
+TM_PURE inline long pvector_index(const PtrVector* v, long i) { return static_cast<Query*>(v->elements[i])->index; }
+
 // By variable; the queries of one vector are of distinct variables.
-TM_SAFE inline void sort_queries(PtrVector* v) {
+TM_PURE inline void sort_queries(PtrVector* v) {
   for (long i = 1; i < v->size; ++i) {
     void* item = v->elements[i];
     long index = static_cast<Query*>(item)->index;
@@ -96,7 +107,7 @@ TM_SAFE inline void sort_queries(PtrVector* v) {
 }
 
 // count(queries) / records * log(count / count(parent queries)).
-TM_SAFE inline float specific_log_likelihood(const AdTree* t, PtrVector* queries, PtrVector* parent_queries) {
+inline float specific_log_likelihood(const AdTree* t, PtrVector* queries, PtrVector* parent_queries) {
   long count = adtree_count(t, queries);
   if (count == 0) return 0.0f;
   double probability = double(count) / double(t->num_record);
@@ -105,7 +116,7 @@ TM_SAFE inline float specific_log_likelihood(const AdTree* t, PtrVector* queries
 }
 
 // Sums over both values of parents [i, numParent) (STAMP's helper recursion).
-TM_SAFE inline float log_likelihood_over_parents(long i, long num_parent, const AdTree* t, Query* queries,
+inline float log_likelihood_over_parents(long i, long num_parent, const AdTree* t, Query* queries,
                                                  PtrVector* query_vector, PtrVector* parent_vector) {
   if (i >= num_parent) return specific_log_likelihood(t, query_vector, parent_vector);
   float sum = 0.0f;
@@ -118,7 +129,7 @@ TM_SAFE inline float log_likelihood_over_parents(long i, long num_parent, const 
   return sum;
 }
 
-TM_SAFE inline float local_log_likelihood(long id, const AdTree* t, Query* queries, PtrVector* query_vector,
+TM_PURE inline float local_log_likelihood(long id, const AdTree* t, Query* queries, PtrVector* query_vector,
                                           PtrVector* parent_vector) {
   const long num_parent = parent_vector->size;
   float sum = 0.0f;
@@ -132,17 +143,17 @@ TM_SAFE inline float local_log_likelihood(long id, const AdTree* t, Query* queri
 
 // parent_vector: the queries of id's parents, in the parent list's order.
 TM_SAFE inline void populate_parent_queries(const Net* net, long id, Query* queries, PtrVector* parent_vector) {
-  parent_vector->size = 0;
+  pvector_clear(parent_vector);
   for (IdList::Node* n = net_parents(net, id)->head.next; n; n = n->next)
-    vector_push(parent_vector, &queries[item_id(n->data)]);
+    pvector_push(parent_vector, &queries[item_id(n->data)]);
 }
 
 // Also query_vector: the parents' queries and id's, sorted by variable.
 TM_SAFE inline void populate_queries(const Net* net, long id, Query* queries, PtrVector* query_vector,
                                      PtrVector* parent_vector) {
   populate_parent_queries(net, id, queries, parent_vector);
-  vector_copy(query_vector, parent_vector);
-  vector_push(query_vector, &queries[id]);
+  pvector_copy(query_vector, parent_vector);
+  pvector_push(query_vector, &queries[id]);
   sort_queries(query_vector);
 }
 
@@ -172,9 +183,9 @@ TM_SAFE inline Task find_best_insert(Search& s) {
   PtrVector* base_parents = s.a_vector;
   PtrVector* base_queries = s.b_vector;
   populate_parent_queries(net, to, queries, s.parent_vector);
-  vector_copy(base_parents, s.parent_vector);
-  vector_copy(base_queries, base_parents);
-  vector_push(base_queries, &queries[to]);
+  pvector_copy(base_parents, s.parent_vector);
+  pvector_copy(base_queries, base_parents);
+  pvector_push(base_queries, &queries[to]);
   sort_queries(s.query_vector);  // STAMP sorts this (stale) vector, not base_queries
   float best_from = float(to);   // a float in STAMP
   const float old_local = s.learner->local_base_log_likelihoods[to];
@@ -186,11 +197,11 @@ TM_SAFE inline Task find_best_insert(Search& s) {
     for (IdList::Node* n = parents->head.next; n; n = n->next) bitmap_set(s.bitmap, item_id(n->data));
     for (long from = bitmap_find_clear(s.bitmap, 0); from >= 0; from = bitmap_find_clear(s.bitmap, from + 1)) {
       if (from == to) continue;
-      vector_copy(s.query_vector, base_queries);
-      vector_push(s.query_vector, &queries[from]);
+      pvector_copy(s.query_vector, base_queries);
+      pvector_push(s.query_vector, &queries[from]);
       sort_queries(s.query_vector);
-      vector_copy(s.parent_vector, base_parents);
-      vector_push(s.parent_vector, &queries[from]);
+      pvector_copy(s.parent_vector, base_parents);
+      pvector_push(s.parent_vector, &queries[from]);
       sort_queries(s.parent_vector);
       float local = local_log_likelihood(to, t, queries, s.query_vector, s.parent_vector);
       if (local > best_local) {
@@ -216,18 +227,18 @@ TM_SAFE inline Task find_best_remove(Search& s) {
   const AdTree* t = s.learner->adtree;
   PtrVector* original = s.a_vector;
   populate_parent_queries(s.learner->net, to, queries, original);
-  const long num_parent = original->size;
+  const long num_parent = pvector_size(original);
   float best_from = float(to);
   const float old_local = s.learner->local_base_log_likelihoods[to];
   float best_local = old_local;
   for (long i = 0; i < num_parent; ++i) {
-    long from = static_cast<Query*>(original->elements[i])->index;
-    s.parent_vector->size = 0;
+    long from = pvector_index(original, i);
+    pvector_clear(s.parent_vector);
     for (long p = 0; p < num_parent; ++p)
       if (p != from)  // STAMP compares the position with the id
-        vector_push(s.parent_vector, &queries[static_cast<Query*>(original->elements[p])->index]);
-    vector_copy(s.query_vector, s.parent_vector);
-    vector_push(s.query_vector, &queries[to]);
+        pvector_push(s.parent_vector, &queries[pvector_index(original, p)]);
+    pvector_copy(s.query_vector, s.parent_vector);
+    pvector_push(s.query_vector, &queries[to]);
     sort_queries(s.query_vector);
     float local = local_log_likelihood(to, t, queries, s.query_vector, s.parent_vector);
     if (local > best_local) {
@@ -254,27 +265,27 @@ TM_SAFE inline Task find_best_reverse(Search& s) {
   PtrVector* to_original = s.a_vector;
   PtrVector* from_original = s.b_vector;
   populate_parent_queries(net, to, queries, to_original);
-  const long num_parent = to_original->size;
+  const long num_parent = pvector_size(to_original);
   long best_from = to;
   const float old_local = local_base[to];
   float best_local = old_local;
   for (long i = 0; i < num_parent; ++i) {
-    long from = static_cast<Query*>(to_original->elements[i])->index;
+    long from = pvector_index(to_original, i);
     best_local = old_local + local_base[from];  // as STAMP: reset for every candidate
     populate_parent_queries(net, from, queries, from_original);
-    s.parent_vector->size = 0;
+    pvector_clear(s.parent_vector);
     for (long p = 0; p < num_parent; ++p)
       if (p != from)  // STAMP compares the position with the id
-        vector_push(s.parent_vector, &queries[static_cast<Query*>(to_original->elements[p])->index]);
-    vector_copy(s.query_vector, s.parent_vector);
-    vector_push(s.query_vector, &queries[to]);
+        pvector_push(s.parent_vector, &queries[pvector_index(to_original, p)]);
+    pvector_copy(s.query_vector, s.parent_vector);
+    pvector_push(s.query_vector, &queries[to]);
     sort_queries(s.query_vector);
     float local = local_log_likelihood(to, t, queries, s.query_vector, s.parent_vector);
-    vector_copy(s.parent_vector, from_original);
-    vector_push(s.parent_vector, &queries[to]);
+    pvector_copy(s.parent_vector, from_original);
+    pvector_push(s.parent_vector, &queries[to]);
     sort_queries(s.parent_vector);
-    vector_copy(s.query_vector, s.parent_vector);
-    vector_push(s.query_vector, &queries[from]);
+    pvector_copy(s.query_vector, s.parent_vector);
+    pvector_push(s.query_vector, &queries[from]);
     sort_queries(s.query_vector);
     local += local_log_likelihood(from, t, queries, s.query_vector, s.parent_vector);
     if (local > best_local) {

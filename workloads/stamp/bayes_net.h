@@ -5,13 +5,16 @@
 //                  a 16 B node per edge end), a mark for the cycle check
 //   Bitmap  24 B   bit count, word count, words (8 B each)
 // Edges are inserted and removed inside transactions by the learner (the list
-// nodes are its transactional allocations); the breadth-first searches use a
-// caller's bitmap and queue, growing the queue inside the transaction when
-// needed, as STAMP's TMnet_isPath does. Include inside the build's namespace
-// after stamp_containers.h and stamp_list.h.
+// nodes are its transactional allocations); the breadth-first searches read
+// the shared lists through the TM and use the caller's own bitmap and queue,
+// as STAMP's TMnet_isPath does. Include inside the build's namespace after
+// stamp_containers.h and stamp_list.h.
 #pragma once
 
 // ---- bitmap (lib/bitmap.c) ----
+// Every bitmap and queue here is one thread's (STAMP's PBITMAP_*, PQUEUE_*):
+// uninstrumented inside transactions, as in STAMP's TM builds, so the queue's
+// growth there is a plain malloc, not a transactional one.
 
 struct Bitmap {
   long num_bits;
@@ -34,24 +37,29 @@ inline void bitmap_delete(Bitmap* b) {
   free(b);
 }
 
-TM_SAFE inline void bitmap_clear_all(Bitmap* b) {
+TM_PURE inline void bitmap_clear_all(Bitmap* b) {
   for (long i = 0; i < b->num_words; ++i) b->bits[i] = 0;
 }
 
-TM_SAFE inline void bitmap_set(Bitmap* b, long i) {
+TM_PURE inline void bitmap_set(Bitmap* b, long i) {
   if (i >= 0 && i < b->num_bits) b->bits[i / 64] |= 1ul << (i % 64);
 }
 
-TM_SAFE inline bool bitmap_is_set(const Bitmap* b, long i) {
+TM_PURE inline bool bitmap_is_set(const Bitmap* b, long i) {
   return i >= 0 && i < b->num_bits && (b->bits[i / 64] >> (i % 64)) & 1ul;
 }
 
 // The first clear bit at or after `from`, or -1.
-TM_SAFE inline long bitmap_find_clear(const Bitmap* b, long from) {
+TM_PURE inline long bitmap_find_clear(const Bitmap* b, long from) {
   for (long i = from < 0 ? 0 : from; i < b->num_bits; ++i)
     if (!((b->bits[i / 64] >> (i % 64)) & 1ul)) return i;
   return -1;
 }
+
+TM_PURE inline void pqueue_clear(PtrQueue* q) { queue_clear(q); }
+TM_PURE inline void pqueue_push(PtrQueue* q, void* item) { queue_push(q, item); }
+TM_PURE inline bool pqueue_empty(const PtrQueue* q) { return queue_empty(q); }
+TM_PURE inline void* pqueue_pop(PtrQueue* q) { return queue_pop(q); }
 
 // ---- the network (bayes/net.c) ----
 
@@ -141,18 +149,18 @@ TM_SAFE inline bool net_has_edge(const Net* net, long from, long to) {
 // Whether `to` is reachable from `from` along child edges (breadth first).
 TM_SAFE inline bool net_is_path(const Net* net, long from, long to, Bitmap* visited, PtrQueue* work) {
   bitmap_clear_all(visited);
-  queue_clear(work);
-  queue_push(work, id_item(from));
-  while (!queue_empty(work)) {
-    long id = item_id(queue_pop(work));
+  pqueue_clear(work);
+  pqueue_push(work, id_item(from));
+  while (!pqueue_empty(work)) {
+    long id = item_id(pqueue_pop(work));
     if (id == to) {
-      queue_clear(work);
+      pqueue_clear(work);
       return true;
     }
     bitmap_set(visited, id);
     for (IdList::Node* n = net_children(net, id)->head.next; n; n = n->next) {
       long child = item_id(n->data);
-      if (!bitmap_is_set(visited, child)) queue_push(work, id_item(child));
+      if (!bitmap_is_set(visited, child)) pqueue_push(work, id_item(child));
     }
   }
   return false;
@@ -161,23 +169,23 @@ TM_SAFE inline bool net_is_path(const Net* net, long from, long to, Bitmap* visi
 // Marks every descendant of `id` in `found`; false if `id` is its own.
 TM_SAFE inline bool net_find_descendants(const Net* net, long id, Bitmap* found, PtrQueue* work) {
   bitmap_clear_all(found);
-  queue_clear(work);
+  pqueue_clear(work);
   for (IdList::Node* n = net_children(net, id)->head.next; n; n = n->next) {
     long child = item_id(n->data);
     bitmap_set(found, child);
-    queue_push(work, id_item(child));
+    pqueue_push(work, id_item(child));
   }
-  while (!queue_empty(work)) {
-    long child = item_id(queue_pop(work));
+  while (!pqueue_empty(work)) {
+    long child = item_id(pqueue_pop(work));
     if (child == id) {
-      queue_clear(work);
+      pqueue_clear(work);
       return false;
     }
     for (IdList::Node* n = net_children(net, child)->head.next; n; n = n->next) {
       long grandchild = item_id(n->data);
       if (!bitmap_is_set(found, grandchild)) {
         bitmap_set(found, grandchild);
-        queue_push(work, id_item(grandchild));
+        pqueue_push(work, id_item(grandchild));
       }
     }
   }

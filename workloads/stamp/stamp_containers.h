@@ -84,14 +84,14 @@ inline void queue_delete(PtrQueue* q) {
   free(q);
 }
 
-TM_SAFE inline void queue_clear(PtrQueue* q) {
+inline void queue_clear(PtrQueue* q) {
   q->pop = q->capacity - 1;
   q->push = 0;
 }
 
 TM_SAFE inline bool queue_empty(const PtrQueue* q) { return (q->pop + 1) % q->capacity == q->push; }
 
-TM_SAFE inline bool queue_has_room(const PtrQueue* q) { return (q->push + 1) % q->capacity != q->pop; }
+inline bool queue_has_room(const PtrQueue* q) { return (q->push + 1) % q->capacity != q->pop; }
 
 TM_SAFE inline void queue_grow(PtrQueue* q) {
   long capacity = q->capacity * 2;
@@ -110,12 +110,12 @@ TM_SAFE inline void queue_grow(PtrQueue* q) {
   q->capacity = capacity;
 }
 
-TM_SAFE inline void queue_put(PtrQueue* q, void* item) {
+inline void queue_put(PtrQueue* q, void* item) {
   q->elements[q->push] = item;
   q->push = (q->push + 1) % q->capacity;
 }
 
-TM_SAFE inline void queue_push(PtrQueue* q, void* item) {
+inline void queue_push(PtrQueue* q, void* item) {
   if (!queue_has_room(q)) queue_grow(q);
   queue_put(q, item);
 }
