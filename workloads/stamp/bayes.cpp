@@ -45,7 +45,7 @@ int run_bayes(const std::string& app, int argc, char** argv) {
   // -v -r -n -p -i -e and the seed of each size.
   if (common.size == "tiny") c.vars = 16, c.records = 256, c.max_parents = 2, c.percent_parent = 20, c.max_edges = 2, c.seed = 0;
   else if (common.size == "small") c.vars = 32, c.records = 1024, c.max_parents = 2, c.percent_parent = 20, c.max_edges = 2, c.seed = 0;
-  else if (common.size == "medium") c.vars = 32, c.records = 2048, c.max_parents = 6, c.percent_parent = 30, c.max_edges = 4, c.seed = 1;
+  else if (common.size == "medium") c.vars = 32, c.records = 2048, c.max_parents = 6, c.percent_parent = 30, c.max_edges = 6, c.seed = 1;
   else if (common.size == "large") c.vars = 32, c.records = 4096, c.max_parents = 10, c.percent_parent = 40, c.max_edges = 8, c.seed = 1;
   else usage_error("--size takes tiny, small, medium or large, not '" + common.size + "'");
   c.insert_penalty = 2;

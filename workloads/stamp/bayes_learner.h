@@ -14,8 +14,8 @@
 // query vectors grow, and the AD-tree's derived counts allocate, there. They
 // are STAMP's P_* operations, on one thread's blocks: in the stm build they
 // run uninstrumented (TM_PURE), as in STAMP's TM builds, where P_MALLOC is a
-// plain malloc; the seq and lock builds count them inside the transaction, as
-// STAMP's sequential build marked at TM_BEGIN/TM_END does. Where
+// plain malloc, and are counted inside the transaction as every build counts
+// them (PrivateBlocks, bayes_net.h). Where
 // STAMP's code has quirks that decide what is computed (a parent skipped by
 // position compared with an id, a stale vector sorted, a float-typed id), they
 // are kept, so the learned network and every count are STAMP's. Include inside
@@ -90,8 +90,14 @@ TM_PURE inline double log_of(double x) { return std::log(x); }
 
 // One thread's query vectors (STAMP's PVECTOR_*).
 TM_PURE inline void pvector_clear(PtrVector* v) { v->size = 0; }
-TM_PURE inline void pvector_push(PtrVector* v, void* item) { vector_push(v, item); }
-TM_PURE inline void pvector_copy(PtrVector* dst, const PtrVector* src) { vector_copy(dst, src); }
+TM_PURE inline void pvector_push(PtrVector* v, void* item) {
+  PrivateBlocks mark;
+  vector_push(v, item);
+}
+TM_PURE inline void pvector_copy(PtrVector* dst, const PtrVector* src) {
+  PrivateBlocks mark;
+  vector_copy(dst, src);
+}
 TM_PURE inline long pvector_size(const PtrVector* v) { return v->size; }
 TM_PURE inline long pvector_index(const PtrVector* v, long i) { return static_cast<Query*>(v->elements[i])->index; }
 
@@ -131,6 +137,7 @@ inline float log_likelihood_over_parents(long i, long num_parent, const AdTree* 
 
 TM_PURE inline float local_log_likelihood(long id, const AdTree* t, Query* queries, PtrVector* query_vector,
                                           PtrVector* parent_vector) {
+  PrivateBlocks mark;  // the AD-tree's derived counts allocate
   const long num_parent = parent_vector->size;
   float sum = 0.0f;
   queries[id].value = 0;

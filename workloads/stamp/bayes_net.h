@@ -11,10 +11,38 @@
 // stamp_containers.h and stamp_list.h.
 #pragma once
 
+// ---- one thread's own blocks inside a transaction (STAMP's P_MALLOC) ----
+// In the stm build the operations on them run uninstrumented (TM_PURE), as in
+// STAMP's TM builds, so their mallocs are plain ones libitm does not log, and
+// memprof would take a plain malloc inside a transaction for libitm's own.
+// Inside a transaction such an operation is marked as the transaction's, which
+// is how the seq and lock builds (and STAMP's sequential build, marked at
+// TM_BEGIN/TM_END) count these blocks too. No abort can fall between the mark
+// and its end: nothing between them is instrumented.
+#if defined(ALLOCSTAMP_TM_STM)
+extern "C" int _ITM_inTransaction(void);
+class PrivateBlocks {
+ public:
+  PrivateBlocks() : marked_(_ITM_inTransaction() != 0) {
+    if (marked_) ::memprof::tx_begin();
+  }
+  ~PrivateBlocks() {
+    if (marked_) ::memprof::tx_end();
+  }
+  PrivateBlocks(const PrivateBlocks&) = delete;
+  PrivateBlocks& operator=(const PrivateBlocks&) = delete;
+
+ private:
+  bool marked_;
+};
+#else
+struct PrivateBlocks {
+  PrivateBlocks() {}  // nothing to mark: a transaction is marked as a whole
+};
+#endif
+
 // ---- bitmap (lib/bitmap.c) ----
-// Every bitmap and queue here is one thread's (STAMP's PBITMAP_*, PQUEUE_*):
-// uninstrumented inside transactions, as in STAMP's TM builds, so the queue's
-// growth there is a plain malloc, not a transactional one.
+// Every bitmap and queue here is one thread's (STAMP's PBITMAP_*, PQUEUE_*).
 
 struct Bitmap {
   long num_bits;
@@ -57,7 +85,10 @@ TM_PURE inline long bitmap_find_clear(const Bitmap* b, long from) {
 }
 
 TM_PURE inline void pqueue_clear(PtrQueue* q) { queue_clear(q); }
-TM_PURE inline void pqueue_push(PtrQueue* q, void* item) { queue_push(q, item); }
+TM_PURE inline void pqueue_push(PtrQueue* q, void* item) {
+  PrivateBlocks mark;
+  queue_push(q, item);
+}
 TM_PURE inline bool pqueue_empty(const PtrQueue* q) { return queue_empty(q); }
 TM_PURE inline void* pqueue_pop(PtrQueue* q) { return queue_pop(q); }
 
