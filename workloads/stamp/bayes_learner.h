@@ -181,6 +181,19 @@ struct Search {
   const LearnerParams* params;
 };
 
+// For a candidate parent `from` of s.to: s.parent_vector gets the queries of
+// `parents` but the one at position `from` (STAMP compares the position with
+// the id), s.query_vector those and s.to's, sorted.
+TM_SAFE inline void queries_without(Search& s, const PtrVector* parents, long from) {
+  const long num_parent = pvector_size(parents);
+  pvector_clear(s.parent_vector);
+  for (long p = 0; p < num_parent; ++p)
+    if (p != from) pvector_push(s.parent_vector, &s.queries[pvector_index(parents, p)]);
+  pvector_copy(s.query_vector, s.parent_vector);
+  pvector_push(s.query_vector, &s.queries[s.to]);
+  sort_queries(s.query_vector);
+}
+
 // The best parent to add to `to`: any variable not a descendant, not a parent.
 TM_SAFE inline Task find_best_insert(Search& s) {
   const long to = s.to;
@@ -240,13 +253,7 @@ TM_SAFE inline Task find_best_remove(Search& s) {
   float best_local = old_local;
   for (long i = 0; i < num_parent; ++i) {
     long from = pvector_index(original, i);
-    pvector_clear(s.parent_vector);
-    for (long p = 0; p < num_parent; ++p)
-      if (p != from)  // STAMP compares the position with the id
-        pvector_push(s.parent_vector, &queries[pvector_index(original, p)]);
-    pvector_copy(s.query_vector, s.parent_vector);
-    pvector_push(s.query_vector, &queries[to]);
-    sort_queries(s.query_vector);
+    queries_without(s, original, from);
     float local = local_log_likelihood(to, t, queries, s.query_vector, s.parent_vector);
     if (local > best_local) {
       best_local = local;
@@ -280,13 +287,7 @@ TM_SAFE inline Task find_best_reverse(Search& s) {
     long from = pvector_index(to_original, i);
     best_local = old_local + local_base[from];  // as STAMP: reset for every candidate
     populate_parent_queries(net, from, queries, from_original);
-    pvector_clear(s.parent_vector);
-    for (long p = 0; p < num_parent; ++p)
-      if (p != from)  // STAMP compares the position with the id
-        pvector_push(s.parent_vector, &queries[pvector_index(to_original, p)]);
-    pvector_copy(s.query_vector, s.parent_vector);
-    pvector_push(s.query_vector, &queries[to]);
-    sort_queries(s.query_vector);
+    queries_without(s, to_original, from);
     float local = local_log_likelihood(to, t, queries, s.query_vector, s.parent_vector);
     pvector_copy(s.parent_vector, from_original);
     pvector_push(s.parent_vector, &queries[to]);

@@ -131,26 +131,12 @@ __attribute__((noinline)) float tx_update_base(Learner* l, float delta, long* nu
   return base;
 }
 
-__attribute__((noinline)) Task tx_find_best_insert(Search& s) {
+// One search (find_best_insert, _remove or _reverse) as a transaction.
+template <Task (*find)(Search&)>
+__attribute__((noinline)) Task tx_find(Search& s) {
   Task t;
   TM_BEGIN
-  t = find_best_insert(s);
-  TM_END
-  return t;
-}
-
-__attribute__((noinline)) Task tx_find_best_remove(Search& s) {
-  Task t;
-  TM_BEGIN
-  t = find_best_remove(s);
-  TM_END
-  return t;
-}
-
-__attribute__((noinline)) Task tx_find_best_reverse(Search& s) {
-  Task t;
-  TM_BEGIN
-  t = find_best_reverse(s);
+  t = find(s);
   TM_END
   return t;
 }
@@ -265,11 +251,11 @@ void learn_structure(Learner* l, const LearnerParams& params) {
     s.num_total_parent = num_total_parent;
     s.base_penalty = base_penalty;
     s.base_log_likelihood = base;
-    Task found = tx_find_best_insert(s);
+    Task found = tx_find<find_best_insert>(s);
     if (found.from != found.to && found.score > best.score / params.quality_factor) best = found;
-    found = tx_find_best_remove(s);
+    found = tx_find<find_best_remove>(s);
     if (found.from != found.to && found.score > best.score / params.quality_factor) best = found;
-    found = tx_find_best_reverse(s);
+    found = tx_find<find_best_reverse>(s);
     if (found.from != found.to && found.score > best.score / params.quality_factor) best = found;
     if (best.to != -1) {
       l->tasks[to] = best;
