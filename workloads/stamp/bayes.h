@@ -27,6 +27,11 @@ struct BayesResult {
   float tracked_score = 0;    // the score the learner kept while learning
   float actual_score = 0;     // the generating network's score
   long edges = 0;             // in the learned network
+  // Edges removed. After a removal STAMP's learner recomputes the removed
+  // parent's log-likelihood instead of the child's, so its own score no longer
+  // describes the network: then only acyclicity is checked. (At STAMP's inputs
+  // the learner never removes; it inserts and reverses.)
+  long removals = 0;
 };
 
 ALLOCSTAMP_STAMP_BUILDS(BayesConfig, BayesResult)

@@ -205,8 +205,9 @@ void create_task_list(Learner* l, long id, long threads) {
   vector_delete(parent_vector);
 }
 
-// Phase 2 (STAMP's learnStructure): until no task is left.
-void learn_structure(Learner* l, const LearnerParams& params) {
+// Phase 2 (STAMP's learnStructure): until no task is left. Counts the
+// removals applied (see BayesResult::removals).
+void learn_structure(Learner* l, const LearnerParams& params, std::atomic<long>& removals) {
   const AdTree* t = l->adtree;
   Net* net = l->net;
   const long num_record = t->num_record;
@@ -236,7 +237,8 @@ void learn_structure(Learner* l, const LearnerParams& params) {
         delta += tx_update_local(l, to, queries, query_vector, parent_vector);
         tx_add_parents(l, 1);
       } else if (op == kRemove) {
-        delta += tx_update_local(l, from, queries, query_vector, parent_vector);
+        removals.fetch_add(1, std::memory_order_relaxed);
+        delta += tx_update_local(l, from, queries, query_vector, parent_vector);  // STAMP's: not `to`'s
         tx_add_parents(l, -1);
       } else {
         delta += tx_update_local(l, from, queries, query_vector, parent_vector);
@@ -274,13 +276,14 @@ void learn_structure(Learner* l, const LearnerParams& params) {
 
 // Both phases on every thread, thread 0 being the caller; phase 2 starts
 // when every thread has finished phase 1 (STAMP starts them one after the other).
-void learner_run(Learner* l, const LearnerParams& params, StampThreadBlocks& pool, int threads) {
+void learner_run(Learner* l, const LearnerParams& params, StampThreadBlocks& pool, int threads,
+                 std::atomic<long>& removals) {
   std::atomic<long> finished_phase1{0};
   auto body = [&](long id) {
     create_task_list(l, id, threads);
     finished_phase1.fetch_add(1);
     while (finished_phase1.load() < threads) std::this_thread::yield();
-    learn_structure(l, params);
+    learn_structure(l, params, removals);
     ::allocstamp::tm::publish_thread_counts();
   };
   if (threads == 1) {
@@ -331,14 +334,16 @@ BayesResult run(const BayesConfig& c) {
   Learner* learner = learner_new(data, adtree);
   data_delete(data);
   const LearnerParams params{c.insert_penalty, c.max_edges, c.quality};
+  std::atomic<long> removals{0};
   auto start = std::chrono::steady_clock::now();
-  learner_run(learner, params, pool, c.threads);
+  learner_run(learner, params, pool, c.threads, removals);
   r.elapsed_ns = uint64_t(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
 
   r.acyclic = !net_is_cycle(learner->net);
   r.learn_score = learner_score(learner);
   r.tracked_score = learner_tracked_score(learner);
+  r.removals = removals.load();
   for (long v = 0; v < c.vars; ++v) r.edges += net_parents(learner->net, v)->size;
 
   stamp_random_delete(random);
