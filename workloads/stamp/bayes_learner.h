@@ -14,12 +14,12 @@
 // query vectors grow, and the AD-tree's derived counts allocate, there. They
 // are STAMP's P_* operations, on one thread's blocks: in the stm build they
 // run uninstrumented (TM_PURE), as in STAMP's TM builds, where P_MALLOC is a
-// plain malloc, and are counted inside the transaction as every build counts
-// them (PrivateBlocks, bayes_net.h). Where
-// STAMP's code has quirks that decide what is computed (a parent skipped by
-// position compared with an id, a stale vector sorted, a float-typed id), they
-// are kept, so the learned network and every count are STAMP's. Include inside
-// the build's namespace after bayes_adtree.h.
+// plain malloc, and every build counts them inside the transaction
+// (PrivateBlocks, bayes_net.h). Where STAMP's code has quirks that decide what
+// is computed (a parent skipped by position compared with an id, a stale
+// vector sorted, a float-typed id, the running total's sign), they are kept,
+// so the learned network and every count are STAMP's. Include inside the
+// build's namespace after bayes_adtree.h.
 #pragma once
 
 struct Task {

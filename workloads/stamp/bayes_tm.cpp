@@ -100,7 +100,9 @@ __attribute__((noinline)) bool tx_apply(Net* net, Operation op, long from, long 
   return valid;
 }
 
-// Recomputes id's local log-likelihood under its parents now; old − new.
+// Recomputes id's local log-likelihood under its parents now; old − new,
+// which STAMP adds to the running total (a gain lowers it: kept, since the
+// total feeds the scores that order the tasks).
 __attribute__((noinline)) float tx_update_local(Learner* l, long id, Query* queries, PtrVector* query_vector,
                                                 PtrVector* parent_vector) {
   float change;
