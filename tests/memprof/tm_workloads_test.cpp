@@ -48,8 +48,8 @@ TEST_P(Intset, VerifiesAndCountsUnderEveryMethod) {
 // (exits 3 otherwise); vacation allocates its reservations inside
 // transactions, intruder its fragments, flows and
 // buffers, genome its hash nodes, labyrinth its expansion queues' arrays and
-// its paths' vectors, yada its cavities' elements and nodes; kmeans and ssca2
-// allocate nothing in them.
+// its paths' vectors, yada its cavities' elements and nodes, bayes its
+// network's and task list's nodes; kmeans and ssca2 allocate nothing in them.
 class StampApp : public ::testing::TestWithParam<std::tuple<TestAllocator, const char*>> {};
 
 TEST_P(StampApp, VerifiesUnderEveryMethod) {
@@ -66,7 +66,8 @@ TEST_P(StampApp, VerifiesUnderEveryMethod) {
     EXPECT_GE(r.metric("tx_attempts_count"), r.metric("tx_commits_count")) << what;
     bool vacation = std::string(app).rfind("vacation", 0) == 0;
     bool allocates_in_tx = vacation || std::string(app) == "intruder" || std::string(app) == "genome" ||
-                           std::string(app) == "labyrinth" || std::string(app) == "yada";
+                           std::string(app) == "labyrinth" || std::string(app) == "yada" ||
+                           std::string(app) == "bayes";
     if (vacation) {
       EXPECT_EQ(r.metric("tx_commits_count"), 2048) << what;
     }
@@ -82,7 +83,7 @@ INSTANTIATE_TEST_SUITE_P(AllocatorsAndApps, StampApp,
                          ::testing::Combine(::testing::ValuesIn(test_allocators()),
                                             ::testing::Values("vacation-low", "vacation-high", "kmeans-low",
                                                               "kmeans-high", "ssca2", "labyrinth", "intruder",
-                                                              "genome", "yada")),
+                                                              "genome", "yada", "bayes")),
                          [](const auto& info) {
                            std::string app = std::get<1>(info.param);
                            for (char& ch : app) ch = ch == '-' ? '_' : ch;

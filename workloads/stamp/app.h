@@ -17,7 +17,7 @@ struct App {
 };
 
 // Every app's entry, defined beside its body.
-extern const App kVacation, kKmeans, kSsca2, kLabyrinth, kIntruder, kGenome, kYada;
+extern const App kVacation, kKmeans, kSsca2, kLabyrinth, kIntruder, kGenome, kYada, kBayes;
 
 }  // namespace allocstamp::stamp
 

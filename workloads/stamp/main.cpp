@@ -15,7 +15,7 @@ using namespace allocstamp;
 
 const stamp::App* const kApps[] = {&stamp::kVacation, &stamp::kKmeans,   &stamp::kSsca2,
                                    &stamp::kLabyrinth, &stamp::kIntruder, &stamp::kGenome,
-                                   &stamp::kYada};
+                                   &stamp::kYada, &stamp::kBayes};
 
 // Built without allocating (into static storage): an app's allocations are
 // its figures, and main runs before it.

@@ -43,6 +43,19 @@ TM_SAFE inline void vector_push(PtrVector* v, void* item) {
   v->elements[v->size++] = item;
 }
 
+// Makes dst hold src's elements; a dst too short gets an array of src's
+// capacity (STAMP's vector_copy).
+TM_SAFE inline void vector_copy(PtrVector* dst, const PtrVector* src) {
+  if (dst->capacity < src->size) {
+    void** elements = static_cast<void**>(malloc(size_t(src->capacity) * sizeof(void*)));
+    free(dst->elements);
+    dst->elements = elements;
+    dst->capacity = src->capacity;
+  }
+  for (long i = 0; i < src->size; ++i) dst->elements[i] = src->elements[i];
+  dst->size = src->size;
+}
+
 // ---- circular queue of pointers: {pop, push, capacity, elements} ----
 // `pop` is the slot before the next element out. A push that would make
 // `push` meet `pop` first moves the elements, in order, into an array twice as
