@@ -722,6 +722,11 @@ class Preparer {
     }
   }
 
+  static std::string whole_rss_note(const std::set<std::string>& groups) {
+    return "no RSS before the fill (rss_baseline_kb) for " + joined({groups.begin(), groups.end()}) +
+           ": the RSS bar is the whole process's there";
+  }
+
   void element_figures() {
     std::vector<std::string> containers, allocators, inserts;
     std::set<int> thread_counts;
@@ -757,14 +762,14 @@ class Preparer {
     // added: the process's RSS before it (rss_baseline_kb, the insert app
     // reports it) is taken off, else a vector of 8-byte pairs would show the
     // runtime's few MiB spread over its elements.
-    bool whole_rss = false;
+    std::set<std::string> whole_rss;  // groups with an RSS but none before the fill (maps churn reports none)
     auto per_element = [&](const std::string& key, double scale, const std::string& group, const std::string& a) {
       return index_.median_by(group, index_.bottom_threads(group), a, key, [&](const RunRow& r) {
         double n = number(r, "elements_count");
         double v = number(r, key);
-        if (key == "rss_kb") {
+        if (key == "rss_kb" && !std::isnan(v)) {
           double before = number(r, "rss_baseline_kb");
-          if (std::isnan(before)) whole_rss = true;
+          if (std::isnan(before)) whole_rss.insert(group);
           else v -= before;
         }
         return n > 0 ? v * scale / n : kNaN;
@@ -792,7 +797,7 @@ class Preparer {
                         "For each container: requested, usable and resident (RSS, less the RSS before the fill) " + how +
                             "." + runs_text(false, containers, 0));
       f.notes = notes;
-      if (whole_rss) f.notes.push_back("some runs gave no RSS before the fill (rss_baseline_kb): their RSS bar is the whole process's");
+      if (!whole_rss.empty()) f.notes.push_back(whole_rss_note(whole_rss));
       add_bars(std::move(f), bars, "bytes per element", "no run reported the heap or RSS at the end of its phase");
     } else {
       for (const Measure& m : measures) {
@@ -812,8 +817,7 @@ class Preparer {
         Figure f = figure("bytes-per-element-" + m.file, "bars", "Bytes per element, " + m.title + threads + context(containers),
                           "For each container, one bar per allocator: " + m.title + " " + how + "." +
                               runs_text(false, containers, 0));
-        if (m.key == "rss_kb" && whole_rss)
-          f.notes.push_back("some runs gave no RSS before the fill (rss_baseline_kb): their bars are the whole process's RSS");
+        if (m.key == "rss_kb" && !whole_rss.empty()) f.notes.push_back(whole_rss_note(whole_rss));
         std::vector<std::string> where;
         for (const auto& a : allocators)
           if (missing.count(a))
