@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cells.h"
 #include "check_measured.h"
 #include "errors.h"
 #include "keys.h"
@@ -67,8 +68,6 @@ const std::vector<MetricRule> kMetrics = metrics_from_keys();
 // same build on this project's 2-core VM (the threads interleave differently; scripts/aa-check): 20%.
 const std::map<std::string, double> kDefaultThresholds = {{"time", 5.0}, {"memory", 20.0}, {"deterministic", 20.0}};
 
-const std::vector<std::string> kCellColumns = {"workload", "app", "size", "allocator", "tm", "threads"};
-
 std::string known_threshold_names() {
   std::string out = "time, memory, deterministic";
   for (const MetricRule& r : kMetrics) out += ", " + r.name;
@@ -91,128 +90,85 @@ bool parse_percent(std::string text, double& out) {
   return true;
 }
 
-struct CellOrder {
-  bool operator()(const CellKey& a, const CellKey& b) const {
-    for (std::size_t i = 0; i < 5; ++i)
-      if (a[i] != b[i]) return a[i] < b[i];
-    long ta = std::strtol(a[5].c_str(), nullptr, 10), tb = std::strtol(b[5].c_str(), nullptr, 10);
-    return ta != tb ? ta < tb : a[5] < b[5];
-  }
-};
-
-struct CellRuns {
-  std::vector<const CsvRow*> ok;
-  bool timed = false;  // some ok run is timed: times come from those, memprof's figures from the profiled
-  std::map<std::string, std::size_t> bad;  // status -> runs (not ok, not skipped)
-  std::size_t bad_count() const {
-    std::size_t n = 0;
-    for (const auto& [status, count] : bad) n += count;
-    return n;
-  }
-  std::size_t runs() const { return ok.size() + bad_count(); }
-};
-
 struct Side {
   const RunsTable* table;
-  std::map<CellKey, CellRuns, CellOrder> cells;
+  Cells cells;
 };
 
-Side index_side(const RunsTable& t) {
-  Side s{&t, {}};
-  for (const CsvRow& row : t.rows) {
-    CellKey key;
-    for (const auto& k : kCellColumns) key.push_back(t.text(row, k));
-    const Status st = t.status(row);
-    if (st == Status::skipped) continue;
-    CellRuns& cell = s.cells[key];
-    if (st == Status::ok) {
-      cell.ok.push_back(&row);
-      cell.timed = cell.timed || t.kind(row) == RunKind::timed;
-    } else {
-      ++cell.bad[status_name(st)];
-    }
-  }
-  return s;
+std::size_t bad_count(const Cell& c) {
+  std::size_t n = 0;
+  for (const auto& [status, count] : c.statuses)
+    if (status != "ok" && status != "skipped") n += std::size_t(count);
+  return n;
 }
+std::size_t run_count(const Cell& c) { return c.ok.size() + bad_count(c); }
 
 // Numeric values of `column` in the ok runs of a cell that measure it (timed
 // runs for times, profiled runs for memprof's figures); empty fields are absent.
-std::vector<double> values_of(const Side& side, const CellRuns& cell, const std::string& column) {
-  std::vector<double> out;
-  for (const CsvRow* row : cell.ok) {
-    if (!side.table->serves(*row, column, cell.timed)) continue;
-    double v = side.table->number(*row, column);
-    if (!std::isnan(v)) out.push_back(v);
-  }
-  return out;
+std::vector<double> values_of(const Side& side, const Cell& cell, const std::string& column) {
+  return side.cells.values(cell, column);
 }
 
 // A time of the cell's runs over the reference allocator's in the same
-// repetition (same workload, size, tm and threads), as logs: the two ran close
-// together in the interleaved sweep, so the machine's drift and load shared by
-// neighbouring runs cancel. Empty when the reference has no such run.
-std::vector<double> log_ratios_to_reference(const Side& side, const CellKey& key, const CellRuns& cell,
-                                            const std::string& column, const std::string& reference) {
-  CellKey ref_key = key;
-  ref_key[3] = reference;
-  auto it = side.cells.find(ref_key);
+// repetition (same workload, size, arguments, tm and threads), as logs: the
+// two ran close together in the interleaved sweep, so the machine's drift and
+// load shared by neighbouring runs cancel. Empty when the reference has no
+// such run.
+std::vector<double> log_ratios_to_reference(const Side& side, const Cell& cell, const std::string& column,
+                                            const std::string& reference) {
   std::vector<double> out;
-  if (it == side.cells.end() || ref_key == key) return out;
-  std::map<std::string, double> by_rep;
-  for (const CsvRow* row : it->second.ok)
-    if (side.table->serves(*row, column, it->second.timed)) by_rep[side.table->text(*row, "rep")] = side.table->number(*row, column);
-  for (const CsvRow* row : cell.ok) {
-    if (!side.table->serves(*row, column, cell.timed)) continue;
-    auto r = by_rep.find(side.table->text(*row, "rep"));
-    const double v = side.table->number(*row, column);
-    if (r != by_rep.end() && v > 0 && r->second > 0) out.push_back(std::log(v / r->second));
+  const Cell* ref = side.cells.find(cell.group, cell.id.threads, reference);
+  if (!ref || ref == &cell) return out;
+  std::map<long, double> by_rep;
+  for (const stats::Sample& s : side.cells.samples(*ref, column)) by_rep[s.rep] = s.value;
+  for (const stats::Sample& s : side.cells.samples(cell, column)) {
+    auto r = by_rep.find(s.rep);
+    if (r != by_rep.end() && s.value > 0 && r->second > 0) out.push_back(std::log(s.value / r->second));
   }
   return out;
 }
 
 // Most threads memprof saw alive at once in the cell's profiled runs (0 when
 // no run says).
-double most_threads_alive(const Side& side, const CellRuns& cell) {
+double most_threads_alive(const Side& side, const Cell& cell) {
   std::vector<double> v = values_of(side, cell, "threads_peak_count");
   return v.empty() ? 0 : *std::max_element(v.begin(), v.end());
 }
 
-bool all_rows_have(const Side& side, const CellRuns& cell, const std::string& column) {
-  if (!side.table->has(column)) return false;
-  return std::all_of(cell.ok.begin(), cell.ok.end(), [&](const CsvRow* r) {
-    return !side.table->serves(*r, column, cell.timed) || !side.table->text(*r, column).empty();
-  });
-}
-
 double median(const std::vector<double>& v) { return stats::summarize(v).median; }
 
-std::string statuses(const CellRuns& c) {
+std::string statuses(const Cell& c) {
   std::string out;
-  for (const auto& [status, count] : c.bad) out += (out.empty() ? "" : ", ") + std::to_string(count) + " " + status;
+  for (const auto& [status, count] : c.statuses)
+    if (status != "ok" && status != "skipped") out += (out.empty() ? "" : ", ") + std::to_string(count) + " " + status;
   return out;
 }
 
 constexpr double kEpsilon = 1e-9;  // (105 - 100) / 100 is a hair above 0.05
 
-CheckRow new_row(const CellKey& cell, std::string metric, Comparison how) {
-  return CheckRow{cell, std::move(metric), how, 0, 0, kNaN, kNaN, kNaN, kNaN, kNaN, 0.0, Verdict::ok, ""};
+CheckRow new_row(const CellId& cell, std::string metric, Comparison how) {
+  CheckRow r;
+  r.cell = cell;
+  r.metric = std::move(metric);
+  r.how = how;
+  return r;
 }
 
 // Runs that fail now and did not before fail the check; failures on both
 // sides are not news.
-CheckRow judge_status(const CellKey& cell, const CellRuns& b, const CellRuns& c) {
+CheckRow judge_status(const CellId& cell, const Cell& b, const Cell& c) {
   CheckRow r = new_row(cell, "status", Comparison::status);
-  r.n_base = b.runs();
-  r.n_cur = c.runs();
+  r.n_base = run_count(b);
+  r.n_cur = run_count(c);
   r.base = static_cast<double>(b.ok.size());
   r.cur = static_cast<double>(c.ok.size());
-  if (c.bad_count() > 0 && (b.bad_count() == 0 || (c.ok.empty() && !b.ok.empty()))) {
+  if (bad_count(c) > 0 && (bad_count(b) == 0 || (c.ok.empty() && !b.ok.empty()))) {
     r.verdict = Verdict::failed;
     r.note = "current: " + statuses(c);
-  } else if (c.bad_count() > 0) {
+  } else if (bad_count(c) > 0) {
     r.verdict = Verdict::noisy;
     r.note = "runs fail on both sides (baseline: " + statuses(b) + "; current: " + statuses(c) + ")";
-  } else if (b.bad_count() > 0) {
+  } else if (bad_count(b) > 0) {
     r.verdict = Verdict::improved;
     r.note = "baseline: " + statuses(b);
   }
@@ -227,18 +183,17 @@ void judge_exact(const std::vector<double>& vb, const std::vector<double>& vc, C
   r.cur = median(vc);
   r.change = check_measured::relative_change(r.cur, r.base);
   const auto [lo, hi] = std::minmax_element(vc.begin(), vc.end());
-  if (check_measured::relative_change(*hi, r.base) > limit) r.verdict = Verdict::regressed;
-  else if (check_measured::relative_change(*lo, r.base) < -limit) r.verdict = Verdict::improved;
+  // The repetition that decides the verdict is the one shown, so that the
+  // change and the verdict always agree.
+  if (check_measured::relative_change(*hi, r.base) > limit) r.verdict = Verdict::regressed, r.cur = *hi;
+  else if (check_measured::relative_change(*lo, r.base) < -limit) r.verdict = Verdict::improved, r.cur = *lo;
+  r.change = check_measured::relative_change(r.cur, r.base);
   if (*lo != *hi)
     r.note = "current repetitions differ (" + std::to_string(static_cast<long long>(*lo)) + " to " +
              std::to_string(static_cast<long long>(*hi)) + ")";
 }
 
 }  // namespace
-
-std::string cell_label(const CellKey& c) {
-  return c[0] + ":" + c[1] + "/" + c[2] + "/" + c[3] + (c[4].empty() ? "" : "/" + c[4]) + "/t" + c[5];
-}
 
 const char* verdict_name(Verdict v) {
   switch (v) {
@@ -248,6 +203,7 @@ const char* verdict_name(Verdict v) {
     case Verdict::noisy: return "noisy";
     case Verdict::missing: return "missing";
     case Verdict::failed: return "failed";
+    case Verdict::not_comparable: return "not comparable";
   }
   std::abort();
 }
@@ -317,12 +273,12 @@ bool CheckResult::failed(const CheckConfig& config) const {
 namespace {
 
 // A side's micro-benchmark repetitions by cell and benchmark (timed ok runs only).
-using MicroSamples = std::map<std::pair<CellKey, std::string>, std::vector<double>, std::less<>>;
+using MicroSamples = std::map<std::pair<CellId, std::string>, std::vector<double>>;
 MicroSamples micro_by_cell(const Side& side, const std::vector<MicroRow>& rows) {
-  std::map<long, CellKey> cell_of;
-  for (const auto& [key, cell] : side.cells)
+  std::map<long, CellId> cell_of;
+  for (const Cell& cell : side.cells.cells)
     for (const CsvRow* row : cell.ok)
-      if (side.table->kind(*row) == RunKind::timed) cell_of[std::atol(side.table->text(*row, "run_id").c_str())] = key;
+      if (side.table->kind(*row) == RunKind::timed) cell_of[std::atol(side.table->text(*row, "run_id").c_str())] = cell.id;
   MicroSamples out;
   for (const MicroRow& m : rows)
     if (auto it = cell_of.find(m.run_id); it != cell_of.end() && m.kind == RunKind::timed)
@@ -330,11 +286,77 @@ MicroSamples micro_by_cell(const Side& side, const std::vector<MicroRow>& rows) 
   return out;
 }
 
+// The cells of the two sides that are compared: the same workload, app, size,
+// allocator and threads; `differences` says how else they ran (none: like
+// with like).
+struct Pair {
+  const Cell* base = nullptr;
+  const Cell* cur = nullptr;
+  std::vector<Difference> differences;
+};
+
+std::tuple<std::string, std::string, std::string, std::string, int> loose_key(const CellId& id) {
+  return {id.workload, id.app, id.size, id.allocator, id.threads};
+}
+
+// Every cell of either side once: paired with its like first, then with a
+// cell of the same name that ran differently, else alone.
+std::vector<Pair> pair_cells(const Side& base, const Side& cur) {
+  std::vector<Pair> pairs;
+  std::vector<bool> used(cur.cells.cells.size(), false);
+  std::vector<const Cell*> unmatched;
+  for (const Cell& b : base.cells.cells) {
+    bool found = false;
+    for (std::size_t i = 0; i < cur.cells.cells.size() && !found; ++i)
+      if (!used[i] && loose_key(cur.cells.cells[i].id) == loose_key(b.id) &&
+          differences(b.id, cur.cells.cells[i].id, "baseline", "current runs").empty()) {
+        used[i] = found = true;
+        pairs.push_back({&b, &cur.cells.cells[i], {}});
+      }
+    if (!found) unmatched.push_back(&b);
+  }
+  for (const Cell* b : unmatched) {
+    Pair p{b, nullptr, {}};
+    for (std::size_t i = 0; i < cur.cells.cells.size(); ++i)
+      if (!used[i] && loose_key(cur.cells.cells[i].id) == loose_key(b->id)) {
+        used[i] = true;
+        p.cur = &cur.cells.cells[i];
+        p.differences = differences(b->id, p.cur->id, "baseline", "current runs");
+        break;
+      }
+    pairs.push_back(std::move(p));
+  }
+  for (std::size_t i = 0; i < cur.cells.cells.size(); ++i)
+    if (!used[i]) pairs.push_back({nullptr, &cur.cells.cells[i], {}});
+  std::stable_sort(pairs.begin(), pairs.end(), [](const Pair& x, const Pair& y) {
+    return (x.base ? x.base : x.cur)->id < (y.base ? y.base : y.cur)->id;
+  });
+  return pairs;
+}
+
+std::string machine_of(const Meta& m) {
+  const nlohmann::json machine = m.doc.value("machine", nlohmann::json::object());
+  if (!machine.is_object() || machine.empty()) return "";
+  return machine.value("host", std::string("?")) + " (" + machine.value("cpu", std::string("?")) + ", " +
+         std::to_string(machine.value("cores", 0)) + " cores)";
+}
+
 }  // namespace
+
+const std::vector<std::string>& difference_names() {
+  static const std::vector<std::string> names = {"args", "env", "library", "tm", "machine"};
+  return names;
+}
+
+std::string machine_difference(const RunsTable& baseline, const RunsTable& current) {
+  const std::string b = machine_of(meta_next_to(baseline)), c = machine_of(meta_next_to(current));
+  if (b.empty() || c.empty() || b == c) return "";
+  return "the baseline ran on " + b + ", the current runs on " + c;
+}
 
 CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, const CheckConfig& config,
                          const std::vector<MicroRow>& baseline_micro, const std::vector<MicroRow>& current_micro) {
-  const Side base = index_side(baseline), cur = index_side(current);
+  const Side base{&baseline, cells_of(baseline)}, cur{&current, cells_of(current)};
   CheckResult result;
   const MicroSamples base_micro = micro_by_cell(base, baseline_micro), cur_micro = micro_by_cell(cur, current_micro);
 
@@ -348,6 +370,11 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
   }
   if (!only_base.empty()) result.warnings.push_back("metrics only in the baseline, not compared: " + only_base);
   if (!only_cur.empty()) result.warnings.push_back("metrics only in the current runs, not compared: " + only_cur);
+  for (const auto& [side, table] : {std::pair{"baseline", base.table}, std::pair{"current runs", cur.table}})
+    if (!table->has("args"))
+      result.warnings.push_back(std::string("the ") + side + " (" + table->source +
+                                ") is older than schema 4: it does not record the workloads' arguments, environment "
+                                "and allocator libraries, so cells are paired by name alone");
 
   auto threshold_for = [&](const MetricRule& rule, bool exact) {
     if (auto it = config.thresholds.find(rule.name); it != config.thresholds.end()) return it->second;
@@ -359,51 +386,63 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
   for (const MetricRule& rule : kMetrics)
     if (rule.name == "elapsed_ns") time_threshold = threshold_for(rule, false);
 
-  std::set<CellKey, CellOrder> keys;
-  for (const auto& [key, runs] : base.cells) keys.insert(key);
-  for (const auto& [key, runs] : cur.cells) keys.insert(key);
-
-  std::map<std::pair<std::size_t, std::size_t>, std::set<CellKey>> too_few;  // (n_base, n_cur) -> cells
-  std::size_t absent = 0, skipped_measured = 0, mixed_kinds = 0;
+  std::map<std::pair<std::size_t, std::size_t>, std::set<std::string>> too_few;  // (n_base, n_cur) -> cells
+  std::size_t absent = 0, skipped_measured = 0;
+  std::vector<std::string> busy_base, busy_cur;
   std::vector<check_measured::Measured> measured;
   // Times of the other allocators are compared as ratios to this one, rep by rep.
-  std::vector<std::string> allocators;
-  for (const auto& [key, runs] : cur.cells)
-    if (std::find(allocators.begin(), allocators.end(), key[3]) == allocators.end()) allocators.push_back(key[3]);
-  const std::string reference = reference_allocator(allocators);
-  for (const CellKey& key : keys) {
-    auto bi = base.cells.find(key);
-    auto ci = cur.cells.find(key);
-    if (bi == base.cells.end() || ci == cur.cells.end()) {
-      CheckRow r = new_row(key, "cell", Comparison::cell);
+  const std::string& reference = cur.cells.reference;
+  for (const Pair& pair : pair_cells(base, cur)) {
+    if (!pair.base || !pair.cur) {
+      CheckRow r = new_row((pair.base ? pair.base : pair.cur)->id, "cell", Comparison::cell);
       r.verdict = Verdict::missing;
-      if (ci == cur.cells.end()) {
-        r.n_base = bi->second.runs();
+      if (!pair.cur) {
+        r.n_base = run_count(*pair.base);
         r.note = "not in the current runs";
         ++absent;
       } else {
-        r.n_cur = ci->second.runs();
+        r.n_cur = run_count(*pair.cur);
         r.note = "new: not in the baseline";
       }
       result.rows.push_back(std::move(r));
       continue;
     }
+    const Cell& b = *pair.base;
+    const Cell& c = *pair.cur;
+    std::string ran_differently;
+    bool allowed = true;
+    for (const Difference& d : pair.differences) {
+      ran_differently += (ran_differently.empty() ? "" : "; ") + d.text;
+      allowed = allowed && config.allow_different.count(d.what);
+    }
+    if (!allowed) {
+      // Never compared silently: listed, and the check exits 2 (commands/check.cpp).
+      CheckRow r = new_row(c.id, "cell", Comparison::cell);
+      r.verdict = Verdict::not_comparable;
+      r.n_base = run_count(b);
+      r.n_cur = run_count(c);
+      r.note = "ran differently: " + ran_differently;
+      for (const Difference& d : pair.differences)
+        if (!config.allow_different.count(d.what)) result.not_comparable[d.what].push_back(d.text);
+      result.rows.push_back(std::move(r));
+      continue;
+    }
     ++result.cells_compared;
-    const CellRuns& b = bi->second;
-    const CellRuns& c = ci->second;
-    result.rows.push_back(judge_status(key, b, c));
+    if (base.cells.busy_runs(b)) busy_base.push_back(cell_label(b.id));
+    if (cur.cells.busy_runs(c)) busy_cur.push_back(cell_label(c.id));
+    const std::string allowed_note = ran_differently.empty() ? "" : "ran differently (allowed): " + ran_differently;
+    CheckRow status = judge_status(c.id, b, c);
+    if (!allowed_note.empty()) status.note = status.note.empty() ? allowed_note : status.note + "; " + allowed_note;
+    result.rows.push_back(std::move(status));
     if (b.ok.empty() || c.ok.empty()) continue;
 
-    const bool one_thread = key[5] == "1";
+    const bool one_thread = c.id.threads == 1;
     const bool one_worker_at_once = most_threads_alive(base, b) <= kMostThreadsOfOneWorker &&
                                     most_threads_alive(cur, c) <= kMostThreadsOfOneWorker;
     for (const MetricRule* rule : metrics) {
       std::string column = rule->name, note;
-      if (b.timed != c.timed && from_timed_runs(column)) {
-        ++mixed_kinds;  // one side's times were measured under memprof: never compared with times without it
-        continue;
-      }
-      if (column == "elapsed_ns" && !(all_rows_have(base, b, column) && all_rows_have(cur, c, column))) {
+      if (b.timed != c.timed && from_timed_runs(column)) continue;  // one side's times were measured under memprof
+      if (column == "elapsed_ns" && (b.time_key == "wall_ns" || c.time_key == "wall_ns")) {
         column = "wall_ns";  // workloads that report no elapsed_ns are timed as a whole
         note = "no elapsed_ns: wall_ns compared";
       }
@@ -422,35 +461,41 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
         ++skipped_measured;
         continue;
       }
-      CheckRow r = new_row(key, rule->name, exact ? Comparison::exact : Comparison::measured);
+      CheckRow r = new_row(c.id, rule->name, exact ? Comparison::exact : Comparison::measured);
       r.n_base = vb.size();
       r.n_cur = vc.size();
       r.threshold = threshold_for(*rule, exact);
       r.note = note;
+      if (!allowed_note.empty()) r.note = r.note.empty() ? allowed_note : r.note + "; " + allowed_note;
+      if (check_measured::is_time(column) && (base.cells.busy_runs(b) || cur.cells.busy_runs(c)))
+        r.note += std::string(r.note.empty() ? "" : "; ") + "measured on a busy machine (" +
+                  (base.cells.busy_runs(b) ? "baseline" : "") +
+                  (base.cells.busy_runs(b) && cur.cells.busy_runs(c) ? ", " : "") +
+                  (cur.cells.busy_runs(c) ? "current" : "") + ")";
       if (vb.empty() || vc.empty()) {
         r.verdict = Verdict::missing;
-        if (!vb.empty()) r.base = median(vb);
-        if (!vc.empty()) r.cur = median(vc);
+        if (!vb.empty()) r.base = check_measured::center(vb);
+        if (!vc.empty()) r.cur = check_measured::center(vc);
         r.note = vc.empty() ? "no values in the current runs" : "no values in the baseline";
       } else if (exact) {
         judge_exact(vb, vc, r);
       } else if (check_measured::prepare(vb, vc, r)) {
         check_measured::Measured m{result.rows.size(), vb, vc, {}, {}, rule->group};
-        if (check_measured::is_time(column) && key[3] != reference) {
-          m.paired_b = log_ratios_to_reference(base, key, b, column, reference);
-          m.paired_c = log_ratios_to_reference(cur, key, c, column, reference);
+        if (check_measured::is_time(column) && c.allocator != reference) {
+          m.paired_b = log_ratios_to_reference(base, b, column, reference);
+          m.paired_c = log_ratios_to_reference(cur, c, column, reference);
         }
         measured.push_back(std::move(m));
-        if (std::min(vb.size(), vc.size()) < 2) too_few[{vb.size(), vc.size()}].insert(key);
+        if (std::min(vb.size(), vc.size()) < 2) too_few[{vb.size(), vc.size()}].insert(cell_label(c.id));
       }
       result.rows.push_back(std::move(r));
     }
     // The cell's micro-benchmarks, each under the time threshold.
     if (config.deterministic_only) continue;
-    for (auto it = cur_micro.lower_bound({key, std::string()}); it != cur_micro.end() && it->first.first == key; ++it) {
-      auto before = base_micro.find(it->first);
+    for (auto it = cur_micro.lower_bound({c.id, std::string()}); it != cur_micro.end() && it->first.first == c.id; ++it) {
+      auto before = base_micro.find({b.id, it->first.second});
       if (before == base_micro.end()) continue;
-      CheckRow r = new_row(key, "ns_per_op:" + it->first.second, Comparison::measured);
+      CheckRow r = new_row(c.id, "ns_per_op:" + it->first.second, Comparison::measured);
       r.n_base = before->second.size();
       r.n_cur = it->second.size();
       r.threshold = time_threshold;
@@ -460,15 +505,23 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
     }
   }
 
-  check_measured::decide(result.rows, measured, config.alpha, result.notes);
+  check_measured::decide(result.rows, measured, config.alpha, reference, result.notes);
 
-  if (result.cells_compared == 0)
+  if (result.cells_compared == 0 && result.not_comparable.empty())
     throw UsageError("no cell (workload, app, size, allocator, tm, threads) is in both " + baseline.source + " and " +
                          current.source,
                      "compare runs of the same workloads, sizes, allocators and thread counts");
   if (absent > 0)
     result.warnings.push_back(std::to_string(absent) + " cell(s) of the baseline are not in the current runs (verdict missing" +
                               (config.fail_on_missing ? ", which fails the check)" : "; --fail-on-missing makes that fail)"));
+  for (const auto& [side, busy] : {std::pair{"baseline", &busy_base}, std::pair{"current runs", &busy_cur}})
+    if (!busy->empty()) {
+      std::string list;
+      for (const std::string& label : *busy) list += (list.empty() ? "" : ", ") + label;
+      result.warnings.push_back(std::to_string(busy->size()) + " cell(s) of the " + side +
+                                " were measured on a busy machine (other processes used more than a quarter of the "
+                                "CPU, or the hypervisor stole more than a tenth): their times are suspect: " + list);
+    }
   for (const auto& [sizes, cells] : too_few)
     result.warnings.push_back(std::to_string(cells.size()) + " cell(s) have " + std::to_string(sizes.first) + " vs " +
                               std::to_string(sizes.second) +

@@ -54,9 +54,14 @@ std::string drift_group(const std::string& metric) {
 
 // Medians and change; a zero baseline within its absolute limit is decided
 // here (ok). True when the row waits for decide_measured.
+double center(const std::vector<double>& values) {
+  const bool positive = !values.empty() && std::all_of(values.begin(), values.end(), [](double x) { return x > 0; });
+  return positive ? stats::log_estimate(values).center : median(values);
+}
+
 bool prepare(const std::vector<double>& vb, const std::vector<double>& vc, CheckRow& r) {
-  r.base = median(vb);
-  r.cur = median(vc);
+  r.base = center(vb);
+  r.cur = center(vc);
   r.change = relative_change(r.cur, r.base);
   if (r.base == 0 && r.cur != 0) {
     const double limit = zero_baseline_limit(r.metric);
@@ -86,7 +91,7 @@ std::vector<double> logs_of(const std::vector<double>& v, double shift) {
 // absolute floor, a row regressed (or improved) only when its q is below
 // alpha, so the false alarms of each family stay at alpha, not alpha per row.
 void decide(std::vector<CheckRow>& rows, const std::vector<Measured>& measured, double alpha,
-                     std::vector<std::string>& notes) {
+            const std::string& reference, std::vector<std::string>& notes) {
   std::map<std::string, std::vector<double>> log_ratios;
   for (const Measured& m : measured) {
     const CheckRow& r = rows[m.row];
@@ -110,8 +115,12 @@ void decide(std::vector<CheckRow>& rows, const std::vector<Measured>& measured, 
       // Against the reference, repetition by repetition: drift shared by
       // neighbouring runs cancels, so no sweep-wide shift is taken out.
       r.p = stats::welch(m.paired_b, m.paired_c).p;
-      r.change = std::exp(stats::summarize(m.paired_c).mean - stats::summarize(m.paired_b).mean) - 1;
-      r.note = r.note.empty() ? "relative to the reference, rep by rep" : r.note + "; relative to the reference, rep by rep";
+      // The values shown are what is compared: each side's geometric-mean ratio to the reference.
+      r.base = std::exp(stats::summarize(m.paired_b).mean);
+      r.cur = std::exp(stats::summarize(m.paired_c).mean);
+      r.change = r.cur / r.base - 1;
+      r.relative = reference;
+      r.note = r.note.empty() ? "time over " + reference + "'s, rep by rep" : r.note + "; time over " + reference + "'s, rep by rep";
       p.push_back(r.p);
       continue;
     }
@@ -121,8 +130,11 @@ void decide(std::vector<CheckRow>& rows, const std::vector<Measured>& measured, 
       const double d = s == shift.end() ? 0.0 : s->second;
       r.p = stats::welch(logs_of(m.vb, 0), logs_of(m.vc, d)).p;
       if (d != 0) {
-        r.change = r.cur / r.base * std::exp(-d) - 1;
-        r.note = r.note.empty() ? "drift taken out" : r.note + "; drift taken out";
+        // The current value shown is the one compared: with the drift taken out.
+        r.cur = r.cur * std::exp(-d);
+        r.change = r.cur / r.base - 1;
+        const std::string what = "current with the sweep-wide drift taken out";
+        r.note = r.note.empty() ? what : r.note + "; " + what;
       }
     } else {
       r.p = stats::mann_whitney(m.vb, m.vc).p;

@@ -19,6 +19,10 @@ double zero_baseline_limit(const std::string& metric);
 // (cur - base) / |base|; +-infinity from a zero baseline.
 double relative_change(double cur, double base);
 
+// The one estimate of a side's values: the geometric mean when every value is
+// positive (its test is Welch's t on the logs), else the median (the U-test).
+double center(const std::vector<double>& values);
+
 // elapsed_ns, wall_ns and the micro-benchmarks' ns_per_op.
 bool is_time(const std::string& metric);
 
@@ -30,12 +34,13 @@ struct Measured {
   std::string family;                      // the threshold group: time, memory or deterministic
 };
 
-// Medians and change into `r`; a zero baseline within its absolute limit is
+// Centres and change into `r`; a zero baseline within its absolute limit is
 // decided here (ok). True when the row waits for decide().
 bool prepare(const std::vector<double>& vb, const std::vector<double>& vc, CheckRow& r);
 
 // Decides every waiting row (p, q, change, verdict, note); `notes` gets the drift taken out.
+// Rows compared rep by rep against `reference` show each side's ratio to it.
 void decide(std::vector<CheckRow>& rows, const std::vector<Measured>& measured, double alpha,
-            std::vector<std::string>& notes);
+            const std::string& reference, std::vector<std::string>& notes);
 
 }  // namespace allocstamp::check_measured

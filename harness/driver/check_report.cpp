@@ -16,8 +16,9 @@ namespace allocstamp {
 
 namespace {
 
-constexpr std::array<Verdict, 6> kVerdictOrder = {Verdict::failed, Verdict::regressed, Verdict::missing,
-                                                  Verdict::noisy,  Verdict::improved,  Verdict::ok};
+constexpr std::array<Verdict, 7> kVerdictOrder = {Verdict::not_comparable, Verdict::failed, Verdict::regressed,
+                                                  Verdict::missing,        Verdict::noisy,  Verdict::improved,
+                                                  Verdict::ok};
 
 // Integers (counts, bytes, ns) in full; medians of an even count may end in .5.
 std::string number(double v) {
@@ -27,6 +28,7 @@ std::string number(double v) {
 std::string value_text(const CheckRow& r, double v, std::size_t n) {
   if (r.how == Comparison::status) return number(v) + "/" + std::to_string(n) + " ok";
   if (r.how == Comparison::cell) return n ? std::to_string(n) + " runs" : "-";
+  if (!r.relative.empty()) return number_text("%.3f", v) + "x " + r.relative;
   return number(v);
 }
 
@@ -78,18 +80,20 @@ std::string check_verdict_line(const CheckResult& result, const CheckConfig& con
 
 void write_check_csv(const CheckResult& result, std::ostream& out) {
   Block t = table({{"workload", "app", "size", "allocator", "tm", "threads", "metric", "comparison", "n_baseline",
-                    "n_current", "baseline", "current", "change_pct", "p", "q", "threshold_pct", "verdict", "note"}});
+                    "n_current", "baseline", "current", "relative_to", "change_pct", "p", "q", "threshold_pct",
+                    "verdict", "note"}});
   for (const CheckRow& r : result.rows) {
-    std::vector<std::string> row(r.cell.begin(), r.cell.end());
+    std::vector<std::string> row = {r.cell.workload, r.cell.app,      r.cell.size,
+                                    r.cell.allocator, r.cell.tm, std::to_string(r.cell.threads)};
     const bool limited = r.how == Comparison::exact || r.how == Comparison::measured;
     row.insert(row.end(), {r.metric, comparison_name(r.how), std::to_string(r.n_base), std::to_string(r.n_cur),
-                           csv_number(r.base), csv_number(r.cur),
+                           csv_number(r.base), csv_number(r.cur), r.relative,
                            std::isinf(r.change) ? (r.change > 0 ? "inf" : "-inf") : csv_number(r.change * 100.0),
                            csv_number(r.p), csv_number(r.q), limited ? csv_number(r.threshold) : "",
                            verdict_name(r.verdict), r.note});
     t.rows.push_back(std::move(row));
   }
-  out << "# allocstamp check.csv schema 2\n" << render_csv(t);
+  out << "# allocstamp check.csv schema 3\n" << render_csv(t);
 }
 
 }  // namespace allocstamp

@@ -16,7 +16,7 @@ void print_check_table(const CheckResult& result, bool all, std::ostream& out);
 // "check: 1 regressed, 40 ok — FAIL": a count per verdict, then PASS or FAIL.
 std::string check_verdict_line(const CheckResult& result, const CheckConfig& config);
 
-// Every row, with a schema line: `# allocstamp check.csv schema 1`.
+// Every row, with a schema line: `# allocstamp check.csv schema 3`.
 void write_check_csv(const CheckResult& result, std::ostream& out);
 
 }  // namespace allocstamp

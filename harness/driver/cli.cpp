@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "check.h"
 #include "errors.h"
 #include "options.h"
 #include "spelling.h"
@@ -86,25 +87,38 @@ compute memprof's figures from it or replay it under every allocator:
 MEMPROF_TRACE=path with libmemprof.so preloaded records any program too. A
 damaged or truncated trace is refused with exit status 2.)";
 
-const char* kCheckFooter = R"(Each cell (workload, app, size, allocator, tm, threads) is compared on its ok runs:
+const char* kCheckFooter = R"(Cells are paired by workload, app, size, allocator and threads, and compared only
+  when they ran the same way: the same workload arguments (runs.csv's args), the
+  same allocator library and allocator environment (MALLOC_CONF, MIMALLOC_*, ...),
+  the same TM method, on the same machine (meta.json). A pair that differs is
+  listed as "not comparable", naming the difference, and the check exits 2 unless
+  --allow-different names every difference (args, env, library, tm, machine).
+Each compared cell is judged on its ok runs:
   deterministic metrics (counts, requested bytes, live blocks) at 1 thread exactly;
-  times and memory (and every metric at threads > 1) by their medians, with a
-  threshold (time 5%, memory and counts 20%) and Welch's t on the logs (the
-  U-test where a value is 0); an allocator's times as ratios to the reference's
-  in the same repetition (drift cancels), the reference's after the sweep-wide
-  drift is taken out; p-values adjusted by Benjamini-Hochberg per family (time,
-  memory, counts): a change is significant when q < --alpha.
+  times and memory (and every metric at threads > 1) by one estimate, the
+  geometric mean (the median where a value is 0), with a threshold (time 5%,
+  memory and counts 20%) and Welch's t on the logs (the U-test where a value is
+  0): the change shown is the quotient of the two estimates shown. An allocator's
+  times are compared as its ratio to the reference's in the same repetition
+  (drift cancels; both columns show that ratio), the reference's after the
+  sweep-wide drift is taken out of the current side (the column shows it so);
+  p-values are adjusted by Benjamini-Hochberg per family (time, memory, counts):
+  a change is significant when q < --alpha (a level for the q-values, not for
+  each test). Cells measured on a busy machine are named.
 Verdicts: ok, regressed (worse beyond the threshold: exactly, or significantly),
   improved, noisy (beyond the threshold, not significant), missing (a cell or
-  metric on one side only), failed (runs that were ok in the baseline now fail).
+  metric on one side only), failed (runs that were ok in the baseline now fail),
+  not comparable (the cells ran differently).
 Exit status: 0 pass, 1 regressed or failed (missing too with --fail-on-missing, a
   deterministic metric that fell too with --fail-on-change),
-  2 unusable input (missing file, not runs.csv, another schema, damaged rows).
+  2 unusable input (missing file, not runs.csv, another schema, damaged rows) or
+  cells that ran differently.
 
 Examples:
   bench check --baseline results/base --current results/latest
   bench check --baseline a --current b --threshold elapsed_ns=10 --threshold memory=8
   bench check --baseline results/base --current results/latest --deterministic-only   (CI)
+  bench check --baseline old --current new --allow-different library   (an allocator upgrade)
   git bisect run sh -c 'make build >/dev/null || exit 125
     ./bench --alloc=glibc --workload=churn --size=tiny --out=/tmp/bisect-$$ >/dev/null
     ./bench check --baseline /tmp/good --current /tmp/bisect-$$ --deterministic-only')";
@@ -306,8 +320,13 @@ Command parse_command_line(int argc, char** argv) {
   check->add_option("--thresholds", c.thresholds_file,
                     "JSON file of thresholds, {\"elapsed_ns\": 10, \"memory\": 8}; --threshold wins")
       ->envname("ALLOCSTAMP_CHECK_THRESHOLDS");
-  check->add_option("--alpha", c.alpha, "Significance level of the Mann-Whitney U-test")
+  check->add_option("--alpha", c.alpha,
+                    "False-discovery level: a change is significant when its Benjamini-Hochberg q-value is below it")
       ->envname("ALLOCSTAMP_CHECK_ALPHA")->check(CLI::Range(0.0, 1.0));
+  check->add_option("--allow-different", c.allow_different,
+                    "Compare cells that ran differently in these ways: args, env, library, tm, machine "
+                    "(comma-separated); by default such cells are not comparable (exit 2)")
+      ->delimiter(',')->check(CLI::IsMember(difference_names()));
   check->add_flag("--deterministic-only", c.deterministic_only,
                   "Compare only the deterministic metrics (counts and requested bytes at 1 thread) and run status")
       ->envname("ALLOCSTAMP_CHECK_DETERMINISTIC_ONLY");

@@ -1,6 +1,10 @@
 // csv.cpp — quoting, splitting and the schema-checking reader of csv.h.
 #include "csv.h"
 
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
@@ -101,6 +105,13 @@ std::vector<CsvRow> read_csv_columns(const fs::path& file, const std::vector<std
                            " fields, the header " + std::to_string(header.size()),
                        "the file is damaged: run the sweep again");
   return rows;
+}
+
+double field_number(const std::string& field) {
+  if (field.empty()) return std::numeric_limits<double>::quiet_NaN();
+  char* end = nullptr;
+  const double v = std::strtod(field.c_str(), &end);
+  return *end == '\0' && std::isfinite(v) ? v : std::numeric_limits<double>::quiet_NaN();
 }
 
 }  // namespace allocstamp

@@ -16,6 +16,9 @@ using CsvRow = std::vector<std::string>;
 std::string csv_quote(const std::string& field);
 // One row, fields quoted as needed, ending in '\n'.
 void write_row(std::ostream& out, const CsvRow& row);
+// A field as a number: NaN when it is empty or not all of it is a finite
+// number. The one number parser of every CSV reader.
+double field_number(const std::string& field);
 // One line split into fields.
 CsvRow split_csv_line(const std::string& line);
 // "# allocstamp <file> schema <current schema>"

@@ -46,8 +46,6 @@ std::string file_stem(std::string text) {
   return text;
 }
 
-double median(const std::vector<double>& values) { return stats::summarize(values).median; }
-
 std::string threads_text(int threads) { return std::to_string(threads) + (threads == 1 ? " thread" : " threads"); }
 
 std::string joined(const std::vector<std::string>& items) {
@@ -56,66 +54,60 @@ std::string joined(const std::vector<std::string>& items) {
   return out;
 }
 
-// The ok runs by (group, threads, allocator), and what every figure asks of them.
+// What every figure asks of the cells (cells.h): their ok runs, the runs that
+// measure a key, and the thread counts and allocators a group ran with.
 class Index {
  public:
-  explicit Index(const ResultsView& view) : view_(view) {
-    for (const RunRow& row : view.runs)
-      if (row.values.at("status") == "ok") ok_[{row.group, row.threads, row.values.at("allocator")}].push_back(&row);
+  explicit Index(const ResultsView& view) : view_(view), cells_(view.cells) {}
+  const std::vector<const CsvRow*>& rows(const std::string& group, int threads, const std::string& allocator) const {
+    static const std::vector<const CsvRow*> none;
+    const Cell* c = cells_.find(group, threads, allocator);
+    return c ? c->ok : none;
   }
-  const std::vector<const RunRow*>& rows(const std::string& group, int threads, const std::string& allocator) const {
-    static const std::vector<const RunRow*> none;
-    auto it = ok_.find({group, threads, allocator});
-    return it == ok_.end() ? none : it->second;
-  }
-  // The ok runs of the cell that measure `key`: timed runs for times and the
-  // workload's metrics, profiled runs for memprof's (profiled runs for all in
-  // a cell without timed runs).
-  std::vector<const RunRow*> rows_for(const std::string& group, int threads, const std::string& allocator,
-                                      const std::string& key) const {
-    const auto& all = rows(group, threads, allocator);
-    bool timed = std::any_of(all.begin(), all.end(), [](const RunRow* r) { return r->kind == RunKind::timed; });
-    std::vector<const RunRow*> out;
-    for (const RunRow* r : all)
-      if (serves_key(r->kind, key, timed)) out.push_back(r);
-    return out;
-  }
-  // The most threads a group ran with successfully (0: no ok run).
-  // The fewest threads the group ran with (0 when it has no ok run).
+  // The fewest threads the group ran with successfully (0 when it has no ok run).
   int bottom_threads(const std::string& group) const {
     int bottom = 0;
-    for (const auto& [key, list] : ok_)
-      if (std::get<0>(key) == group && (bottom == 0 || std::get<1>(key) < bottom)) bottom = std::get<1>(key);
+    for (const Cell& c : cells_.cells)
+      if (c.group == group && !c.ok.empty() && (bottom == 0 || c.id.threads < bottom)) bottom = c.id.threads;
     return bottom;
   }
+  // The most threads the group ran with successfully (0: no ok run).
   int top_threads(const std::string& group) const {
     int top = 0;
-    for (const auto& [key, list] : ok_)
-      if (std::get<0>(key) == group) top = std::max(top, std::get<1>(key));
+    for (const Cell& c : cells_.cells)
+      if (c.group == group && !c.ok.empty()) top = std::max(top, c.id.threads);
     return top;
   }
   // Allocators with ok runs of the group at that thread count, in the folder's order.
   std::vector<std::string> allocators(const std::string& group, int threads) const {
     std::vector<std::string> out;
-    for (const auto& a : view_.allocators)
+    for (const auto& a : cells_.allocators)
       if (!rows(group, threads, a).empty()) out.push_back(a);
     return out;
   }
-  // Median of f(row) over the ok runs that measure `key` (rows_for), NaN values ignored.
+  // f(row) over the ok runs that measure `key`, NaN values left out.
   template <typename F>
-  double median_by(const std::string& group, int threads, const std::string& allocator, const std::string& key,
-                   F f) const {
+  std::vector<double> values_by(const std::string& group, int threads, const std::string& allocator,
+                                const std::string& key, F f) const {
     std::vector<double> values;
-    for (const RunRow* r : rows_for(group, threads, allocator, key)) values.push_back(f(*r));
-    return median(values);
+    const Cell* c = cells_.find(group, threads, allocator);
+    if (!c) return values;
+    for (const CsvRow* r : cells_.serving(*c, key))
+      if (double v = f(*r); !std::isnan(v)) values.push_back(v);
+    return values;
+  }
+  std::vector<double> values_of(const std::string& group, int threads, const std::string& allocator,
+                                const std::string& key) const {
+    return values_by(group, threads, allocator, key, [&](const CsvRow& r) { return cells_.value(r, key); });
   }
   double median_of(const std::string& group, int threads, const std::string& allocator, const std::string& key) const {
-    return median_by(group, threads, allocator, key, [&](const RunRow& r) { return number(r, key); });
+    return allocstamp::median_of(values_of(group, threads, allocator, key));
   }
+  const RunsTable& table() const { return *view_.table; }
 
  private:
   const ResultsView& view_;
-  std::map<std::tuple<std::string, int, std::string>, std::vector<const RunRow*>> ok_;
+  const Cells& cells_;
 };
 
 // Calls `each` with every data row of series.csv of the header's width, in
@@ -146,6 +138,26 @@ void set_number(Figure& f, const std::string& name, double value) { f.vars.empla
 struct Value {
   double value = kNaN, low = kNaN, high = kNaN;
 };
+
+// A ratio's bar: the value and its interval (the value itself where there is none).
+Value ratio_bar(const stats::Ratio& r) {
+  return {r.value, std::isnan(r.ci_low) ? r.value : r.ci_low, std::isnan(r.ci_high) ? r.value : r.ci_high};
+}
+
+// A bar of runs' values: their median, the whiskers at the lowest and the
+// highest run (both at the median when there is one run).
+Value spread_bar(const std::vector<double>& values) {
+  if (values.empty()) return {};
+  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  return {median_of(values), *lo, *hi};
+}
+
+// An estimate's bar: the geometric mean and its 95% interval.
+Value estimate_bar(const stats::LogEstimate& e, double scale) {
+  if (e.n == 0) return {};
+  const double v = e.center / scale;
+  return {v, std::isnan(e.low) ? v : e.low / scale, std::isnan(e.high) ? v : e.high / scale};
+}
 
 // A clustered bar chart: one cluster per row, one bar per series (bars.gp).
 struct Bars {
@@ -182,10 +194,10 @@ class Preparer {
   Preparer(const ResultsView& view, const std::vector<CellSummary>& cells)
       : view_(view), cells_(cells), index_(view), data_(view.dir / "figures" / "data") {
     std::set<std::string> sizes;
-    for (const RunRow& r : view.runs) {
-      sizes.insert(r.values.at("size"));
-      if (!r.values.at("tm").empty()) tms_.insert(r.values.at("tm"));
-      group_tms_[r.group].insert(r.values.at("tm"));
+    for (const Cell& c : view.cells.cells) {
+      sizes.insert(c.id.size);
+      if (!c.id.tm.empty()) tms_.insert(c.id.tm);
+      group_tms_[c.group].insert(c.id.tm);
     }
     if (sizes.size() == 1 && !sizes.begin()->empty()) size_ = "size " + *sizes.begin();
   }
@@ -288,29 +300,26 @@ class Preparer {
   }
 
   std::string reference_text() const {
-    return view_.reference == "glibc" ? "glibc" : view_.reference + " (no glibc runs)";
+    return view_.cells.reference == "glibc" ? "glibc" : view_.cells.reference + " (no glibc runs)";
   }
 
   void time_figures() {
-    if (view_.allocators.size() < 2)
-      return skip("time", "only " + view_.allocators.front() + " ran: no other allocator to compare (the summary table has its times)");
-    for (int t : view_.threads) {
+    if (view_.cells.allocators.size() < 2)
+      return skip("time", "only " + view_.cells.allocators.front() + " ran: no other allocator to compare (the summary table has its times)");
+    for (int t : view_.cells.threads) {
       Bars bars;
-      bars.series = view_.allocators;
+      bars.series = view_.cells.allocators;
       bars.errorbars = true;
       bars.refline = 1;
       std::vector<std::string> missing;
-      for (const auto& group : view_.groups) {
+      for (const auto& group : view_.cells.groups) {
         std::vector<Value> row;
         bool any = false;
-        for (const auto& a : view_.allocators) {
+        for (const auto& a : view_.cells.allocators) {
           const CellSummary* c = cell(group, t, a);
           Value v;
-          if (c && c->time.n > 0 && std::isfinite(c->vs_reference.value)) {
-            v.value = c->vs_reference.value;
-            // A time ratio is positive: an interval reaching below 0 only says "very noisy".
-            v.low = std::isnan(c->vs_reference.ci_low) ? v.value : std::max(0.0, c->vs_reference.ci_low);
-            v.high = std::isnan(c->vs_reference.ci_high) ? v.value : c->vs_reference.ci_high;
+          if (c && c->time.n > 0 && std::isfinite(c->time_vs_reference.value)) {
+            v = ratio_bar(c->time_vs_reference);
           } else if (c) {
             missing.push_back(a + " on " + group);
           }
@@ -324,27 +333,28 @@ class Preparer {
       if (bars.rows.empty()) continue;
       std::string ref = reference_text();
       Figure f = figure("time-t" + std::to_string(t), "bars",
-                        "Time relative to " + ref + ", " + threads_text(t) + context(bars.rows) + ": mean, 95% CI",
-                        "Each bar is an allocator's mean time for the workload at " + threads_text(t) +
-                            " divided by " + view_.reference + "'s, with a 95% confidence interval; below the dashed line at 1 is faster than " +
-                            view_.reference + "." + runs_text(true, bars.rows, t));
+                        "Time relative to " + ref + ", " + threads_text(t) + context(bars.rows) + ": geometric mean, 95% CI",
+                        "Each bar is an allocator's geometric-mean time for the workload at " + threads_text(t) +
+                            " divided by " + view_.cells.reference + "'s, with a 95% confidence interval (logs paired by "
+                            "repetition); below the dashed line at 1 is faster than " +
+                            view_.cells.reference + "." + runs_text(true, bars.rows, t));
       if (!missing.empty())
-        f.notes.push_back("no ok run (or no ok " + view_.reference + " run to compare with) for " + joined(missing) +
+        f.notes.push_back("no ok run (or no ok " + view_.cells.reference + " run to compare with) for " + joined(missing) +
                           ": bars left out");
-      add_bars(std::move(f), bars, "time / " + view_.reference + "'s time (lower is faster)",
+      add_bars(std::move(f), bars, "time / " + view_.cells.reference + "'s time (lower is faster)",
                "no ok run reported a time at " + threads_text(t));
     }
   }
 
   void speedup_figures() {
-    if (view_.threads.size() < 2)
-      return skip("speedup", "only " + threads_text(view_.threads.front()) +
+    if (view_.cells.threads.size() < 2)
+      return skip("speedup", "only " + threads_text(view_.cells.threads.front()) +
                                  " ran: no speedup figure (run with --threads=1,2,4 for one)");
-    for (const auto& group : view_.groups) {
+    for (const auto& group : view_.cells.groups) {
       std::string name = "speedup-" + group;
       std::vector<int> counts;
-      for (int t : view_.threads)
-        for (const auto& a : view_.allocators)
+      for (int t : view_.cells.threads)
+        for (const auto& a : view_.cells.allocators)
           if (!index_.rows(group, t, a).empty()) {
             counts.push_back(t);
             break;
@@ -355,25 +365,23 @@ class Preparer {
       }
       std::ostringstream text;
       text << label("threads");
-      for (const auto& a : view_.allocators) text << ' ' << label(a) << ' ' << label(a + " low") << ' ' << label(a + " high");
+      for (const auto& a : view_.cells.allocators) text << ' ' << label(a) << ' ' << label(a + " low") << ' ' << label(a + " high");
       text << '\n';
       // Each allocator against its own time at the fewest threads it ran with.
       std::map<std::string, const CellSummary*> base;
-      for (const auto& a : view_.allocators)
+      for (const auto& a : view_.cells.allocators)
         for (int t : counts)
           if (const CellSummary* c = cell(group, t, a); c && c->time.n > 0 && !base.count(a)) base[a] = c;
       for (int t : counts) {
         text << t;
-        for (const auto& a : view_.allocators) {
+        for (const auto& a : view_.cells.allocators) {
           const CellSummary* c = cell(group, t, a);
           Value v;
           if (base.count(a) && c && c->time.n > 0) {
             if (c == base[a]) {
               v = {1, 1, 1};
             } else {
-              stats::Ratio r = stats::ratio_of_means(base[a]->time, c->time);
-              v = {r.value, std::isnan(r.ci_low) ? r.value : std::max(0.0, r.ci_low),
-                   std::isnan(r.ci_high) ? r.value : r.ci_high};
+              v = ratio_bar(view_.cells.ratio(*base[a]->cell, *c->cell, "time"));
             }
           }
           text << ' ' << num(v.value) << ' ' << num(v.low) << ' ' << num(v.high);
@@ -386,21 +394,21 @@ class Preparer {
       // ideal line is flat, not linear.
       const bool per_thread = Meta{view_.meta, true}.work_per_thread(group);
       Figure f = figure(name, "speedup", "Speedup of " + group + context({group}) + ", each allocator against itself at " + from,
-                        "Each line is an allocator's mean time at " + from +
-                            " divided by its mean time at N threads, with a 95% confidence interval; the dashed line is " +
+                        "Each line is an allocator's geometric-mean time at " + from +
+                            " divided by its geometric-mean time at N threads, with a 95% confidence interval; the dashed line is " +
                             (per_thread ? "the ideal for a workload whose every thread does the whole work: the same "
                                           "time at every thread count (1)."
                                         : "linear speedup (the threads share a fixed amount of work).") +
                             runs_text(true, {group}, 0));
       f.group = group;
-      set_number(f, "n", static_cast<double>(view_.allocators.size()));
+      set_number(f, "n", static_cast<double>(view_.cells.allocators.size()));
       set_number(f, "base", counts.front());
       set_text(f, "ideal", per_thread ? "flat" : "linear");
       std::string ticks;
       for (int t : counts) ticks += (ticks.empty() ? "" : ", ") + std::to_string(t);
       set_text(f, "ticks", ticks);
       std::vector<std::string> absent;
-      for (const auto& a : view_.allocators)
+      for (const auto& a : view_.cells.allocators)
         if (!base.count(a)) absent.push_back(a);
       if (!absent.empty()) f.notes.push_back("no ok run of " + joined(absent) + ": line left out");
       add(std::move(f), text.str());
@@ -408,23 +416,20 @@ class Preparer {
   }
 
   void abort_figures() {
-    auto abort_rate = [](const RunRow& r) {
-      double attempts = number(r, "tx_attempts_count"), commits = number(r, "tx_commits_count");
-      return attempts > 0 && std::isfinite(commits) ? 100.0 * (1.0 - commits / attempts) : kNaN;
-    };
     bool any_tx = false;
-    for (int t : view_.threads) {
+    for (int t : view_.cells.threads) {
       Bars bars;
-      bars.series = view_.allocators;
+      bars.series = view_.cells.allocators;
+      bars.errorbars = true;
       bool nonzero = false;
-      for (const auto& group : view_.groups) {
+      for (const auto& group : view_.cells.groups) {
         std::vector<Value> row;
         bool any = false;
-        for (const auto& a : view_.allocators) {
-          Value v;
-          v.value = index_.median_by(group, t, a, "tx_attempts_count", abort_rate);
+        for (const auto& a : view_.cells.allocators) {
+          const CellSummary* c = cell(group, t, a);
+          Value v = c ? spread_bar(c->abort_pct) : Value{};
           any = any || std::isfinite(v.value);
-          nonzero = nonzero || v.value > 0;
+          nonzero = nonzero || v.high > 0;
           row.push_back(v);
         }
         if (!any) continue;
@@ -438,11 +443,13 @@ class Preparer {
         skip(name, "no transaction attempt aborted at " + threads_text(t));
         continue;
       }
-      Figure f = figure(name, "bars", "Abort rate of transactions, " + threads_text(t) + context(bars.rows) + ": median",
-                        "Each bar is the share of an allocator's transaction attempts that aborted (1 - commits/attempts), "
-                        "median over the repetitions (a 0 above a slot: no attempt aborted; no 0 and no bar: no "
-                        "run); more aborts under one allocator point to false conflicts between blocks it placed "
-                        "close together." + runs_text(true, bars.rows, t));
+      Figure f = figure(name, "bars",
+                        "Abort rate of transactions, " + threads_text(t) + context(bars.rows) + ": median, lowest and highest run",
+                        "Each bar is the share of an allocator's transaction attempts that aborted (1 - commits/attempts): "
+                        "the median run's, its whisker from the lowest to the highest run's, so a tall bar of one run "
+                        "among runs near 0 shows as such (a 0 above a slot: no attempt aborted in the median run; no 0 "
+                        "and no bar: no run). The figure measures how often attempts aborted, not why." +
+                            runs_text(true, bars.rows, t));
       set_number(f, "zerolabels", 1);
       add_bars(std::move(f), bars, "aborted attempts (% of attempts)", "no transactional run");
     }
@@ -450,7 +457,7 @@ class Preparer {
   }
 
   void ladder_figures() {
-    for (const auto& group : view_.groups) {
+    for (const auto& group : view_.cells.groups) {
       int t = index_.top_threads(group);
       std::string name = "memory-" + group;
       if (t == 0) {
@@ -471,23 +478,28 @@ class Preparer {
           if (std::isnan(map)) silent.push_back(a);
           else mapped.push_back(a + " " + number_text("%.1f", map / kMiB) + " MiB");
         }
-        std::vector<double> mib = {index_.median_of(group, t, a, "heap_requested_peak_bytes") / kMiB,
-                                   index_.median_of(group, t, a, "heap_usable_peak_bytes") / kMiB, holds / kMiB,
-                                   index_.median_of(group, t, a, "rss_kb") / 1024.0,
-                                   index_.median_of(group, t, a, "pss_kb") / 1024.0};
+        const std::vector<std::pair<const char*, double>> measures = {{"heap_requested_peak_bytes", kMiB},
+                                                                       {"heap_usable_peak_bytes", kMiB},
+                                                                       {"alloc_resident_bytes", kMiB},
+                                                                       {"rss_kb", 1024.0},
+                                                                       {"pss_kb", 1024.0}};
         std::vector<Value> row;
-        for (size_t m = 0; m < mib.size(); ++m) {
-          if (std::isnan(mib[m]) && m != 2) absent[bars.series[m]].push_back(a);
-          row.push_back({mib[m]});
+        for (size_t m = 0; m < measures.size(); ++m) {
+          std::vector<double> v = index_.values_of(group, t, a, measures[m].first);
+          for (double& x : v) x /= measures[m].second;
+          if (v.empty() && m != 2) absent[bars.series[m]].push_back(a);
+          row.push_back(spread_bar(v));
         }
         bars.rows.push_back(a);
         bars.values.push_back(row);
       }
+      bars.errorbars = true;
       Figure f = figure(name, "bars", "Memory of " + group + " at " + threads_text(t) + context({group}) + ": median, MiB",
                         "For each allocator, left to right: the peak of live requested bytes, the peak of live usable "
                         "bytes (with the allocator's rounding), the bytes the allocator holds resident and "
                         "the process's RSS and PSS at the end of the measured phase; the steps of the ladder are what "
-                        "each layer adds to what the program asked for." + runs_text(false, {group}, t));
+                        "each layer adds to what the program asked for. Bars are medians over the profiled runs, "
+                        "whiskers the lowest and highest run." + runs_text(false, {group}, t));
       f.group = group;
       if (!mapped.empty())
         f.notes.push_back("no resident figure, only mapped bytes (not in the ladder): " + joined(mapped));
@@ -514,34 +526,35 @@ class Preparer {
     // One run per group and allocator: the lowest repetition at the most threads that has points.
     struct Line {
       std::string allocator;
-      const RunRow* run;
+      const CsvRow* run;
     };
+    const RunsTable& table = index_.table();
     std::map<std::string, std::vector<Line>> lines;
     std::map<std::string, std::vector<std::string>> without;
     std::set<std::string> wanted;
-    for (const auto& group : view_.groups) {
+    for (const auto& group : view_.cells.groups) {
       int t = index_.top_threads(group);
       for (const auto& a : t ? index_.allocators(group, t) : std::vector<std::string>{}) {
-        std::vector<const RunRow*> runs = index_.rows(group, t, a);
-        std::sort(runs.begin(), runs.end(), [](const RunRow* x, const RunRow* y) {
-          return parse_number(x->values.at("rep")) < parse_number(y->values.at("rep"));
+        std::vector<const CsvRow*> runs = index_.rows(group, t, a);
+        std::sort(runs.begin(), runs.end(), [&](const CsvRow* x, const CsvRow* y) {
+          return table.number(*x, "rep") < table.number(*y, "rep");
         });
         auto chosen = std::find_if(runs.begin(), runs.end(),
-                                   [&](const RunRow* r) { return with_points.count(r->values.at("run_id")); });
+                                   [&](const CsvRow* r) { return with_points.count(table.text(*r, "run_id")); });
         if (chosen == runs.end()) {
           without[group].push_back(a);
           continue;
         }
         lines[group].push_back({a, *chosen});
-        wanted.insert((*chosen)->values.at("run_id"));
+        wanted.insert(table.text(**chosen, "run_id"));
       }
     }
     std::map<std::string, std::vector<CsvRow>> points;  // run_id -> its rows, for the chosen runs only
     scan_series(file, [&](const CsvRow& row) {
       if (wanted.count(row[0])) points[row[0]].push_back(row);
     });
-    auto mib = [](const CsvRow& row, std::ptrdiff_t c, double scale) { return c < 0 ? kNaN : parse_number(row[c]) / scale; };
-    for (const auto& group : view_.groups) {
+    auto mib = [](const CsvRow& row, std::ptrdiff_t c, double scale) { return c < 0 ? kNaN : field_number(row[c]) / scale; };
+    for (const auto& group : view_.cells.groups) {
       int t = index_.top_threads(group);
       std::string name = "series-" + group;
       if (t == 0) continue;  // ladder_figures already said so
@@ -553,13 +566,13 @@ class Preparer {
       std::string names;
       std::set<std::string> reps;
       for (const Line& line : lines[group]) {
-        const std::string& id = line.run->values.at("run_id");
-        reps.insert(line.run->values.at("rep"));
+        const std::string& id = table.text(*line.run, "run_id");
+        reps.insert(table.text(*line.run, "rep"));
         if (!names.empty()) text << "\n\n";
         text << "# " << line.allocator << ", run " << id
              << ": seconds, live requested heap (maximum since the previous point) MiB, RSS MiB\n";
         for (const CsvRow& p : points[id])
-          text << num(parse_number(p[t_col]) / 1e9) << ' ' << num(mib(p, heap_col, kMiB)) << ' '
+          text << num(field_number(p[t_col]) / 1e9) << ' ' << num(mib(p, heap_col, kMiB)) << ' '
                << num(mib(p, rss_col, 1024.0)) << '\n';
         names += (names.empty() ? "" : " ") + line.allocator;
       }
@@ -579,7 +592,7 @@ class Preparer {
   void region_figures() {
     const std::vector<std::string> keys = {"allocs_seq_count", "allocs_par_count", "allocs_tx_count",
                                            "frees_seq_count",  "frees_par_count",  "frees_tx_count"};
-    for (const auto& group : view_.groups) {
+    for (const auto& group : view_.cells.groups) {
       int t = index_.top_threads(group);
       if (t == 0) continue;
       std::string name = "regions-" + group;
@@ -646,19 +659,21 @@ class Preparer {
   // reference allocator. Per thread count.
   void micro_figures() {
     std::vector<MicroRow> rows = load_micro(view_.dir);
-    std::map<std::string, std::string> allocator_of;  // run_id -> allocator
+    std::map<std::string, std::string> allocator_of;  // run_id of an ok run -> its cell's allocator
     std::map<std::string, bool> ok;
-    for (const RunRow& r : view_.runs) {
-      allocator_of[r.values.at("run_id")] = r.values.at("allocator");
-      ok[r.values.at("run_id")] = r.values.at("status") == "ok";
-    }
+    for (const Cell& c : view_.cells.cells)
+      for (const CsvRow* r : c.ok) {
+        allocator_of[view_.table->text(*r, "run_id")] = c.allocator;
+        ok[view_.table->text(*r, "run_id")] = true;
+      }
     // (benchmark, threads) -> allocator -> ns per op of every timed repetition
-    std::map<std::pair<std::string, long>, std::map<std::string, std::vector<double>>> samples;
+    std::map<std::pair<std::string, long>, std::map<std::string, std::vector<stats::Sample>>> samples;
     std::map<std::string, long> size_of;
     for (const MicroRow& m : rows) {
       std::string id = std::to_string(m.run_id);
       if (m.kind != RunKind::timed || !ok[id]) continue;
-      samples[{m.benchmark, m.threads}][allocator_of[id]].push_back(m.real_ns_per_op);
+      // Each benchmark repetition of each run its own sample: no two allocators' share a run, so unpaired.
+      samples[{m.benchmark, m.threads}][allocator_of[id]].push_back({m.run_id * 1000 + m.repetition, m.real_ns_per_op});
       size_of[m.benchmark] = m.size_bytes;
     }
     if (samples.empty()) return skip("micro", "no timed micro-benchmark run (the micro workloads): no micro figures");
@@ -673,72 +688,67 @@ class Preparer {
       if (ladder.size() >= 2) {
         std::ostringstream text;
         text << label("size");
-        for (const auto& a : view_.allocators) text << ' ' << label(a) << ' ' << label(a + " low") << ' ' << label(a + " high");
+        for (const auto& a : view_.cells.allocators) text << ' ' << label(a) << ' ' << label(a + " low") << ' ' << label(a + " high");
         text << '\n';
         for (const auto& b : ladder) {
           text << size_of[b];
-          for (const auto& a : view_.allocators) {
+          for (const auto& a : view_.cells.allocators) {
             auto it = samples[{b, t}].find(a);
-            stats::Summary sm = it == samples[{b, t}].end() ? stats::Summary{} : stats::summarize(it->second);
-            text << ' ' << num(sm.n ? sm.median : kNaN) << ' ' << num(sm.n > 1 ? sm.ci_low : kNaN) << ' '
-                 << num(sm.n > 1 ? sm.ci_high : kNaN);
+            std::vector<double> values;
+            if (it != samples[{b, t}].end())
+              for (const stats::Sample& x : it->second) values.push_back(x.value);
+            const stats::LogEstimate e = stats::log_estimate(values);
+            text << ' ' << num(e.center) << ' ' << num(e.low) << ' ' << num(e.high);
           }
           text << '\n';
         }
         Figure f = figure("micro-ladder-t" + std::to_string(t), "ladder",
-                          "malloc + free by size, " + threads_text(int(t)) + ": median ns per pair",
+                          "malloc + free by size, " + threads_text(int(t)) + ": geometric mean ns per pair",
                           "Each line is an allocator: Google Benchmark's time for one malloc and its free, by the block's "
-                          "size (both axes logarithmic), median over the repetitions of the timed runs, with the 95% "
-                          "interval of the mean.");
-        set_number(f, "n", static_cast<double>(view_.allocators.size()));
+                          "size (both axes logarithmic), geometric mean over the repetitions of the timed runs, with its "
+                          "95% interval.");
+        set_number(f, "n", static_cast<double>(view_.cells.allocators.size()));
         add(std::move(f), text.str());
       }
       // The other benchmarks against the reference allocator.
       Bars bars;
-      bars.series = view_.allocators;
+      bars.series = view_.cells.allocators;
       bars.errorbars = true;
       bars.refline = 1;
       for (const auto& [key, by] : samples) {
-        if (key.second != t || key.first.rfind("malloc_free/", 0) == 0 || !by.count(view_.reference)) continue;
-        stats::Summary ref = stats::summarize(by.at(view_.reference));
+        if (key.second != t || key.first.rfind("malloc_free/", 0) == 0 || !by.count(view_.cells.reference)) continue;
         std::vector<Value> row;
-        for (const auto& a : view_.allocators) {
-          Value v;
-          if (by.count(a)) {
-            stats::Ratio r = stats::ratio_of_means(stats::summarize(by.at(a)), ref);
-            v = {r.value, std::isnan(r.ci_low) ? r.value : std::max(0.0, r.ci_low), std::isnan(r.ci_high) ? r.value : r.ci_high};
-          }
-          row.push_back(v);
-        }
+        for (const auto& a : view_.cells.allocators)
+          row.push_back(by.count(a) ? ratio_bar(stats::log_ratio(by.at(a), by.at(view_.cells.reference))) : Value{});
         bars.rows.push_back(key.first);
         bars.values.push_back(row);
       }
       if (bars.rows.empty()) continue;
       Figure f = figure("micro-others-t" + std::to_string(t), "bars",
-                        "Micro-benchmarks relative to " + reference_text() + ", " + threads_text(int(t)) + ": mean, 95% CI",
-                        "Each bar is an allocator's mean time per operation of the benchmark over " + view_.reference +
+                        "Micro-benchmarks relative to " + reference_text() + ", " + threads_text(int(t)) + ": geometric mean, 95% CI",
+                        "Each bar is an allocator's geometric-mean time per operation of the benchmark over " + view_.cells.reference +
                             "'s (timed runs' repetitions), with a 95% interval; below the dashed line at 1 is faster.");
-      add_bars(std::move(f), bars, "time / " + view_.reference + "'s (lower is faster)", "no micro-benchmark with a reference run");
+      add_bars(std::move(f), bars, "time / " + view_.cells.reference + "'s (lower is faster)", "no micro-benchmark with a reference run");
     }
   }
 
-  static std::string whole_rss_note(const std::set<std::string>& groups) {
+  static std::string no_rss_note(const std::set<std::string>& groups) {
     return "no RSS before the fill (rss_baseline_kb) for " + joined({groups.begin(), groups.end()}) +
-           ": the RSS bar is the whole process's there";
+           ": what the fill added is unknown, its RSS bar left out";
   }
 
   void element_figures() {
     std::vector<std::string> containers, allocators, inserts;
     std::set<int> thread_counts;
-    for (const auto& group : view_.groups) {
+    for (const auto& group : view_.cells.groups) {
       int t = index_.bottom_threads(group);
       bool has = false;
       for (const auto& a : index_.allocators(group, t))
-        for (const RunRow* r : index_.rows(group, t, a))
-          if (number(*r, "elements_count") > 0) {
+        for (const CsvRow* r : index_.rows(group, t, a))
+          if (index_.table().number(*r, "elements_count") > 0) {
             has = true;
             thread_counts.insert(t);
-            if (r->values.count("app") && r->values.at("app") == "insert" &&
+            if (index_.table().text(*r, "app") == "insert" &&
                 std::find(inserts.begin(), inserts.end(), group) == inserts.end())
               inserts.push_back(group);
             if (std::find(allocators.begin(), allocators.end(), a) == allocators.end()) allocators.push_back(a);
@@ -748,47 +758,47 @@ class Preparer {
     if (containers.empty())
       return skip("bytes-per-element", "no ok run reported elements_count (the map workloads do): no bytes-per-element figures");
     std::sort(allocators.begin(), allocators.end(), [&](const std::string& x, const std::string& y) {
-      return std::find(view_.allocators.begin(), view_.allocators.end(), x) <
-             std::find(view_.allocators.begin(), view_.allocators.end(), y);
+      return std::find(view_.cells.allocators.begin(), view_.cells.allocators.end(), x) <
+             std::find(view_.cells.allocators.begin(), view_.cells.allocators.end(), y);
     });
     struct Measure {
       std::string key, title, file;
-      double scale;  // bytes per unit of the key
     };
-    const std::vector<Measure> measures = {{"heap_requested_phase_end_bytes", "requested", "requested", 1},
-                                           {"heap_usable_phase_end_bytes", "usable", "usable", 1},
-                                           {"rss_kb", "RSS added by the fill", "rss", 1024}};
-    // per_element[measure][container][allocator]. RSS counts what the fill
-    // added: the process's RSS before it (rss_baseline_kb, the insert app
-    // reports it) is taken off, else a vector of 8-byte pairs would show the
-    // runtime's few MiB spread over its elements.
-    std::set<std::string> whole_rss;  // groups with an RSS but none before the fill (maps churn reports none)
-    auto per_element = [&](const std::string& key, double scale, const std::string& group, const std::string& a) {
-      return index_.median_by(group, index_.bottom_threads(group), a, key, [&](const RunRow& r) {
-        double n = number(r, "elements_count");
-        double v = number(r, key);
-        if (key == "rss_kb" && !std::isnan(v)) {
-          double before = number(r, "rss_baseline_kb");
-          if (std::isnan(before)) whole_rss.insert(group);
-          else v -= before;
-        }
-        return n > 0 ? v * scale / n : kNaN;
-      });
+    const std::vector<Measure> measures = {{kRequestedPerElement, "requested", "requested"},
+                                           {"heap_usable_phase_end_bytes", "usable", "usable"},
+                                           {kRssPerElement, "RSS added by the fill", "rss"}};
+    // Every run's figure per element (cells.h: requested and the RSS the fill
+    // added are the summary's own; usable bytes over the elements here).
+    std::set<std::string> no_rss;  // groups whose runs report no RSS before the fill (maps churn)
+    auto per_element = [&](const std::string& key, const std::string& group, const std::string& a) {
+      const RunsTable& t = index_.table();
+      std::vector<double> v = index_.values_by(group, index_.bottom_threads(group), a, key == kRssPerElement ? "rss_kb" : key,
+                                               [&](const CsvRow& r) {
+                                                 if (key == kRequestedPerElement || key == kRssPerElement)
+                                                   return view_.cells.value(r, key);
+                                                 const double n = t.number(r, "elements_count");
+                                                 return n > 0 ? t.number(r, key) / n : kNaN;
+                                               });
+      if (key == kRssPerElement && v.empty() && !index_.values_of(group, index_.bottom_threads(group), a, "rss_kb").empty())
+        no_rss.insert(group);
+      return spread_bar(v);
     };
-    const std::string how = "bytes at the end of the measured phase divided by the elements held, median over the profiled "
-                            "runs (memprof in front)";
+    const std::string how = "bytes at the end of the measured phase divided by the elements held: the median over the "
+                            "profiled runs (memprof in front), whiskers at the lowest and highest run";
     std::string threads;
     for (int t : thread_counts) threads += (threads.empty() ? ", " : " or ") + threads_text(t);
     if (allocators.size() == 1) {
       Bars bars;
+      bars.errorbars = true;
       for (const Measure& m : measures) bars.series.push_back(m.title);
       std::vector<std::string> notes;
       for (const auto& c : containers) {
         std::vector<Value> row;
         for (const Measure& m : measures) {
-          double v = per_element(m.key, m.scale, c, allocators[0]);
-          if (std::isnan(v)) notes.push_back("no " + m.key + " for " + c + ": bar left out");
-          row.push_back({v});
+          Value v = per_element(m.key, c, allocators[0]);
+          if (std::isnan(v.value) && !(m.key == kRssPerElement && no_rss.count(c)))
+            notes.push_back("no " + m.key + " for " + c + ": bar left out");
+          row.push_back(v);
         }
         bars.rows.push_back(c);
         bars.values.push_back(row);
@@ -797,19 +807,20 @@ class Preparer {
                         "For each container: requested, usable and resident (RSS, less the RSS before the fill) " + how +
                             "." + runs_text(false, containers, 0));
       f.notes = notes;
-      if (!whole_rss.empty()) f.notes.push_back(whole_rss_note(whole_rss));
+      if (!no_rss.empty()) f.notes.push_back(no_rss_note(no_rss));
       add_bars(std::move(f), bars, "bytes per element", "no run reported the heap or RSS at the end of its phase");
     } else {
       for (const Measure& m : measures) {
         Bars bars;
         bars.series = allocators;
+        bars.errorbars = true;
         std::map<std::string, std::vector<std::string>> missing;  // allocator -> containers
         for (const auto& c : containers) {
           std::vector<Value> row;
           for (const auto& a : allocators) {
-            double v = per_element(m.key, m.scale, c, a);
-            if (std::isnan(v)) missing[a].push_back(c);
-            row.push_back({v});
+            Value v = per_element(m.key, c, a);
+            if (std::isnan(v.value) && !(m.key == kRssPerElement && no_rss.count(c))) missing[a].push_back(c);
+            row.push_back(v);
           }
           bars.rows.push_back(c);
           bars.values.push_back(row);
@@ -817,7 +828,7 @@ class Preparer {
         Figure f = figure("bytes-per-element-" + m.file, "bars", "Bytes per element, " + m.title + threads + context(containers),
                           "For each container, one bar per allocator: " + m.title + " " + how + "." +
                               runs_text(false, containers, 0));
-        if (m.key == "rss_kb" && !whole_rss.empty()) f.notes.push_back(whole_rss_note(whole_rss));
+        if (m.key == kRssPerElement && !no_rss.empty()) f.notes.push_back(no_rss_note(no_rss));
         std::vector<std::string> where;
         for (const auto& a : allocators)
           if (missing.count(a))
@@ -830,15 +841,17 @@ class Preparer {
     if (inserts.empty()) return skip("insert-time", "no insert run of a map workload: no time-per-insert figure");
     Bars bars;
     bars.series = allocators;
+    bars.errorbars = true;
     for (const auto& c : inserts) {
       std::vector<Value> row;
-      for (const auto& a : allocators) row.push_back({per_element("elapsed_ns", 1, c, a)});
+      for (const auto& a : allocators) row.push_back(per_element("elapsed_ns", c, a));
       bars.rows.push_back(c);
       bars.values.push_back(row);
     }
     Figure f = figure("insert-time", "bars", "Time per inserted element" + threads + context(inserts) + ": median, ns",
                       "For each container, one bar per allocator: the measured phase's time divided by the elements "
-                      "inserted, median over the repetitions." + runs_text(true, inserts, 0));
+                      "inserted, the median over the repetitions, whiskers at the fastest and slowest run." +
+                          runs_text(true, inserts, 0));
     add_bars(std::move(f), bars, "ns per element", "no map run reported elapsed_ns");
   }
 

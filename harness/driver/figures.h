@@ -5,69 +5,66 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <memory>
+#include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "cells.h"
 #include "runs.h"
 #include "statistics.h"
 
 namespace allocstamp {
 
-// One row of runs.csv by column name, with its group: the workload, plus the
-// TM method and the size when the folder holds several of them.
-struct RunRow {
-  std::map<std::string, std::string> values;
-  std::string group;
-  int threads = 0;
-  RunKind kind = RunKind::profiled;
-};
-
+// A results folder read for the figures, the report and the terminal's table:
+// its runs grouped into cells (cells.h) and the meta.json beside them.
 struct ResultsView {
   std::filesystem::path dir;
-  std::vector<RunRow> runs;
+  std::shared_ptr<const RunsTable> table;  // the cells point into it
+  Cells cells;
   nlohmann::json meta = nlohmann::json::object();  // empty when meta.json is missing
-  std::vector<std::string> groups;      // in order of first appearance
-  std::vector<std::string> allocators;  // in order of first appearance
-  std::vector<int> threads;             // ascending
-  std::string reference;                // glibc when it ran, else the first allocator
   std::vector<std::string> notes;       // problems with the folder that do not stop plotting
 };
 
 // Reads runs.csv and meta.json; throws UsageError when the folder is missing or malformed.
 ResultsView load_results(const std::filesystem::path& dir);
 
-// A CSV cell as a number; NaN when empty or not all of it is a number.
-double parse_number(const std::string& text);
-// A numeric column of a row, else the same key in its `extra` column; NaN when neither has a number.
-double number(const RunRow& row, const std::string& key);
-// A run's time: its measured phase (elapsed_ns), else the whole process's wall time.
-double run_time(const RunRow& row);
-
 // "host, CPU, date" from meta.json, for a corner of every figure.
 std::string machine_stamp(const nlohmann::json& meta);
 
-// One cell of the matrix: a group, an allocator, a thread count.
+// What a cell's runs say, from the one estimator (stats::log_estimate and
+// log_ratio): computed once for the terminal's table, summary.csv, the
+// figures, the report and its findings.
 struct CellSummary {
+  const Cell* cell = nullptr;
   std::string group, allocator;
   int threads = 0;
-  std::map<std::string, int> statuses;  // every run of the cell, skipped and failed included
-  stats::Summary time;                  // ns over the ok timed runs: elapsed_ns, else wall_ns
-  bool time_under_memprof = false;      // the cell had no timed run: its time is the profiled runs'
-  int profiled_runs = 0;                // ok profiled runs, whose medians the memory figures are
-  stats::Ratio vs_reference;            // mean time / the reference allocator's, same group and threads
-  double heap_peak_bytes, rss_kb, pss_kb;  // medians over the ok profiled runs
-  double abort_pct = std::numeric_limits<double>::quiet_NaN();   // median abort rate (% of attempts) of transactional runs
-  double maxrss_kb = std::numeric_limits<double>::quiet_NaN();   // median peak RSS of the ok timed runs (wait4)
-  // Against the reference: "faster" or "slower" only when the ratio's 95%
-  // interval leaves 1 out, else "indistinguishable"; "reference", or "" when
-  // there is no ratio.
+  int timed_runs = 0, profiled_runs = 0;  // ok runs of each kind
+  bool time_under_memprof = false;        // the cell had no timed run: its time is the profiled runs'
+  stats::LogEstimate time{};               // ns: geometric mean of the timed runs' times, 95% interval
+  stats::Ratio time_vs_reference{};        // over the reference allocator's, same group and threads
+  // "faster" or "slower" only when the ratio's interval leaves 1 out, else
+  // "indistinguishable"; "reference"; "" when there is no ratio.
   std::string standing;
+  stats::LogEstimate peak_rss_kb{};        // the timed runs' own peak RSS (wait4): geometric mean, 95% interval
+  stats::Ratio memory_vs_reference{};
+  std::string memory_standing;             // leaner, heavier, indistinguishable, reference, ""
+  double heap_peak_bytes = NAN, rss_kb = NAN, pss_kb = NAN;  // medians over the ok profiled runs
+  std::vector<double> abort_pct;           // every transactional run's abort rate (% of attempts)
+  double requested_per_element = NAN, rss_per_element = NAN;  // map workloads: medians over the profiled runs
+  int busy_runs = 0;                       // ok runs measured on a busy machine
 };
-// In the order groups, then threads, then allocators.
+// In the order of the cells (groups, then threads, then allocators).
 std::vector<CellSummary> summarize_cells(const ResultsView& view);
+// The order of every table: by threads, then by the time estimate (cells
+// without a time last). The ratio to the reference is the quotient of the
+// same estimates, so this order is the ratios' order.
+bool listed_before(const CellSummary& a, const CellSummary& b);
+// Median of the values that are not NaN (NaN when none).
+double median_of(const std::vector<double>& values);
 
 struct Figure {
   std::string name;    // file stem under figures/: name.png and name.svg

@@ -11,9 +11,8 @@ namespace allocstamp {
 
 namespace {
 
-std::string ratio_text(const CellSummary& c) {
-  return number_text("%.3f", c.vs_reference.value) + "x [" + number_text("%.3f", std::max(0.0, c.vs_reference.ci_low)) +
-         ", " + number_text("%.3f", c.vs_reference.ci_high) + "]";
+std::string ratio_text(const stats::Ratio& r) {
+  return number_text("%.3f", r.value) + "x [" + number_text("%.3f", r.ci_low) + ", " + number_text("%.3f", r.ci_high) + "]";
 }
 
 std::string names(const std::vector<const CellSummary*>& cells) {
@@ -22,67 +21,108 @@ std::string names(const std::vector<const CellSummary*>& cells) {
   return out;
 }
 
-// The time part: who is faster than the reference, by how much, or that none separates.
-std::string time_finding(const ResultsView& view, const std::vector<const CellSummary*>& cells) {
-  std::vector<const CellSummary*> faster, slower, compared;
-  const CellSummary* reference = nullptr;
+// Who stands apart from the reference in one direction, by how much, or that
+// none does: the time part (faster, slower) and the memory part (leaner, heavier).
+struct Measure {
+  const char* what;     // "time", "peak RSS"
+  const char* better;   // "faster", "leaner"
+  const char* worse;    // "slower", "heavier"
+  const char* best;     // "fastest", "leanest"
+  std::string CellSummary::*standing;
+  stats::Ratio CellSummary::*ratio;
+};
+const Measure kTime{"time", "faster", "slower", "fastest", &CellSummary::standing, &CellSummary::time_vs_reference};
+const Measure kMemory{"peak RSS", "leaner", "heavier", "leanest", &CellSummary::memory_standing,
+                      &CellSummary::memory_vs_reference};
+
+std::string finding(const std::string& reference, const std::vector<const CellSummary*>& cells, const Measure& m) {
+  std::vector<const CellSummary*> better, worse, compared;
+  bool has_reference = false;
   for (const CellSummary* c : cells) {
-    if (c->standing == "reference") reference = c;
-    if (c->standing == "faster") faster.push_back(c);
-    if (c->standing == "slower") slower.push_back(c);
-    if (c->standing == "faster" || c->standing == "slower" || c->standing == "indistinguishable") compared.push_back(c);
+    const std::string& s = c->*m.standing;
+    if (s == "reference") has_reference = true;
+    if (s == m.better) better.push_back(c);
+    if (s == m.worse) worse.push_back(c);
+    if (s == m.better || s == m.worse || s == "indistinguishable") compared.push_back(c);
   }
-  if (!reference) return "no " + view.reference + " run to compare times with";
-  if (compared.empty()) return "too few timed runs to compare times (use --reps 3 or more)";
-  if (!faster.empty()) {
-    std::sort(faster.begin(), faster.end(),
-              [](const CellSummary* a, const CellSummary* b) { return a->vs_reference.value < b->vs_reference.value; });
-    std::string out = "fastest " + faster[0]->allocator + ", " + ratio_text(*faster[0]) + " " + view.reference + "'s time";
-    if (faster.size() > 1) {
-      std::vector<const CellSummary*> rest(faster.begin() + 1, faster.end());
-      out += "; also faster than " + view.reference + ": " + names(rest);
-    }
-    if (!slower.empty()) out += "; slower: " + names(slower);
+  if (!has_reference) return std::string("no ") + m.what + " of " + reference + " to compare with";
+  if (compared.empty()) return std::string("too few timed runs to compare ") + m.what + "s (use --reps 3 or more)";
+  auto by_ratio = [&](const CellSummary* a, const CellSummary* b) { return (a->*m.ratio).value < (b->*m.ratio).value; };
+  if (!better.empty()) {
+    std::sort(better.begin(), better.end(), by_ratio);
+    std::string out = std::string(m.best) + " " + better[0]->allocator + ", " + ratio_text(better[0]->*m.ratio) + " " +
+                      reference + "'s " + m.what;
+    if (better.size() > 1)
+      out += std::string("; also ") + m.better + " than " + reference + ": " +
+             names({better.begin() + 1, better.end()});
+    if (!worse.empty()) out += std::string("; ") + m.worse + ": " + names(worse);
     return out;
   }
-  if (slower.size() == compared.size()) return view.reference + " fastest: every other allocator is slower (" + names(slower) + ")";
-  std::string out = "no allocator is faster than " + view.reference + " (every 95% interval of the ratio reaches 1)";
-  if (!slower.empty()) out += "; slower: " + names(slower);
+  if (worse.size() == compared.size())
+    return reference + " " + m.best + ": every other allocator is " + m.worse + " (" + names(worse) + ")";
+  std::string out = std::string("no allocator is ") + m.better + " than " + reference + " (every 95% interval of the " +
+                    m.what + " ratio reaches 1)";
+  if (!worse.empty()) out += std::string("; ") + m.worse + ": " + names(worse);
   return out;
 }
 
-// The memory part: the lowest median RSS at the end of the measured phase.
-std::string memory_finding(const ResultsView& view, const std::vector<const CellSummary*>& cells) {
-  const CellSummary *leanest = nullptr, *reference = nullptr;
-  int fewest = 1 << 30;
-  for (const CellSummary* c : cells) {
-    if (!std::isfinite(c->rss_kb)) continue;
-    if (!leanest || c->rss_kb < leanest->rss_kb) leanest = c;
-    if (c->allocator == view.reference) reference = c;
-    fewest = std::min(fewest, c->profiled_runs);
+std::string threads_text(int t) { return std::to_string(t) + (t == 1 ? " thread" : " threads"); }
+
+// Map workloads answer in bytes per element: the leanest container first, at
+// the fewest threads, under each allocator.
+std::vector<std::string> map_findings(const ResultsView& view, const std::vector<CellSummary>& cells) {
+  std::vector<std::string> out;
+  for (const std::string& allocator : view.cells.allocators) {
+    std::vector<const CellSummary*> maps;
+    int fewest = 0;
+    for (const CellSummary& c : cells)
+      if (c.allocator == allocator && std::isfinite(c.requested_per_element) && (fewest == 0 || c.threads < fewest))
+        fewest = c.threads;
+    for (const CellSummary& c : cells)
+      if (c.allocator == allocator && c.threads == fewest && std::isfinite(c.requested_per_element)) maps.push_back(&c);
+    if (maps.size() < 2) continue;
+    std::sort(maps.begin(), maps.end(), [](const CellSummary* a, const CellSummary* b) {
+      return a->requested_per_element < b->requested_per_element;
+    });
+    std::string text = "Bytes per element under " + allocator + " at " + threads_text(fewest) + ": leanest " +
+                       maps[0]->group + ", " + number_text("%.1f", maps[0]->requested_per_element) + " B requested";
+    if (std::isfinite(maps[0]->rss_per_element)) text += " (" + number_text("%.1f", maps[0]->rss_per_element) + " B of RSS)";
+    text += "; then";
+    for (std::size_t i = 1; i < maps.size(); ++i)
+      text += std::string(i == 1 ? " " : ", ") + maps[i]->group + " " + number_text("%.1f", maps[i]->requested_per_element) +
+              (std::isfinite(maps[i]->rss_per_element) ? " (" + number_text("%.1f", maps[i]->rss_per_element) + ")" : "");
+    out.push_back(text + ".");
   }
-  if (!leanest) return "no RSS measured (no profiled run)";
-  std::string out = "leanest " + leanest->allocator + ", RSS " + number_text("%.1f", leanest->rss_kb / 1024.0) + " MiB";
-  if (reference && reference != leanest)
-    out += " against " + view.reference + "'s " + number_text("%.1f", reference->rss_kb / 1024.0) + " MiB (" +
-           number_text("%+.0f", 100.0 * (leanest->rss_kb / reference->rss_kb - 1)) + "%)";
-  out += fewest < 3 ? " — medians of at least " + std::to_string(fewest) + " profiled run(s) each, no interval"
-                    : " — medians of the profiled runs";
   return out;
 }
 
 }  // namespace
 
 std::vector<std::string> findings(const ResultsView& view, const std::vector<CellSummary>& cells) {
-  std::vector<std::string> out;
-  for (const std::string& group : view.groups)
-    for (int t : view.threads) {
+  std::vector<std::string> out = map_findings(view, cells);
+  const std::string& reference = view.cells.reference;
+  const bool alone = view.cells.allocators.size() == 1;
+  for (const std::string& group : view.cells.groups)
+    for (int t : view.cells.threads) {
       std::vector<const CellSummary*> here;
       for (const CellSummary& c : cells)
         if (c.group == group && c.threads == t) here.push_back(&c);
       if (here.empty()) continue;
-      out.push_back(group + " at " + std::to_string(t) + (t == 1 ? " thread: " : " threads: ") + time_finding(view, here) +
-                    "; " + memory_finding(view, here) + ".");
+      std::string text = group + " at " + threads_text(t) + ": ";
+      if (alone) {
+        // Nothing to compare: what was measured, with its interval.
+        const CellSummary& c = *here.front();
+        text += "only " + c.allocator + " ran";
+        if (c.time.n) text += "; time " + number_text("%.2f", c.time.center / 1e6) + " ms";
+        if (std::isfinite(c.time.low))
+          text += " [" + number_text("%.2f", c.time.low / 1e6) + ", " + number_text("%.2f", c.time.high / 1e6) + "]";
+        if (c.peak_rss_kb.n) text += ", peak RSS " + number_text("%.1f", c.peak_rss_kb.center / 1024) + " MiB";
+        if (std::isfinite(c.peak_rss_kb.low))
+          text += " [" + number_text("%.1f", c.peak_rss_kb.low / 1024) + ", " + number_text("%.1f", c.peak_rss_kb.high / 1024) + "]";
+        out.push_back(text + ".");
+        continue;
+      }
+      out.push_back(text + finding(reference, here, kTime) + "; " + finding(reference, here, kMemory) + ".");
     }
   return out;
 }

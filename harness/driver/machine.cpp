@@ -100,4 +100,9 @@ std::vector<std::string> machine_warnings() {
   return warnings;
 }
 
+// Other processes using a quarter of the machine (half a core on this 2-core
+// VM) take CPU time and caches from the run; a hypervisor stealing a tenth
+// slows every thread alike.
+bool busy_run(double others_cpu_pct, double steal_pct) { return others_cpu_pct > 25 || steal_pct > 10; }
+
 }  // namespace allocstamp

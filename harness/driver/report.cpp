@@ -52,14 +52,26 @@ std::string shell_line(const nlohmann::json& words) {
 std::string sizes_run(const ResultsView& view) {
   std::vector<std::pair<std::string, std::string>> seen;  // workload, size; in order of first run
   std::set<std::string> sizes;
-  for (const RunRow& run : view.runs) {
-    std::pair<std::string, std::string> ws{run.values.at("workload"), run.values.at("size")};
+  for (const Cell& cell : view.cells.cells) {
+    std::pair<std::string, std::string> ws{cell.id.workload, cell.id.size};
     sizes.insert(ws.second);
     if (std::find(seen.begin(), seen.end(), ws) == seen.end()) seen.push_back(ws);
   }
   if (sizes.size() <= 1) return sizes.empty() ? "" : *sizes.begin();
   std::string out;
   for (const auto& [workload, size] : seen) out += (out.empty() ? "" : ", ") + workload + " " + size;
+  return out;
+}
+
+// Each workload's arguments as run (runs.csv's args), so that the report's
+// "size small" can be reproduced: one line per group and argument list.
+std::vector<std::string> arguments_run(const ResultsView& view) {
+  std::vector<std::string> out;
+  for (const Cell& cell : view.cells.cells) {
+    if (cell.id.args.empty()) continue;
+    std::string line = cell.group + ": " + cell.id.args;
+    if (std::find(out.begin(), out.end(), line) == out.end()) out.push_back(line);
+  }
   return out;
 }
 
@@ -118,6 +130,10 @@ void setup_section(const ResultsView& view, Document& doc) {
     if (options.contains(key) && options[key] != nlohmann::json("")) row(key, text_of(options[key]));
   row("memprof", text_of(meta.value("memprof", nlohmann::json())));
   doc.push_back(table);
+  if (const std::vector<std::string> args = arguments_run(view); !args.empty()) {
+    doc.push_back(paragraph("Each workload ran with these arguments (runs.csv's args; the thread count varies):"));
+    doc.push_back(list(args));
+  }
 
   if (meta.contains("allocators") && meta["allocators"].is_array() && !meta["allocators"].empty()) {
     doc.push_back(heading(3, "Allocators"));
@@ -141,10 +157,18 @@ void setup_section(const ResultsView& view, Document& doc) {
   }
 }
 
+// The cell of every run, by run_id.
+std::map<std::string, const Cell*> cells_by_run(const ResultsView& view) {
+  std::map<std::string, const Cell*> out;
+  for (const Cell& cell : view.cells.cells)
+    for (const CsvRow* r : cell.runs) out[view.table->text(*r, "run_id")] = &cell;
+  return out;
+}
+
 void summary_section(const ResultsView& view, const std::vector<CellSummary>& cells, Document& doc) {
   doc.push_back(heading(2, "Summary"));
   doc.push_back(paragraph(summary_table_legend(view)));
-  for (const auto& group : view.groups) {
+  for (const auto& group : view.cells.groups) {
     Block t = summary_table(view, cells, group);
     t.summary = group + ": every cell (" + std::to_string(t.rows.size() - 1) + " rows)";  // folded: the findings lead
     doc.push_back(t);
@@ -162,15 +186,13 @@ void scopes_section(const ResultsView& view, Document& doc) {
   if (rows.empty()) return;
   const std::size_t run = at[0], name = at[1], calls = at[2], allocs = at[3], bytes = at[4], held = at[5],
                     duration = at[6];
-  std::map<std::string, const RunRow*> by_id;
-  for (const RunRow& r : view.runs)
-    if (auto it = r.values.find("run_id"); it != r.values.end()) by_id[it->second] = &r;
+  const std::map<std::string, const Cell*> by_id = cells_by_run(view);
   doc.push_back(heading(2, "Scopes"));
   doc.push_back(paragraph(
       "Named scopes the programs mark (memprof::scope): allocations, requested and still-held bytes (blocks "
       "allocated inside and live when the scope ended) and time inside, summed over the threads that entered "
       "them; from each allocator's first profiled run per thread count. Times here are under memprof."));
-  for (const std::string& group : view.groups) {
+  for (const std::string& group : view.cells.groups) {
     Block t;
     t.kind = Block::Kind::table;
     t.text_columns = 3;
@@ -181,12 +203,12 @@ void scopes_section(const ResultsView& view, Document& doc) {
     for (const CsvRow& r : rows) {
       auto it = by_id.find(r[run]);
       if (it == by_id.end() || it->second->group != group) continue;
-      const std::string& allocator = it->second->values.at("allocator");
-      std::pair<std::string, int> cell{allocator, it->second->threads};
+      const std::string& allocator = it->second->allocator;
+      std::pair<std::string, int> cell{allocator, it->second->id.threads};
       if (seen.count(cell) && shown_run != r[run]) continue;
       seen.insert(cell);
       shown_run = r[run];
-      t.rows.push_back({allocator, std::to_string(it->second->threads), r[name], r[calls], r[allocs],
+      t.rows.push_back({allocator, std::to_string(it->second->id.threads), r[name], r[calls], r[allocs],
                         number_text("%.2f", std::atof(r[bytes].c_str()) / (1024.0 * 1024.0)),
                         number_text("%.2f", std::atof(r[held].c_str()) / (1024.0 * 1024.0)),
                         number_text("%.2f", std::atof(r[duration].c_str()) / 1e6)});
@@ -202,23 +224,19 @@ void scopes_section(const ResultsView& view, Document& doc) {
 void callsites_section(const ResultsView& view, Document& doc) {
   std::vector<SiteRow> sites = read_site_rows(view.dir);
   if (sites.empty()) return;
-  std::map<int, const RunRow*> by_id;
-  for (const RunRow& r : view.runs) {
-    auto it = r.values.find("run_id");
-    if (it != r.values.end()) by_id[std::atoi(it->second.c_str())] = &r;
-  }
+  const std::map<std::string, const Cell*> by_id = cells_by_run(view);
   doc.push_back(heading(2, "Call sites"));
   doc.push_back(paragraph(
       "Sampled in the profiled runs (--callsites): one allocation per N bytes on average, each standing for 1/p "
       "blocks (p = 1 - exp(-size/N)), so the figures are estimates; a site is the innermost frame past the C, C++ "
       "and TM runtimes, its stack in callsites/<run_id>.folded. Top 10 per allocator, from its first profiled run."));
-  for (const std::string& group : view.groups) {
+  for (const std::string& group : view.cells.groups) {
     // (allocator -> site -> bytes), from the first run of each allocator.
     std::map<std::string, int> first_run;
     for (const SiteRow& s : sites) {
-      auto it = by_id.find(s.run_id);
+      auto it = by_id.find(std::to_string(s.run_id));
       if (it == by_id.end() || it->second->group != group) continue;
-      const std::string& allocator = it->second->values.at("allocator");
+      const std::string& allocator = it->second->allocator;
       if (!first_run.count(allocator)) first_run[allocator] = s.run_id;
     }
     if (first_run.empty()) continue;
@@ -229,7 +247,7 @@ void callsites_section(const ResultsView& view, Document& doc) {
       t.kind = Block::Kind::table;
       t.text_columns = 4;
       t.rows.push_back({"allocator", "rank", "function", "file:line", std::string("est. MiB ") + order, "samples"});
-      for (const std::string& allocator : view.allocators) {
+      for (const std::string& allocator : view.cells.allocators) {
         auto run = first_run.find(allocator);
         if (run == first_run.end()) continue;
         std::map<std::tuple<std::string, std::string, int>, std::pair<uint64_t, uint64_t>> merged;
@@ -263,16 +281,19 @@ Document build_report(const ResultsView& view, const std::vector<CellSummary>& c
   std::error_code ec;
   fs::path real = fs::weakly_canonical(view.dir, ec);
   doc.push_back(heading(1, "allocstamp report: " + (ec ? view.dir : real).filename().string()));
-  doc.push_back(paragraph("Results folder " + (ec ? view.dir : real).string() + ": " + std::to_string(view.runs.size()) +
-                          " runs of " + std::to_string(view.groups.size()) + " workload(s) under " +
-                          std::to_string(view.allocators.size()) + " allocator(s). Redraw with: bench plot " +
+  doc.push_back(paragraph("Results folder " + (ec ? view.dir : real).string() + ": " +
+                          std::to_string(view.table->rows.size()) + " runs of " +
+                          std::to_string(view.cells.groups.size()) + " workload(s) under " +
+                          std::to_string(view.cells.allocators.size()) + " allocator(s). Redraw with: bench plot " +
                           view.dir.string()));
   if (!view.notes.empty()) doc.push_back(list(view.notes));
   doc.push_back(contents());
   doc.push_back(heading(2, "Findings"));
   doc.push_back(paragraph("Per workload and thread count: the fastest allocator where its time separates from " +
-                          view.reference + "'s (the ratio of mean times with its 95% interval), and the leanest by "
-                          "RSS at the end of the measured phase. Times are the timed runs', memory the profiled runs'."));
+                          view.cells.reference + "'s, and the leanest where its peak RSS does (each the ratio of "
+                          "geometric means with its 95% interval, claimed only where the interval leaves 1 out); map "
+                          "workloads first, by bytes per element. Times and peak RSS are the timed runs' (the allocator "
+                          "alone); bytes per element the profiled runs'."));
   doc.push_back(list(findings(view, cells)));
   setup_section(view, doc);
   summary_section(view, cells, doc);
@@ -291,7 +312,7 @@ Document build_report(const ResultsView& view, const std::vector<CellSummary>& c
   };
   // Grouped by workload, then those across workloads.
   std::vector<bool> placed(plan.figures.size(), false);
-  for (const std::string& group : view.groups) {
+  for (const std::string& group : view.cells.groups) {
     bool any = false;
     for (std::size_t i = 0; i < plan.figures.size(); ++i) {
       if (placed[i] || plan.figures[i].group != group) continue;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 
 #include "errors.h"
 #include "keys.h"
@@ -192,16 +193,25 @@ const std::string& RunsTable::text(const CsvRow& row, const std::string& name) c
 
 double RunsTable::number(const CsvRow& row, const std::string& name) const {
   const std::string& field = text(row, name);
-  if (field.empty()) return NAN;
-  char* end = nullptr;
-  double v = std::strtod(field.c_str(), &end);
-  if (*end != '\0' || !std::isfinite(v)) {
+  if (field.empty()) return extra_number(row, name);
+  const double v = field_number(field);
+  if (std::isnan(v)) {
     std::size_t id = column("run_id");
     throw UsageError(source + ": column " + name + (id < row.size() ? " of run " + row[id] : "") + " holds '" + field +
                          "', not a number",
                      "the file is damaged: repair that row or rerun the benchmark");
   }
   return v;
+}
+
+double RunsTable::extra_number(const CsvRow& row, const std::string& name) const {
+  std::istringstream in(text(row, "extra"));
+  std::string pair;
+  while (std::getline(in, pair, ';'))
+    if (pair.size() > name.size() && pair.compare(0, name.size(), name) == 0 && pair[name.size()] == '=') {
+      return field_number(pair.substr(name.size() + 1));
+    }
+  return NAN;
 }
 
 namespace {
@@ -261,11 +271,6 @@ std::string reference_allocator(const std::vector<std::string>& allocators) {
   if (allocators.empty()) return "";
   bool glibc = std::find(allocators.begin(), allocators.end(), "glibc") != allocators.end();
   return glibc ? "glibc" : allocators.front();
-}
-
-double RunsTable::time_ns(const CsvRow& row) const {
-  double t = number(row, "elapsed_ns");
-  return std::isnan(t) ? number(row, "wall_ns") : t;
 }
 
 }  // namespace allocstamp

@@ -45,16 +45,18 @@ struct RunsTable {
   bool has(const std::string& name) const { return column(name) < header.size(); }
   // The field, empty when the column is absent.
   const std::string& text(const CsvRow& row, const std::string& name) const;
-  // The field as a number: NaN when the column is absent or the field empty;
-  // UsageError when it holds something else (the file is damaged).
+  // The field as a number; where the column is absent or the field empty, the
+  // same key in the row's `extra` column (a workload's own metric); NaN when
+  // neither has a number. UsageError when the column holds something else
+  // (the file is damaged).
   double number(const CsvRow& row, const std::string& name) const;
+  // The key in the row's `extra` column (key=value;...): NaN when absent or not a number.
+  double extra_number(const CsvRow& row, const std::string& name) const;
   // The row's status; UsageError when the field is not a status (the file is damaged).
   Status status(const CsvRow& row) const;
   RunKind kind(const CsvRow& row) const;
   // serves_key for the row's kind.
   bool serves(const CsvRow& row, const std::string& key, bool timed_present = true) const;
-  // The run's time: its measured phase (elapsed_ns), else the whole process (wall_ns).
-  double time_ns(const CsvRow& row) const;
 };
 
 // The allocator others are compared with: glibc when it ran, else the first

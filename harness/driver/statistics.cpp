@@ -107,6 +107,74 @@ Ratio ratio_of_means(const Summary& a, const Summary& b) {
   return {value, std::min(lo, hi), std::max(lo, hi)};
 }
 
+LogEstimate log_estimate(std::span<const double> values) {
+  std::vector<double> logs;
+  for (double v : values)
+    if (v > 0 && std::isfinite(v)) logs.push_back(std::log(v));
+  const Summary s = summarize(logs);
+  if (s.n == 0) return {0, kNaN, kNaN, kNaN, kNaN};
+  return {s.n, s.mean, std::exp(s.mean), std::exp(s.ci_low), std::exp(s.ci_high)};
+}
+
+namespace {
+
+std::vector<double> sample_logs(std::span<const Sample> samples) {
+  std::vector<double> out;
+  for (const Sample& s : samples)
+    if (s.value > 0 && std::isfinite(s.value)) out.push_back(std::log(s.value));
+  return out;
+}
+
+// The repetitions of a sample, each once with its log; false when a
+// repetition appears twice or a value has no log.
+bool logs_by_rep(std::span<const Sample> samples, std::vector<std::pair<long, double>>& out) {
+  for (const Sample& s : samples) {
+    if (!(s.value > 0 && std::isfinite(s.value))) return false;
+    out.push_back({s.rep, std::log(s.value)});
+  }
+  std::sort(out.begin(), out.end());
+  for (std::size_t i = 1; i < out.size(); ++i)
+    if (out[i].first == out[i - 1].first) return false;
+  return true;
+}
+
+}  // namespace
+
+Ratio log_ratio(std::span<const Sample> a, std::span<const Sample> b) {
+  const std::vector<double> la = sample_logs(a), lb = sample_logs(b);
+  const Summary sa = summarize(la), sb = summarize(lb);
+  if (sa.n == 0 || sb.n == 0) return {kNaN, kNaN, kNaN};
+  const double log_ratio = sa.mean - sb.mean;
+  const double value = std::exp(log_ratio);
+  if (sa.n < 2 || sb.n < 2) return {value, kNaN, kNaN};
+  std::vector<std::pair<long, double>> ra, rb;
+  double half = kNaN;
+  if (logs_by_rep(a, ra) && logs_by_rep(b, rb) && ra.size() == rb.size() &&
+      std::equal(ra.begin(), ra.end(), rb.begin(), [](const auto& x, const auto& y) { return x.first == y.first; })) {
+    std::vector<double> d;
+    for (std::size_t i = 0; i < ra.size(); ++i) d.push_back(ra[i].second - rb[i].second);
+    const Summary sd = summarize(d);
+    half = t_quantile_975(sd.n - 1) * sd.stddev / std::sqrt(double(sd.n));
+  } else {
+    const double va = sa.stddev * sa.stddev / double(sa.n), vb = sb.stddev * sb.stddev / double(sb.n);
+    const double se2 = va + vb;
+    if (se2 > 0) {
+      const double dof = se2 * se2 / (va * va / double(sa.n - 1) + vb * vb / double(sb.n - 1));
+      half = boost::math::quantile(boost::math::students_t(dof), 0.975) * std::sqrt(se2);
+    } else {
+      half = 0;
+    }
+  }
+  // Centred on the difference of the log means, so that the interval always
+  // holds the ratio the table shows.
+  return {value, std::exp(log_ratio - half), std::exp(log_ratio + half)};
+}
+
+const char* ratio_side(const Ratio& r) {
+  if (!std::isfinite(r.ci_low) || !std::isfinite(r.ci_high)) return "";
+  return r.ci_high < 1 ? "below" : r.ci_low > 1 ? "above" : "within";
+}
+
 namespace {
 
 // Counts of the arrangements of n1 x's and n2 y's by their U (x above y), for

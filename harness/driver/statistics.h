@@ -39,6 +39,40 @@ struct Ratio {
 // dof). The interval is NaN when either n < 2 or either mean is 0.
 Ratio ratio_of_means(const Summary& a, const Summary& b);
 
+// The one estimator of allocstamp's tables, figures, findings and check: a
+// sample's centre is its geometric mean, with the 95% Student t interval of
+// the mean of its logs mapped back. Ratios of two centres are then exactly
+// the order of the centres (exp is monotonic), so a table sorted by centre
+// never lists A before B while A's ratio says it is slower. Times and memory
+// are positive and multiplicative (a change is a ratio), which logs suit.
+struct LogEstimate {
+  std::size_t n;         // positive values used
+  double log_mean;       // mean of the logs (NaN when n == 0)
+  double center;         // exp(log_mean): the geometric mean
+  double low, high;      // its 95% interval; NaN when n < 2
+};
+// NaN and values <= 0 are ignored (a time or a size of 0 has no log).
+LogEstimate log_estimate(std::span<const double> values);
+
+// One value of a cell's run with its repetition, for pairing.
+struct Sample {
+  long rep;
+  double value;
+};
+
+// a over b from two log estimates: exp(a.log_mean - b.log_mean) — exactly the
+// ratio of the centres — with a 95% interval from the logs: paired by
+// repetition when both have the same repetitions, at least two (the
+// interleaved sweep ran rep k of every allocator side by side, so drift
+// cancels: t on the differences), else Welch's. NaN interval when either has
+// fewer than two values.
+Ratio log_ratio(std::span<const Sample> a, std::span<const Sample> b);
+
+// "below", "above" or "within": where 1 lies against the ratio's interval
+// ("" without an interval). Below 1 (the interval's top under 1) is faster
+// or leaner.
+const char* ratio_side(const Ratio& r);
+
 struct UTest {
   double u;     // U of the first sample: pairs (x, y) with x > y, ties counting 1/2
   double p;     // two-sided p-value; NaN when a sample is empty

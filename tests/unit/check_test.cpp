@@ -81,7 +81,7 @@ class Table {
 
 const CheckRow* find(const CheckResult& r, const std::string& workload, const std::string& metric) {
   for (const CheckRow& row : r.rows)
-    if (row.cell[0] == workload && row.metric == metric) return &row;
+    if (row.cell.workload == workload && row.metric == metric) return &row;
   return nullptr;
 }
 
@@ -420,7 +420,7 @@ TEST(Check, ManyThreadsMakeCountsMeasuredAndDeterministicOnlySkipsThem) {
   CheckResult r = compare_runs(base, cur, config);
   const CheckRow* row = nullptr;
   for (const CheckRow& x : r.rows)
-    if (x.cell[5] == "2" && x.metric == "requested_seq_bytes") row = &x;
+    if (x.cell.threads == 2 && x.metric == "requested_seq_bytes") row = &x;
   ASSERT_NE(row, nullptr);
   EXPECT_EQ(row->how, Comparison::measured);
   // Five equal values against five others 30% higher (beyond the 20% of a
@@ -432,7 +432,7 @@ TEST(Check, ManyThreadsMakeCountsMeasuredAndDeterministicOnlySkipsThem) {
   CheckResult det = compare_runs(base, cur, config);
   for (const CheckRow& x : det.rows) {
     EXPECT_NE(x.how, Comparison::measured) << x.metric;
-    if (x.cell[5] == "2") {
+    if (x.cell.threads == 2) {
       EXPECT_EQ(x.how, Comparison::status) << x.metric;
     }
   }

@@ -80,24 +80,25 @@ class Figures : public ::testing::Test {
 
 TEST_F(Figures, LoadsTheFolderInItsOwnOrder) {
   ResultsView view = load_results(dir);
-  EXPECT_EQ(view.runs.size(), 30u);
-  EXPECT_EQ(view.groups, (std::vector<std::string>{"vacation-low", "maps-insert-std_map", "maps-insert-absl_btree_map"}));
-  EXPECT_EQ(view.allocators, (std::vector<std::string>{"glibc", "jemalloc", "tbbmalloc"}));
-  EXPECT_EQ(view.threads, (std::vector<int>{1, 2}));
-  EXPECT_EQ(view.reference, "glibc");
+  EXPECT_EQ(view.table->rows.size(), 30u);
+  EXPECT_EQ(view.cells.groups, (std::vector<std::string>{"vacation-low", "maps-insert-std_map", "maps-insert-absl_btree_map"}));
+  EXPECT_EQ(view.cells.allocators, (std::vector<std::string>{"glibc", "jemalloc", "tbbmalloc"}));
+  EXPECT_EQ(view.cells.threads, (std::vector<int>{1, 2}));
+  EXPECT_EQ(view.cells.reference, "glibc");
   EXPECT_TRUE(view.notes.empty());
   EXPECT_EQ(machine_stamp(view.meta), "fixture-host, Test CPU <model> & co, 2026-11-21");
 }
 
 TEST_F(Figures, NumberFallsBackToExtra) {
   ResultsView view = load_results(dir);
-  const RunRow& map_run = view.runs[18];  // maps-insert-std_map, glibc, rep 1
-  ASSERT_EQ(map_run.values.at("workload"), "maps-insert-std_map");
-  EXPECT_EQ(number(map_run, "elements_count"), 1000);
-  EXPECT_EQ(number(map_run, "heap_usable_phase_end_bytes"), 56000);  // not a column of the fixture
-  EXPECT_EQ(number(map_run, "elapsed_ns"), 100000);
-  EXPECT_TRUE(std::isnan(number(map_run, "tx_attempts_count")));  // empty
-  EXPECT_TRUE(std::isnan(number(map_run, "no_such_key")));
+  const RunsTable& t = *view.table;
+  const CsvRow& map_run = t.rows[18];  // maps-insert-std_map, glibc, rep 1
+  ASSERT_EQ(t.text(map_run, "workload"), "maps-insert-std_map");
+  EXPECT_EQ(t.number(map_run, "elements_count"), 1000);
+  EXPECT_EQ(t.number(map_run, "heap_usable_phase_end_bytes"), 56000);  // not a column of the fixture
+  EXPECT_EQ(t.number(map_run, "elapsed_ns"), 100000);
+  EXPECT_TRUE(std::isnan(t.number(map_run, "tx_attempts_count")));  // empty
+  EXPECT_TRUE(std::isnan(t.number(map_run, "no_such_key")));
 }
 
 TEST_F(Figures, CellsCountEveryStatusAndSummariseOkRuns) {
@@ -108,15 +109,16 @@ TEST_F(Figures, CellsCountEveryStatusAndSummariseOkRuns) {
   EXPECT_EQ(crashed.group, "vacation-low");
   EXPECT_EQ(crashed.threads, 2);
   EXPECT_EQ(crashed.allocator, "jemalloc");
-  EXPECT_EQ(crashed.statuses, (std::map<std::string, int>{{"crashed", 1}, {"ok", 2}}));
+  EXPECT_EQ(crashed.cell->statuses, (std::map<std::string, int>{{"crashed", 1}, {"ok", 2}}));
   EXPECT_EQ(crashed.time.n, 2u);
-  EXPECT_DOUBLE_EQ(crashed.time.mean, 5.25e6);
+  EXPECT_DOUBLE_EQ(crashed.time.center, std::sqrt(4.5e6 * 6e6));  // elapsed 4.5 and 6 ms: their geometric mean
   EXPECT_DOUBLE_EQ(crashed.rss_kb, 7168);
   const CellSummary& glibc = cells[0];
-  EXPECT_DOUBLE_EQ(glibc.time.median, 11e6);
-  EXPECT_DOUBLE_EQ(glibc.vs_reference.value, 1);
-  EXPECT_NEAR(glibc.vs_reference.ci_low, 0.774169, 1e-6);  // 1 - 4.3026527 / (11 sqrt 3)
-  EXPECT_NEAR(cells[1].vs_reference.value, 9.0 / 11.0, 1e-12);
+  EXPECT_NEAR(glibc.time.center, std::cbrt(10e6 * 11e6 * 12e6), 1e-3);
+  EXPECT_DOUBLE_EQ(glibc.time_vs_reference.value, 1);
+  EXPECT_EQ(glibc.standing, "reference");
+  // jemalloc 8, 9, 10 ms against glibc's 10, 11, 12, rep by rep: the ratio of the geometric means.
+  EXPECT_NEAR(cells[1].time_vs_reference.value, std::cbrt(8.0 * 9 * 10 / (10.0 * 11 * 12)), 1e-12);
 }
 
 TEST_F(Figures, TimeIsNormalisedToGlibcWithIntervals) {
@@ -138,7 +140,7 @@ TEST_F(Figures, TimeIsNormalisedToGlibcWithIntervals) {
 TEST_F(Figures, WithoutGlibcTheFirstAllocatorIsTheReference) {
   keep_runs([](const std::string& line) { return line.find(",glibc,") == std::string::npos; });
   ResultsView view = load_results(dir);
-  EXPECT_EQ(view.reference, "jemalloc");
+  EXPECT_EQ(view.cells.reference, "jemalloc");
   FigurePlan plan = prepare();
   const Figure* f = find(plan, "time-t1");
   ASSERT_TRUE(f);

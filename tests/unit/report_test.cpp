@@ -138,7 +138,7 @@ TEST(ReportFigures, GoUnderTheirWorkloadWhenTheGroupNamesASize) {
   for (std::size_t at = runs.find(tiny); at != std::string::npos; at = runs.find(tiny, at)) runs.replace(at, tiny.size(), small);
   std::ofstream(dir / "runs.csv") << runs;
   ResultsView view = load_results(dir);
-  ASSERT_NE(std::find(view.groups.begin(), view.groups.end(), "vacation-low tiny"), view.groups.end());
+  ASSERT_NE(std::find(view.cells.groups.begin(), view.cells.groups.end(), "vacation-low tiny"), view.cells.groups.end());
   auto cells = summarize_cells(view);
   FigurePlan plan = prepare_figures(view, cells);
   std::string md = render_markdown(build_report(view, cells, plan));
