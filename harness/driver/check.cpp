@@ -303,9 +303,12 @@ std::tuple<std::string, std::string, std::string, std::string, int> loose_key(co
 // cell of the same name that ran differently, else alone.
 std::vector<Pair> pair_cells(const Side& base, const Side& cur) {
   std::vector<Pair> pairs;
+  // A cell whose runs were all skipped (allocator not installed) did not run: absent.
   std::vector<bool> used(cur.cells.cells.size(), false);
+  for (std::size_t i = 0; i < used.size(); ++i) used[i] = run_count(cur.cells.cells[i]) == 0;
   std::vector<const Cell*> unmatched;
   for (const Cell& b : base.cells.cells) {
+    if (run_count(b) == 0) continue;
     bool found = false;
     for (std::size_t i = 0; i < cur.cells.cells.size() && !found; ++i)
       if (!used[i] && loose_key(cur.cells.cells[i].id) == loose_key(b.id) &&
@@ -371,8 +374,8 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
   if (!only_base.empty()) result.warnings.push_back("metrics only in the baseline, not compared: " + only_base);
   if (!only_cur.empty()) result.warnings.push_back("metrics only in the current runs, not compared: " + only_cur);
   for (const auto& [side, table] : {std::pair{"baseline", base.table}, std::pair{"current runs", cur.table}})
-    if (!table->has("args"))
-      result.warnings.push_back(std::string("the ") + side + " (" + table->source +
+    if (!table->has("args") && (base.table->has("args") || cur.table->has("args")))
+      result.notes.push_back(std::string("the ") + side + " (" + table->source +
                                 ") is older than schema 4: it does not record the workloads' arguments, environment "
                                 "and allocator libraries, so cells are paired by name alone");
 

@@ -835,7 +835,9 @@ class Preparer {
             where.push_back(a + (missing[a].size() == containers.size() ? "" : " (" + joined(missing[a]) + ")"));
         if (!where.empty()) f.notes.push_back("no " + m.key + " under " + joined(where) + ": bars left out");
         add_bars(std::move(f), bars, m.title + " bytes per element",
-                 "no run reported " + m.key + " (as a column or a key in extra)");
+                 m.key == kRssPerElement
+                     ? std::string("no run reported the RSS before the fill (rss_baseline_kb): what the fill added is unknown")
+                     : "no run reported " + m.key + " (as a column or a key in extra)");
       }
     }
     if (inserts.empty()) return skip("insert-time", "no insert run of a map workload: no time-per-insert figure");

@@ -146,7 +146,7 @@ TEST_F(CheckEndToEnd, PlantedAllocationRegressionFails) {
       << r.out;
   EXPECT_NE(r.out.find("— FAIL\n"), std::string::npos) << r.out;
   const std::string rows = slurp(csv);
-  EXPECT_EQ(rows.rfind("# allocstamp check.csv schema 2\n", 0), 0u) << rows;
+  EXPECT_EQ(rows.rfind("# allocstamp check.csv schema 3\n", 0), 0u) << rows;
   EXPECT_NE(rows.find(",requested_seq_bytes,exact,3,3,76096,"), std::string::npos) << rows;
   EXPECT_NE(rows.find(",status,status,6,6,6,6,,,,,ok,"), std::string::npos) << "every row, ok ones too: " << rows;
 
@@ -278,7 +278,7 @@ TEST_F(CheckEndToEnd, UnusableInputExitsTwoWithAMessage) {
     std::string expected;
   };
   const std::vector<Case> cases = {
-      {{"--current=" + garbage.string()}, "does not start with '# allocstamp runs.csv schema 3'"},
+      {{"--current=" + garbage.string()}, "does not start with '# allocstamp runs.csv schema 4'"},
       {{"--current=" + newer.string()}, "has schema 99, newer than this bench reads"},
       {{"--current=" + damaged.string()}, "data row 7 has 3 fields"},
       {{"--current=" + (dir_ / "nosuch").string()}, "current " + (dir_ / "nosuch").string() + " does not exist"},

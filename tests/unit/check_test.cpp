@@ -20,6 +20,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
+double geomean(const std::vector<double>& values) {
+  double logs = 0;
+  for (double v : values) logs += std::log(v);
+  return std::exp(logs / double(values.size()));
+}
+
 const CsvRow kHeader = {"run_id", "workload", "app",       "size",       "allocator",           "tm",
                         "threads", "rep",     "status",    "wall_ns",    "elapsed_ns",          "rss_kb",
                         "allocs_seq_count",   "requested_seq_bytes"};
@@ -204,8 +210,10 @@ TEST(Check, MeasuredRegressionNeedsThresholdAndSignificance) {
   ASSERT_NE(row, nullptr);
   EXPECT_EQ(row->how, Comparison::measured);
   EXPECT_EQ(row->verdict, Verdict::regressed);
-  EXPECT_DOUBLE_EQ(row->base, 102);
-  EXPECT_DOUBLE_EQ(row->cur, 122);
+  // The one estimate: geometric means, and the change is their quotient.
+  EXPECT_NEAR(row->base, geomean({100, 101, 102, 103, 104}), 1e-9);
+  EXPECT_NEAR(row->cur, geomean({120, 121, 122, 123, 124}), 1e-9);
+  EXPECT_NEAR(row->change, row->cur / row->base - 1, 1e-12);
   // Welch's t on the logs: five agreeing repetitions 20% apart are far beyond chance.
   EXPECT_LT(row->p, 1e-6);
   EXPECT_DOUBLE_EQ(row->q, row->p) << "one measured comparison: nothing to correct for";
@@ -229,7 +237,8 @@ TEST(Check, OverlappingSamplesAreNoisyNotRegressed) {
   CheckResult r = compare_runs(base, cur, config);
   const CheckRow* row = find(r, "w", "elapsed_ns");
   ASSERT_NE(row, nullptr);
-  EXPECT_NEAR(row->change, 0.30, 1e-12);  // medians 100 -> 130
+  // Geometric means 116.4 -> 127.5 (medians would say 100 -> 130, +30%, while the test sees the logs' means).
+  EXPECT_NEAR(row->change, geomean({130, 95, 170, 110, 140}) / geomean({100, 150, 90, 160, 95}) - 1, 1e-12);
   EXPECT_GT(row->p, 0.2);
   EXPECT_EQ(row->verdict, Verdict::noisy);
   EXPECT_EQ(row->note, "not significant over the whole check");
@@ -449,7 +458,7 @@ TEST(Check, ElapsedFallsBackToWallTime) {
   const CheckRow* row = find(r, "w", "elapsed_ns");
   ASSERT_NE(row, nullptr);
   EXPECT_EQ(row->verdict, Verdict::ok);
-  EXPECT_DOUBLE_EQ(row->cur, 102);
+  EXPECT_NEAR(row->cur, geomean({100, 101, 102, 103, 104}), 1e-9);
   EXPECT_EQ(row->note, "no elapsed_ns: wall_ns compared");
 }
 
@@ -522,12 +531,13 @@ TEST(CheckReport, CsvHoldsEveryRow) {
   std::ostringstream out;
   write_check_csv(compare_runs(base, cur, CheckConfig{}), out);
   EXPECT_EQ(out.str(),
-            "# allocstamp check.csv schema 2\n"
+            "# allocstamp check.csv schema 3\n"
             "workload,app,size,allocator,tm,threads,metric,comparison,n_baseline,n_current,baseline,current,"
-            "change_pct,p,q,threshold_pct,verdict,note\n"
-            "w,app,tiny,glibc,,1,status,status,3,3,3,3,,,,,ok,\n"
-            "w,app,tiny,glibc,,1,elapsed_ns,measured,3,3,101,201,99.00990099,2.143779887e-06,2.143779887e-06,5,"
-            "regressed,\n");
+            "relative_to,change_pct,p,q,threshold_pct,verdict,note\n"
+            "w,app,tiny,glibc,,1,status,status,3,3,3,3,,,,,,ok,\n"
+            // Geometric means (1030200^(1/3) = 100.9967, 8120605^(1/3) = 200.9983) and their quotient.
+            "w,app,tiny,glibc,,1,elapsed_ns,measured,3,3,100.9966996,200.9983416,,99.01476235,2.143779887e-06,"
+            "2.143779887e-06,5,regressed,\n");
 }
 
 // Unusable files: each a clear UsageError, never a crash.
@@ -571,10 +581,10 @@ TEST_F(CheckFiles, RefusesWhatIsNotRunsCsv) {
     std::string name, text, expected;
   };
   const std::vector<Case> cases = {
-      {"garbage.csv", "\x01\x02garbage,,\"\nmore", "does not start with '# allocstamp runs.csv schema 3'"},
+      {"garbage.csv", "\x01\x02garbage,,\"\nmore", "does not start with '# allocstamp runs.csv schema 4'"},
       {"empty.csv", "", "is empty or unreadable"},
       {"summary.csv", "# allocstamp summary.csv schema 1\nworkload,metric\n", "is summary.csv, not runs.csv"},
-      {"newer.csv", "# allocstamp runs.csv schema 4\n" + header, "has schema 4, newer than this bench reads (3)"},
+      {"newer.csv", "# allocstamp runs.csv schema 5\n" + header, "has schema 5, newer than this bench reads (4)"},
       {"older.csv", "# allocstamp runs.csv schema 0\n" + header, "has schema '0', which this bench does not read"},
       {"nokeys.csv", "# allocstamp runs.csv schema 1\nrun_id,workload,elapsed_ns\n", "lacks the column 'app'"},
       {"short.csv", "# allocstamp runs.csv schema 1\n" + header + "1,w,a,tiny,glibc,,1,1,ok,5\n2,w,a\n",

@@ -111,7 +111,7 @@ TEST_F(Figures, CellsCountEveryStatusAndSummariseOkRuns) {
   EXPECT_EQ(crashed.allocator, "jemalloc");
   EXPECT_EQ(crashed.cell->statuses, (std::map<std::string, int>{{"crashed", 1}, {"ok", 2}}));
   EXPECT_EQ(crashed.time.n, 2u);
-  EXPECT_DOUBLE_EQ(crashed.time.center, std::sqrt(4.5e6 * 6e6));  // elapsed 4.5 and 6 ms: their geometric mean
+  EXPECT_NEAR(crashed.time.center, std::sqrt(5e6 * 5.5e6), 1e-6);  // elapsed 5 and 5.5 ms: their geometric mean
   EXPECT_DOUBLE_EQ(crashed.rss_kb, 7168);
   const CellSummary& glibc = cells[0];
   EXPECT_NEAR(glibc.time.center, std::cbrt(10e6 * 11e6 * 12e6), 1e-3);
@@ -125,16 +125,18 @@ TEST_F(Figures, TimeIsNormalisedToGlibcWithIntervals) {
   FigurePlan plan = prepare();
   const Figure* f = find(plan, "time-t1");
   ASSERT_TRUE(f);
-  EXPECT_EQ(f->title, "Time relative to glibc, 1 thread (size tiny, ml_wt): mean, 95% CI");
+  EXPECT_EQ(f->title, "Time relative to glibc, 1 thread (size tiny, ml_wt): geometric mean, 95% CI");
   EXPECT_EQ(line_of(data("time-t1"), "\"group\""),
             "\"group\" \"glibc\" \"glibc low\" \"glibc high\" \"jemalloc\" \"jemalloc low\" \"jemalloc high\" "
             "\"tbbmalloc\" \"tbbmalloc low\" \"tbbmalloc high\"");
-  // glibc: 10, 11, 12 ms; jemalloc 8, 9, 10; tbbmalloc 11, 12, 13 (delta-method intervals, t(2) = 4.3026527).
+  // glibc: 10, 11, 12 ms; jemalloc 8, 9, 10; tbbmalloc 11, 12, 13. Ratios of geometric means, their
+  // intervals t(2) = 4.3026527 on the logs of the per-rep ratios (jemalloc: 0.8, 0.818, 0.833); glibc's
+  // own: its logs' interval over its geometric mean.
   EXPECT_EQ(line_of(data("time-t1"), "\"vacation-low\""),
-            "\"vacation-low\" 1 0.774169 1.22583 0.818182 0.526395 1.10997 1.09091 0.756704 1.42511");
+            "\"vacation-low\" 1 0.797292 1.25425 0.817058 0.776596 0.859628 1.09139 1.07087 1.11231");
   // At 2 threads only vacation-low ran.
   EXPECT_EQ(line_of(data("time-t2"), "\"maps"), "");
-  EXPECT_EQ(line_of(data("time-t2"), "\"vacation-low\"").substr(0, 27), "\"vacation-low\" 1 0.808912 1");
+  EXPECT_EQ(line_of(data("time-t2"), "\"vacation-low\"").substr(0, 27), "\"vacation-low\" 1 0.825709 1");
 }
 
 TEST_F(Figures, WithoutGlibcTheFirstAllocatorIsTheReference) {
@@ -144,7 +146,7 @@ TEST_F(Figures, WithoutGlibcTheFirstAllocatorIsTheReference) {
   FigurePlan plan = prepare();
   const Figure* f = find(plan, "time-t1");
   ASSERT_TRUE(f);
-  EXPECT_EQ(f->title, "Time relative to jemalloc (no glibc runs), 1 thread (size tiny, ml_wt): mean, 95% CI");
+  EXPECT_EQ(f->title, "Time relative to jemalloc (no glibc runs), 1 thread (size tiny, ml_wt): geometric mean, 95% CI");
   EXPECT_EQ(line_of(data("time-t1"), "\"vacation-low\"").substr(0, 18), "\"vacation-low\" 1 0");
 }
 
@@ -152,8 +154,9 @@ TEST_F(Figures, SpeedupAgainstEachAllocatorsOneThreadTime) {
   FigurePlan plan = prepare();
   ASSERT_TRUE(find(plan, "speedup-vacation-low"));
   EXPECT_EQ(line_of(data("speedup-vacation-low"), "1 "), "1 1 1 1 1 1 1 1 1 1");
-  // glibc 11 / 6.5 ms; jemalloc 9 / 5.25 (two ok runs: t(1) = 12.7062047); tbbmalloc 12 / 8.
-  EXPECT_EQ(line_of(data("speedup-vacation-low"), "2 "), "2 1.69231 1.19168 2.19294 1.71429 0 3.45451 1.5 0.940207 2.05979");
+  // glibc 10, 11, 12 / 6, 6.5, 7 ms and tbbmalloc 11, 12, 13 / 7, 8, 9 paired by rep (t(2)); jemalloc
+  // 8, 9, 10 / 5, 5.5 (its third run crashed): unpaired, Welch's t with 2.99 degrees of freedom.
+  EXPECT_EQ(line_of(data("speedup-vacation-low"), "2 "), "2 1.69097 1.63276 1.75126 1.70914 1.32398 2.20635 1.5044 1.35465 1.67069");
   EXPECT_TRUE(contains(plan.skipped, "speedup-maps-insert-std_map: maps-insert-std_map ran ok at one thread count only: no speedup"));
 }
 
@@ -179,9 +182,14 @@ TEST_F(Figures, SpeedupIdealIsFlatWhenEveryThreadDoesTheWholeWork) {
 TEST_F(Figures, AbortRateIsTheMedianOverRepsOfTransactionalRuns) {
   FigurePlan plan = prepare();
   ASSERT_TRUE(find(plan, "aborts-t2"));
+  // The median run and whiskers at the lowest and highest: glibc 10, 8, 6%; jemalloc 20, 15%; tbbmalloc 0.
   EXPECT_EQ(slurp(data("aborts-t2")),
-            "\"group\" \"glibc\" \"jemalloc\" \"tbbmalloc\"\n"
-            "\"vacation-low\" 8 17.5 0\n");  // maps rows have no attempts: not a row
+            "\"group\" \"glibc\" \"glibc low\" \"glibc high\" \"jemalloc\" \"jemalloc low\" \"jemalloc high\" "
+            "\"tbbmalloc\" \"tbbmalloc low\" \"tbbmalloc high\"\n"
+            "\"vacation-low\" 8 6 10 17.5 15 20 0 0 0\n");  // maps rows have no attempts: not a row
+  const Figure* f = find(plan, "aborts-t2");
+  EXPECT_EQ(f->caption.find("false conflict"), std::string::npos) << "the figure does not measure why";
+  EXPECT_NE(f->caption.find("lowest to the highest run"), std::string::npos);
   EXPECT_TRUE(contains(plan.skipped, "aborts-t1: no transaction attempt aborted at 1 thread"));
   EXPECT_FALSE(fs::exists(data("aborts-t1")));
 }
@@ -191,10 +199,13 @@ TEST_F(Figures, MemoryLadderInMiBWithWhatEachAllocatorTells) {
   const Figure* f = find(plan, "memory-vacation-low");
   ASSERT_TRUE(f);
   EXPECT_EQ(slurp(data("memory-vacation-low")),
-            "\"group\" \"requested peak\" \"usable peak\" \"allocator resident (end)\" \"RSS (end)\" \"PSS (end)\"\n"
-            "\"glibc\" 2 2.25 NaN 6 5\n"
-            "\"jemalloc\" 2 2.5 3 7 6\n"
-            "\"tbbmalloc\" 2 2.375 NaN 8 7\n");
+            "\"group\" \"requested peak\" \"requested peak low\" \"requested peak high\" \"usable peak\" "
+            "\"usable peak low\" \"usable peak high\" \"allocator resident (end)\" \"allocator resident (end) low\" "
+            "\"allocator resident (end) high\" \"RSS (end)\" \"RSS (end) low\" \"RSS (end) high\" \"PSS (end)\" "
+            "\"PSS (end) low\" \"PSS (end) high\"\n"
+            "\"glibc\" 2 2 2 2.25 2.25 2.25 NaN NaN NaN 6 6 6 5 5 5\n"
+            "\"jemalloc\" 2 2 2 2.5 2.5 2.5 3 3 3 7 7 7 6 6 6\n"
+            "\"tbbmalloc\" 2 2 2 2.375 2.375 2.375 NaN NaN NaN 8 8 8 7 7 7\n");
   EXPECT_EQ(f->notes, (std::vector<std::string>{
                           "no resident figure, only mapped bytes (not in the ladder): glibc 4.0 MiB",
                           "tbbmalloc reports nothing about its own memory: its 'allocator resident' bar is left out"}))
@@ -231,22 +242,23 @@ TEST_F(Figures, RegionsStackAllocationsAndFrees) {
 
 TEST_F(Figures, BytesAndTimePerElementPerContainer) {
   FigurePlan plan = prepare();
-  EXPECT_EQ(slurp(data("bytes-per-element-requested")),
-            "\"group\" \"glibc\" \"jemalloc\" \"tbbmalloc\"\n"
-            "\"maps-insert-std_map\" 48 48 48\n"
-            "\"maps-insert-absl_btree_map\" 20 20 20\n");
+  const std::string header = "\"group\" \"glibc\" \"glibc low\" \"glibc high\" \"jemalloc\" \"jemalloc low\" "
+                             "\"jemalloc high\" \"tbbmalloc\" \"tbbmalloc low\" \"tbbmalloc high\"\n";
+  EXPECT_EQ(slurp(data("bytes-per-element-requested")), header +
+            "\"maps-insert-std_map\" 48 48 48 48 48 48 48 48 48\n"
+            "\"maps-insert-absl_btree_map\" 20 20 20 20 20 20 20 20 20\n");
   // The fixture has no heap_usable_phase_end_bytes column: glibc's runs carry it in extra.
-  EXPECT_EQ(slurp(data("bytes-per-element-usable")),
-            "\"group\" \"glibc\" \"jemalloc\" \"tbbmalloc\"\n"
-            "\"maps-insert-std_map\" 56 NaN NaN\n"
-            "\"maps-insert-absl_btree_map\" 24 NaN NaN\n");
+  EXPECT_EQ(slurp(data("bytes-per-element-usable")), header +
+            "\"maps-insert-std_map\" 56 56 56 NaN NaN NaN NaN NaN NaN\n"
+            "\"maps-insert-absl_btree_map\" 24 24 24 NaN NaN NaN NaN NaN NaN\n");
   const Figure* usable = find(plan, "bytes-per-element-usable");
   ASSERT_TRUE(usable);
   EXPECT_EQ(usable->notes,
             (std::vector<std::string>{"no heap_usable_phase_end_bytes under jemalloc, tbbmalloc: bars left out"}));
-  // glibc's RSS: median of 2000 and 2100 KiB over 1000 elements.
-  EXPECT_EQ(line_of(data("bytes-per-element-rss"), "\"maps-insert-std_map\""), "\"maps-insert-std_map\" 2099.2 3072 4096");
-  EXPECT_EQ(line_of(data("insert-time"), "\"maps-insert-std_map\""), "\"maps-insert-std_map\" 110 90 90");
+  // The fixture's runs report no RSS before the fill: what the fill added is unknown, no RSS figure.
+  EXPECT_TRUE(contains(plan.skipped, "bytes-per-element-rss: no run reported the RSS before the fill (rss_baseline_kb): what the fill added is unknown"));
+  // glibc 100 and 120 ns per element: the median and both runs; jemalloc 90 and 90, tbbmalloc 80 and 100.
+  EXPECT_EQ(line_of(data("insert-time"), "\"maps-insert-std_map\""), "\"maps-insert-std_map\" 110 100 120 90 90 90 90 80 100");
   EXPECT_EQ(find(plan, "insert-time")->title, "Time per inserted element, 1 thread (size tiny): median, ns");
 }
 
@@ -276,7 +288,7 @@ TEST_F(Figures, PerElementFiguresUseOneThreadAndLeaveChurnOutOfInsertTime) {
     return out;
   });
   FigurePlan plan = prepare();
-  EXPECT_EQ(line_of(data("insert-time"), "\"maps-insert-std_map\""), "\"maps-insert-std_map\" 110 90 90");
+  EXPECT_EQ(line_of(data("insert-time"), "\"maps-insert-std_map\""), "\"maps-insert-std_map\" 110 100 120 90 90 90 90 80 100");
   EXPECT_EQ(line_of(data("insert-time"), "\"maps-churn-std_map\""), "");
   EXPECT_NE(line_of(data("bytes-per-element-requested"), "\"maps-churn-std_map\""), "");
 }
@@ -289,12 +301,13 @@ TEST_F(Figures, OneAllocatorGivesOneBytesPerElementFigureWithAllMeasures) {
   ASSERT_TRUE(find(plan, "bytes-per-element"));
   EXPECT_FALSE(find(plan, "bytes-per-element-requested"));
   EXPECT_EQ(slurp(data("bytes-per-element")),
-            "\"group\" \"requested\" \"usable\" \"RSS added by the fill\"\n"
-            "\"maps-insert-std_map\" 48 56 2099.2\n"
-            "\"maps-insert-absl_btree_map\" 20 24 1024\n");
+            "\"group\" \"requested\" \"requested low\" \"requested high\" \"usable\" \"usable low\" \"usable high\" "
+            "\"RSS added by the fill\" \"RSS added by the fill low\" \"RSS added by the fill high\"\n"
+            "\"maps-insert-std_map\" 48 48 48 56 56 56 NaN NaN NaN\n"
+            "\"maps-insert-absl_btree_map\" 20 20 20 24 24 24 NaN NaN NaN\n");
   EXPECT_TRUE(contains(find(plan, "bytes-per-element")->notes,
                        "no RSS before the fill (rss_baseline_kb) for maps-insert-absl_btree_map, maps-insert-std_map: "
-                       "the RSS bar is the whole process's there"));
+                       "what the fill added is unknown, its RSS bar left out"));
 }
 
 // RSS per element is what the fill added: the RSS before it (rss_baseline_kb)
@@ -309,7 +322,9 @@ TEST_F(Figures, RssPerElementLeavesOutTheRssBeforeTheFill) {
     return std::regex_replace(text, std::regex("elements_count=1000"), "elements_count=1000;rss_baseline_kb=1950");
   });
   FigurePlan plan = prepare();
-  EXPECT_EQ(line_of(data("bytes-per-element"), "\"maps-insert-std_map\""), "\"maps-insert-std_map\" 48 56 102.4");
+  // The median of 50 and 150 KiB added is 100 KiB (102.4 B each); the whiskers 51.2 and 153.6.
+  EXPECT_EQ(line_of(data("bytes-per-element"), "\"maps-insert-std_map\""),
+            "\"maps-insert-std_map\" 48 48 48 56 56 56 102.4 51.2 153.6");
   EXPECT_TRUE(find(plan, "bytes-per-element")->notes.empty());
 }
 
