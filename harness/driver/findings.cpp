@@ -68,32 +68,39 @@ std::string finding(const std::string& reference, const std::vector<const CellSu
 
 std::string threads_text(int t) { return std::to_string(t) + (t == 1 ? " thread" : " threads"); }
 
-// Map workloads answer in bytes per element: the leanest container first, at
-// the fewest threads, under each allocator.
+// Map workloads answer in bytes per element: the containers from the leanest
+// by requested bytes (the program's own, the same under every allocator), at
+// the fewest threads; the RSS the fill added, by allocator, where measured.
 std::vector<std::string> map_findings(const ResultsView& view, const std::vector<CellSummary>& cells) {
-  std::vector<std::string> out;
-  for (const std::string& allocator : view.cells.allocators) {
-    std::vector<const CellSummary*> maps;
-    int fewest = 0;
+  int fewest = 0;
+  for (const CellSummary& c : cells)
+    if (std::isfinite(c.requested_per_element) && (fewest == 0 || c.threads < fewest)) fewest = c.threads;
+  std::vector<const CellSummary*> maps;  // one per container: the reference's, else the first allocator's
+  for (const std::string& group : view.cells.groups) {
+    const CellSummary* pick = nullptr;
     for (const CellSummary& c : cells)
-      if (c.allocator == allocator && std::isfinite(c.requested_per_element) && (fewest == 0 || c.threads < fewest))
-        fewest = c.threads;
-    for (const CellSummary& c : cells)
-      if (c.allocator == allocator && c.threads == fewest && std::isfinite(c.requested_per_element)) maps.push_back(&c);
-    if (maps.size() < 2) continue;
-    std::sort(maps.begin(), maps.end(), [](const CellSummary* a, const CellSummary* b) {
-      return a->requested_per_element < b->requested_per_element;
-    });
-    std::string text = "Bytes per element under " + allocator + " at " + threads_text(fewest) + ": leanest " +
-                       maps[0]->group + ", " + number_text("%.1f", maps[0]->requested_per_element) + " B requested";
-    if (std::isfinite(maps[0]->rss_per_element)) text += " (" + number_text("%.1f", maps[0]->rss_per_element) + " B of RSS)";
-    text += "; then";
-    for (std::size_t i = 1; i < maps.size(); ++i)
-      text += std::string(i == 1 ? " " : ", ") + maps[i]->group + " " + number_text("%.1f", maps[i]->requested_per_element) +
-              (std::isfinite(maps[i]->rss_per_element) ? " (" + number_text("%.1f", maps[i]->rss_per_element) + ")" : "");
-    out.push_back(text + ".");
+      if (c.group == group && c.threads == fewest && std::isfinite(c.requested_per_element) &&
+          (!pick || c.allocator == view.cells.reference))
+        pick = &c;
+    if (pick) maps.push_back(pick);
   }
-  return out;
+  if (maps.empty()) return {};
+  std::stable_sort(maps.begin(), maps.end(), [](const CellSummary* a, const CellSummary* b) {
+    return a->requested_per_element < b->requested_per_element;
+  });
+  auto rss_of = [&](const std::string& group) {
+    std::string out;
+    for (const CellSummary& c : cells)
+      if (c.group == group && c.threads == fewest && std::isfinite(c.rss_per_element))
+        out += (out.empty() ? "" : ", ") + c.allocator + " " + number_text("%.1f", c.rss_per_element);
+    return out.empty() ? out : " (RSS added by the fill, B/element: " + out + ")";
+  };
+  std::string text = "Bytes per element at " + threads_text(fewest) + ": leanest " + maps[0]->group + ", " +
+                     number_text("%.1f", maps[0]->requested_per_element) + " B requested" + rss_of(maps[0]->group);
+  for (std::size_t i = 1; i < maps.size(); ++i)
+    text += std::string(i == 1 ? "; then " : ", ") + maps[i]->group + " " +
+            number_text("%.1f", maps[i]->requested_per_element);
+  return {text + "."};
 }
 
 }  // namespace

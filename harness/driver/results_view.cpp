@@ -100,8 +100,11 @@ std::vector<CellSummary> summarize_cells(const ResultsView& view) {
       if (c.time.n > 0) c.standing = "reference";
       if (c.peak_rss_kb.n > 0) c.memory_standing = "reference";
       // The reference against itself: 1, with its own relative interval.
-      c.time_vs_reference = {1, c.time.low / c.time.center, c.time.high / c.time.center};
-      c.memory_vs_reference = {1, c.peak_rss_kb.low / c.peak_rss_kb.center, c.peak_rss_kb.high / c.peak_rss_kb.center};
+      auto self = [](const stats::LogEstimate& e) {
+        return e.n ? stats::Ratio{1, e.low / e.center, e.high / e.center} : stats::Ratio{NAN, NAN, NAN};
+      };
+      c.time_vs_reference = self(c.time);
+      c.memory_vs_reference = self(c.peak_rss_kb);
       continue;
     }
     c.time_vs_reference = cells.ratio(*c.cell, *ref, "time");
