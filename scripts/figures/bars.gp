@@ -22,7 +22,13 @@ do for [fmt in formats] {
   eval terminal(fmt)
   set output out.".".fmt
   if (errorbars) {
-    plot for [i=0:n-1] datafile using (column(2+3*i)):(column(3+3*i)):(column(4+3*i)):xtic(1) title columnheader(2+3*i) lt i+1
+    if (exists("zerolabels") && zerolabels) {
+      plot for [i=0:n-1] datafile using (column(2+3*i)):(column(3+3*i)):(column(4+3*i)):xtic(1) title columnheader(2+3*i) lt i+1, \
+           for [i=0:n-1] datafile using ($0 - 1 + (i - (n-1)/2.0) / (n + 2)):(column(2+3*i) == 0 ? 0 : NaN):("0") \
+             with labels offset 0,0.6 font ',8' textcolor rgb '#444444' notitle
+    } else {
+      plot for [i=0:n-1] datafile using (column(2+3*i)):(column(3+3*i)):(column(4+3*i)):xtic(1) title columnheader(2+3*i) lt i+1
+    }
   } else {
     if (exists("zerolabels") && zerolabels) {
       # Bar i of cluster r sits at r + (i - (n-1)/2) / (n + gap), gap 2; this plot counts the
