@@ -1,0 +1,249 @@
+// cells_test — the cells layer (cells.h) and what rests on it: runs made with
+// other arguments or another allocator environment are never compared as one
+// cell (check lists them as not comparable, naming the difference), the
+// terminal table's order always agrees with its ratios (a property on random
+// data), check's change always agrees with its two columns, and a cell
+// measured on a busy machine is named by check and by the table.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <memory>
+#include <random>
+#include <sstream>
+
+#include "check.h"
+#include "figures.h"
+#include "summary_table.h"
+
+namespace allocstamp {
+namespace {
+
+// A runs.csv table of timed runs: one row per (allocator, rep), with the given columns.
+struct Runs {
+  RunsTable table;
+  explicit Runs(std::vector<std::string> more = {}) {
+    table.source = "test";
+    table.header = {"run_id", "workload", "app", "size", "args", "allocator", "alloc_library", "alloc_env", "tm",
+                    "threads", "rep", "kind", "status", "elapsed_ns", "maxrss_kb", "others_cpu_pct"};
+    table.header.insert(table.header.end(), more.begin(), more.end());
+  }
+  Runs& add(const std::string& allocator, int rep, double elapsed_ns, std::map<std::string, std::string> v = {}) {
+    std::map<std::string, std::string> values = {{"run_id", std::to_string(table.rows.size() + 1)},
+                                                 {"workload", "vacation-high"},
+                                                 {"app", "vacation"},
+                                                 {"size", "small"},
+                                                 {"args", "vacation --threads 1 --size small --seed 1 --tm ml_wt"},
+                                                 {"allocator", allocator},
+                                                 {"alloc_library", "/usr/lib/lib" + allocator + ".so (1.0)"},
+                                                 {"tm", "ml_wt"},
+                                                 {"threads", "1"},
+                                                 {"rep", std::to_string(rep)},
+                                                 {"kind", "timed"},
+                                                 {"status", "ok"},
+                                                 {"maxrss_kb", "4096"}};
+    std::ostringstream t;
+    t.precision(17);
+    t << elapsed_ns;
+    values["elapsed_ns"] = t.str();
+    for (auto& [k, x] : v) values[k] = x;
+    CsvRow row;
+    for (const std::string& h : table.header) row.push_back(values.count(h) ? values[h] : "");
+    table.rows.push_back(row);
+    return *this;
+  }
+};
+
+const CheckRow* row_of(const CheckResult& r, const std::string& allocator, const std::string& metric) {
+  for (const CheckRow& row : r.rows)
+    if (row.cell.allocator == allocator && row.metric == metric) return &row;
+  return nullptr;
+}
+
+// What a user hit: the default job runs vacation-high with --transactions
+// 49152, --size=small does not; both say size small. Never one cell.
+TEST(LikeWithLike, OtherArgumentsAreNotComparableAndNamed) {
+  Runs base, cur;
+  for (int rep = 1; rep <= 3; ++rep) {
+    base.add("jemalloc", rep, 5e7, {{"args", "vacation --threads 1 --size small --seed 1 --tm ml_wt --transactions 49152"}});
+    cur.add("jemalloc", rep, 5e8);
+  }
+  const CheckResult r = compare_runs(base.table, cur.table, CheckConfig{});
+  const CheckRow* cell = row_of(r, "jemalloc", "cell");
+  ASSERT_NE(cell, nullptr);
+  EXPECT_EQ(cell->verdict, Verdict::not_comparable);
+  EXPECT_NE(cell->note.find("--transactions 49152 in the baseline only"), std::string::npos) << cell->note;
+  EXPECT_EQ(row_of(r, "jemalloc", "elapsed_ns"), nullptr) << "a time of another run is never compared";
+  ASSERT_EQ(r.not_comparable.count("args"), 1u);
+  EXPECT_EQ(r.cells_compared, 0u);
+  // Allowed by name, they are compared, and the difference is still said.
+  CheckConfig allow;
+  allow.allow_different = {"args"};
+  const CheckResult allowed = compare_runs(base.table, cur.table, allow);
+  const CheckRow* time = row_of(allowed, "jemalloc", "elapsed_ns");
+  ASSERT_NE(time, nullptr);
+  EXPECT_NE(time->note.find("ran differently (allowed): arguments: --transactions 49152 in the baseline only"),
+            std::string::npos)
+      << time->note;
+  EXPECT_TRUE(allowed.not_comparable.empty());
+}
+
+// MALLOC_CONF=tcache:false in the environment changes jemalloc: the variable is named.
+TEST(LikeWithLike, AnotherAllocatorEnvironmentIsNamed) {
+  Runs base, cur;
+  for (int rep = 1; rep <= 3; ++rep) {
+    base.add("jemalloc", rep, 1e7);
+    cur.add("jemalloc", rep, 4.6e7, {{"alloc_env", "MALLOC_CONF=tcache:false"}});
+  }
+  const CheckResult r = compare_runs(base.table, cur.table, CheckConfig{});
+  const CheckRow* cell = row_of(r, "jemalloc", "cell");
+  ASSERT_NE(cell, nullptr);
+  EXPECT_EQ(cell->verdict, Verdict::not_comparable);
+  EXPECT_NE(cell->note.find("environment: MALLOC_CONF=tcache:false in the current runs only"), std::string::npos)
+      << cell->note;
+  // Another library (an upgrade) is named too.
+  Runs upgraded;
+  for (int rep = 1; rep <= 3; ++rep) upgraded.add("jemalloc", rep, 1e7, {{"alloc_library", "/usr/lib/libjemalloc.so (2.0)"}});
+  const CheckRow* lib = row_of(compare_runs(base.table, upgraded.table, CheckConfig{}), "jemalloc", "cell");
+  ASSERT_NE(lib, nullptr);
+  EXPECT_NE(lib->note.find("allocator library: /usr/lib/libjemalloc.so (1.0) in the baseline, "
+                           "/usr/lib/libjemalloc.so (2.0) in the current runs"),
+            std::string::npos)
+      << lib->note;
+}
+
+// A field left empty (a folder older than schema 4) is unknown, not a difference.
+TEST(LikeWithLike, UnknownArgumentsPairByName) {
+  CellId known{"w", "a", "small", "w --threads 1", "glibc", "libc", "", "", 1};
+  CellId old{"w", "a", "small", "", "glibc", "", "", "", 1};
+  EXPECT_TRUE(differences(known, old, "baseline", "current runs").empty());
+}
+
+// The summary table of `view`, its rows as (allocator, ratio text).
+std::vector<std::pair<std::string, std::string>> table_rows(const ResultsView& view) {
+  const std::vector<CellSummary> cells = summarize_cells(view);
+  const Block t = summary_table(view, cells, view.cells.groups.front());
+  std::vector<std::pair<std::string, std::string>> out;
+  for (std::size_t i = 1; i < t.rows.size(); ++i) out.push_back({t.rows[i][1], t.rows[i][4]});
+  return out;
+}
+
+// On random data — allocators whose times differ by random factors, runs
+// missing at random (so some ratios are paired by repetition and some are
+// not) — the table never lists A before B while A's ratio says it is slower:
+// the ratios read down the table never fall, those above the reference are
+// at most 1 and those below at least 1; a "faster" row is never below it.
+TEST(OneEstimate, TheTableOrderIsTheRatiosOrder) {
+  std::mt19937 random(26);
+  std::lognormal_distribution<double> noise(0.0, 0.25);
+  std::uniform_real_distribution<double> speed(0.5, 2.0), coin(0.0, 1.0);
+  for (int trial = 0; trial < 300; ++trial) {
+    Runs runs;
+    const std::vector<std::string> allocators = {"glibc", "jemalloc", "tcmalloc", "mimalloc"};
+    std::map<std::string, double> factor;
+    for (const std::string& a : allocators) factor[a] = speed(random);
+    for (int rep = 1; rep <= 5; ++rep)
+      for (const std::string& a : allocators)
+        if (a == "glibc" || rep <= 2 || coin(random) > 0.2) runs.add(a, rep, 1e7 * factor[a] * noise(random));
+    ResultsView view;
+    view.table = std::make_shared<RunsTable>(runs.table);
+    view.cells = cells_of(*view.table);
+    const auto rows = table_rows(view);
+    const std::vector<CellSummary> cells = summarize_cells(view);
+    double previous = 0;
+    bool after_reference = false;
+    for (const auto& [allocator, ratio_text] : rows) {
+      const double ratio = ratio_text == "1" ? 1.0 : std::stod(ratio_text);
+      EXPECT_GE(ratio, previous) << "trial " << trial << ": " << allocator << " listed after a slower ratio";
+      previous = ratio;
+      if (allocator == "glibc") {
+        after_reference = true;
+        continue;
+      }
+      if (after_reference) EXPECT_GE(ratio, 1.0) << "trial " << trial << ": " << allocator;
+      else EXPECT_LE(ratio, 1.0) << "trial " << trial << ": " << allocator;
+      for (const CellSummary& c : cells)
+        if (c.allocator == allocator && c.standing == "faster") EXPECT_FALSE(after_reference) << "trial " << trial;
+    }
+  }
+}
+
+// bench check's change is always the quotient of the two values it shows,
+// and its sign always agrees with them, on random baselines and currents.
+TEST(OneEstimate, CheckChangeAgreesWithItsColumns) {
+  std::mt19937 random(27);
+  std::lognormal_distribution<double> noise(0.0, 0.3);
+  std::uniform_real_distribution<double> shift(0.6, 1.6);
+  for (int trial = 0; trial < 200; ++trial) {
+    Runs base, cur;
+    // Nine cells: enough for the sweep-wide drift to be taken out of the reference's.
+    for (const std::string w : {"vacation-high", "vacation-low", "intruder"})
+      for (const std::string a : {"glibc", "jemalloc", "tcmalloc"}) {
+        const double f = shift(random);
+        for (int rep = 1; rep <= 5; ++rep) {
+          base.add(a, rep, 1e7 * noise(random), {{"workload", w}});
+          cur.add(a, rep, 1e7 * f * noise(random), {{"workload", w}});
+        }
+      }
+    const CheckResult r = compare_runs(base.table, cur.table, CheckConfig{});
+    for (const CheckRow& row : r.rows) {
+      if (row.how != Comparison::measured) continue;
+      EXPECT_NEAR(row.change, row.cur / row.base - 1, 1e-9) << "trial " << trial << " " << cell_label(row.cell);
+      if (row.verdict == Verdict::regressed) EXPECT_GT(row.cur, row.base) << "trial " << trial;
+      if (row.verdict == Verdict::improved) EXPECT_LT(row.cur, row.base) << "trial " << trial;
+    }
+  }
+}
+
+// Peak RSS of the timed runs gives memory an interval and a verdict.
+TEST(OneEstimate, MemoryHasAnIntervalAndAVerdict) {
+  Runs runs;
+  for (int rep = 1; rep <= 5; ++rep) {
+    runs.add("glibc", rep, 1e7, {{"maxrss_kb", std::to_string(8000 + rep * 10)}});
+    runs.add("jemalloc", rep, 1e7, {{"maxrss_kb", std::to_string(6000 + rep * 10)}});
+  }
+  ResultsView view;
+  view.table = std::make_shared<RunsTable>(runs.table);
+  view.cells = cells_of(*view.table);
+  const std::vector<CellSummary> cells = summarize_cells(view);
+  ASSERT_EQ(cells.size(), 2u);
+  const CellSummary& je = cells[1];
+  EXPECT_EQ(je.allocator, "jemalloc");
+  EXPECT_EQ(je.peak_rss_kb.n, 5u);
+  EXPECT_LT(je.peak_rss_kb.low, je.peak_rss_kb.center);
+  EXPECT_GT(je.peak_rss_kb.high, je.peak_rss_kb.center);
+  EXPECT_EQ(je.memory_standing, "leaner");
+  EXPECT_NEAR(je.memory_vs_reference.value, je.peak_rss_kb.center / cells[0].peak_rss_kb.center, 1e-12);
+  const Block t = summary_table(view, cells, "vacation-high");
+  EXPECT_EQ(t.rows[0][6], "peak RSS (MiB) [95% CI]");
+  EXPECT_EQ(t.rows[0][8], "memory");
+  bool leaner = false;
+  for (const auto& row : t.rows) leaner = leaner || (row[1] == "jemalloc" && row[8] == "leaner");
+  EXPECT_TRUE(leaner);
+}
+
+// Runs measured while other processes used the machine are named: in check,
+// and in the table's runs column.
+TEST(BusyMachine, CheckAndTableNameTheCell) {
+  Runs base, cur;
+  for (int rep = 1; rep <= 3; ++rep) {
+    base.add("glibc", rep, 1e7);
+    cur.add("glibc", rep, 1e7, {{"others_cpu_pct", rep == 2 ? "48.0" : "1.0"}});
+  }
+  const CheckResult r = compare_runs(base.table, cur.table, CheckConfig{});
+  std::string warnings;
+  for (const std::string& w : r.warnings) warnings += w + "\n";
+  EXPECT_NE(warnings.find("1 cell(s) of the current runs were measured on a busy machine"), std::string::npos) << warnings;
+  EXPECT_NE(warnings.find("vacation-high:vacation/small/glibc/ml_wt/t1"), std::string::npos) << warnings;
+  const CheckRow* time = row_of(r, "glibc", "elapsed_ns");
+  ASSERT_NE(time, nullptr);
+  EXPECT_NE(time->note.find("measured on a busy machine (current)"), std::string::npos) << time->note;
+  ResultsView view;
+  view.table = std::make_shared<RunsTable>(cur.table);
+  view.cells = cells_of(*view.table);
+  const Block t = summary_table(view, summarize_cells(view), "vacation-high");
+  EXPECT_EQ(t.rows[1][2], "3 timed + 0 profiled, 1 on a busy machine");
+}
+
+}  // namespace
+}  // namespace allocstamp
