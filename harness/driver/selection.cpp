@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "elf_library.h"
 #include "errors.h"
 #include "spelling.h"
 
@@ -28,6 +29,18 @@ std::string did_you_mean(const std::string& name, const std::vector<Named>& cand
   for (const auto& c : candidates) consider(c.name);
   for (const auto& c : more) consider(c);
   return best.empty() ? "" : "did you mean '" + best + "'? ";
+}
+
+// A library given by path that defines no malloc or no free would leave
+// glibc's allocator measured under the library's name.
+void refuse_unless_allocator(const Allocator& a) {
+  const ElfLibrary elf = read_elf_library(a.library);
+  if (!elf.shared_library)
+    throw UsageError(a.name + " is not a shared library", "give an allocator library (a .so that defines malloc and free)");
+  std::string missing;
+  for (const char* function : {"malloc", "free"})
+    if (!elf.functions.count(function)) missing += (missing.empty() ? "no " : " and no ") + std::string(function);
+  if (!missing.empty()) throw UsageError(a.name + " defines " + missing, "give an allocator library");
 }
 
 }  // namespace
@@ -77,6 +90,7 @@ std::vector<Allocator> select_allocators(const Options& options, const Catalog& 
                          "link or copy it to a path without them");
       Allocator a = allocator_from_path(name);
       if (!a.installed) throw UsageError("no allocator library at " + name, "give the path of an existing .so");
+      refuse_unless_allocator(a);
       out.push_back(a);
       continue;
     }
