@@ -145,10 +145,19 @@ std::vector<Workload> select_workloads(const Options& options, const Catalog& ca
       if (w.family == name || w.name.rfind(name + "-", 0) == 0) out.push_back(w);
     if (out.size() == before)
     {
-      std::vector<std::string> families;
-      for (const auto& w : catalog.workloads)
-        if (std::find(families.begin(), families.end(), w.family) == families.end()) families.push_back(w.family);
-      throw UsageError("unknown workload '" + name + "'", did_you_mean(name, catalog.workloads, families) +
+      // The other names a workload answers to: its family, and each stem of
+      // its name ("vacation" of vacation-low, "maps-insert" of maps-insert-std_map).
+      std::vector<std::string> families_and_stems;
+      auto add = [&](const std::string& n) {
+        if (std::find(families_and_stems.begin(), families_and_stems.end(), n) == families_and_stems.end())
+          families_and_stems.push_back(n);
+      };
+      for (const auto& w : catalog.workloads) {
+        add(w.family);
+        for (auto dash = w.name.find('-'); dash != std::string::npos; dash = w.name.find('-', dash + 1))
+          add(w.name.substr(0, dash));
+      }
+      throw UsageError("unknown workload '" + name + "'", did_you_mean(name, catalog.workloads, families_and_stems) +
                                                               "choose from: " + names_of(catalog.workloads) +
                                                               ", a family, or all");
     }

@@ -117,7 +117,7 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   nlohmann::json saved_meta;
   if (resuming) {
     for (const auto& flag : options.given)
-      if (flag != "--resume" && flag != "--dry-run")
+      if (flag != "--resume" && flag != "--dry-run" && flag != "--no-plot")
         throw UsageError(flag + " cannot be combined with --resume", "a resumed sweep keeps the options saved in its meta.json");
     fs::path dir = options.resume;
     saved_meta = read_meta(dir, MetaMissing::refuse).doc;
@@ -130,6 +130,7 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     }
     saved.resume = options.resume;
     saved.dry_run = options.dry_run;
+    saved.no_plot = saved.no_plot || options.no_plot;
     saved.command_line = options.command_line;
     options = saved;
     options.out = dir.string();

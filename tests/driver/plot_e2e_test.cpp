@@ -1,8 +1,8 @@
 // plot_e2e_test — `bench plot` through the real binary on a copy of the fixture
 // folder: a PNG and an SVG for every figure that applies, report.md and
 // report.html naming each; exit 2 for a missing or malformed folder, exit 1
-// without gnuplot. The drawing tests skip when gnuplot is not installed (and
-// fail under CI=true).
+// without gnuplot; `make plots` keeps the build quiet. The drawing tests skip
+// when gnuplot is not installed (and fail under CI=true).
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -76,6 +76,33 @@ TEST_F(PlotEndToEnd, DrawsEveryFigureThatAppliesAndTheReport) {
   EXPECT_FALSE(fs::exists(dir / "figures" / "stale.png"));
   EXPECT_NE(r.out.find("report: " + (dir / "report.md").string()), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("(15 figure(s), 6 not drawn)"), std::string::npos) << r.out;
+}
+
+// `make plots` builds first, quietly: what it prints is the figures' and the
+// report's; the build's output is shown only when the build fails.
+TEST_F(PlotEndToEnd, MakePlotsKeepsTheBuildQuiet) {
+  SKIP_UNLESS_INSTALLED(have_gnuplot(), "gnuplot (gnuplot-nox)");
+  auto make_plots = [&](const std::string& build) {
+    testing::CommandOptions options;
+    options.timeout_seconds = 280;
+    return testing::run_command({"/usr/bin/make", "-C", SOURCE_DIR, "--no-print-directory", "plots", "BUILD=" + build,
+                                 "PRESET_TYPE=" BUILD_TYPE, "JOBS=2", "DIR=" + dir.string()},
+                                options);
+  };
+  Result r = make_plots(BUILD_DIR);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("report: " + (dir / "report.md").string()), std::string::npos) << r.out;
+  for (const char* noise : {"Built target", "-- Configuring done", "install-deps:", "cmake -S"}) {
+    EXPECT_EQ(r.out.find(noise), std::string::npos) << noise << " in:\n" << r.out;
+    EXPECT_EQ(r.err.find(noise), std::string::npos) << noise << " in:\n" << r.err;
+  }
+  // A build folder under a file cannot be made: cmake's own words, then why.
+  std::ofstream(root / "a-file") << "";
+  Result failed = make_plots((root / "a-file" / "build").string());
+  EXPECT_NE(failed.exit_code, 0);
+  EXPECT_NE(failed.err.find("CMake Error"), std::string::npos) << failed.err;
+  EXPECT_NE(failed.err.find("error: the build failed (its output is above)"), std::string::npos) << failed.err;
+  EXPECT_EQ(failed.out.find("drew"), std::string::npos) << "nothing is drawn after a failed build";
 }
 
 TEST_F(PlotEndToEnd, AMissingOrMalformedFolderExits2) {
