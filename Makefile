@@ -24,8 +24,14 @@ test: build
 overhead: build
 	./scripts/overhead --build $(BUILD)
 
-plots: build
-	ALLOCSTAMP_BUILD_DIR=$(abspath $(BUILD)) ./bench plot $(DIR)
+# The build's output goes to a log, shown only when the build fails: what
+# `make plots` prints is the figures' and the report's.
+plots:
+	@log="$$(mktemp)"; \
+	if $(MAKE) --no-print-directory build >"$$log" 2>&1; then rm -f "$$log"; else \
+	  cat "$$log" >&2; rm -f "$$log"; \
+	  echo "error: the build failed (its output is above) — fix it, then run make plots again" >&2; exit 1; fi
+	@ALLOCSTAMP_BUILD_DIR=$(abspath $(BUILD)) ./bench plot $(DIR)
 
 clean:
 	rm -rf $(BUILD)

@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "errors.h"
+#include "format.h"
 #include "options.h"
 #include "spelling.h"
 #include "version.h"
@@ -24,7 +25,8 @@ void to_json(nlohmann::json& j, const Options& o) {
                      {"timeout", o.timeout_seconds}, {"profile", o.profile}, {"series", o.series},
                      {"callsites", o.callsites}, {"shard", o.shard}, {"shuffle", o.shuffle},  {"seed", o.seed},           {"registry", o.registries},
                      {"workloads_file", o.workload_files}, {"preset", o.preset},
-                     {"sizes", o.workload_sizes}, {"args", o.workload_args}};
+                     {"sizes", o.workload_sizes}, {"args", o.workload_args},
+                     {"no_plot", o.no_plot}};
 }
 
 void from_json(const nlohmann::json& j, Options& o) {
@@ -55,6 +57,7 @@ void from_json(const nlohmann::json& j, Options& o) {
   o.preset = j.value("preset", std::string());
   o.workload_sizes = j.value("sizes", std::map<std::string, std::string>{});
   o.workload_args = j.value("args", std::map<std::string, std::vector<std::string>>{});
+  o.no_plot = j.value("no_plot", false);
 }
 
 namespace {
@@ -188,6 +191,9 @@ void validate_values(const Options& o, const CheckOptions& c, int argc, char** a
     i += n;
   }
   if (!std::isfinite(o.timeout_seconds)) throw UsageError("--timeout is not a number of seconds", "give e.g. --timeout 600");
+  if (o.timeout_seconds <= 0)
+    throw UsageError("--timeout must be > 0 (it is " + number_text("%g", o.timeout_seconds) + ")",
+                     "give the seconds a run may take, e.g. --timeout 600");
   if (!std::isfinite(c.alpha)) throw UsageError("--alpha is not a number", "give a level between 0 and 1, e.g. 0.05");
 }
 
@@ -217,13 +223,34 @@ std::string expand_thread_ranges(const std::string& list) {
   return out;
 }
 
+// "tcmalloc, jemalloc" -> "tcmalloc,jemalloc": a list as a shell user quotes
+// it, spaces around its items dropped (an item left empty stays empty, and is refused).
+std::string trim_items(const std::string& list) {
+  std::string out, item;
+  std::istringstream items(list);
+  bool first = true;
+  while (std::getline(items, item, ',')) {
+    const auto begin = item.find_first_not_of(" \t"), end = item.find_last_not_of(" \t");
+    out += (first ? "" : ",") + (begin == std::string::npos ? std::string() : item.substr(begin, end - begin + 1));
+    first = false;
+  }
+  return !list.empty() && list.back() == ',' ? out + "," : out;
+}
+
 Command parse_command_line(int argc, char** argv) {
-  // Thread ranges become lists before CLI11 reads the words (and the variable).
+  // List items are trimmed and thread ranges become lists before CLI11 reads
+  // the words (and the variables).
+  for (const char* variable : {"ALLOCSTAMP_ALLOC", "ALLOCSTAMP_WORKLOAD", "ALLOCSTAMP_THREADS"})
+    if (const char* value = std::getenv(variable); value && *value) setenv(variable, trim_items(value).c_str(), 1);
   if (const char* threads = std::getenv("ALLOCSTAMP_THREADS"); threads && *threads)
     setenv("ALLOCSTAMP_THREADS", expand_thread_ranges(threads).c_str(), 1);
   std::vector<std::string> words(argv, argv + argc);
   for (std::size_t i = 1; i < words.size(); ++i) {
     if (words[i] == "--") break;
+    for (const std::string flag : {"--alloc", "--workload", "--threads", "--modes", "--threshold"}) {
+      if (words[i].rfind(flag + "=", 0) == 0) words[i] = flag + "=" + trim_items(words[i].substr(flag.size() + 1));
+      else if (words[i] == flag && i + 1 < words.size()) words[i + 1] = trim_items(words[i + 1]);
+    }
     if (words[i].rfind("--threads=", 0) == 0) words[i] = "--threads=" + expand_thread_ranges(words[i].substr(10));
     else if (words[i] == "--threads" && i + 1 < words.size()) words[i + 1] = expand_thread_ranges(words[i + 1]);
   }
@@ -259,8 +286,8 @@ Command parse_command_line(int argc, char** argv) {
   app.add_option("--tm", o.tm, "TM method for transactional workloads: ml_wt, gl_wt, serialirr, lock, seq")
       ->envname("ALLOCSTAMP_TM")->check(CLI::IsMember({"ml_wt", "gl_wt", "serialirr", "lock", "seq"}));
   app.add_option("--out", o.out, "Results folder (default results/runs/<timestamp>)")->envname("ALLOCSTAMP_OUT");
-  app.add_option("--timeout", o.timeout_seconds, "Seconds a run may take before it is stopped")
-      ->envname("ALLOCSTAMP_TIMEOUT")->check(CLI::PositiveNumber);
+  app.add_option("--timeout", o.timeout_seconds, "Seconds a run may take before it is stopped (more than 0)")
+      ->envname("ALLOCSTAMP_TIMEOUT");
   app.add_flag("--no-profile", no_profile, "No profiled runs: the same as --profile-reps 0")
       ->envname("ALLOCSTAMP_NO_PROFILE");
   app.add_option("--profile", o.profile,

@@ -5,6 +5,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <iterator>
+
 namespace allocstamp {
 
 std::vector<std::string> child_arguments(const Run& run, const Options& options) {
@@ -23,13 +26,36 @@ std::vector<std::string> child_arguments(const Run& run, const Options& options)
   return args;
 }
 
-std::vector<std::string> inherited_tuning() {
+namespace {
+
+// A NAME=value entry that tunes an allocator or the loader; LD_PRELOAD is the
+// run's own (the allocator itself), not a tuning.
+bool tunes_allocator(const std::string& entry) {
   static const char* prefixes[] = {"MALLOC_", "GLIBC_TUNABLES", "MIMALLOC_", "TCMALLOC_", "JEMALLOC_", "TBB_", "LD_"};
+  if (entry.rfind("LD_PRELOAD=", 0) == 0) return false;
+  return std::any_of(std::begin(prefixes), std::end(prefixes),
+                     [&](const char* prefix) { return entry.rfind(prefix, 0) == 0; });
+}
+
+}  // namespace
+
+std::vector<std::string> inherited_tuning() {
   std::vector<std::string> found;
   for (char** e = environ; *e; ++e)
-    for (const char* prefix : prefixes)
-      if (std::string(*e).rfind(prefix, 0) == 0 && std::string(*e).rfind("LD_PRELOAD=", 0) != 0) found.emplace_back(*e);
+    if (tunes_allocator(*e)) found.emplace_back(*e);
   return found;
+}
+
+std::string allocator_environment(const std::vector<std::string>& env, const Allocator& allocator) {
+  std::vector<std::string> found;
+  for (const std::string& e : env)
+    if (tunes_allocator(e) || allocator.env.count(e.substr(0, e.find('=')))) found.push_back(e);
+  std::sort(found.begin(), found.end(), [](const std::string& a, const std::string& b) {
+    return a.substr(0, a.find('=')) < b.substr(0, b.find('='));
+  });
+  std::string joined;
+  for (const std::string& e : found) joined += (joined.empty() ? "" : ";") + e;
+  return joined;
 }
 
 std::vector<std::string> preloaded_environment(const Allocator& allocator, const std::string& in_front,

@@ -20,4 +20,16 @@ std::vector<std::string> preloaded_environment(const Allocator& allocator, const
 // run inherits them, so meta.json records them.
 std::vector<std::string> inherited_tuning();
 
+// What a run was run with beyond its plan (runs.csv's args, alloc_library,
+// alloc_env): the same numbers come only from the same setting.
+struct RunSetting {
+  std::string args;           // the child's arguments (child_arguments), as a shell line
+  std::string alloc_library;  // library_identity (registry.h)
+  std::string alloc_env;      // allocator_environment of the child's environment
+};
+// The child's variables that tune the allocator or the loader (those
+// inherited_tuning keeps) or that the allocator's registry entry sets,
+// sorted by name, NAME=value joined by ';'.
+std::string allocator_environment(const std::vector<std::string>& env, const Allocator& allocator);
+
 }  // namespace allocstamp

@@ -1,7 +1,8 @@
 // executor.cpp — the real executor. The child gets its own process group (a
 // timeout stops the workload and anything it started), the write end of the
 // record pipe above fd 9, and its output in the run's log; the parent drains
-// the pipe while waiting so a chatty child never blocks.
+// the pipe while waiting so a chatty child never blocks. The machine's load and
+// CPU ticks are read just before the fork and just after the child ends.
 #include "executor.h"
 
 #include <fcntl.h>
@@ -15,6 +16,8 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+
+#include "machine.h"
 
 namespace allocstamp {
 
@@ -91,6 +94,8 @@ Finished ProcessExecutor::run(const Launch& launch) {
   for (auto& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
 
+  const double load_before = load_average();
+  const CpuTicks ticks_before = cpu_ticks();
   auto start = std::chrono::steady_clock::now();
   pid_t pid = fork();
   if (pid == 0) {
@@ -160,6 +165,7 @@ Finished ProcessExecutor::run(const Launch& launch) {
     }
   }
   f.wall_ns = since(start);
+  const CpuTicks ticks_after = cpu_ticks();
   kill(-pid, SIGKILL);  // anything the workload left running in its group
   wait4(pid, &status, 0, &usage);
   for (;;) {  // what is still in the pipe
@@ -174,6 +180,13 @@ Finished ProcessExecutor::run(const Launch& launch) {
   f.user_ns = timeval_ns(usage.ru_utime);
   f.sys_ns = timeval_ns(usage.ru_stime);
   f.maxrss_kb = usage.ru_maxrss;
+  if (!f.start_failed) {
+    const MachineShare share =
+        machine_share(ticks_before, ticks_after, double(f.user_ns + f.sys_ns) / 1e9, double(f.wall_ns) / 1e9);
+    f.load_avg_before = load_before;
+    f.others_cpu_pct = share.others_cpu_pct;
+    f.steal_pct = share.steal_pct;
+  }
   return f;
 }
 

@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,11 @@ struct Finished {
   uint64_t wall_ns = 0;
   uint64_t user_ns = 0, sys_ns = 0;
   int64_t maxrss_kb = 0;    // from wait4: this child alone
+  // The machine around the run (machine.h); NaN when not measured (a fake, a
+  // run that did not start).
+  double load_avg_before = std::numeric_limits<double>::quiet_NaN();
+  double others_cpu_pct = std::numeric_limits<double>::quiet_NaN();
+  double steal_pct = std::numeric_limits<double>::quiet_NaN();
   std::string records;      // everything it wrote to the record pipe
 };
 

@@ -6,8 +6,11 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <thread>
 
 #include <hwloc.h>
@@ -87,22 +90,68 @@ nlohmann::json describe_machine(const std::filesystem::path& source_dir) {
           {"topology", topology()}};
 }
 
+double load_average() {
+  double load = std::numeric_limits<double>::quiet_NaN();
+  std::ifstream loadavg("/proc/loadavg");
+  if (!(loadavg >> load)) return std::numeric_limits<double>::quiet_NaN();
+  return load;
+}
+
+CpuTicks cpu_ticks() {
+  CpuTicks t;
+  std::ifstream stat("/proc/stat");
+  std::string line;
+  if (!std::getline(stat, line) || line.rfind("cpu ", 0) != 0) return t;
+  std::istringstream fields(line.substr(4));
+  // user nice system idle iowait irq softirq steal (guest and guest_nice
+  // follow, already counted in user and nice: left out).
+  uint64_t v[8] = {};
+  int n = 0;
+  while (n < 8 && fields >> v[n]) ++n;
+  if (n < 4) return t;
+  t.busy = v[0] + v[1] + v[2] + v[5] + v[6];
+  t.steal = v[7];
+  t.known = true;
+  return t;
+}
+
+MachineShare machine_share(const CpuTicks& before, const CpuTicks& after, double run_cpu_seconds, double wall_seconds,
+                           unsigned cores, long ticks_per_second) {
+  MachineShare share;
+  if (!before.known || !after.known || cores == 0 || ticks_per_second <= 0) return share;
+  const double machine_seconds = wall_seconds * cores, tick = 1.0 / double(ticks_per_second);
+  // The kernel counts in ticks (10 ms at 100 Hz): over less than 20 ticks of
+  // the machine's time, one tick more or less is more than 5%, so a short
+  // run's share is unknown rather than noise.
+  if (!(machine_seconds >= 20 * tick)) return share;
+  const double busy = double(after.busy - std::min(before.busy, after.busy)) * tick;
+  const double steal = double(after.steal - std::min(before.steal, after.steal)) * tick;
+  share.others_cpu_pct = std::clamp(100.0 * (busy - run_cpu_seconds) / machine_seconds, 0.0, 100.0);
+  share.steal_pct = std::min(100.0, 100.0 * steal / machine_seconds);
+  return share;
+}
+
+MachineShare machine_share(const CpuTicks& before, const CpuTicks& after, double run_cpu_seconds, double wall_seconds) {
+  long online = sysconf(_SC_NPROCESSORS_ONLN);
+  return machine_share(before, after, run_cpu_seconds, wall_seconds, online > 0 ? unsigned(online) : 0u,
+                       sysconf(_SC_CLK_TCK));
+}
+
+bool busy_run(double others_cpu_pct, double steal_pct) {
+  return others_cpu_pct > 25 || steal_pct > 10;  // NaN compares false: unknown is not busy
+}
+
 std::vector<std::string> machine_warnings() {
   std::vector<std::string> warnings;
   std::ifstream governor("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
   std::string g;
   if (governor >> g && g != "performance")
     warnings.push_back("CPU frequency scaling is '" + g + "': timings vary more (set the governor to performance)");
-  double load = 0;
-  std::ifstream loadavg("/proc/loadavg");
-  if (loadavg >> load && load > 0.5 * std::thread::hardware_concurrency())
+  const double load = load_average();
+  if (load > 0.5 * std::thread::hardware_concurrency())
     warnings.push_back("the machine is busy (load average " + std::to_string(load).substr(0, 4) + "): timings will be noisy");
   return warnings;
 }
 
-// Other processes using a quarter of the machine (half a core on this 2-core
-// VM) take CPU time and caches from the run; a hypervisor stealing a tenth
-// slows every thread alike.
-bool busy_run(double others_cpu_pct, double steal_pct) { return others_cpu_pct > 25 || steal_pct > 10; }
 
 }  // namespace allocstamp

@@ -52,6 +52,33 @@ std::string Meta::preset() const {
   return options.contains("preset") && options["preset"].is_string() ? options["preset"].get<std::string>() : "";
 }
 
+std::vector<std::string> Meta::machine_warnings() const {
+  std::vector<std::string> out;
+  auto add = [&](const nlohmann::json& holder, const std::string& prefix) {
+    if (!holder.is_object() || !holder.contains("machine_warnings") || !holder["machine_warnings"].is_array()) return;
+    for (const auto& w : holder["machine_warnings"])
+      if (w.is_string()) out.push_back(prefix + w.get<std::string>());
+  };
+  add(doc, "");
+  if (doc.contains("resumed") && doc["resumed"].is_array())
+    for (const auto& r : doc["resumed"])
+      add(r, "when resumed" + (r.is_object() && r.contains("at") && r["at"].is_string() ? " at " + r["at"].get<std::string>() : "") + ": ");
+  return out;
+}
+
+Meta::BusyRuns Meta::busy_runs() const {
+  auto count = [&](const char* key) {
+    return doc.contains(key) && doc[key].is_number_integer() ? doc[key].get<int>() : 0;
+  };
+  return {count("busy_runs"), count("runs_with_machine_state")};
+}
+
+bool Meta::no_plot() const {
+  if (!doc.contains("options") || !doc["options"].is_object()) return false;
+  const auto& options = doc["options"];
+  return options.contains("no_plot") && options["no_plot"].is_boolean() && options["no_plot"].get<bool>();
+}
+
 bool Meta::unprofiled() const {
   if (!doc.contains("options") || !doc["options"].is_object()) return false;
   const nlohmann::json& o = doc["options"];

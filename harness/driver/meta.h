@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -20,6 +21,18 @@ struct Meta {
   std::string compiler() const;
   // The preset the sweep ran ("" when none).
   std::string preset() const;
+  // Whether the sweep was started with --no-plot (false when the folder does not say).
+  bool no_plot() const;
+  // The warnings about the machine bench printed when the sweep started, then
+  // those of each resume ("when resumed at <time>: ..."); empty for a folder
+  // older than the record.
+  std::vector<std::string> machine_warnings() const;
+  // How many runs were measured on a busy machine (busy_run, machine.h), of
+  // how many whose machine state was measured; 0 of 0 when unknown.
+  struct BusyRuns {
+    int busy = 0, of = 0;
+  };
+  BusyRuns busy_runs() const;
   // A folder of schema 1 or 2 (no `kind` column): memprof was not preloaded.
   bool unprofiled() const;
   // Whether every thread of the workload does the whole work (registry

@@ -65,6 +65,28 @@ bool chosen(const Options& o, const std::string& flag, const char* variable) {
   return std::find(o.given.begin(), o.given.end(), flag) != o.given.end() || std::getenv(variable) != nullptr;
 }
 
+// The flags (typed, or through their variables) that change which runs a
+// preset makes or what it leaves behind: with any of them, the preset's
+// description (the default job's "about twelve minutes") is not what runs.
+std::vector<std::string> narrowing_flags(const Options& o) {
+  static const std::pair<const char*, const char*> flags[] = {
+      {"--alloc", "ALLOCSTAMP_ALLOC"},         {"--workload", "ALLOCSTAMP_WORKLOAD"},
+      {"--threads", "ALLOCSTAMP_THREADS"},     {"--size", "ALLOCSTAMP_SIZE"},
+      {"--tm", "ALLOCSTAMP_TM"},               {"--reps", "ALLOCSTAMP_REPS"},
+      {"--profile-reps", "ALLOCSTAMP_PROFILE_REPS"}, {"--profile", "ALLOCSTAMP_PROFILE"},
+      {"--no-profile", "ALLOCSTAMP_NO_PROFILE"}, {"--series", "ALLOCSTAMP_SERIES"},
+      {"--no-series", "ALLOCSTAMP_SERIES"},    {"--shard", "ALLOCSTAMP_SHARD"},
+      {"--registry", "ALLOCSTAMP_REGISTRY"},   {"--no-plot", "ALLOCSTAMP_NO_PLOT"}};
+  std::vector<std::string> given;  // a typed flag by its name, a variable by its own
+  for (const auto& [flag, variable] : flags) {
+    const std::string name = std::find(o.given.begin(), o.given.end(), flag) != o.given.end() ? flag
+                             : std::getenv(variable)                                        ? variable
+                                                                                            : "";
+    if (!name.empty() && std::find(given.begin(), given.end(), name) == given.end()) given.push_back(name);
+  }
+  return given;
+}
+
 }  // namespace
 
 std::vector<Preset> load_presets(const fs::path& file) {
@@ -84,9 +106,10 @@ const Preset& find_preset(const std::vector<Preset>& presets, const std::string&
 
 void choose_preset(Options& options, const fs::path& presets_file, std::ostream& out) {
   if (!options.resume.empty()) {
-    const std::string name = read_meta(options.resume).preset();
+    const Meta meta = read_meta(options.resume);
+    const std::string name = meta.preset();
     for (const Preset& p : load_presets(presets_file))
-      if (p.name == name) options.plot_after = p.plot && !options.no_plot;
+      if (p.name == name) options.plot_after = p.plot && !options.no_plot && !meta.no_plot();
     return;
   }
   // One set of defaults: without --preset the flags narrow the default job
@@ -97,7 +120,15 @@ void choose_preset(Options& options, const fs::path& presets_file, std::ostream&
   const std::vector<Preset> presets = load_presets(presets_file);
   const Preset& preset = find_preset(presets, options.preset);
   apply_preset(preset, options);
-  if (!options.dry_run) out << "preset " << preset.name << ": " << preset.description << "\n";
+  if (options.dry_run) return;
+  const std::vector<std::string> narrowed = narrowing_flags(options);
+  if (narrowed.empty()) {
+    out << "preset " << preset.name << ": " << preset.description << "\n";
+    return;
+  }
+  std::string flags;
+  for (const std::string& f : narrowed) flags += (flags.empty() ? "" : ", ") + f;
+  out << "preset " << preset.name << ", changed by " << flags << " (bench --dry-run lists the runs)\n";
 }
 
 void print_presets(const std::vector<Preset>& presets) {

@@ -1,6 +1,9 @@
 // registry.cpp — parsing and validating the registry files with nlohmann-json,
-// resolving allocator libraries, and asking dpkg for package versions.
+// resolving allocator libraries, naming their builds (dpkg's package versions,
+// else the ELF build-id).
 #include "registry.h"
+
+#include <gnu/libc-version.h>
 
 #include <array>
 #include <cstdio>
@@ -8,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "elf_library.h"
 #include "errors.h"
 
 namespace allocstamp {
@@ -148,6 +152,15 @@ std::string package_version(const std::string& package) {
   while (fgets(buf.data(), int(buf.size()), p)) out += buf.data();
   pclose(p);
   return out;
+}
+
+std::string library_identity(const Allocator& allocator) {
+  if (!allocator.installed) return "";
+  if (allocator.library.empty()) return std::string("glibc ") + gnu_get_libc_version();
+  if (std::string version = package_version(allocator.package); !version.empty())
+    return allocator.library + " (" + allocator.package + " " + version + ")";
+  const std::string build_id = read_elf_library(allocator.library).build_id;
+  return build_id.empty() ? allocator.library : allocator.library + " build-id " + build_id;
 }
 
 }  // namespace allocstamp

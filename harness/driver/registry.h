@@ -53,4 +53,11 @@ Allocator allocator_from_path(const std::string& path);
 // The installed version of a Debian package ("" when unknown).
 std::string package_version(const std::string& package);
 
+// The allocator's library as a run preloads it, for runs.csv's alloc_library:
+// its resolved path and "(package version)" when its registry entry names an
+// installed package, else "build-id <hex>" (the ELF note); for glibc, nothing
+// preloaded, "glibc <version>" of the C library; "" when it is not installed.
+// Asks dpkg: once per allocator and sweep.
+std::string library_identity(const Allocator& allocator);
+
 }  // namespace allocstamp

@@ -17,6 +17,8 @@
 #include "summary_table.h"
 #include "findings.h"
 #include "format.h"
+#include "meta.h"
+#include "shell_words.h"
 
 namespace allocstamp {
 
@@ -31,20 +33,9 @@ std::string text_of(const nlohmann::json& j) {
 
 // The command line as one could paste it into a shell.
 std::string shell_line(const nlohmann::json& words) {
-  std::string out;
-  for (const auto& w : words) {
-    std::string word = text_of(w);
-    bool plain = !word.empty() && word.find_first_not_of(
-                                      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=,./:+@%") ==
-                                      std::string::npos;
-    if (!plain) {
-      std::string quoted = "'";
-      for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-      word = quoted + "'";
-    }
-    out += (out.empty() ? "" : " ") + word;
-  }
-  return out;
+  std::vector<std::string> texts;
+  for (const auto& w : words) texts.push_back(text_of(w));
+  return allocstamp::shell_line(texts);
 }
 
 // The sizes the runs used: one, or each workload's where they differ (the
@@ -155,6 +146,16 @@ void setup_section(const ResultsView& view, Document& doc) {
     for (const auto& e : meta["inherited_environment"]) items.push_back(text_of(e));
     doc.push_back(list(items));
   }
+  const Meta recorded{meta, true};
+  if (const std::vector<std::string> warnings = recorded.machine_warnings(); !warnings.empty()) {
+    doc.push_back(paragraph("bench warned about the machine:"));
+    doc.push_back(list(warnings));
+  }
+  if (const Meta::BusyRuns busy = recorded.busy_runs(); busy.busy > 0)
+    doc.push_back(paragraph(std::to_string(busy.busy) + " of " + std::to_string(busy.of) +
+                            " runs measured while other processes used more than a quarter of the machine or the "
+                            "hypervisor stole more than 10% (runs.csv: others_cpu_pct, steal_pct): their times are "
+                            "less trustworthy."));
 }
 
 // The cell of every run, by run_id.

@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <iterator>
 
 #include "errors.h"
@@ -62,6 +64,14 @@ void write_records(std::ofstream& out, const std::vector<KeyValues>& records, co
     }
     write_row(out, row);
   }
+}
+
+// A measured figure with a fixed number of decimals; empty when not measured (NaN).
+std::string fixed(double v, const char* format) {
+  if (!std::isfinite(v)) return "";
+  char text[32];
+  std::snprintf(text, sizeof text, format, v);
+  return text;
 }
 
 }  // namespace
@@ -241,14 +251,18 @@ void replace_file(const fs::path& file, const std::string& text) {
 
 void ResultsFolder::write_meta(const nlohmann::json& meta) { replace_file(dir_ / "meta.json", meta.dump(2) + "\n"); }
 
-void ResultsFolder::append(const Run& run, Status status, const Finished& f, const Records& r) {
+void ResultsFolder::append(const Run& run, const RunSetting& setting, Status status, const Finished& f,
+                           const Records& r) {
   KeyValues values = r.memprof;
   for (const auto& [k, v] : r.metrics) values[k] = v;
   values["run_id"] = std::to_string(run.id);
   values["workload"] = run.workload.name;
   values["app"] = run.workload.app;
   values["size"] = run.size;
+  values["args"] = setting.args;
   values["allocator"] = run.allocator.name;
+  values["alloc_library"] = setting.alloc_library;
+  values["alloc_env"] = setting.alloc_env;
   values["tm"] = run.tm;
   values["threads"] = std::to_string(run.threads);
   values["rep"] = std::to_string(run.rep);
@@ -261,6 +275,9 @@ void ResultsFolder::append(const Run& run, Status status, const Finished& f, con
     values["user_ns"] = std::to_string(f.user_ns);
     values["sys_ns"] = std::to_string(f.sys_ns);
     values["maxrss_kb"] = std::to_string(f.maxrss_kb);
+    values["load_avg_before"] = fixed(f.load_avg_before, "%.2f");
+    values["others_cpu_pct"] = fixed(f.others_cpu_pct, "%.1f");
+    values["steal_pct"] = fixed(f.steal_pct, "%.1f");
   }
   values["log"] = fs::relative(log_path(run), dir_).string();
   // Keys that are not columns (and not identity keys of the record) go to extra.
@@ -279,11 +296,11 @@ void ResultsFolder::append(const Run& run, Status status, const Finished& f, con
   check_written();
 }
 
-void ResultsFolder::append_skipped(const Run& run, const std::string& why) {
+void ResultsFolder::append_skipped(const Run& run, const RunSetting& setting, const std::string& why) {
   Finished none;
   Records records;
   records.metrics["skip_reason"] = why;
-  append(run, Status::skipped, none, records);
+  append(run, setting, Status::skipped, none, records);
 }
 
 }  // namespace allocstamp

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "csv.h"
+#include "environment.h"
 #include "executor.h"
 #include "keys.h"
 #include "plan.h"
@@ -67,8 +68,8 @@ class ResultsFolder {
   // Keys of the runs in runs.csv: those that ran (or, with skipped, those skipped).
   std::set<std::string> completed_keys(bool skipped = false) const;
   void write_meta(const nlohmann::json& meta);
-  void append(const Run& run, Status status, const Finished& f, const Records& r);
-  void append_skipped(const Run& run, const std::string& why);
+  void append(const Run& run, const RunSetting& setting, Status status, const Finished& f, const Records& r);
+  void append_skipped(const Run& run, const RunSetting& setting, const std::string& why);
 
  private:
   explicit ResultsFolder(std::filesystem::path dir) : dir_(std::move(dir)) {}

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "elf_library.h"
 #include "errors.h"
 #include "spelling.h"
 
@@ -28,6 +29,18 @@ std::string did_you_mean(const std::string& name, const std::vector<Named>& cand
   for (const auto& c : candidates) consider(c.name);
   for (const auto& c : more) consider(c);
   return best.empty() ? "" : "did you mean '" + best + "'? ";
+}
+
+// A library given by path that defines no malloc or no free would leave
+// glibc's allocator measured under the library's name.
+void refuse_unless_allocator(const Allocator& a) {
+  const ElfLibrary elf = read_elf_library(a.library);
+  if (!elf.shared_library)
+    throw UsageError(a.name + " is not a shared library", "give an allocator library (a .so that defines malloc and free)");
+  std::string missing;
+  for (const char* function : {"malloc", "free"})
+    if (!elf.functions.count(function)) missing += (missing.empty() ? "no " : " and no ") + std::string(function);
+  if (!missing.empty()) throw UsageError(a.name + " defines " + missing, "give an allocator library");
 }
 
 }  // namespace
@@ -77,6 +90,7 @@ std::vector<Allocator> select_allocators(const Options& options, const Catalog& 
                          "link or copy it to a path without them");
       Allocator a = allocator_from_path(name);
       if (!a.installed) throw UsageError("no allocator library at " + name, "give the path of an existing .so");
+      refuse_unless_allocator(a);
       out.push_back(a);
       continue;
     }
@@ -131,10 +145,19 @@ std::vector<Workload> select_workloads(const Options& options, const Catalog& ca
       if (w.family == name || w.name.rfind(name + "-", 0) == 0) out.push_back(w);
     if (out.size() == before)
     {
-      std::vector<std::string> families;
-      for (const auto& w : catalog.workloads)
-        if (std::find(families.begin(), families.end(), w.family) == families.end()) families.push_back(w.family);
-      throw UsageError("unknown workload '" + name + "'", did_you_mean(name, catalog.workloads, families) +
+      // The other names a workload answers to: its family, and each stem of
+      // its name ("vacation" of vacation-low, "maps-insert" of maps-insert-std_map).
+      std::vector<std::string> families_and_stems;
+      auto add = [&](const std::string& n) {
+        if (std::find(families_and_stems.begin(), families_and_stems.end(), n) == families_and_stems.end())
+          families_and_stems.push_back(n);
+      };
+      for (const auto& w : catalog.workloads) {
+        add(w.family);
+        for (auto dash = w.name.find('-'); dash != std::string::npos; dash = w.name.find('-', dash + 1))
+          add(w.name.substr(0, dash));
+      }
+      throw UsageError("unknown workload '" + name + "'", did_you_mean(name, catalog.workloads, families_and_stems) +
                                                               "choose from: " + names_of(catalog.workloads) +
                                                               ", a family, or all");
     }

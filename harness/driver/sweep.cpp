@@ -3,6 +3,10 @@
 #include "sweep.h"
 
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <map>
 #include <ctime>
 #include <fstream>
 #include <iostream>
@@ -20,6 +24,7 @@
 #include "ranking.h"
 #include "records.h"
 #include "shards.h"
+#include "shell_words.h"
 #include "registry.h"
 #include "results_folder.h"
 #include "summary.h"
@@ -86,6 +91,25 @@ std::string measurement_problem(const Run& run, const Records& records, const fs
   return "";
 }
 
+// The folder's runs measured on a busy machine (machine.h busy_run), and the
+// runs whose machine state was measured at all, from runs.csv: a resumed
+// folder's earlier runs count, an older schema's (no such columns) do not.
+std::pair<int, int> busy_runs_of(const fs::path& dir) {
+  const RunsTable t = load_runs(dir, "results", Damaged::skip);
+  auto value = [&](const CsvRow& row, const char* column) {
+    const std::string& text = t.text(row, column);
+    return text.empty() ? std::numeric_limits<double>::quiet_NaN() : std::strtod(text.c_str(), nullptr);
+  };
+  int busy = 0, measured = 0;
+  for (const CsvRow& row : t.rows) {
+    const double others = value(row, "others_cpu_pct"), steal = value(row, "steal_pct");
+    if (std::isnan(others) && std::isnan(steal)) continue;
+    ++measured;
+    busy += busy_run(others, steal) ? 1 : 0;
+  }
+  return {busy, measured};
+}
+
 }  // namespace
 
 int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostream& out, fs::path* results_dir) {
@@ -93,7 +117,7 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   nlohmann::json saved_meta;
   if (resuming) {
     for (const auto& flag : options.given)
-      if (flag != "--resume" && flag != "--dry-run")
+      if (flag != "--resume" && flag != "--dry-run" && flag != "--no-plot")
         throw UsageError(flag + " cannot be combined with --resume", "a resumed sweep keeps the options saved in its meta.json");
     fs::path dir = options.resume;
     saved_meta = read_meta(dir, MetaMissing::refuse).doc;
@@ -106,6 +130,7 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     }
     saved.resume = options.resume;
     saved.dry_run = options.dry_run;
+    saved.no_plot = saved.no_plot || options.no_plot;
     saved.command_line = options.command_line;
     options = saved;
     options.out = dir.string();
@@ -154,6 +179,9 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
 
   fs::path dir = !options.out.empty() ? fs::path(options.out) : claim_default_folder(paths);
   nlohmann::json allocators_now = allocator_meta(allocators);
+  std::map<std::string, std::string> libraries;  // runs.csv's alloc_library, by allocator
+  for (const Allocator& a : allocators) libraries[a.name] = library_identity(a);
+  const std::vector<std::string> warnings = machine_warnings();
   nlohmann::json meta;
   if (resuming) {
     meta = saved_meta;  // the sweep's provenance stays; each resume is added to it
@@ -161,7 +189,8 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
       std::cerr << "warning: allocator libraries or versions changed since this sweep started; meta.json keeps both\n";
     meta["resumed"].push_back({{"at", timestamp("%Y-%m-%dT%H:%M:%S%z")},
                                {"command_line", options.command_line},
-                               {"allocators", allocators_now}});
+                               {"allocators", allocators_now},
+                               {"machine_warnings", warnings}});
   } else {
     meta = {{"schema", kResultsSchema},
             {"command_line", options.command_line},
@@ -171,6 +200,7 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
             {"shard", shard.whole() ? nlohmann::json(nullptr)
                                     : nlohmann::json{{"index", shard.index}, {"count", shard.count}, {"runs", plan.size()}}},
             {"machine", describe_machine(paths.source)},
+            {"machine_warnings", warnings},
             {"inherited_environment", inherited_tuning()},
             {"memprof", !options.profiled() ? "" : paths.memprof.string()},
             {"allocators", allocators_now},
@@ -183,7 +213,7 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   std::set<std::string> skipped_before = resuming ? folder.completed_keys(true) : std::set<std::string>{};
   if (resuming) folder.write_meta(meta);
   if (options.out.empty()) point_latest_at(paths, dir);  // an explicit --out leaves results/latest alone
-  for (const auto& warning : machine_warnings()) std::cerr << "warning: " << warning << "\n";
+  for (const auto& warning : warnings) std::cerr << "warning: " << warning << "\n";
   if (unsigned cores = std::thread::hardware_concurrency(); cores > 0)
     for (int t : options.threads)
       if (unsigned(t) > cores)
@@ -208,8 +238,15 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
       stopped = true;
       break;
     }
+    // What the run is run with beyond its plan: the child's arguments, the
+    // allocator's build and the variables that tune it.
+    auto setting_of = [&](const std::vector<std::string>& env) {
+      return RunSetting{shell_line(child_arguments(run, options)), libraries[run.allocator.name],
+                        allocator_environment(env, run.allocator)};
+    };
     if (!run.allocator.installed) {
-      folder.append_skipped(run, "allocator not installed: apt-get install " + run.allocator.package);
+      folder.append_skipped(run, setting_of(child_environment(run, options, paths)),
+                            "allocator not installed: apt-get install " + run.allocator.package);
       progress.finished(run, "skipped", 0);
       ++finished;
       continue;
@@ -242,7 +279,7 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
         std::cerr << describe(run) << ": " << problem << "\n";
       }
     }
-    folder.append(run, status, f, records);
+    folder.append(run, setting_of(launch.env), status, f, records);
     all_ok = all_ok && status == Status::ok;
     progress.finished(run, status_name(status), double(f.wall_ns) / 1e9);
     ++finished;
@@ -250,6 +287,9 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   progress.done();
   meta["finished"] = timestamp("%Y-%m-%dT%H:%M:%S%z");
   meta["interrupted"] = stopped;
+  const auto [busy, measured] = busy_runs_of(dir);
+  meta["busy_runs"] = busy;
+  meta["runs_with_machine_state"] = measured;
   folder.write_meta(meta);
   write_summary(dir);
   if (std::size_t n = write_callsites(dir)) out << "call sites of " << n << " profiled run(s): " << (dir / "callsites.csv").string() << "\n";

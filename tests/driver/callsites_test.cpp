@@ -26,7 +26,7 @@ class Leaks : public ::testing::TestWithParam<TestAllocator> {};
 
 TEST_P(Leaks, BothLeakingFunctionsLeadWithinTwentyPercent) {
   const TestAllocator& allocator = GetParam();
-  if (!testing::installed(allocator)) GTEST_SKIP() << allocator.name << " is not installed";
+  SKIP_UNLESS_INSTALLED(testing::installed(allocator), allocator.name);
   fs::path sites = fs::temp_directory_path() / ("leaks-" + std::to_string(getpid()) + "-" + allocator.name + ".txt");
   testing::RunOptions sampled;
   sampled.env = {{"MEMPROF_SAMPLE_BYTES", "64K"}, {"MEMPROF_CALLSITES", sites.string()}};

@@ -109,7 +109,7 @@ TEST_F(Cluster, ALocalSlurmRunsTheSweepAsAJobArray) {
   SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
   if (getuid() != 0) GTEST_SKIP() << "Slurm's daemons need root: not run";
   for (const char* tool : {"/usr/sbin/slurmctld", "/usr/sbin/slurmd", "/usr/sbin/munged", "/usr/bin/sbatch"})
-    if (!fs::exists(tool)) GTEST_SKIP() << tool << " is missing (apt-get install slurm-wlm munge): not run";
+    SKIP_UNLESS_INSTALLED(fs::exists(tool), std::string(tool) + " (slurm-wlm, munge)");
   const std::string slurm_dir = (dir_ / "slurm-cluster").string();
   testing::CommandOptions daemon_env;
   daemon_env.env = {"ALLOCSTAMP_SLURM_DIR=" + slurm_dir};

@@ -1,8 +1,10 @@
 // hardening_e2e_test — the results folder and the command line against what a
 // demanding user does: two sweeps on one folder (the second is refused with the
 // holder's pid), a row torn by a full disk or a kill (cut off on --resume and
-// its run made again), and flag values CLI11 alone lets through (an empty
-// value, empty list items, an empty or non-UTF-8 --out, nan numbers).
+// its run made again), flag values CLI11 alone lets through (an empty
+// value, empty list items, an empty or non-UTF-8 --out, nan numbers, a
+// timeout of 0, spaces around list items), and a library given as an
+// allocator that is none.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -225,6 +227,7 @@ TEST_F(Hardening, TyposAreAnsweredWithTheNearestName) {
   const std::pair<std::vector<std::string>, std::string> cases[] = {
       {{"--thread=2", "--workload=test-alloc", "--dry-run"}, "did you mean '--threads'?"},
       {{"--workload=test-aloc", "--dry-run"}, "did you mean 'test-alloc'?"},
+      {{"--workload=vacaton", "--dry-run"}, "did you mean 'vacation'?"},  // a stem, as --workload=vacation takes it
       {{"--alloc=jemaloc", "--workload=test-alloc", "--dry-run"}, "did you mean 'jemalloc'?"},
       {{"check", "--baselin=a", "--current=b"}, "bench check --help"},
       {{"--workload=test-alloc", "--threads=4-1", "--dry-run"}, "runs from high to low"},
@@ -235,6 +238,109 @@ TEST_F(Hardening, TyposAreAnsweredWithTheNearestName) {
     EXPECT_EQ(r.exit_code, 2) << says << ": " << r.err;
     EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
   }
+}
+
+// An allocator given by path must be one: its dynamic symbol table defines
+// malloc and free (libz defines neither: glibc's numbers would be labelled
+// libz.so.1), and it is a shared library at all. Refused before anything runs.
+TEST_F(Hardening, AnAllocatorGivenByPathMustDefineMallocAndFree) {
+  const std::string libz = "/usr/lib/x86_64-linux-gnu/libz.so.1";
+  ASSERT_TRUE(fs::exists(libz)) << "zlib1g is part of every Debian system";
+  const fs::path text = dir_ / "libnotes.so";
+  std::ofstream(text) << "not an ELF file\n";
+  const std::pair<std::string, std::string> cases[] = {
+      {libz, "error: libz.so.1 defines no malloc and no free — give an allocator library"},
+      {text.string(), "error: libnotes.so is not a shared library — give an allocator library"},
+  };
+  for (const auto& [library, says] : cases) {
+    const fs::path out = dir_ / "refused";
+    Result r = bench({"--alloc=" + library, "--workload=test-alloc", "--size=tiny", "--reps=1", "--no-profile",
+                      "--out=" + out.string()});
+    EXPECT_EQ(r.exit_code, 2) << library << ": " << r.out << r.err;
+    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(out)) << "nothing ran";
+  }
+  // A real allocator by path runs, named by its ELF build-id (no package names it).
+  const std::string jemalloc = "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2";
+  SKIP_UNLESS_INSTALLED(fs::exists(jemalloc), "libjemalloc2");
+  const fs::path out = dir_ / "by-path";
+  Result r = bench({"--alloc=" + jemalloc, "--workload=test-alloc", "--size=tiny", "--reps=1", "--no-profile",
+                    "--out=" + out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  RunsTable runs = load_runs(out, "by-path");
+  ASSERT_EQ(runs.rows.size(), 1u);
+  const std::string library = runs.text(runs.rows[0], "alloc_library");
+  EXPECT_EQ(library.rfind(jemalloc + " build-id ", 0), 0u) << library;
+  EXPECT_GE(library.size(), jemalloc.size() + 10 + 40) << "a 160-bit build-id in hex: " << library;
+  EXPECT_EQ(runs.text(runs.rows[0], "args"), "alloc --threads 1 --size tiny --seed 1");
+}
+
+// --timeout 0 or below would stop every run at once: refused in the house format.
+TEST_F(Hardening, ATimeoutMustBePositive) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"--timeout", "0"},
+                                               std::vector<std::string>{"--timeout=-5"}}) {
+    std::vector<std::string> a = args;
+    a.insert(a.end(), {"--workload=test-alloc", "--dry-run"});
+    Result r = bench(a);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(r.err.rfind("error: --timeout must be > 0 (it is ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(" — give the seconds a run may take"), std::string::npos) << r.err;
+  }
+  testing::CommandOptions options;
+  options.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS), "ALLOCSTAMP_TIMEOUT=0"};
+  Result r = testing::run_command({BENCH_BINARY, "--workload=test-alloc", "--dry-run"}, options);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--timeout must be > 0"), std::string::npos) << r.err;
+}
+
+// A list as a shell user quotes it, "glibc, jemalloc": the spaces around its
+// items go, on the command line and in the variables.
+TEST_F(Hardening, ListItemsAreTrimmed) {
+  Result r = bench({"--workload=test-alloc, test-slow", "--alloc= glibc ", "--threads", "1, 2", "--size=tiny",
+                    "--reps=1", "--no-profile", "--dry-run"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* run : {"test-alloc glibc t=1 ", "test-alloc glibc t=2 ", "test-slow glibc t=1 ", "test-slow glibc t=2 "})
+    EXPECT_NE(r.out.find(run), std::string::npos) << run << ": " << r.out;
+  testing::CommandOptions options;
+  options.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS), "ALLOCSTAMP_WORKLOAD=test-alloc, test-slow",
+                 "ALLOCSTAMP_ALLOC=glibc ,glibc", "ALLOCSTAMP_THREADS=1 , 2"};
+  Result v = testing::run_command({BENCH_BINARY, "--size=tiny", "--reps=1", "--no-profile", "--dry-run"}, options);
+  ASSERT_EQ(v.exit_code, 0) << v.err;
+  EXPECT_NE(v.out.find("4 runs;"), std::string::npos) << v.out;
+  // An item left empty by the trimming is still an empty item.
+  Result empty = bench({"--alloc=glibc, ,glibc", "--workload=test-alloc", "--dry-run"});
+  EXPECT_EQ(empty.exit_code, 2);
+  EXPECT_NE(empty.err.find("--alloc has an empty item"), std::string::npos) << empty.err;
+}
+
+// A sweep started with --no-plot is resumed without figures: the option is in
+// meta.json. The preset's banner names the flags that changed its job instead
+// of promising the default job's twelve minutes.
+TEST_F(Hardening, AResumedSweepKeepsItsNoPlot) {
+  const fs::path folder = dir_ / "no-plot";
+  testing::CommandOptions options;
+  options.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS)};
+  options.drop_prefixes = {"ALLOCSTAMP_NO_PLOT", "ALLOCSTAMP_THREADS"};
+  options.timeout_seconds = 120;
+  Result first = testing::run_command({BENCH_BINARY, "--workload=test-alloc", "--alloc=glibc", "--size=tiny", "--threads=1",
+                                       "--reps=2", "--no-profile", "--no-plot", "--out=" + folder.string()},
+                                      options);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_EQ(first.out.find("twelve minutes"), std::string::npos) << first.out;
+  EXPECT_NE(first.out.find("preset default, changed by --alloc, --workload, --threads, --size, --reps, --no-profile, "
+                           "--no-plot"),
+            std::string::npos)
+      << first.out;
+  {
+    // The last run lost, as an interrupted sweep leaves it.
+    std::string text = testing::slurp(folder / "runs.csv");
+    std::ofstream(folder / "runs.csv", std::ios::trunc) << text.substr(0, text.rfind('\n', text.size() - 2) + 1);
+  }
+  Result resumed = testing::run_command({BENCH_BINARY, "--resume", folder.string()}, options);
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_NE(resumed.err.find("1 of 2 runs left"), std::string::npos) << resumed.err;
+  EXPECT_EQ(resumed.out.find("drawing the figures"), std::string::npos) << resumed.out;
+  EXPECT_FALSE(fs::exists(folder / "report.md"));
 }
 
 // A range of thread counts is a list.

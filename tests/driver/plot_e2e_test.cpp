@@ -1,7 +1,8 @@
 // plot_e2e_test — `bench plot` through the real binary on a copy of the fixture
 // folder: a PNG and an SVG for every figure that applies, report.md and
 // report.html naming each; exit 2 for a missing or malformed folder, exit 1
-// without gnuplot. The drawing tests skip when gnuplot is not installed.
+// without gnuplot; `make plots` keeps the build quiet. The drawing tests skip
+// when gnuplot is not installed (and fail under CI=true).
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -54,7 +55,7 @@ class PlotEndToEnd : public ::testing::Test {
 };
 
 TEST_F(PlotEndToEnd, DrawsEveryFigureThatAppliesAndTheReport) {
-  if (!have_gnuplot()) GTEST_SKIP() << "gnuplot is not installed (apt-get install gnuplot-nox)";
+  SKIP_UNLESS_INSTALLED(have_gnuplot(), "gnuplot (gnuplot-nox)");
   fs::create_directories(dir / "figures");
   std::ofstream(dir / "figures" / "stale.png") << "from an earlier plot";
   Result r = plot({dir.string()});
@@ -77,6 +78,33 @@ TEST_F(PlotEndToEnd, DrawsEveryFigureThatAppliesAndTheReport) {
   // The fixture's map runs report no RSS before the fill: what the fill added is unknown.
   EXPECT_NE(r.out.find("skipped bytes-per-element-rss: no run reported the RSS before the fill"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("(14 figure(s), 7 not drawn)"), std::string::npos) << r.out;
+}
+
+// `make plots` builds first, quietly: what it prints is the figures' and the
+// report's; the build's output is shown only when the build fails.
+TEST_F(PlotEndToEnd, MakePlotsKeepsTheBuildQuiet) {
+  SKIP_UNLESS_INSTALLED(have_gnuplot(), "gnuplot (gnuplot-nox)");
+  auto make_plots = [&](const std::string& build) {
+    testing::CommandOptions options;
+    options.timeout_seconds = 280;
+    return testing::run_command({"/usr/bin/make", "-C", SOURCE_DIR, "--no-print-directory", "plots", "BUILD=" + build,
+                                 "PRESET_TYPE=" BUILD_TYPE, "JOBS=2", "DIR=" + dir.string()},
+                                options);
+  };
+  Result r = make_plots(BUILD_DIR);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("report: " + (dir / "report.md").string()), std::string::npos) << r.out;
+  for (const char* noise : {"Built target", "-- Configuring done", "install-deps:", "cmake -S"}) {
+    EXPECT_EQ(r.out.find(noise), std::string::npos) << noise << " in:\n" << r.out;
+    EXPECT_EQ(r.err.find(noise), std::string::npos) << noise << " in:\n" << r.err;
+  }
+  // A build folder under a file cannot be made: cmake's own words, then why.
+  std::ofstream(root / "a-file") << "";
+  Result failed = make_plots((root / "a-file" / "build").string());
+  EXPECT_NE(failed.exit_code, 0);
+  EXPECT_NE(failed.err.find("CMake Error"), std::string::npos) << failed.err;
+  EXPECT_NE(failed.err.find("error: the build failed (its output is above)"), std::string::npos) << failed.err;
+  EXPECT_EQ(failed.out.find("drew"), std::string::npos) << "nothing is drawn after a failed build";
 }
 
 TEST_F(PlotEndToEnd, AMissingOrMalformedFolderExits2) {
@@ -111,7 +139,7 @@ TEST_F(PlotEndToEnd, WithoutGnuplotExits1AndSaysHowToInstallIt) {
 // say 12 or more.
 TEST_F(PlotEndToEnd, TheSortedVectorsRssPerElementIsItsEightBytes) {
   SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
-  if (!have_gnuplot()) GTEST_SKIP() << "gnuplot is not installed (apt-get install gnuplot-nox)";
+  SKIP_UNLESS_INSTALLED(have_gnuplot(), "gnuplot (gnuplot-nox)");
   const fs::path out = root / "vector";
   testing::CommandOptions options;
   Result sweep = testing::run_command({BENCH_BINARY, "--workload=maps-insert-std_vector_sorted", "--alloc=glibc",
@@ -135,8 +163,8 @@ TEST_F(PlotEndToEnd, TheSortedVectorsRssPerElementIsItsEightBytes) {
 // and the page leads with its findings (before the setup), has a table of
 // contents, and folds the summary tables.
 TEST_F(PlotEndToEnd, TheReportRendersInABrowserWithItsFindingsFirst) {
-  if (!have_gnuplot()) GTEST_SKIP() << "gnuplot is not installed (apt-get install gnuplot-nox)";
-  if (std::system("command -v chromium >/dev/null 2>&1") != 0) GTEST_SKIP() << "chromium is not installed (scripts/install-deps)";
+  SKIP_UNLESS_INSTALLED(have_gnuplot(), "gnuplot (gnuplot-nox)");
+  SKIP_UNLESS_INSTALLED(std::system("command -v chromium >/dev/null 2>&1") == 0, "chromium");
   ASSERT_EQ(plot({dir.string()}).exit_code, 0);
   testing::CommandOptions options;
   options.timeout_seconds = 90;

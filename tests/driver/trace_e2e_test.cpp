@@ -106,7 +106,7 @@ TEST_F(TraceEndToEnd, TheTraceGivesMemprofsFiguresAndItsReplayCountsAsTheRecordi
 
 TEST_F(TraceEndToEnd, APythonProgramUnderGlibcReplaysUnderEveryAllocator) {
   SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
-  if (!fs::exists("/usr/bin/python3")) GTEST_SKIP() << "no /usr/bin/python3";
+  SKIP_UNLESS_INSTALLED(fs::exists("/usr/bin/python3"), "/usr/bin/python3");
   fs::path trace = dir_ / "python.astrace";
   Result r = bench({"trace", "record", "--trace", trace.string(), "--", "/usr/bin/python3", "-c",
                     "d = {i: str(i) for i in range(20000)}; print(len(d))"},

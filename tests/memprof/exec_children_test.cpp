@@ -27,7 +27,7 @@ std::set<std::string> programs_in(const fs::path& records) {
 }
 
 TEST(ExecChildren, ACompilersChildrenRecordToTheSameFile) {
-  if (!fs::exists("/usr/bin/g++")) GTEST_SKIP() << "no /usr/bin/g++";
+  SKIP_UNLESS_INSTALLED(fs::exists("/usr/bin/g++"), "/usr/bin/g++");
   testing::ScratchDir dir("exec-children");
   std::ofstream(dir / "t.cpp") << "int main() { return 0; }\n";
   testing::CommandOptions options;

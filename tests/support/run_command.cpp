@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -17,6 +18,12 @@
 extern char** environ;
 
 namespace allocstamp::testing {
+
+bool in_ci() {
+  const char* ci = std::getenv("CI");
+  return ci && std::string(ci) == "true";
+}
+
 
 namespace fs = std::filesystem;
 

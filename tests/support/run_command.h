@@ -17,7 +17,20 @@
 #define SKIP_WHEN_WORKLOADS_ARE_SANITIZED() static_cast<void>(0)
 #endif
 
+// A prerequisite scripts/install-deps installs (a package, an allocator):
+// where it is missing, a test skips on a developer's machine but fails under
+// CI=true, where install-deps ran, so that no test stops running unnoticed.
+#define SKIP_UNLESS_INSTALLED(present, what)                                                           \
+  do {                                                                                                 \
+    if (present) break;                                                                                \
+    if (::allocstamp::testing::in_ci()) FAIL() << (what) << " is missing under CI=true: scripts/install-deps installs it"; \
+    GTEST_SKIP() << (what) << " is not installed (scripts/install-deps installs it)";                   \
+  } while (0)
+
 namespace allocstamp::testing {
+
+// CI=true in the environment (.ci/run).
+bool in_ci();
 
 struct CommandResult {
   int exit_code = -1;  // 128 + signal when it was killed

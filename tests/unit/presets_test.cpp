@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "errors.h"
 #include "presets.h"
@@ -30,6 +31,38 @@ TEST(Presets, TheShippedFileLoadsAndHasTheDefaultJob) {
   EXPECT_GE(p.reps, 5) << "enough repetitions for intervals and the U-test";
   EXPECT_NO_THROW(find_preset(presets, "ci"));
   EXPECT_THROW(find_preset(presets, "nosuch"), UsageError);
+}
+
+// The preset's description ("about twelve minutes" for the default job) is
+// printed only when its whole job runs; a flag or variable that changes the
+// job is named instead.
+TEST(Presets, TheBannerDescribesOnlyTheWholeJob) {
+  const fs::path shipped = fs::path(ALLOCSTAMP_SOURCE_DIR) / "workloads" / "presets.json";
+  for (const char* v : {"ALLOCSTAMP_ALLOC", "ALLOCSTAMP_WORKLOAD", "ALLOCSTAMP_THREADS", "ALLOCSTAMP_SIZE", "ALLOCSTAMP_REPS",
+                        "ALLOCSTAMP_NO_PLOT", "ALLOCSTAMP_SHARD", "ALLOCSTAMP_SERIES"})
+    unsetenv(v);
+  const std::string description = find_preset(load_presets(shipped), "default").description;
+  {
+    Options whole;
+    std::ostringstream out;
+    choose_preset(whole, shipped, out);
+    EXPECT_EQ(out.str(), "preset default: " + description + "\n");
+  }
+  {
+    Options narrowed;
+    narrowed.given = {"--workload", "--out"};
+    std::ostringstream out;
+    choose_preset(narrowed, shipped, out);
+    EXPECT_EQ(out.str(), "preset default, changed by --workload (bench --dry-run lists the runs)\n");
+  }
+  {
+    Options by_variable;
+    setenv("ALLOCSTAMP_REPS", "2", 1);
+    std::ostringstream out;
+    choose_preset(by_variable, shipped, out);
+    unsetenv("ALLOCSTAMP_REPS");
+    EXPECT_EQ(out.str(), "preset default, changed by ALLOCSTAMP_REPS (bench --dry-run lists the runs)\n");
+  }
 }
 
 TEST(Presets, FillOnlyWhatWasNotChosen) {

@@ -94,6 +94,33 @@ TEST_F(Report, ListsTheSetupFromMeta) {
   EXPECT_NE(html.find("&#39;--out=/tmp/it&#39;\\&#39;&#39;s &lt;here&gt;&#39;"), std::string::npos);
 }
 
+// The machine warnings bench printed (at the start and at each resume) and the
+// runs measured on a busy machine, from meta.json, in the setup; none of it
+// where the folder has nothing to say.
+TEST_F(Report, NamesABusyMachineInTheSetup) {
+  EXPECT_EQ(md.find("bench warned about the machine"), std::string::npos) << "the fixture has no warning";
+  EXPECT_EQ(md.find("runs measured while other processes"), std::string::npos);
+  nlohmann::json meta = nlohmann::json::parse(slurp(dir / "meta.json"));
+  meta["machine_warnings"] = {"the machine is busy (load average 2.89): timings will be noisy"};
+  meta["resumed"] = {{{"at", "2026-11-26T10:00:00+0000"}, {"machine_warnings", {"CPU frequency scaling is 'powersave'"}}}};
+  meta["busy_runs"] = 4;
+  meta["runs_with_machine_state"] = 36;
+  std::ofstream(dir / "meta.json", std::ios::trunc) << meta.dump(2);
+  ResultsView view = load_results(dir);
+  auto cells = summarize_cells(view);
+  write_report(view, cells, prepare_figures(view, cells));
+  const std::string setup = slurp(dir / "report.md");
+  const std::string section = setup.substr(setup.find("## Setup"), setup.find("## Summary") - setup.find("## Setup"));
+  EXPECT_NE(section.find("- the machine is busy (load average 2.89): timings will be noisy"), std::string::npos) << section;
+  EXPECT_NE(section.find("- when resumed at 2026-11-26T10:00:00+0000: CPU frequency scaling is 'powersave'"),
+            std::string::npos)
+      << section;
+  EXPECT_NE(section.find("4 of 36 runs measured while other processes used more than a quarter of the machine or the "
+                         "hypervisor stole more than 10%"),
+            std::string::npos)
+      << section;
+}
+
 TEST_F(Report, SummarisesEveryCellWithFailures) {
   EXPECT_NE(md.find("\n### vacation-low\n"), std::string::npos);
   EXPECT_NE(md.find("\n### maps-insert-std\\_map\n"), std::string::npos) << "headings are escaped text";

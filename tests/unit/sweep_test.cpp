@@ -8,8 +8,12 @@
 #include <map>
 #include <sstream>
 
+#include <gnu/libc-version.h>
+
+#include "environment.h"
 #include "errors.h"
 #include "executor.h"
+#include "meta.h"
 #include "results_folder.h"
 #include "sweep.h"
 
@@ -344,6 +348,130 @@ TEST_F(Sweep, InterruptedRunIsNotRecordedAndResumeCompletes) {
   std::set<std::string> keys;
   for (auto& row : r) keys.insert(row["allocator"] + row["rep"] + row["kind"]);
   EXPECT_EQ(keys.size(), 6u);
+}
+
+// runs.csv's schema-4 columns: the child's arguments as it got them, the
+// library preloaded, the variables that tune the allocator (the registry's
+// among them), for every run, a skipped one too.
+TEST_F(Sweep, RecordsWhatEachRunWasRunWith) {
+  options.allocators = {"all"};
+  options.workloads = {"plain"};
+  options.reps = 1;
+  options.profile_reps = 0;
+  options.workload_args["plain"] = {"--label", "two words"};
+  setenv("MALLOC_ARENA_MAX", "2", 1);
+  setenv("LD_BIND_NOW", "1", 1);
+  setenv("FAST_TUNING", "9", 1);  // the registry entry's value wins
+  executor.script = [](const Launch&, int) { return ok_with(""); };
+  const int status = run_sweep(options, paths, executor, out);
+  unsetenv("MALLOC_ARENA_MAX");
+  unsetenv("LD_BIND_NOW");
+  unsetenv("FAST_TUNING");
+  ASSERT_EQ(status, 0);
+  auto r = rows();
+  ASSERT_EQ(r.size(), 3u);
+  for (auto& row : r)
+    EXPECT_EQ(row["args"], "plain --threads 1 --size small --seed 1 --extra 1 --label 'two words'") << row["allocator"];
+  EXPECT_EQ(r[0]["allocator"], "glibc");
+  EXPECT_EQ(r[0]["alloc_library"], std::string("glibc ") + gnu_get_libc_version());
+  EXPECT_EQ(r[0]["alloc_env"], "LD_BIND_NOW=1;MALLOC_ARENA_MAX=2");
+  // libfast.so is no ELF file and libfast1 no installed package: its path alone.
+  EXPECT_EQ(r[1]["alloc_library"], (root / "libfast.so").string());
+  EXPECT_EQ(r[1]["alloc_env"], "FAST_TUNING=1;LD_BIND_NOW=1;MALLOC_ARENA_MAX=2");
+  EXPECT_EQ(r[2]["status"], "skipped");
+  EXPECT_EQ(r[2]["alloc_library"], "") << "not installed: no library to name";
+  EXPECT_EQ(r[2]["alloc_env"], "LD_BIND_NOW=1;MALLOC_ARENA_MAX=2");
+}
+
+TEST(AllocatorEnvironment, KeepsTuningAndTheRegistrysVariablesSortedNotThePreload) {
+  Allocator a;
+  a.env = {{"MY_ARENAS", "4"}};
+  EXPECT_EQ(allocator_environment({"PATH=/bin", "TCMALLOC_RELEASE_RATE=0", "LD_PRELOAD=/x.so", "MY_ARENAS=4",
+                                   "GLIBC_TUNABLES=glibc.malloc.tcache_count=0", "MEMPROF_SERIES=1", "MIMALLOC_VERBOSE=1",
+                                   "JEMALLOC_X=1", "TBB_MALLOC_USE_HUGE_PAGES=1", "LD_LIBRARY_PATH=/opt"},
+                                  a),
+            "GLIBC_TUNABLES=glibc.malloc.tcache_count=0;JEMALLOC_X=1;LD_LIBRARY_PATH=/opt;MIMALLOC_VERBOSE=1;"
+            "MY_ARENAS=4;TBB_MALLOC_USE_HUGE_PAGES=1;TCMALLOC_RELEASE_RATE=0");
+  EXPECT_EQ(allocator_environment({"HOME=/root"}, a), "");
+}
+
+// The machine around each run: what the executor measured, with one decimal
+// (the load average as the kernel gives it), empty where it measured nothing;
+// meta.json counts the runs measured on a busy machine, and keeps the warnings.
+TEST_F(Sweep, RecordsTheMachineAroundEachRunAndCountsBusyRuns) {
+  options.allocators = {"glibc"};
+  options.workloads = {"plain"};
+  options.reps = 4;
+  options.profile_reps = 0;
+  executor.script = [](const Launch&, int n) {
+    Finished f = ok_with("");
+    if (n == 4) return f;  // a fake that measures nothing
+    f.load_avg_before = 1.5;
+    f.others_cpu_pct = n == 1 ? 30.04 : n == 2 ? 5 : 25;  // 25 is not more than a quarter
+    f.steal_pct = n == 2 ? 12.5 : 0;
+    return f;
+  };
+  ASSERT_EQ(run_sweep(options, paths, executor, out), 0);
+  auto r = rows();
+  ASSERT_EQ(r.size(), 4u);
+  EXPECT_EQ(r[0]["load_avg_before"], "1.50");
+  EXPECT_EQ(r[0]["others_cpu_pct"], "30.0");
+  EXPECT_EQ(r[0]["steal_pct"], "0.0");
+  EXPECT_EQ(r[1]["steal_pct"], "12.5");
+  for (const char* column : {"load_avg_before", "others_cpu_pct", "steal_pct"}) EXPECT_EQ(r[3][column], "") << column;
+  const Meta meta = read_meta(root / "out");
+  EXPECT_EQ(meta.busy_runs().busy, 2) << "30% of the machine to others; 12.5% stolen";
+  EXPECT_EQ(meta.busy_runs().of, 3) << "the fourth run's machine is unknown";
+  EXPECT_TRUE(meta.doc["machine_warnings"].is_array());
+}
+
+// Resuming a folder of schema 3 (no args, alloc_* or machine columns) goes on
+// in its own columns: every row as wide as its header, readable again.
+TEST_F(Sweep, AnOlderFolderIsResumedInItsOwnColumns) {
+  options.allocators = {"glibc"};
+  options.workloads = {"plain"};
+  options.reps = 3;
+  options.profile_reps = 0;
+  executor.script = [](const Launch&, int n) {
+    Finished f = ok_with("");
+    f.interrupted = n == 2;
+    return f;
+  };
+  ASSERT_EQ(run_sweep(options, paths, executor, out), 130);
+  // The folder as schema 3 wrote it: without the six columns, schema 3 in both files.
+  const std::set<std::string> newer = {"args", "alloc_library", "alloc_env", "load_avg_before", "others_cpu_pct", "steal_pct"};
+  CsvRow header;
+  auto raw = read_csv(root / "out" / "runs.csv", &header);
+  std::vector<bool> keep;
+  for (const auto& name : header) keep.push_back(!newer.count(name));
+  auto narrow = [&](const CsvRow& row) {
+    CsvRow kept;
+    for (size_t i = 0; i < row.size(); ++i)
+      if (keep[i]) kept.push_back(row[i]);
+    return kept;
+  };
+  {
+    std::ofstream file(root / "out" / "runs.csv", std::ios::trunc);
+    file << "# allocstamp runs.csv schema 3\n";
+    write_row(file, narrow(header));
+    for (const auto& row : raw) write_row(file, narrow(row));
+  }
+  Meta meta = read_meta(root / "out");
+  meta.doc["schema"] = 3;
+  std::ofstream(root / "out" / "meta.json", std::ios::trunc) << meta.doc.dump(2);
+  FakeExecutor second;
+  second.script = [](const Launch&, int) { return ok_with(""); };
+  Options resume;
+  resume.resume = (root / "out").string();
+  resume.command_line = {"bench", "--resume"};
+  ASSERT_EQ(run_sweep(resume, paths, second, out), 0);
+  EXPECT_EQ(second.launches.size(), 2u);
+  CsvRow after;
+  auto resumed = read_csv(root / "out" / "runs.csv", &after);
+  EXPECT_EQ(after, narrow(header)) << "its own columns";
+  ASSERT_EQ(resumed.size(), 3u);
+  for (const auto& row : resumed) EXPECT_EQ(row.size(), after.size());
+  EXPECT_NO_THROW(load_runs(root / "out", "resumed"));
 }
 
 }  // namespace

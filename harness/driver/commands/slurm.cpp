@@ -16,19 +16,12 @@
 
 #include "commands.h"
 #include "errors.h"
+#include "shell_words.h"
 
 namespace allocstamp {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string quoted(const std::string& word) {
-  if (!word.empty() && word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=./,:+@%") == std::string::npos)
-    return word;
-  std::string out = "'";
-  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 // The sweep's own flags, as typed: the command line without `slurm` and its options.
 std::vector<std::string> sweep_flags(const std::vector<std::string>& command_line) {
@@ -52,8 +45,8 @@ std::vector<std::string> sweep_flags(const std::vector<std::string>& command_lin
 // Runs sbatch --parsable SCRIPT [extra] and returns the job id it prints.
 std::string submit(const fs::path& script, const std::vector<std::string>& extra) {
   std::string command = "sbatch --parsable";
-  for (const auto& e : extra) command += " " + quoted(e);
-  command += " " + quoted(script.string()) + " 2>&1";
+  for (const auto& e : extra) command.append(" ").append(shell_word(e));  // GCC 12 warns wrongly on " " + word
+  command.append(" ").append(shell_word(script.string())).append(" 2>&1");
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) throw RunError("cannot run sbatch", "install Slurm's client (apt-get install slurm-client) or submit by hand");
   std::string output;
@@ -82,7 +75,7 @@ int command_slurm(const Command& command, const Paths& paths, std::ostream& out)
   for (int t : run.threads) cpus = std::max(cpus, t);
 
   std::ostringstream flags;
-  for (const auto& f : sweep_flags(run.command_line)) flags << ' ' << quoted(f);
+  for (const auto& f : sweep_flags(run.command_line)) flags << ' ' << shell_word(f);
   std::ostringstream array;
   array << "#!/bin/bash\n"
         << "# allocstamp: " << s.shards << " parts of one sweep, one node each (written by bench slurm)\n"
@@ -96,11 +89,11 @@ int command_slurm(const Command& command, const Paths& paths, std::ostream& out)
   if (!s.account.empty()) array << "#SBATCH --account=" << s.account << "\n";
   array << "#SBATCH --output=" << (dir / "slurm" / "part-%a.out").string() << "\n"
         << "set -euo pipefail\n"
-        << "cd " << quoted(paths.source.string()) << "\n"
+        << "cd " << shell_word(paths.source.string()) << "\n"
         << "# The build is read from the shared file system; on nodes without it, build once per node first:\n"
         << "#   make build\n"
-        << "exec " << quoted(bench.string()) << flags.str() << " --shard \"${SLURM_ARRAY_TASK_ID}/" << s.shards
-        << "\" --out " << quoted((dir / "parts").string()) << "/\"${SLURM_ARRAY_TASK_ID}\"\n";
+        << "exec " << shell_word(bench.string()) << flags.str() << " --shard \"${SLURM_ARRAY_TASK_ID}/" << s.shards
+        << "\" --out " << shell_word((dir / "parts").string()) << "/\"${SLURM_ARRAY_TASK_ID}\"\n";
   std::ostringstream merge;
   merge << "#!/bin/bash\n"
         << "# allocstamp: merges the parts, then the summary, figures and report (written by bench slurm)\n"
@@ -109,11 +102,11 @@ int command_slurm(const Command& command, const Paths& paths, std::ostream& out)
   if (!s.account.empty()) merge << "#SBATCH --account=" << s.account << "\n";
   merge << "#SBATCH --output=" << (dir / "slurm" / "merge.out").string() << "\n"
         << "set -uo pipefail\n"
-        << "cd " << quoted(paths.source.string()) << "\n"
+        << "cd " << shell_word(paths.source.string()) << "\n"
         << "parts=()\n"
-        << "for p in " << quoted((dir / "parts").string()) << "/*; do [ -f \"$p/meta.json\" ] && parts+=(\"$p\"); done\n"
-        << quoted(bench.string()) << " merge " << quoted((dir / "merged").string()) << " \"${parts[@]}\" || exit $?\n"
-        << quoted(bench.string()) << " plot " << quoted((dir / "merged").string()) << " || true\n";
+        << "for p in " << shell_word((dir / "parts").string()) << "/*; do [ -f \"$p/meta.json\" ] && parts+=(\"$p\"); done\n"
+        << shell_word(bench.string()) << " merge " << shell_word((dir / "merged").string()) << " \"${parts[@]}\" || exit $?\n"
+        << shell_word(bench.string()) << " plot " << shell_word((dir / "merged").string()) << " || true\n";
   const fs::path array_script = dir / "slurm" / "array.sbatch", merge_script = dir / "slurm" / "merge.sbatch";
   for (const auto& [path, text] : {std::pair{array_script, array.str()}, std::pair{merge_script, merge.str()}}) {
     std::ofstream f(path);
@@ -123,8 +116,8 @@ int command_slurm(const Command& command, const Paths& paths, std::ostream& out)
   }
   out << "wrote " << array_script.string() << " (" << s.shards << " tasks) and " << merge_script.string() << "\n";
   if (!s.submit) {
-    out << "submit with:\n  id=$(sbatch --parsable " << quoted(array_script.string()) << ")\n"
-        << "  sbatch --dependency=afterany:$id " << quoted(merge_script.string()) << "\n"
+    out << "submit with:\n  id=$(sbatch --parsable " << shell_word(array_script.string()) << ")\n"
+        << "  sbatch --dependency=afterany:$id " << shell_word(merge_script.string()) << "\n"
         << "the merged results will be in " << (dir / "merged").string() << "\n";
     return 0;
   }
