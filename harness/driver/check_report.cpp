@@ -75,6 +75,7 @@ std::string check_verdict_line(const CheckResult& result, const CheckConfig& con
     auto n = std::count_if(result.rows.begin(), result.rows.end(), [&](const CheckRow& r) { return r.verdict == v; });
     if (n) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + verdict_name(v);
   }
+  if (!result.not_comparable.empty()) return "check: " + counts + " — NOT COMPARABLE";
   return "check: " + counts + " — " + (result.failed(config) ? "FAIL" : "PASS");
 }
 

@@ -43,12 +43,12 @@ class CheckEndToEnd : public ::testing::Test {
   }
 
   // A sweep of test-alloc (tiny) into dir_/name; more arguments after.
-  fs::path sweep(const std::string& name, std::vector<std::string> more = {}) {
+  fs::path sweep(const std::string& name, std::vector<std::string> more = {}, std::vector<std::string> env = {}) {
     fs::path out = dir_ / name;
     std::vector<std::string> args = {"--alloc=glibc", "--workload=test-alloc", "--size=tiny", "--reps=3",
                                      "--profile-reps=3", "--no-series", "--out=" + out.string()};
     args.insert(args.end(), more.begin(), more.end());
-    Result r = bench(args);
+    Result r = bench(args, env);
     EXPECT_EQ(r.exit_code, 0) << r.err;
     return out;
   }
@@ -132,8 +132,33 @@ TEST_F(CheckEndToEnd, SameBuildTwicePasses) {
   EXPECT_EQ(verdict(gate.out, "requested_seq_bytes"), "ok") << gate.out;
 }
 
-TEST_F(CheckEndToEnd, PlantedAllocationRegressionFails) {
+// Runs made with other arguments (here the registry's --more-pct 10) or
+// another allocator environment (MALLOC_CONF) are never compared: check
+// lists them as not comparable, names the difference, and exits 2 unless the
+// difference is allowed by name.
+TEST_F(CheckEndToEnd, RunsMadeDifferentlyAreNotComparedAndNamed) {
+  SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
   fs::path a = sweep("a"), b = sweep("b", {"--workloads=" + std::string(REGRESSED_WORKLOADS)});
+  Result r = bench({"check", "--baseline=" + a.string(), "--current=" + b.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.out.find("not comparable"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("error: 1 cell(s) ran differently and were not compared (arguments: --more-pct 10 in the current "
+                       "runs only) — compare folders run the same way, or allow the difference: --allow-different args"),
+            std::string::npos)
+      << r.err;
+  Result allowed = bench({"check", "--baseline=" + a.string(), "--current=" + b.string(), "--allow-different=args"});
+  EXPECT_EQ(allowed.exit_code, 1) << "compared, and the planted 10% more allocations regressed: " << allowed.out;
+  EXPECT_NE(allowed.out.find("ran differently (allowed): arguments: --more-pct 10"), std::string::npos) << allowed.out;
+
+  fs::path tuned = sweep("tuned", {}, {"MALLOC_CONF=tcache:false"});
+  Result env = bench({"check", "--baseline=" + a.string(), "--current=" + tuned.string()});
+  EXPECT_EQ(env.exit_code, 2) << env.out << env.err;
+  EXPECT_NE(env.err.find("environment: MALLOC_CONF=tcache:false in the current runs only"), std::string::npos) << env.err;
+}
+
+TEST_F(CheckEndToEnd, PlantedAllocationRegressionFails) {
+  // 10% more blocks, the arguments unchanged (as a code change would do it).
+  fs::path a = sweep("a"), b = sweep("b", {}, {"TESTLOAD_MORE_PCT=10"});
   fs::path csv = dir_ / "check.csv";
   Result r = bench({"check", "--baseline=" + a.string(), "--current=" + b.string(), "--csv=" + csv.string()});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
