@@ -149,6 +149,10 @@ Cells cells_of(const RunsTable& t) {
   return out;
 }
 
+std::string common_time_key(const Cell& a, const Cell& b) {
+  return a.time_key == "wall_ns" || b.time_key == "wall_ns" ? "wall_ns" : "elapsed_ns";
+}
+
 const Cell* Cells::find(const std::string& group, int t, const std::string& allocator) const {
   for (const Cell& c : cells)
     if (c.group == group && c.id.threads == t && c.allocator == allocator) return &c;
@@ -201,7 +205,7 @@ stats::LogEstimate Cells::estimate(const Cell& cell, const std::string& key) con
 
 stats::Ratio Cells::ratio(const Cell& cell, const Cell& other, const std::string& key) const {
   std::string k = key;
-  if (key == "time") k = cell.time_key == "wall_ns" || other.time_key == "wall_ns" ? "wall_ns" : "elapsed_ns";
+  if (key == "time") k = common_time_key(cell, other);
   return stats::log_ratio(samples(cell, k), samples(other, k));
 }
 

@@ -53,6 +53,10 @@ struct Cell {
 extern const char* const kRequestedPerElement;  // requested_bytes_per_element
 extern const char* const kRssPerElement;        // rss_bytes_per_element
 
+// The time key two cells are compared on: elapsed_ns, or wall_ns when either
+// lacks it (a workload that reports no measured phase is timed as a whole).
+std::string common_time_key(const Cell& a, const Cell& b);
+
 class Cells {
  public:
   const RunsTable* table = nullptr;

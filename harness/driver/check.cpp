@@ -445,7 +445,7 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
     for (const MetricRule* rule : metrics) {
       std::string column = rule->name, note;
       if (b.timed != c.timed && from_timed_runs(column)) continue;  // one side's times were measured under memprof
-      if (column == "elapsed_ns" && (b.time_key == "wall_ns" || c.time_key == "wall_ns")) {
+      if (column == "elapsed_ns" && common_time_key(b, c) == "wall_ns") {
         column = "wall_ns";  // workloads that report no elapsed_ns are timed as a whole
         note = "no elapsed_ns: wall_ns compared";
       }

@@ -92,21 +92,6 @@ std::vector<std::size_t> mad_outliers(std::span<const double> values,
   return outliers;
 }
 
-Ratio ratio_of_means(const Summary& a, const Summary& b) {
-  const double value = a.mean / b.mean;
-  if (a.n < 2 || b.n < 2 || a.mean == 0.0 || b.mean == 0.0)
-    return {value, kNaN, kNaN};
-  const double ra = a.stddev / a.mean;
-  const double rb = b.stddev / b.mean;
-  const double se_rel = std::sqrt(ra * ra / static_cast<double>(a.n) +
-                                  rb * rb / static_cast<double>(b.n));
-  const double t = t_quantile_975(std::min(a.n, b.n) - 1);
-  const double lo = value * (1.0 - t * se_rel);
-  const double hi = value * (1.0 + t * se_rel);
-  // A negative ratio would flip the bounds; keep ci_low <= ci_high.
-  return {value, std::min(lo, hi), std::max(lo, hi)};
-}
-
 LogEstimate log_estimate(std::span<const double> values) {
   std::vector<double> logs;
   for (double v : values)

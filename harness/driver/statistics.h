@@ -1,5 +1,6 @@
 // statistics — summary statistics for benchmark samples: mean, median, sample
-// stddev, Student-t 95% intervals, MAD outlier detection, ratios of means, and
+// stddev, Student-t 95% intervals, MAD outlier detection, the one estimator of
+// the tables (geometric means and their ratios, with intervals on the logs), and
 // the Mann-Whitney U-test that `bench check` uses to tell a change from noise,
 // and the median's order-statistic interval that `bench overhead` reports.
 #pragma once
@@ -34,10 +35,6 @@ struct Ratio {
   double value, ci_low, ci_high;
 };
 
-// a.mean / b.mean with an approximate 95% interval by the delta method
-// (relative standard errors combined in quadrature, t with min(na, nb) - 1
-// dof). The interval is NaN when either n < 2 or either mean is 0.
-Ratio ratio_of_means(const Summary& a, const Summary& b);
 
 // The one estimator of allocstamp's tables, figures, findings and check: a
 // sample's centre is its geometric mean, with the 95% Student t interval of

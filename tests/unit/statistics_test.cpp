@@ -145,36 +145,53 @@ TEST(MadOutliers, ThresholdIsRespected) {
   EXPECT_EQ(mad_outliers(v, 1.0), (std::vector<std::size_t>{2, 5}));
 }
 
-TEST(RatioOfMeans, IdenticalSamples) {
-  const std::vector<double> v = {2, 4, 4, 4, 5, 5, 7, 9};
-  const Summary s = summarize(v);
-  const Ratio r = ratio_of_means(s, s);
-  EXPECT_DOUBLE_EQ(r.value, 1.0);
-  EXPECT_LT(r.ci_low, 1.0);
-  EXPECT_GT(r.ci_high, 1.0);
-  // se_rel = sqrt(2 * (s/5)^2 / 8) = (sqrt(32/7)/5) / 2 = 0.2138090;
-  // t(7) = 2.3646243.
-  const double se_rel = std::sqrt(32.0 / 7.0) / 5.0 / 2.0;
-  EXPECT_NEAR(r.ci_low, 1.0 - 2.3646242510102993 * se_rel, 1e-9);
-  EXPECT_NEAR(r.ci_high, 1.0 + 2.3646242510102993 * se_rel, 1e-9);
+TEST(LogEstimate, GeometricMeanWithTheLogsInterval) {
+  // Logs {0, 1, 2}: mean 1, s = 1; half width t(2) / sqrt(3) = 4.3026527 / 1.7320508 = 2.4841377.
+  const std::vector<double> v = {1, std::exp(1.0), std::exp(2.0), kNaN, 0, -3};  // NaN and values <= 0 are left out
+  const LogEstimate e = log_estimate(v);
+  EXPECT_EQ(e.n, 3u);
+  EXPECT_NEAR(e.log_mean, 1.0, 1e-12);
+  EXPECT_NEAR(e.center, std::exp(1.0), 1e-12);
+  EXPECT_NEAR(e.low, std::exp(1.0 - 2.4841377), 1e-6);
+  EXPECT_NEAR(e.high, std::exp(1.0 + 2.4841377), 1e-6);
+  const LogEstimate one = log_estimate(std::vector<double>{5});
+  EXPECT_DOUBLE_EQ(one.center, 5);
+  EXPECT_TRUE(std::isnan(one.low));
+  EXPECT_EQ(log_estimate(std::vector<double>{}).n, 0u);
 }
 
-TEST(RatioOfMeans, SingleValueGivesNaNInterval) {
-  const std::vector<double> one = {4};
-  const std::vector<double> many = {2, 4, 4, 4, 5, 5, 7, 9};
-  const Ratio r = ratio_of_means(summarize(one), summarize(many));
-  EXPECT_DOUBLE_EQ(r.value, 4.0 / 5.0);
-  EXPECT_TRUE(std::isnan(r.ci_low));
-  EXPECT_TRUE(std::isnan(r.ci_high));
+TEST(LogRatio, PairedByRepetition) {
+  // a / b per repetition: 2, 4, 8; logs ln2 * {1, 2, 3}: mean 2 ln2 (ratio 4), s = ln2.
+  const std::vector<Sample> a = {{1, 2}, {2, 4}, {3, 8}}, b = {{1, 1}, {2, 1}, {3, 1}};
+  const Ratio r = log_ratio(a, b);
+  const double half = 4.302652729911275 * std::log(2.0) / std::sqrt(3.0);
+  EXPECT_NEAR(r.value, 4.0, 1e-12);
+  EXPECT_NEAR(r.ci_low, 4.0 * std::exp(-half), 1e-9);
+  EXPECT_NEAR(r.ci_high, 4.0 * std::exp(half), 1e-8);
+  // The same shift in every repetition: no spread at all.
+  const std::vector<Sample> twice = {{1, 2}, {2, 4}, {3, 8}}, base = {{1, 1}, {2, 2}, {3, 4}};
+  const Ratio exact = log_ratio(twice, base);
+  EXPECT_NEAR(exact.value, 2.0, 1e-12);
+  EXPECT_NEAR(exact.ci_low, 2.0, 1e-12);
+  EXPECT_NEAR(exact.ci_high, 2.0, 1e-12);
 }
 
-TEST(RatioOfMeans, ZeroMeanGivesNaNInterval) {
-  const std::vector<double> zero = {-1, 1};
-  const std::vector<double> many = {2, 4, 4, 4, 5, 5, 7, 9};
-  const Ratio r = ratio_of_means(summarize(zero), summarize(many));
-  EXPECT_DOUBLE_EQ(r.value, 0.0);
-  EXPECT_TRUE(std::isnan(r.ci_low));
-  EXPECT_TRUE(std::isnan(r.ci_high));
+TEST(LogRatio, UnpairedIsWelchOnTheLogsAndAlwaysTheQuotientOfTheCentres) {
+  // Other repetitions: Welch. Logs of a ln2 * {1, 2, 3} (variance ln2^2), of b {0, ln2, 0} (variance ln2^2 / 3).
+  const std::vector<Sample> a = {{1, 2}, {2, 4}, {3, 8}}, b = {{4, 1}, {5, 2}, {6, 1}};
+  const Ratio r = log_ratio(a, b);
+  const double la = std::log(2.0), va = la * la / 3, vb = la * la / 3 / 3, se2 = va + vb;
+  const double dof = se2 * se2 / (va * va / 2 + vb * vb / 2);
+  EXPECT_NEAR(r.value, log_estimate(std::vector<double>{2, 4, 8}).center / log_estimate(std::vector<double>{1, 2, 1}).center,
+              1e-12);
+  EXPECT_GT(dof, 2.0);
+  EXPECT_LT(r.ci_low, r.value);
+  EXPECT_GT(r.ci_high, r.value);
+  EXPECT_NEAR(std::log(r.ci_high / r.value), std::log(r.value / r.ci_low), 1e-12) << "symmetric on the log scale";
+  const Ratio one = log_ratio(std::vector<Sample>{{1, 3}}, b);
+  EXPECT_TRUE(std::isnan(one.ci_low));
+  EXPECT_EQ(std::string(ratio_side(r)), r.ci_high < 1 ? "below" : r.ci_low > 1 ? "above" : "within");
+  EXPECT_EQ(std::string(ratio_side(one)), "");
 }
 
 TEST(MannWhitney, ExactForSmallSamplesWithoutTies) {
