@@ -604,6 +604,16 @@ class Preparer {
         std::vector<double> row;
         for (const auto& k : keys) row.push_back(index_.median_of(group, t, a, k));
         for (double v : row) any = any || std::isfinite(v);
+        // The spread of the runs: the lowest and highest total of allocations, then of frees (whiskers).
+        const RunsTable& table = index_.table();
+        for (std::size_t first : {std::size_t(0), std::size_t(3)}) {
+          const Value total = spread_bar(index_.values_by(group, t, a, keys[first], [&](const CsvRow& r) {
+            return table.number(r, keys[first]) + table.number(r, keys[first + 1]) + table.number(r, keys[first + 2]);
+          }));
+          row.push_back(total.low);
+          row.push_back(total.high);
+          top = std::max(top, std::isfinite(total.high) ? total.high : 0.0);
+        }
         top = std::max({top, std::isfinite(row[0] + row[1] + row[2]) ? row[0] + row[1] + row[2] : 0.0,
                         std::isfinite(row[3] + row[4] + row[5]) ? row[3] + row[4] + row[5] : 0.0});
         values.push_back(row);
@@ -630,7 +640,8 @@ class Preparer {
       std::ostringstream text;
       text << "#";
       for (const auto& k : keys) text << ' ' << k;
-      text << " (" << (unit.empty() ? "calls" : unit.substr(2, unit.size() - 3)) << ")\n";
+      text << " allocs_low allocs_high frees_low frees_high (" << (unit.empty() ? "calls" : unit.substr(2, unit.size() - 3))
+           << "; the last four: the lowest and highest run's totals)\n";
       for (size_t i = 0; i < allocators.size(); ++i) {
         text << label(allocators[i]);
         for (double v : values[i]) text << ' ' << num(v / scale);
@@ -641,7 +652,8 @@ class Preparer {
                                                 "allocator (the program's own calls), "
                                               : "Left the allocation calls and right the frees of each allocator's runs, ") +
                             "split into the sequential (seq), parallel (par) and transactional (tx) regions; medians "
-                            "over the repetitions." + runs_text(false, {group}, t));
+                            "over the repetitions, the whisker on each stack from the lowest to the highest run's total." +
+                            runs_text(false, {group}, t));
       f.group = group;
       set_text(f, "ylab", "calls" + unit);
       set_number(f, "ymax", top / scale * 1.08);  // both panels on one scale

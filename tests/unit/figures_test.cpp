@@ -229,11 +229,13 @@ TEST_F(Figures, SeriesUsesRepOneAtTheMostThreads) {
 TEST_F(Figures, RegionsStackAllocationsAndFrees) {
   FigurePlan plan = prepare();
   // Every allocator saw the same calls: one bar group, not one per allocator.
-  EXPECT_EQ(line_of(data("regions-vacation-low"), "\"every"), "\"every allocator (3)\" 1 0.2 0.3 0.9 0.2 0.1");  // thousands
+  // Thousands; then the lowest and highest run's totals (1.5 allocations, 1.2 frees: every run alike).
+  EXPECT_EQ(line_of(data("regions-vacation-low"), "\"every"), "\"every allocator (3)\" 1 0.2 0.3 0.9 0.2 0.1 1.5 1.5 1.2 1.2");
   EXPECT_EQ(line_of(data("regions-vacation-low"), "\"glibc\""), "");
   EXPECT_NE(find(plan, "regions-vacation-low")->caption.find("the same under every allocator"), std::string::npos);
   EXPECT_EQ(line_of(data("regions-vacation-low"), "#"),
-            "# allocs_seq_count allocs_par_count allocs_tx_count frees_seq_count frees_par_count frees_tx_count (thousands)");
+            "# allocs_seq_count allocs_par_count allocs_tx_count frees_seq_count frees_par_count frees_tx_count "
+            "allocs_low allocs_high frees_low frees_high (thousands; the last four: the lowest and highest run's totals)");
   // Counts that differ by allocator keep a bar group each.
   edit_runs([](std::string text) { return std::regex_replace(text, std::regex("(,jemalloc,ml_wt,2,[0-9]+,ok,0,,[0-9]+,[0-9]+,)([0-9]+),"), "$011500,"); });
   prepare();
