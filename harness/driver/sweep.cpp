@@ -5,11 +5,11 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
-#include <limits>
-#include <map>
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <limits>
+#include <map>
 #include <thread>
 
 #include "callsites.h"

@@ -303,7 +303,8 @@ TEST_F(CheckEndToEnd, UnusableInputExitsTwoWithAMessage) {
     std::string expected;
   };
   const std::vector<Case> cases = {
-      {{"--current=" + garbage.string()}, "does not start with '# allocstamp runs.csv schema 4'"},
+      {{"--current=" + garbage.string()},
+       "does not start with '# allocstamp runs.csv schema " + std::to_string(kResultsSchema) + "'"},
       {{"--current=" + newer.string()}, "has schema 99, newer than this bench reads"},
       {{"--current=" + damaged.string()}, "data row 7 has 3 fields"},
       {{"--current=" + (dir_ / "nosuch").string()}, "current " + (dir_ / "nosuch").string() + " does not exist"},

@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "meta.h"
 #include "run_command.h"
 
 namespace allocstamp {
@@ -59,6 +61,14 @@ TEST_F(Cluster, MergedPartsEqualOneMachineAndBadPartsAreRefused) {
   ASSERT_EQ(one.exit_code, 0) << one.err;
   const std::string p1 = (dir_ / "p1").string(), p2 = (dir_ / "p2").string(), p3 = (dir_ / "p3").string();
 
+  {
+    // Part 2 measured on a busy machine (planted: this one may be quiet).
+    Meta m = read_meta(p2);
+    m.doc["machine_warnings"].push_back("planted: the machine is busy");
+    m.doc["busy_runs"] = m.busy_runs().busy + 5;
+    m.doc["runs_with_machine_state"] = m.busy_runs().of + 5;
+    std::ofstream(fs::path(p2) / "meta.json", std::ios::trunc) << m.doc.dump(2);
+  }
   Result merged = bench({"merge", (dir_ / "merged").string(), p1, p2, p3});
   ASSERT_EQ(merged.exit_code, 0) << merged.err;
   EXPECT_NE(merged.out.find("merged 3 of 3 part(s)"), std::string::npos) << merged.out;
@@ -66,6 +76,22 @@ TEST_F(Cluster, MergedPartsEqualOneMachineAndBadPartsAreRefused) {
                         "--deterministic-only", "--fail-on-missing"});
   EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
   EXPECT_TRUE(fs::exists(dir_ / "merged" / "summary.csv"));
+  // The machine's state is every part's: busy runs summed, warnings named by part.
+  int busy = 0, measured = 0;
+  std::size_t warnings = 0;
+  for (const std::string& part : {p1, p2, p3}) {
+    const Meta m = read_meta(part);
+    busy += m.busy_runs().busy;
+    measured += m.busy_runs().of;
+    warnings += m.machine_warnings().size();
+  }
+  const Meta merged_meta = read_meta(dir_ / "merged");
+  EXPECT_EQ(merged_meta.busy_runs().busy, busy);
+  EXPECT_EQ(merged_meta.busy_runs().of, measured);
+  EXPECT_EQ(merged_meta.machine_warnings().size(), warnings);
+  for (const std::string& w : merged_meta.machine_warnings()) EXPECT_EQ(w.rfind("part ", 0), 0u) << w;
+  const auto all = merged_meta.machine_warnings();
+  EXPECT_NE(std::find(all.begin(), all.end(), "part 2/3: planted: the machine is busy"), all.end());
 
   // Bad inputs, each exit 2 with what is wrong.
   std::vector<std::string> other_args = {"--workload=test-alloc", "--alloc=glibc", "--size=tiny", "--threads=1,2",

@@ -14,6 +14,7 @@
 #include "check.h"
 #include "check_report.h"
 #include "errors.h"
+#include "keys.h"
 
 namespace allocstamp {
 namespace {
@@ -580,11 +581,13 @@ TEST_F(CheckFiles, RefusesWhatIsNotRunsCsv) {
   struct Case {
     std::string name, text, expected;
   };
+  const std::string now = std::to_string(contract::kResultsSchema), newer = std::to_string(contract::kResultsSchema + 1);
   const std::vector<Case> cases = {
-      {"garbage.csv", "\x01\x02garbage,,\"\nmore", "does not start with '# allocstamp runs.csv schema 4'"},
+      {"garbage.csv", "\x01\x02garbage,,\"\nmore", "does not start with '# allocstamp runs.csv schema " + now + "'"},
       {"empty.csv", "", "is empty or unreadable"},
       {"summary.csv", "# allocstamp summary.csv schema 1\nworkload,metric\n", "is summary.csv, not runs.csv"},
-      {"newer.csv", "# allocstamp runs.csv schema 5\n" + header, "has schema 5, newer than this bench reads (4)"},
+      {"newer.csv", "# allocstamp runs.csv schema " + newer + "\n" + header,
+       "has schema " + newer + ", newer than this bench reads (" + now + ")"},
       {"older.csv", "# allocstamp runs.csv schema 0\n" + header, "has schema '0', which this bench does not read"},
       {"nokeys.csv", "# allocstamp runs.csv schema 1\nrun_id,workload,elapsed_ns\n", "lacks the column 'app'"},
       {"short.csv", "# allocstamp runs.csv schema 1\n" + header + "1,w,a,tiny,glibc,,1,1,ok,5\n2,w,a\n",

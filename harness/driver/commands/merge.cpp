@@ -131,13 +131,26 @@ int command_merge(const MergeOptions& o, std::ostream& out) {
   meta.erase("shard");
   if (meta.contains("options")) meta["options"]["shard"] = "";
   meta["parts"] = nlohmann::json::array();
-  for (const Part& p : parts)
+  // The machine's state is each part's: its warnings, named by the part, and
+  // its busy runs, summed.
+  nlohmann::json warnings = nlohmann::json::array();
+  int busy = 0, measured = 0;
+  for (const Part& p : parts) {
     meta["parts"].push_back({{"dir", fs::absolute(p.dir).string()},
                              {"shard", std::to_string(p.index) + "/" + std::to_string(p.count)},
                              {"machine", p.meta.doc.value("machine", nlohmann::json::object())},
                              {"allocators", p.meta.doc.value("allocators", nlohmann::json::array())},
                              {"started", p.meta.doc.value("started", "")},
                              {"finished", p.meta.doc.value("finished", "")}});
+    for (const std::string& w : p.meta.machine_warnings())
+      warnings.push_back("part " + std::to_string(p.index) + "/" + std::to_string(p.count) + ": " + w);
+    busy += p.meta.busy_runs().busy;
+    measured += p.meta.busy_runs().of;
+  }
+  meta["machine_warnings"] = warnings;
+  meta.erase("resumed");  // the first part's resumes; each part's are in its own folder
+  meta["busy_runs"] = busy;
+  meta["runs_with_machine_state"] = measured;
   {
     std::ofstream f(dir / "meta.json");
     f << meta.dump(2) << "\n";
