@@ -156,6 +156,54 @@ TEST_F(CheckEndToEnd, RunsMadeDifferentlyAreNotComparedAndNamed) {
   EXPECT_NE(env.err.find("environment: MALLOC_CONF=tcache:false in the current runs only"), std::string::npos) << env.err;
 }
 
+// What a user hit: the default job runs vacation-high with --transactions
+// 49152 (the preset's args), --size=small without; both are labelled size
+// small. bench check refuses to compare them and names the argument.
+TEST_F(CheckEndToEnd, TheDefaultJobAndSizeSmallAreNotComparable) {
+  SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
+  const std::vector<std::string> one = {"--alloc=glibc", "--workload=vacation-high", "--threads=1", "--reps=1",
+                                        "--profile-reps=0", "--no-series"};
+  auto run = [&](const std::string& name, std::vector<std::string> more) {
+    std::vector<std::string> args = one;
+    args.insert(args.end(), more.begin(), more.end());
+    args.push_back("--out=" + (dir_ / name).string());
+    Result r = bench(args);
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    return dir_ / name;
+  };
+  fs::path job = run("job", {}), small = run("small", {"--size=small"});
+  Result r = bench({"check", "--baseline=" + job.string(), "--current=" + small.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("--transactions 49152 in the baseline only"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("elapsed_ns"), std::string::npos) << "no time of the two was compared: " << r.out;
+}
+
+// The map question answered in its unit: bytes per element in the terminal
+// table and in summary.csv (std::map of u32 pairs 40 B, Abseil's B+ tree ~10.5 B).
+TEST_F(CheckEndToEnd, MapsAnswerInBytesPerElement) {
+  SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
+  fs::path out = dir_ / "maps";
+  Result r = bench({"--preset=maps-containers", "--workload=maps-insert-std_map,maps-insert-absl_btree_map",
+                    "--size=tiny", "--reps=1", "--no-series", "--out=" + out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("requested B/element"), std::string::npos) << r.out;
+  std::map<std::string, double> per_element;  // workload -> requested bytes per element
+  CsvRow header;
+  for (const CsvRow& row : read_csv(out / "summary.csv", &header)) {
+    std::map<std::string, std::string> v;
+    for (std::size_t i = 0; i < header.size(); ++i) v[header[i]] = row[i];
+    if (v["metric"] == "requested_bytes_per_element") per_element[v["workload"]] = std::stod(v["median"]);
+  }
+  EXPECT_NEAR(per_element["maps-insert-std_map"], 40.0, 0.05);
+  EXPECT_NEAR(per_element["maps-insert-absl_btree_map"], 10.5, 0.1);
+  // The terminal shows the same, to one decimal.
+  std::istringstream lines(r.out);
+  bool std_map = false;
+  for (std::string line; std::getline(lines, line);)
+    if (line.find("glibc") != std::string::npos && line.find(" 40.0 ") != std::string::npos) std_map = true;
+  EXPECT_TRUE(std_map) << r.out;
+}
+
 TEST_F(CheckEndToEnd, PlantedAllocationRegressionFails) {
   // 10% more blocks, the arguments unchanged (as a code change would do it).
   fs::path a = sweep("a"), b = sweep("b", {}, {"TESTLOAD_MORE_PCT=10"});
