@@ -50,6 +50,23 @@ std::string one_sided(const std::vector<std::string>& a, const std::vector<std::
   return out.empty() ? "the same items in another order" : out;
 }
 
+// The arguments without their thread count, which is the cell's `threads`:
+// runs of one workload at 1 and 2 threads are one group, not two.
+std::string args_but_threads(const std::string& args) {
+  std::vector<std::string> kept;
+  const std::vector<std::string> w = words(args, ' ');
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    if (w[i] == "--threads" && i + 1 < w.size()) {
+      ++i;
+      continue;
+    }
+    kept.push_back(w[i]);
+  }
+  std::string out;
+  for (const std::string& k : kept) out += (out.empty() ? "" : " ") + k;
+  return out;
+}
+
 long rep_of(const RunsTable& t, const CsvRow& row) { return std::strtol(t.text(row, "rep").c_str(), nullptr, 10); }
 
 }  // namespace
@@ -93,13 +110,14 @@ Cells cells_of(const RunsTable& t) {
   for (const CsvRow& row : t.rows) {
     sizes.insert(t.text(row, "size"));
     if (!t.text(row, "tm").empty()) tms.insert(t.text(row, "tm"));
-    args_of[t.text(row, "workload") + "|" + t.text(row, "tm") + "|" + t.text(row, "size")].insert(t.text(row, "args"));
+    args_of[t.text(row, "workload") + "|" + t.text(row, "tm") + "|" + t.text(row, "size")].insert(
+        args_but_threads(t.text(row, "args")));
   }
   std::map<std::string, std::vector<std::pair<std::string, std::string>>> identities;  // allocator -> (library, env)
   std::map<CellId, std::size_t> index;
   std::set<int> threads;
   for (const CsvRow& row : t.rows) {
-    CellId id{t.text(row, "workload"), t.text(row, "app"), t.text(row, "size"), t.text(row, "args"),
+    CellId id{t.text(row, "workload"), t.text(row, "app"), t.text(row, "size"), args_but_threads(t.text(row, "args")),
               t.text(row, "allocator"), t.text(row, "alloc_library"), t.text(row, "alloc_env"), t.text(row, "tm"),
               int(std::strtol(t.text(row, "threads").c_str(), nullptr, 10))};
     auto [it, fresh] = index.emplace(id, out.cells.size());

@@ -16,6 +16,7 @@
 namespace allocstamp {
 
 struct CellId {
+  // args: runs.csv's, less `--threads N` (the cell's threads say it).
   std::string workload, app, size, args, allocator, alloc_library, alloc_env, tm;
   int threads = 0;
   bool operator<(const CellId& other) const;

@@ -46,7 +46,7 @@ void print_ranking(const std::filesystem::path& dir, std::ostream& out) {
     std::set<std::string> args;
     for (const CellSummary& c : cells)
       if (c.group == group && !c.cell->id.args.empty()) args.insert(c.cell->id.args);
-    for (const std::string& a : args) doc.push_back(list({"arguments: " + a}, 2));
+    for (const std::string& a : args) doc.push_back(list({"arguments (each row with its --threads): " + a}, 2));
     Block table = summary_table(view, cells, group);
     table.indent = 2;
     doc.push_back(table);

@@ -122,7 +122,7 @@ void setup_section(const ResultsView& view, Document& doc) {
   row("memprof", text_of(meta.value("memprof", nlohmann::json())));
   doc.push_back(table);
   if (const std::vector<std::string> args = arguments_run(view); !args.empty()) {
-    doc.push_back(paragraph("Each workload ran with these arguments (runs.csv's args; the thread count varies):"));
+    doc.push_back(paragraph("Each workload ran with these arguments (runs.csv's args, each run with its own --threads):"));
     doc.push_back(list(args));
   }
 

@@ -112,6 +112,18 @@ TEST(LikeWithLike, AnotherAllocatorEnvironmentIsNamed) {
       << lib->note;
 }
 
+// The thread count is the cell's own key: runs at 1 and 2 threads are one
+// group, their arguments otherwise alike.
+TEST(LikeWithLike, TheThreadCountIsNotADifferenceOfArguments) {
+  Runs runs;
+  runs.add("glibc", 1, 1e7, {{"args", "vacation --threads 1 --size small --seed 1"}});
+  runs.add("glibc", 1, 6e6, {{"threads", "2"}, {"args", "vacation --threads 2 --size small --seed 1"}});
+  const Cells cells = cells_of(runs.table);
+  ASSERT_EQ(cells.cells.size(), 2u);
+  EXPECT_EQ(cells.groups, (std::vector<std::string>{"vacation-high"}));
+  EXPECT_EQ(cells.cells[0].id.args, "vacation --size small --seed 1");
+}
+
 // A field left empty (a folder older than schema 4) is unknown, not a difference.
 TEST(LikeWithLike, UnknownArgumentsPairByName) {
   CellId known{"w", "a", "small", "w --threads 1", "glibc", "libc", "", "", 1};
