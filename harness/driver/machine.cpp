@@ -137,10 +137,6 @@ MachineShare machine_share(const CpuTicks& before, const CpuTicks& after, double
                        sysconf(_SC_CLK_TCK));
 }
 
-bool busy_run(double others_cpu_pct, double steal_pct) {
-  return others_cpu_pct > 25 || steal_pct > 10;  // NaN compares false: unknown is not busy
-}
-
 std::vector<std::string> machine_warnings() {
   std::vector<std::string> warnings;
   std::ifstream governor("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");

@@ -1,11 +1,13 @@
 // fuzz_runs_csv — any bytes as a results folder's runs.csv (and meta.json):
 // load_runs either refuses them with a UsageError (exit 2 in bench) or returns
-// a table whose every field the commands read without crashing.
+// a table whose every field the commands read without crashing, and whose
+// cells (cells.h) every command's estimates can be made of.
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 
+#include "cells.h"
 #include "errors.h"
 #include "runs.h"
 
@@ -22,8 +24,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       for (const CsvRow& row : t.rows) {
         t.status(row);
         t.kind(row);
-        t.time_ns(row);
         for (const std::string& column : t.header) t.number(row, column);
+      }
+      const Cells cells = cells_of(t);
+      for (const Cell& cell : cells.cells) {
+        cells.estimate(cell, "time");
+        cells.estimate(cell, "maxrss_kb");
+        cells.values(cell, kRssPerElement);
+        cells.busy_runs(cell);
+        if (const Cell* ref = cells.find(cell.group, cell.id.threads, cells.reference)) cells.ratio(cell, *ref, "time");
       }
     } catch (const UsageError&) {
     } catch (const RunError&) {
