@@ -104,7 +104,8 @@ TEST(LikeWithLike, AnotherAllocatorEnvironmentIsNamed) {
   // Another library (an upgrade) is named too.
   Runs upgraded;
   for (int rep = 1; rep <= 3; ++rep) upgraded.add("jemalloc", rep, 1e7, {{"alloc_library", "/usr/lib/libjemalloc.so (2.0)"}});
-  const CheckRow* lib = row_of(compare_runs(base.table, upgraded.table, CheckConfig{}), "jemalloc", "cell");
+  const CheckResult other_library = compare_runs(base.table, upgraded.table, CheckConfig{});
+  const CheckRow* lib = row_of(other_library, "jemalloc", "cell");
   ASSERT_NE(lib, nullptr);
   EXPECT_NE(lib->note.find("allocator library: /usr/lib/libjemalloc.so (1.0) in the baseline, "
                            "/usr/lib/libjemalloc.so (2.0) in the current runs"),
