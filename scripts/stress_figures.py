@@ -90,6 +90,11 @@ def parse_deterministic(text, where):
     return bound
 
 
+def read_text(path):
+    with open(path) as f:
+        return f.read()
+
+
 def within(figure, ours, ref, bound, threads):
     """Whether ours is close enough to the original's ref under the program's bound."""
     if bound is None or threads < bound["from_threads"]:
@@ -207,7 +212,7 @@ def compile_original(spec, mimalloc_bench, out_dir):
                ["-o", binary] + libs)
     stamp = binary + ".command"
     line = shlex.join(command)
-    fresh = (os.path.exists(binary) and os.path.exists(stamp) and open(stamp).read() == line and
+    fresh = (os.path.exists(binary) and os.path.exists(stamp) and read_text(stamp) == line and
              all(os.path.getmtime(s) <= os.path.getmtime(binary) for s in sources))
     if not fresh:
         p = subprocess.run(command, capture_output=True, text=True)
@@ -261,6 +266,13 @@ def read_reference(path):
         rows.setdefault((row["program"], int(row["threads"])), {})[row["figure"]] = (
             int(row["value"]), int(row["min"]), int(row["max"]))
     return rows, notes
+
+
+def replace_program(rows, notes, program, by_threads, note):
+    """The reference with one program's rows and note replaced, every other program's kept."""
+    rows = {k: v for k, v in rows.items() if k[0] != program}
+    rows.update({(program, threads): figures for threads, figures in by_threads.items()})
+    return rows, dict(notes, **{program: note})
 
 
 def write_reference(path, size, rows, notes):
