@@ -143,6 +143,12 @@ def load_program(path):
                 raise re.error("needs exactly one group")
         except re.error as e:
             raise Failure("%s: time.regex: %s" % (where, e), "give a Python regex with one group: the printed score")
+    matching = spec.get("ours_matching")
+    if matching is not None:
+        for key in ("option", "figure"):
+            _require(spec, ("ours_matching", key), where)
+        if matching["figure"] not in FIGURES:
+            raise Failure("%s: ours_matching.figure is %r" % (where, matching["figure"]), "name one of " + ", ".join(FIGURES))
     spec["bound"] = parse_deterministic(spec["deterministic"], where)
     spec["path"] = path
     return spec
@@ -175,16 +181,39 @@ def original_argv(spec, size, threads):
     return [str(a) for a in _require(spec, ("args", size, str(threads)), spec["program"] + ".json")]
 
 
-def ours_argv(spec, build, size, threads, workloads=None):
-    """Our program's command line: its binary and app from workloads/workloads.json, the common options, the json's own."""
+def original_stdin(spec, size, threads):
+    """What the original reads on its stdin (the json's optional "stdin"[size][threads]; else nothing)."""
+    return str(spec.get("stdin", {}).get(size, {}).get(str(threads), ""))
+
+
+def matching_value(spec, threads, reference_rows):
+    """The value of ours_matching's option: the original's recorded figure (its median run), divided among the
+    threads when per_thread, plus offset (per thread when per_thread). For an original that runs for a fixed
+    time, so that ours makes as many operations as the recorded run did."""
+    m = spec["ours_matching"]
+    row = (reference_rows or {}).get((spec["program"], threads))
+    if row is None or m["figure"] not in row:
+        raise Failure("%s at %d threads has no reference row for ours_matching" % (spec["program"], threads),
+                      "record it first with scripts/stress-reference")
+    value = row[m["figure"]][0]
+    if m.get("per_thread"):
+        value //= threads
+    return value + int(m.get("offset", 0))
+
+
+def ours_argv(spec, build, size, threads, workloads=None, reference_rows=None):
+    """Our program's command line: its binary and app from workloads/workloads.json, the common options, the
+    json's own, and ours_matching's option (from reference_rows, read_reference's rows) where the json has one."""
     workloads = workloads or load_workloads()
     w = workloads.get(spec["program"])
     if w is None:
         raise Failure("%s names %r, which workloads/workloads.json does not list" % (spec["program"] + ".json",
                                                                                     spec["program"]),
                       "set \"program\" to our workload's name")
-    extra = spec["ours"].get(size, {}).get(str(threads), [])
-    return [os.path.join(build, w["binary"]), w["app"], "--threads", str(threads), "--size", size] + [str(a) for a in extra]
+    extra = [str(a) for a in spec["ours"].get(size, {}).get(str(threads), [])]
+    if spec.get("ours_matching"):
+        extra += [spec["ours_matching"]["option"], str(matching_value(spec, threads, reference_rows))]
+    return [os.path.join(build, w["binary"]), w["app"], "--threads", str(threads), "--size", size] + extra
 
 
 def load_workloads():
@@ -200,8 +229,9 @@ def compile_original(spec, mimalloc_bench, out_dir):
     sources = [os.path.join(src_dir, s) for s in o["sources"]]
     missing = [s for s in sources if not os.path.exists(s)]
     if missing:
-        raise Failure("%s is missing" % missing[0], "pass --mimalloc-bench a checkout of mimalloc-bench (see "
-                      "workloads/stress/reference/README.md)")
+        raise Failure("%s is missing" % missing[0], "pass --mimalloc-bench a checkout of mimalloc-bench; sh6bench's "
+                      "and sh8bench's sources come from its build-bench-env.sh ('patch shbench' step), see "
+                      "workloads/stress/reference/README.md")
     folder = os.path.join(out_dir, spec["program"])
     os.makedirs(folder, exist_ok=True)
     binary = os.path.join(folder, o["binary"])
@@ -240,10 +270,19 @@ def figures_of(record):
     return f
 
 
-def measure(argv, memprof, cwd=None):
-    """Runs argv once under libmemprof.so with exact peaks; returns (figures, record)."""
-    record, _, _, _ = sf.run_profiled(argv, memprof, cwd=cwd, env_extra=EXACT_PEAKS)
+def measure(argv, memprof, cwd=None, input_text=""):
+    """Runs argv once under libmemprof.so with exact peaks (input_text on its stdin); returns (figures, record)."""
+    record, _, _, _ = sf.run_profiled(argv, memprof, cwd=cwd, env_extra=EXACT_PEAKS, input_text=input_text)
     return figures_of(record), record
+
+
+def representative(samples, spec):
+    """Several runs' figures as (value, min, max) per figure: the values of one run — the median one by
+    ours_matching's figure, else by allocations — so they belong together; the range over all of them."""
+    key = spec["ours_matching"]["figure"] if spec.get("ours_matching") else "allocs_count"
+    ranked = sorted(samples, key=lambda s: s[key])
+    median = ranked[(len(ranked) - 1) // 2]
+    return {f: (median[f], min(s[f] for s in samples), max(s[f] for s in samples)) for f in FIGURES}
 
 
 def reference_path(size):
@@ -279,8 +318,9 @@ def write_reference(path, size, rows, notes):
     """Rows and notes by program, in name order; the file's first comment says what it is."""
     with open(path, "w", newline="") as f:
         f.write("# The originals' deterministic figures at size %s, whole process under libmemprof.so with "
-                "MEMPROF_PEAK_SLACK=0: value is the median of the runs, min and max their range. Written by "
-                "scripts/stress-reference; see README.md here.\n" % size)
+                "MEMPROF_PEAK_SLACK=0: value is the median run's (by allocations, or by the json's ours_matching "
+                "figure), min and max the range over the runs. Written by scripts/stress-reference; see README.md "
+                "here.\n" % size)
         for program in sorted(notes):
             f.write(notes[program] + "\n")
         w = csv.writer(f, lineterminator="\n")

@@ -1,7 +1,8 @@
 # stress_fidelity_script_test — the judgements of scripts/stress-fidelity and
-# scripts/stress_figures.py on hand-made inputs: a json's bound, Kendall's tau-b,
-# the median's interval, the verdict on a time table, and that re-recording or
-# re-timing one program keeps every other program's rows and sections.
+# scripts/stress_figures.py on hand-made inputs: a json's bound, ours_matching's
+# value and the run the reference keeps, Kendall's tau-b, the median's interval,
+# the verdict on a time table, and that re-recording or re-timing one program
+# keeps every other program's rows and sections.
 import importlib.machinery
 import importlib.util
 import os
@@ -49,6 +50,27 @@ class Bound(unittest.TestCase):
             xf.parse_deterministic("bound: the peak varies a little", "t")
         with self.assertRaises(xf.Failure):
             xf.parse_deterministic("roughly", "t")
+
+
+class Matching(unittest.TestCase):
+    spec = {"program": "p", "ours_matching": {"option": "--n", "figure": "frees_count", "per_thread": True,
+                                              "offset": -20}}
+
+    def test_value_from_the_reference(self):
+        rows = {("p", 2): {"frees_count": (1041, 1000, 1100)}}
+        self.assertEqual(xf.matching_value(self.spec, 2, rows), 1041 // 2 - 20)
+
+    def test_missing_row_is_a_usage_error(self):
+        with self.assertRaises(xf.Failure):
+            xf.matching_value(self.spec, 1, {})
+
+    def test_representative_run_keeps_its_figures_together(self):
+        runs = [dict.fromkeys(xf.FIGURES, 0) for _ in range(3)]
+        for run, (frees, allocs) in zip(runs, ((30, 1), (10, 2), (20, 3))):
+            run.update(frees_count=frees, allocs_count=allocs)
+        picked = xf.representative(runs, self.spec)
+        self.assertEqual(picked["frees_count"], (20, 10, 30))
+        self.assertEqual(picked["allocs_count"], (3, 1, 3), "the allocations of the run with the median frees")
 
 
 class Statistics(unittest.TestCase):
