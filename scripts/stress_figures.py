@@ -60,7 +60,8 @@ BOUND_FROM = re.compile(r"\s*at\s+([0-9]+)\+?\s+threads?\b")
 
 
 def parse_deterministic(text, where):
-    """None for "exact", else {"from_threads": N, "figures": {figure: (kind, value)}, "other": (kind, value) or None}."""
+    """None for "exact", else {"from_threads": N, "figures": {figure: (kind, value)},
+    "other": (kind, value) or None}."""
     if text == "exact":
         return None
     if not isinstance(text, str) or not text.startswith("bound:"):
@@ -86,7 +87,8 @@ def parse_deterministic(text, where):
         bound["from_threads"] = int(m.group(1))
     if not bound["figures"] and bound["other"] is None:
         raise Failure("%s: no bound can be read from %r" % (where, text),
-                      "begin it with the tolerance, e.g. \"bound: 2%, live_blocks_peak_count ±3 at 2 threads — why\"")
+                      "begin it with the tolerance, e.g. "
+                      "\"bound: 2%, live_blocks_peak_count ±3 at 2 threads — why\"")
     return bound
 
 
@@ -136,7 +138,8 @@ def load_program(path):
     if spec["original"]["language"] not in ("c", "c++"):
         raise Failure("%s: original.language is %r" % (where, spec["original"]["language"]), "write \"c\" or \"c++\"")
     if spec["time"].get("unit") not in TIME_UNITS:
-        raise Failure("%s: time.unit is %r" % (where, spec["time"].get("unit")), "write one of " + ", ".join(TIME_UNITS))
+        raise Failure("%s: time.unit is %r" % (where, spec["time"].get("unit")),
+                      "write one of " + ", ".join(TIME_UNITS))
     if spec["time"]["unit"] != "wall":
         try:
             if re.compile(spec["time"].get("regex") or "").groups != 1:
@@ -148,7 +151,8 @@ def load_program(path):
         for key in ("option", "figure"):
             _require(spec, ("ours_matching", key), where)
         if matching["figure"] not in FIGURES:
-            raise Failure("%s: ours_matching.figure is %r" % (where, matching["figure"]), "name one of " + ", ".join(FIGURES))
+            raise Failure("%s: ours_matching.figure is %r" % (where, matching["figure"]),
+                          "name one of " + ", ".join(FIGURES))
     spec["bound"] = parse_deterministic(spec["deterministic"], where)
     spec["path"] = path
     return spec

@@ -138,11 +138,13 @@ int run_thrash(const std::string& app, int argc, char** argv) { return run_cache
 
 }  // namespace
 
-const App kCacheScratch = {
-    "cache-scratch", "cache-scratch options: [--iterations N] [--repetitions R (split among the threads)] [--object-size B]",
-    run_scratch};
-const App kCacheThrash = {
-    "cache-thrash", "cache-thrash options: [--iterations N] [--repetitions R (split among the threads)] [--object-size B]",
-    run_thrash};
+const App kCacheScratch = {"cache-scratch",
+                           "cache-scratch options: [--iterations N] [--repetitions R (shared by the threads)] "
+                           "[--object-size B]",
+                           run_scratch};
+const App kCacheThrash = {"cache-thrash",
+                          "cache-thrash options: [--iterations N] [--repetitions R (shared by the threads)] "
+                          "[--object-size B]",
+                          run_thrash};
 
 }  // namespace allocstamp::stress
