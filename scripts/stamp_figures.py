@@ -90,12 +90,13 @@ def figures_of(record, tx_count):
     return f
 
 
-def run_profiled(argv, memprof, cwd=None, env_extra=None):
-    """Runs argv under libmemprof.so; returns (record, stdout, stderr, wall seconds)."""
+def run_profiled(argv, memprof, cwd=None, env_extra=None, input_text=None):
+    """Runs argv under libmemprof.so, input_text (if given) on its stdin; returns (record, stdout, stderr,
+    wall seconds)."""
     with tempfile.NamedTemporaryFile("r", suffix=".rec") as rec:
         env = dict(os.environ, LD_PRELOAD=os.path.abspath(memprof), MEMPROF_OUT=rec.name, **(env_extra or {}))
         start = time.monotonic()
-        p = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True)
+        p = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, input=input_text)
         wall = time.monotonic() - start
         if p.returncode != 0:
             raise RuntimeError("%s exited %d: %s" % (" ".join(argv), p.returncode, p.stderr.strip()[-400:]))
