@@ -208,6 +208,7 @@ int run_larson(const std::string& app, int argc, char** argv) {
   long made = 0;
   for (int t = 0; t < c.threads; ++t) made += lanes[t].made;
   report_rate("replacements_per_s", uint64_t(made), ns);
+  memprof::metric("blocks_left_count", int64_t(total));
 
   long broken = 0;
   for (size_t i = 0; i < total; ++i)

@@ -68,6 +68,7 @@ class Ring {
   void allocate_then_turn(size_t size) {
     if (sizes_) sizes_[at_] = size;
     blocks_[at_++] = stamped(size);
+    ++live_;
     if (at_ == kept_begin_) at_ = kept_end_;
     if (at_ >= length_) turn();
   }
@@ -80,6 +81,7 @@ class Ring {
     }
     if (sizes_) sizes_[at_] = size;
     blocks_[at_++] = stamped(size);
+    ++live_;
   }
   // sh6bench's end: free what this lap allocated; false if a stamp was broken.
   bool free_rest() {
@@ -88,12 +90,14 @@ class Ring {
       if (sizes_ && !stamp_held(blocks_[i], sizes_[i])) held = false;
       std::free(blocks_[i]);
     }
+    live_ -= at_;
     std::free(blocks_);
     memprof::ignore_begin();
     delete[] sizes_;
     memprof::ignore_end();
     return held;
   }
+  long live() const { return live_; }
   // sh8bench's end, checked by the main thread: the blocks left in the ring.
   long broken_left() const {
     long broken = 0;
@@ -108,6 +112,7 @@ class Ring {
     kept_end_ = std::min(kept_begin_ + length_ / 5, length_);
     for (long i = 0; i < kept_begin_; ++i) std::free(blocks_[i]);
     for (long i = length_; i > kept_end_; --i) std::free(blocks_[i - 1]);
+    live_ -= kept_begin_ + length_ - kept_end_;
     at_ = 0;
   }
 
@@ -115,6 +120,7 @@ class Ring {
   char** blocks_;
   size_t* sizes_;
   long at_ = 0;
+  long live_ = 0;  // blocks allocated and not yet freed
   long kept_begin_ = length_, kept_end_ = length_;
 };
 
@@ -131,7 +137,7 @@ void start_threads(pthread_t* threads, int n, void* (*body)(void*), void* argume
 struct Sh6 {
   long calls;  // per thread: laps over the sweep, and the ring's length
   size_t max_size;
-  std::atomic<long> broken{0};
+  std::atomic<long> broken{0}, left{0};
 };
 
 void* sh6_thread(void* argument) {
@@ -147,6 +153,7 @@ void* sh6_thread(void* argument) {
         while (times--) ring.allocate_then_turn(size);
       }
   if (!ring.free_rest()) ++c.broken;
+  c.left += ring.live();
   return nullptr;
 }
 
@@ -158,8 +165,9 @@ int run_sh6(const std::string& app, int argc, char** argv) {
     else return false;
     return true;
   });
-  // small is bench.sh's call count (10,000), scaled to about 1 s under glibc here.
-  if (calls < 0) calls = by_size(common.size, 100, 4000, 10000, 10000);
+  // bench.sh's call count is 10,000 (8 s of CPU here); small is a fifth, about
+  // 1 s under glibc on two cores, medium and large bench.sh's.
+  if (calls < 0) calls = by_size(common.size, 100, 2000, 10000, 10000);
   const int threads = 2 * common.threads;
   std::printf("stress %s: threads=%d calls=%ld max_size=%ld\n", app.c_str(), threads, calls, max_size);
   Sh6 c;
@@ -174,6 +182,7 @@ int run_sh6(const std::string& app, int argc, char** argv) {
     std::free(ids);
   }
   int64_t ns = phase.end();
+  memprof::metric("blocks_left_count", c.left);
   if (c.broken) verification_failed(app, std::to_string(c.broken.load()) + " thread(s) found a block overwritten");
   std::printf("stress %s: elapsed_ms=%.2f\n", app.c_str(), double(ns) / 1e6);
   return 0;
@@ -202,9 +211,13 @@ struct Sh8Thread {
   long index;
 };
 
-// The rings outlive their threads: the original leaves them, and the main
-// thread checks them after the measured phase.
-Ring** sh8_rings;
+// What each thread leaves, for the main thread to check after the measured
+// phase: its ring (the original leaves it) and the foreign blocks it never saw.
+struct Sh8Left {
+  Ring* ring;
+  long foreign;
+};
+Sh8Left* sh8_left;
 
 void* sh8_thread(void* argument) {
   auto& me = *static_cast<Sh8Thread*>(argument);
@@ -216,7 +229,7 @@ void* sh8_thread(void* argument) {
   memprof::ignore_end();
   Ring& ring = *new (place) Ring(c.ring);
   ring.keep_sizes();
-  sh8_rings[me.index] = &ring;
+  sh8_left[me.index].ring = &ring;
   long kind = 0;
   for (long i = 0; i < c.iterations; ++i) {
     // Free what the main thread has made of this thread's share of every part.
@@ -234,6 +247,7 @@ void* sh8_thread(void* argument) {
     kind = (kind + 1) % kSizes;
     for (long n = kHistogram[kind].count; n > 0; --n) ring.turn_or_allocate(kHistogram[kind].size);
   }
+  sh8_left[me.index].foreign = frees_left;
   return nullptr;
 }
 
@@ -247,11 +261,11 @@ int run_sh8(const std::string& app, int argc, char** argv) {
     return true;
   });
   // bench.sh: 1,000,000 pointers, 700,000 iterations, 10,000,000 foreign
-  // blocks; small keeps the pointers and scales the other two to a seventh
-  // (MicroQuill's own 100,000 iterations), about 1 s under glibc here.
+  // blocks (22 s of CPU here); small keeps the pointers and scales the other
+  // two by 1/14, about 1 s under glibc on two cores; medium and large are bench.sh's.
   if (heap < 0) heap = by_size(common.size, 100'000, 1'000'000, 1'000'000, 1'000'000);
-  if (iterations < 0) iterations = by_size(common.size, 2'000, 100'000, 700'000, 700'000);
-  if (foreign < 0) foreign = by_size(common.size, 28'571, 1'428'571, 10'000'000, 10'000'000);
+  if (iterations < 0) iterations = by_size(common.size, 2'000, 50'000, 700'000, 700'000);
+  if (foreign < 0) foreign = by_size(common.size, 28'571, 714'286, 10'000'000, 10'000'000);
   const int threads = 2 * common.threads;
   std::printf("stress %s: threads=%d heap=%ld iterations=%ld foreign=%ld\n", app.c_str(), threads, heap, iterations,
               foreign);
@@ -266,7 +280,7 @@ int run_sh8(const std::string& app, int argc, char** argv) {
   c.share = c.part / threads;
   c.threads = threads;
   memprof::ignore_begin();
-  sh8_rings = new Ring*[size_t(threads)];
+  sh8_left = new Sh8Left[size_t(threads)];
   memprof::ignore_end();
   Phase phase;
   {
@@ -290,8 +304,12 @@ int run_sh8(const std::string& app, int argc, char** argv) {
     std::free(handed);
   }
   int64_t ns = phase.end();
-  long broken = 0;
-  for (int t = 0; t < threads; ++t) broken += sh8_rings[t]->broken_left();
+  long broken = 0, left = threads;  // the rings themselves
+  for (int t = 0; t < threads; ++t) {
+    broken += sh8_left[t].ring->broken_left();
+    left += sh8_left[t].ring->live() + sh8_left[t].foreign;
+  }
+  memprof::metric("blocks_left_count", left);
   if (broken) verification_failed(app, std::to_string(broken) + " block(s) left in the rings were overwritten");
   std::printf("stress %s: elapsed_ms=%.2f\n", app.c_str(), double(ns) / 1e6);
   return 0;
