@@ -149,7 +149,7 @@ int run_larson(const std::string& app, int argc, char** argv) {
   });
   // tiny: five short lifetimes; small ≈ 1 s under glibc here at one thread;
   // medium and large about what the original does in its 5 s and 20 s.
-  c.replacements = by_size(common.size, 100'000, 5'000'000, 25'000'000, 100'000'000);
+  c.replacements = by_size(common.size, 100'000, 10'000'000, 50'000'000, 200'000'000);
   c.rounds = common.size == "tiny" ? 4 : 100;
   if (replacements > 0) c.replacements = replacements;
   if (rounds > 0) c.rounds = rounds;
