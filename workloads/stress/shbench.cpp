@@ -33,40 +33,31 @@
 namespace allocstamp::stress {
 namespace {
 
-inline char stamp_byte(size_t size) { return char(size * 31 + 7); }
+// A block's stamp comes from its own address, so checking it needs no
+// record of sizes beside the ring (which the original does not have).
+inline char stamp_of(const char* block) { return char((uintptr_t(block) >> 4) * 0x9D + 0x5B); }
 
+// The original writes a block's first and last byte.
 char* stamped(size_t size) {
   char* block = static_cast<char*>(std::malloc(size));
   if (!block) {
     std::fprintf(stderr, "stress shbench: malloc(%zu) failed\n", size);
     std::exit(1);
   }
-  block[0] = block[size - 1] = stamp_byte(size);
+  block[0] = block[size - 1] = stamp_of(block);
   return block;
 }
 
-bool stamp_held(const char* block, size_t size) {
-  return block[0] == stamp_byte(size) && block[size - 1] == stamp_byte(size);
-}
+bool stamp_held(const char* block) { return block[0] == stamp_of(block); }
 
 // One thread's ring of blocks and the laps around it.
 class Ring {
  public:
-  explicit Ring(long length) : length_(length) {
-    // Malloc'd, as the original's: it is part of the figures.
-    blocks_ = static_cast<char**>(std::malloc(sizeof(char*) * size_t(length)));
-    sizes_ = nullptr;
-  }
-  // The sizes kept beside the blocks for the final check, off the figures
-  // (the original keeps none).
-  void keep_sizes() {
-    memprof::ignore_begin();
-    sizes_ = new size_t[size_t(length_)];
-    memprof::ignore_end();
-  }
+  // Malloc'd, as the original's: it is part of the figures.
+  explicit Ring(long length)
+      : length_(length), blocks_(static_cast<char**>(std::malloc(sizeof(char*) * size_t(length)))) {}
   // sh6bench's step: allocate, then skip the kept fifth, then close the lap.
   void allocate_then_turn(size_t size) {
-    if (sizes_) sizes_[at_] = size;
     blocks_[at_++] = stamped(size);
     ++live_;
     if (at_ == kept_begin_) at_ = kept_end_;
@@ -79,7 +70,6 @@ class Ring {
       turn();
       return;
     }
-    if (sizes_) sizes_[at_] = size;
     blocks_[at_++] = stamped(size);
     ++live_;
   }
@@ -87,14 +77,11 @@ class Ring {
   bool free_rest() {
     bool held = true;
     for (long i = 0; i < at_; ++i) {
-      if (sizes_ && !stamp_held(blocks_[i], sizes_[i])) held = false;
+      if (!stamp_held(blocks_[i])) held = false;
       std::free(blocks_[i]);
     }
     live_ -= at_;
     std::free(blocks_);
-    memprof::ignore_begin();
-    delete[] sizes_;
-    memprof::ignore_end();
     return held;
   }
   long live() const { return live_; }
@@ -102,7 +89,7 @@ class Ring {
   long broken_left() const {
     long broken = 0;
     for (long i = 0; i < length_; ++i)
-      if ((i < at_ || (i >= kept_begin_ && i < kept_end_)) && !stamp_held(blocks_[i], sizes_[i])) ++broken;
+      if ((i < at_ || (i >= kept_begin_ && i < kept_end_)) && !stamp_held(blocks_[i])) ++broken;
     return broken;
   }
 
@@ -118,7 +105,6 @@ class Ring {
 
   long length_;
   char** blocks_;
-  size_t* sizes_;
   long at_ = 0;
   long live_ = 0;  // blocks allocated and not yet freed
   long kept_begin_ = length_, kept_end_ = length_;
@@ -143,7 +129,6 @@ struct Sh6 {
 void* sh6_thread(void* argument) {
   Sh6& c = *static_cast<Sh6*>(argument);
   Ring ring(c.calls);
-  ring.keep_sizes();
   for (long lap = 0; lap < c.calls; ++lap)
     for (size_t base = 1; base < c.max_size; base = base * 3 / 2 + 1)
       for (size_t size = base; size > 0; size /= 2) {
@@ -228,7 +213,6 @@ void* sh8_thread(void* argument) {
   void* place = ::operator new(sizeof(Ring));
   memprof::ignore_end();
   Ring& ring = *new (place) Ring(c.ring);
-  ring.keep_sizes();
   sh8_left[me.index].ring = &ring;
   long kind = 0;
   for (long i = 0; i < c.iterations; ++i) {
