@@ -102,6 +102,7 @@ void start_thread(Lane* lane) {
 void* lifetime(void* argument) {
   Lane& lane = *static_cast<Lane*>(argument);
   const Config& c = *lane.config;
+  LeftAtExit leaves;
   long n = std::min(lane.left, c.rounds * c.blocks);
   for (long i = 0; i < n; ++i) {
     size_t victim = size_t(lane.random.next() % c.blocks);
@@ -157,6 +158,7 @@ int run_larson(const std::string& app, int argc, char** argv) {
   c.threads = common.threads;
   c.seed = long(common.seed);
 
+  LeftAtExit leaves;
   const size_t total = size_t(c.blocks) * size_t(c.threads);
   char** blocks = bookkeeping<char*>(total);
   size_t* sizes = bookkeeping<size_t>(total);
