@@ -1,6 +1,7 @@
 // stress_workloads_test — every app of the stress binary at tiny under memprof
 // in front of each of the five allocators, at 1 and 2 threads: it verifies
-// (exit 0: its blocks' stamps held, every block freed), reports its measured
+// (exit 0: its blocks' stamps held, every block freed but what its original
+// keeps), reports its measured
 // phase, and memprof counted its allocations; blocks freed by other threads
 // are counted as freed. And every family of the micro binary (Google
 // Benchmark) under each allocator: one @micro record per benchmark.
@@ -44,7 +45,9 @@ TEST_P(StressApp, VerifiesAtOneAndTwoThreads) {
     long frees = r.num("frees_seq_count") + r.num("frees_par_count");
     if (long exact = exact_allocations(app, threads); exact >= 0) EXPECT_EQ(allocs, exact) << what;
     else EXPECT_GE(allocs, 20) << what;
-    EXPECT_GE(frees, allocs - 64) << what << ": the app frees what it allocates (but libraries' few blocks)";
+    // glibc-thread leaves each thread's working set (1024 slots) live to the exit, as its original does.
+    const long kept = std::string(app) == "glibc-thread" ? 1024L * threads : 0;
+    EXPECT_GE(frees, allocs - 64 - kept) << what << ": the app frees what it allocates (but libraries' few blocks)";
   }
 }
 
