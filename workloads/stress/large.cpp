@@ -52,7 +52,7 @@ int run_large(const std::string& app, int argc, char** argv) {
     return true;
   });
   // The original: 2000 steps (medium, large); small a tenth.
-  if (steps < 0) steps = by_size(common.size, 10, 200, 2000, 2000);
+  if (steps < 0) steps = by_size(common.size, 20, 200, 2000, 2000);
   // The original seeds its mt19937 with 42; --seed's default 1 is that seed.
   const uint64_t seed = 42 + common.seed - 1;
   std::atomic<long> wrong{0};
