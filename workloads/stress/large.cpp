@@ -6,8 +6,9 @@
 // each thread keeps 2^18/threads item slots, fills about half with blocks of
 // 5 B–1 KiB (smaller sizes likelier), then picks slots with an 80/20-skewed
 // distribution: a full slot's block is read through and deleted, an empty one
-// gets a new block, memset; the RSS is read from /proc after the set-up,
-// every 1/32 of the loop and at the end. No block crosses threads.
+// gets a new block, memset; the RSS is read from /proc (through stdio, whose
+// blocks count) after the set-up, every 1/32 of the loop, at the end and once
+// the threads are joined. No block crosses threads.
 // Verified: malloc-large a tag in each array before it is dropped;
 // alloc-test each block's bytes as the read before its delete finds them.
 #include <algorithm>
