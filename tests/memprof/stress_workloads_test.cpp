@@ -2,8 +2,9 @@
 // in front of each of the five allocators, at 1 and 2 threads: it verifies
 // (exit 0: its blocks' stamps held, every block freed but what its original
 // keeps), reports its measured phase, and memprof counted its allocations;
-// blocks freed by other threads are counted as freed. And every family of the micro binary (Google
-// Benchmark) under each allocator: one @micro record per benchmark.
+// blocks freed by other threads are counted as freed. And every family of
+// the micro binary (Google Benchmark) under each allocator: one @micro record
+// per benchmark.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
