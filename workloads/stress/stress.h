@@ -5,6 +5,8 @@
 // mstress, rptest, sh6bench/sh8bench, glibc's bench-malloc, malloc-large,
 // alloc-test), written here from their published descriptions.
 #pragma once
+#include <pthread.h>
+
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -115,6 +117,55 @@ void on_threads(int threads, Body body) {
   workers.reserve(size_t(threads));
   for (int t = 0; t < threads; ++t) workers.emplace_back(body, t);
   for (auto& w : workers) w.join();
+}
+
+// Runs body(thread_index) on `threads` new POSIX threads and waits for them.
+// For apps whose original starts its threads with pthread_create: that
+// allocates nothing through malloc, where std::thread allocates its state
+// (and on_threads a vector), blocks the original does not have. No region
+// is set: memprof tells seq from par by the threads alive, as for the original.
+template <typename Body>
+void on_pthreads(int threads, Body body) {
+  constexpr int kMaxThreads = 1024;  // --threads' own limit
+  struct Start {
+    Body* body;
+    int index;
+  };
+  Start starts[kMaxThreads];
+  pthread_t ids[kMaxThreads];
+  for (int t = 0; t < threads; ++t) {
+    starts[t] = {&body, t};
+    int error = pthread_create(&ids[t], nullptr, [](void* start) -> void* {
+      auto* s = static_cast<Start*>(start);
+      (*s->body)(s->index);
+      return nullptr;
+    }, &starts[t]);
+    if (error) {
+      std::fprintf(stderr, "stress: pthread_create failed: %s\n", std::strerror(error));
+      std::exit(1);
+    }
+  }
+  for (int t = 0; t < threads; ++t) pthread_join(ids[t], nullptr);
+}
+
+// Runs `copies` copies of body(copy) at once: one copy on the calling
+// thread, as the originals that run single-threaded (or take a thread count
+// of 1) do; more on new POSIX threads.
+template <typename Body>
+void run_copies(int copies, Body body) {
+  if (copies == 1) body(0);
+  else on_pthreads(copies, body);
+}
+
+// Prints the app's closing line on stdout without counting its allocation:
+// stdio allocates stdout's buffer at its first use, a block an original that
+// prints nothing does not have.
+template <typename... Args>
+void summary(const char* format, Args... args) {
+  memprof::ignore_begin();
+  std::printf(format, args...);
+  std::fflush(stdout);
+  memprof::ignore_end();
 }
 
 // Reports a throughput (operations per second of the measured phase).
