@@ -17,13 +17,12 @@
 // Verified: every block still holds its size in its first bytes at its free,
 // and a handed-over batch's sizes add up to what its sender put in.
 #include <malloc.h>
-#include <sched.h>
-
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstring>
 #include <new>
+#include <thread>
 
 #include "command_line.h"
 #include "os_threads.h"
@@ -53,7 +52,8 @@ struct Shared {
   Params p;
   size_t sizes[kSizes], alloc_counts[kAllocCounts], free_counts[kFreeCounts];
   size_t alloc_stride, free_stride;
-  std::atomic<int> ready{0};
+  std::atomic<int> ready{0};  // workers waiting for the start
+  std::atomic<bool> go{false};
   std::atomic<int> finished[2];  // workers done with a pass's loops
   struct Worker* workers;
 };
@@ -177,8 +177,11 @@ void* worker_main(void* argument) {
     ++w.ops;
   };
   size_t alloc_slot = 0, free_slot = 0, target = size_t(w.index);
+  // The original's workers look for the start every 10 ms, so each begins up
+  // to 10 ms after the others; what they hand over meanwhile piles up for a
+  // thread yet to begin (part of its working set at two threads).
   s.ready.fetch_add(1);
-  while (s.ready.load() < p.threads) sched_yield();
+  while (!s.go.load()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   for (int pass = 0; pass < 2; ++pass) {
     size_t size_index = (size_t(w.index + 1) * size_t((pass + 1) * 37)) % kSizes;
     bool hand_over = true;
@@ -233,7 +236,7 @@ void* worker_main(void* argument) {
       w.ops += free_batches(w, incoming);
       w.ticks += now_ns() - start;
       if (all) break;
-      sched_yield();
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));  // the original's pace
     }
     int64_t start = now_ns();
     for (size_t i = 0; i < slots; ++i)
@@ -275,12 +278,15 @@ int run_rptest(const std::string& app, int argc, char** argv) {
   for (int round = 0; round < 2; ++round) {
     memprof::region parallel(MEMPROF_PAR);
     s.ready = 0;
+    s.go = false;
     s.finished[0] = 0;
     s.finished[1] = 0;
     for (int t = 0; t < p.threads; ++t) {
       new (&s.workers[t]) Worker{&s, t, nullptr, 0, 0, 0};
       ids[t] = start_thread(worker_main, &s.workers[t]);
     }
+    while (s.ready.load() < p.threads) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    s.go = true;
     for (int t = 0; t < p.threads; ++t) {
       join_thread(ids[t]);
       ticks += s.workers[t].ticks;

@@ -117,7 +117,7 @@ int run_xmalloc(const std::string& app, int argc, char** argv) {
     return true;
   });
   // bench.sh runs `xmalloc-test -w N -t 5 -s 64` for 5 s; small is about one second of that at one thread here.
-  x.batches = batches > 0 ? batches : by_size(common.size, 10, 2000, 8000, 32000);
+  x.batches = batches > 0 ? batches : by_size(common.size, 40, 2000, 8000, 32000);
   const int workers = common.threads;
   x.producers_left = workers;
   // Three arrays from malloc, as the original's: thread ids, the counts, the consumers' indices.
