@@ -1,133 +1,160 @@
-// xmalloc.cpp — Lever and Boreham's xmalloc test: producer threads allocate
-// blocks of random sizes and pass them in batches to consumer threads, which
-// free them: every block dies in a thread that did not allocate it. --threads
-// N runs N producers and N consumers (so one thread is one pair). Verified:
-// every block's stamp before its free, and as many frees as allocations.
-#include <atomic>
+// xmalloc.cpp — Lever and Boreham's xmalloc test (mimalloc-bench's
+// xmalloc-test), allocating as it does: producer threads fill batches of 4096
+// blocks of one size (bench.sh: 64 bytes), writing the first 128 bytes of
+// each, and push them on a stack that holds at most 100 batches (a producer
+// waits while it is full); consumer threads pop the newest batch and free its
+// blocks and the batch, so every block dies in a thread that did not allocate
+// it. --threads N runs N producers and N consumers, as `xmalloc-test -w N`.
+// The original runs for a fixed time (-t 5) and scores frees per second; here
+// each producer makes a fixed number of batches (--batches) and the time is
+// the whole run, threads started and joined, which is what the original's
+// clock spans. Verified: as many blocks freed as allocated, and the last
+// block of every batch still holds what its producer wrote.
 #include <condition_variable>
-#include <deque>
+#include <cstring>
 #include <mutex>
-#include <thread>
-#include <vector>
 
 #include "command_line.h"
+#include "os_threads.h"
 #include "stress.h"
 
 namespace allocstamp::stress {
 namespace {
 
-constexpr int kBatch = 256;  // blocks handed over at once
+constexpr int kPerBatch = 4096;
+constexpr int kMostBatches = 100;  // on the stack at once
+constexpr size_t kWritten = 128;   // bytes of a block its producer writes
 
 struct Batch {
-  void* blocks[kBatch];
-  uint32_t sizes[kBatch];
-  uint64_t tag;
+  Batch* next;
+  void* blocks[kPerBatch];
 };
 
-// Batches in flight between producers and consumers (bounded: producers wait).
-class Handoff {
- public:
-  explicit Handoff(size_t limit) : limit_(limit) {}
-  void put(Batch* b) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    room_.wait(lock, [&] { return queue_.size() < limit_; });
-    queue_.push_back(b);
-    ready_.notify_one();
-  }
-  // Null once every producer is done and nothing is left.
-  Batch* take() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    ready_.wait(lock, [&] { return !queue_.empty() || producers_left_ == 0; });
-    if (queue_.empty()) return nullptr;
-    Batch* b = queue_.front();
-    queue_.pop_front();
-    room_.notify_one();
-    return b;
-  }
-  void producers(int n) { producers_left_ = n; }
-  void producer_done() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (--producers_left_ == 0) ready_.notify_all();
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable ready_, room_;
-  std::deque<Batch*> queue_;
-  size_t limit_;
-  int producers_left_ = 0;
+// One cache line per consumer, so their counts do not share one.
+struct alignas(64) Count {
+  long freed;
 };
+
+struct Xmalloc {
+  long batches = 0;  // per producer
+  size_t object_size = 64;
+  std::mutex mutex;
+  std::condition_variable not_empty, not_full;
+  Batch* top = nullptr;
+  int held = 0;
+  int producers_left = 0;
+  Count* counts = nullptr;
+  long broken = 0;
+};
+Xmalloc x;  // the original's globals: the threads' one argument is a consumer's index
+
+void* allocate(size_t size) {
+  void* p = std::malloc(size);
+  if (!p) {
+    std::fprintf(stderr, "stress: malloc(%zu) failed\n", size);
+    std::exit(1);
+  }
+  return p;
+}
+
+void push(Batch* b) {
+  std::unique_lock<std::mutex> lock(x.mutex);
+  x.not_full.wait(lock, [] { return x.held < kMostBatches; });
+  b->next = x.top;
+  x.top = b;
+  ++x.held;
+  x.not_empty.notify_one();
+}
+
+// The newest batch; null once every producer is done and none is left.
+Batch* pop() {
+  std::unique_lock<std::mutex> lock(x.mutex);
+  x.not_empty.wait(lock, [] { return x.top || x.producers_left == 0; });
+  Batch* b = x.top;
+  if (b) {
+    x.top = b->next;
+    --x.held;
+    x.not_full.notify_one();
+  }
+  return b;
+}
+
+void* produce(void*) {
+  const size_t written = x.object_size < kWritten ? x.object_size : kWritten;
+  for (long n = 0; n < x.batches; ++n) {
+    auto* b = static_cast<Batch*>(allocate(sizeof(Batch)));
+    for (int i = 0; i < kPerBatch; ++i) {
+      b->blocks[i] = allocate(x.object_size);
+      std::memset(b->blocks[i], i % 256, written);
+    }
+    push(b);
+  }
+  std::lock_guard<std::mutex> lock(x.mutex);
+  if (--x.producers_left == 0) x.not_empty.notify_all();
+  return nullptr;
+}
+
+void* consume(void* argument) {
+  const int index = *static_cast<int*>(argument);
+  while (Batch* b = pop()) {
+    if (*static_cast<unsigned char*>(b->blocks[kPerBatch - 1]) != (kPerBatch - 1) % 256) {
+      std::lock_guard<std::mutex> lock(x.mutex);
+      ++x.broken;
+    }
+    for (void* block : b->blocks) std::free(block);
+    std::free(b);
+    x.counts[index].freed += kPerBatch;
+  }
+  return nullptr;
+}
 
 int run_xmalloc(const std::string& app, int argc, char** argv) {
   long batches = -1;
-  size_t min_size = 8, max_size = 1024;
   tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
     if (option == "--batches") batches = tm::whole_number(option, value, 1, 1L << 30);
-    else if (option == "--min-size") min_size = size_t(tm::whole_number(option, value, 1, 1L << 30));
-    else if (option == "--max-size") max_size = size_t(tm::whole_number(option, value, 1, 1L << 30));
+    else if (option == "--object-size") x.object_size = size_t(tm::whole_number(option, value, 1, 1L << 30));
     else return false;
     return true;
   });
-  long per_producer;
-  if (common.size == "tiny") per_producer = 100;
-  else if (common.size == "small") per_producer = 4000;
-  else if (common.size == "medium") per_producer = 20000;
-  else if (common.size == "large") per_producer = 80000;
-  else tm::usage_error("--size takes tiny, small, medium or large, not '" + common.size + "'");
-  if (batches > 0) per_producer = batches;
-  if (min_size > max_size) tm::usage_error("--min-size cannot exceed --max-size");
-  const int pairs = common.threads;
-
-  Handoff handoff(size_t(4 * pairs));
-  handoff.producers(pairs);
-  std::atomic<long> allocated{0}, freed{0}, broken{0};
+  // bench.sh runs `xmalloc-test -w N -t 5 -s 64` for 5 s; small is about one second of that at one thread here.
+  x.batches = batches > 0 ? batches : by_size(common.size, 40, 2000, 8000, 32000);
+  const int workers = common.threads;
+  x.producers_left = workers;
+  // Three arrays from malloc, as the original's: thread ids, the counts, the consumers' indices.
+  auto* ids = static_cast<pthread_t*>(std::malloc(sizeof(pthread_t) * size_t(2 * workers)));
+  x.counts = static_cast<Count*>(std::malloc(sizeof(Count) * size_t(workers)));
+  auto* indices = static_cast<int*>(std::malloc(sizeof(int) * size_t(workers)));
+  for (int i = 0; i < workers; ++i) x.counts[i].freed = 0;
   Phase phase;
   {
     memprof::region parallel(MEMPROF_PAR);
-    std::vector<std::thread> threads;
-    for (int p = 0; p < pairs; ++p)
-      threads.emplace_back([&, p] {
-        Rng rng(common.seed * 7919 + uint64_t(p));
-        for (long b = 0; b < per_producer; ++b) {
-          Batch* batch = new Batch;
-          batch->tag = rng.next();
-          for (int i = 0; i < kBatch; ++i) {
-            batch->sizes[i] = uint32_t(rng.between(min_size, max_size));
-            batch->blocks[i] = stamped_alloc(batch->sizes[i], batch->tag + uint64_t(i));
-          }
-          allocated += kBatch;
-          handoff.put(batch);
-        }
-        handoff.producer_done();
-      });
-    for (int c = 0; c < pairs; ++c)
-      threads.emplace_back([&] {
-        long mine = 0, bad = 0;
-        while (Batch* batch = handoff.take()) {
-          for (int i = 0; i < kBatch; ++i) {
-            if (!stamp_ok(batch->blocks[i], batch->sizes[i], batch->tag + uint64_t(i))) ++bad;
-            std::free(batch->blocks[i]);
-          }
-          mine += kBatch;
-          delete batch;
-        }
-        freed += mine;
-        broken += bad;
-      });
-    for (auto& t : threads) t.join();
+    for (int i = 0; i < workers; ++i) {
+      indices[i] = i;
+      ids[2 * i] = start_thread(consume, &indices[i]);
+      ids[2 * i + 1] = start_thread(produce, nullptr);
+    }
+    for (int i = 0; i < 2 * workers; ++i) join_thread(ids[i]);
   }
   int64_t ns = phase.end();
-  report_rate("blocks_per_s", uint64_t(allocated.load()), ns);
-  if (broken) verification_failed(app, std::to_string(broken.load()) + " block(s) were overwritten before their free");
+  long freed = 0;
+  for (int i = 0; i < workers; ++i) freed += x.counts[i].freed;
+  const long allocated = x.batches * workers * kPerBatch;
+  report_rate("blocks_per_s", uint64_t(freed), ns);
+  std::free(indices);
+  std::free(x.counts);
+  std::free(ids);
+  if (x.broken) verification_failed(app, std::to_string(x.broken) + " batch(es) held an overwritten block");
   if (freed != allocated) verification_failed(app, "blocks allocated and freed differ");
-  std::printf("stress %s: producers=%d consumers=%d blocks=%ld elapsed_ms=%.2f\n", app.c_str(), pairs, pairs,
-              allocated.load(), double(ns) / 1e6);
+  std::printf("stress %s: producers=%d consumers=%d blocks=%ld elapsed_ms=%.2f\n", app.c_str(), workers, workers,
+              allocated, double(ns) / 1e6);
   return 0;
 }
 
 }  // namespace
 
-const App kXmalloc = {"xmalloc", "xmalloc options: [--batches B] [--min-size S] [--max-size S] (--threads N: N producers, N consumers)",
+const App kXmalloc = {"xmalloc",
+                      "xmalloc options: [--batches B] [--object-size S] (--threads N: N producers, N consumers; "
+                      "bench.sh: --object-size 64 for 5 s)",
                       run_xmalloc};
 
 }  // namespace allocstamp::stress
