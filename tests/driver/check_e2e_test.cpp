@@ -280,7 +280,7 @@ TEST_F(CheckEndToEnd, AnAllocatorLeakingCrossThreadFreesIsFlagged) {
   SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
   for (const char* app : {"xmalloc", "larson"}) {
     std::vector<std::string> args = {"--alloc=" + std::string(OWNERCHECK_ALLOCATOR), std::string("--workload=") + app,
-                                     "--size=tiny", "--threads=2", "--reps=4", "--profile-reps=4", "--no-series"};
+                                     "--size=tiny", "--threads=2", "--reps=8", "--profile-reps=8", "--no-series"};
     fs::path sound = dir_ / (std::string(app) + "-sound"), leaky = dir_ / (std::string(app) + "-leaky");
     std::vector<std::string> a = args, b = args;
     a.push_back("--out=" + sound.string());
