@@ -217,8 +217,9 @@ int run_alloc_test(const std::string& app, int argc, char** argv) {
   // The skew's smallest range holds 0.0064% of a thread's slots; empty, it
   // would divide by zero (the original's limit: 16 threads of 2^18 items).
   if (common.threads > kMaxThreads || double(items / common.threads) * 0.000064 < 1)
-    tm::usage_error("alloc-test needs --items / --threads >= 15625 and at most 32 threads (--items " +
-                    std::to_string(items) + ", --threads " + std::to_string(common.threads) + ")");
+    tm::usage_error("alloc-test with --items " + std::to_string(items) + " and --threads " +
+                    std::to_string(common.threads) + " leaves a thread fewer than 15625 slots or runs more than 32 " +
+                    "threads — lower --threads or raise --items (the default 262144 allows 16 threads)");
   // The original: 100,000,000 visits per thread (medium, large); small a tenth.
   if (operations < 0) operations = by_size(common.size, 100000, 10000000, 100000000, 100000000);
   // The original seeds every thread's generator with 41; --seed's default 1 is that seed.
