@@ -191,15 +191,16 @@ def original_stdin(spec, size, threads):
 
 
 def matching_value(spec, threads, reference_rows):
-    """The value of ours_matching's option: the original's recorded figure (its median run), divided among the
-    threads when per_thread, plus offset (per thread when per_thread). For an original that runs for a fixed
-    time, so that ours makes as many operations as the recorded run did."""
+    """The value of ours_matching's option: the original's recorded figure (its median run) less `less` (what
+    is not the operations counted), divided among the threads when per_thread, plus offset (per thread when
+    per_thread). For an original that runs for a fixed time, so that ours makes as many operations as the
+    recorded run did."""
     m = spec["ours_matching"]
     row = (reference_rows or {}).get((spec["program"], threads))
     if row is None or m["figure"] not in row:
         raise Failure("%s at %d threads has no reference row for ours_matching" % (spec["program"], threads),
                       "record it first with scripts/stress-reference")
-    value = row[m["figure"]][0]
+    value = row[m["figure"]][0] - int(m.get("less", 0))
     if m.get("per_thread"):
         value //= threads
     return value + int(m.get("offset", 0))

@@ -60,6 +60,12 @@ class Matching(unittest.TestCase):
         rows = {("p", 2): {"frees_count": (1041, 1000, 1100)}}
         self.assertEqual(xf.matching_value(self.spec, 2, rows), 1041 // 2 - 20)
 
+    def test_less_comes_off_before_the_share(self):
+        spec = {"program": "p", "ours_matching": {"option": "--n", "figure": "size_gt1024_count", "less": 5,
+                                                  "per_thread": True}}
+        rows = {("p", 2): {"size_gt1024_count": (100, 90, 110)}}
+        self.assertEqual(xf.matching_value(spec, 2, rows), 47, "(100 - 5) // 2, not 100 // 2 - 5")
+
     def test_missing_row_is_a_usage_error(self):
         with self.assertRaises(xf.Failure):
             xf.matching_value(self.spec, 1, {})

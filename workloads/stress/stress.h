@@ -104,8 +104,10 @@ class Phase {
   std::chrono::steady_clock::time_point start_;
 };
 
-// A size's parameter: tiny (tests), small (about 0.2-0.5 s at one thread
-// here), medium and large (the originals' own). Usage error for another size.
+// A size's parameter: tiny (tests), small (the original's arguments scaled
+// so a run takes 0.3-2 s at one thread here; each program's scaling is in
+// workloads/stress/reference/programs/<program>.json), medium and large (the
+// originals' own or larger). Usage error for another size.
 long by_size(const std::string& size, long tiny, long small, long medium, long large);
 
 // Runs body(thread_index) on `threads` new threads in the parallel region and
