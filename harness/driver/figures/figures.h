@@ -1,6 +1,7 @@
 // figures.h — the data behind `bench plot`: reads a results folder, does every
 // statistic here (none in gnuplot), and writes one tidy whitespace-separated
-// file per figure under figures/data/ for the scripts in scripts/figures/.
+// file per figure under figures/data/ for the gnuplot scripts beside this file;
+// one file per figure kind (figures.cpp has their table).
 #pragma once
 #include <filesystem>
 #include <limits>
@@ -68,12 +69,24 @@ double median_of(const std::vector<double>& values);
 
 struct Figure {
   std::string name;    // file stem under figures/: name.png and name.svg
-  std::string script;  // scripts/figures/<script>.gp draws it
+  std::string script;  // harness/driver/figures/<script>.gp draws it
   std::string title, caption;
   std::string group;   // the one workload group it shows; empty when it spans several
   std::vector<std::pair<std::string, std::string>> vars;  // gnuplot variable, expression
   std::vector<std::string> notes;                         // bars or lines left out, and why
 };
+
+// A kind of figure, one file in harness/driver/figures/ (the table is in
+// figures.cpp): the names its figures start with, the gnuplot scripts that
+// draw them (harness/driver/figures/<script>.gp), and what it shows.
+struct FigureKind {
+  std::string name;
+  std::vector<std::string> prefixes;
+  std::vector<std::string> scripts;
+  std::string what;
+};
+// Every kind, in the order prepare_figures makes them (and the report shows them).
+const std::vector<FigureKind>& figure_kinds();
 
 struct FigurePlan {
   std::vector<Figure> figures;

@@ -1,4 +1,4 @@
-// plot.cpp — runs gnuplot once per figure on scripts/figures/<kind>.gp with the
+// plot.cpp — runs gnuplot once per figure on its .gp script (beside it) with the
 // figure's variables given by -e; gnuplot's own messages go to a log beside the
 // figure's data, shown only when it failed to draw.
 #include "figures/plot.h"
@@ -92,7 +92,7 @@ int run_plot(const fs::path& dir, const Paths& paths, std::ostream& out) {
   if (gnuplot.empty())
     throw RunError("gnuplot is not installed (bench plot draws with it)",
                    "apt-get install gnuplot-nox (or run scripts/install-deps as root)");
-  fs::path scripts = paths.source / "scripts" / "figures";
+  fs::path scripts = paths.source / "harness" / "driver" / "figures";
   if (!fs::exists(scripts / "common.gp"))
     throw RunError("the gnuplot scripts are not in " + scripts.string(),
                    "run bench from its repository, or set ALLOCSTAMP_SOURCE_DIR to it");
