@@ -6,7 +6,7 @@
 
 #include "commands.h"
 #include "errors.h"
-#include "options.h"
+#include "cli/options.h"
 
 int main(int argc, char** argv) {
   using namespace allocstamp;

@@ -14,7 +14,7 @@
 #include <sstream>
 #include <thread>
 
-#include "results_folder.h"
+#include "results/results_folder.h"
 #include "run_command.h"
 
 namespace allocstamp {

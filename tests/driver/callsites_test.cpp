@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <map>
 
-#include "callsites.h"
+#include "results/callsites.h"
 #include "profiled_run.h"
 #include "run_command.h"
 

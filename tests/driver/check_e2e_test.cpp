@@ -10,7 +10,7 @@
 #include <map>
 #include <sstream>
 
-#include "results_folder.h"
+#include "results/results_folder.h"
 #include "run_command.h"
 
 namespace allocstamp {

@@ -17,7 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "meta.h"
+#include "results/meta.h"
 #include "run_command.h"
 
 namespace allocstamp {

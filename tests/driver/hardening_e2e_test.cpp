@@ -17,7 +17,7 @@
 #include <thread>
 
 #include "run_command.h"
-#include "runs.h"
+#include "results/runs.h"
 
 namespace allocstamp {
 namespace {

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "figures/figures.h"
 #include "run_command.h"
 
 namespace allocstamp {
@@ -78,6 +79,38 @@ TEST_F(PlotEndToEnd, DrawsEveryFigureThatAppliesAndTheReport) {
   // The fixture's map runs report no RSS before the fill: what the fill added is unknown.
   EXPECT_NE(r.out.find("skipped bytes-per-element-rss: no run reported the RSS before the fill"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("(14 figure(s), 7 not drawn)"), std::string::npos) << r.out;
+}
+
+// The table of figure kinds (figures.cpp) is what bench plot makes: each kind
+// drew a figure from the fixture or said why not, every figure drawn belongs
+// to a kind, and every kind's gnuplot scripts are beside its code.
+TEST_F(PlotEndToEnd, EveryFigureKindOfTheTableIsDrawnOrExplained) {
+  SKIP_UNLESS_INSTALLED(have_gnuplot(), "gnuplot (gnuplot-nox)");
+  Result r = plot({dir.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto starts = [](const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; };
+  std::vector<std::string> drawn, skipped;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (starts(line, "drew    figures/")) drawn.push_back(line.substr(16));
+    if (starts(line, "skipped ")) skipped.push_back(line.substr(8));
+  }
+  ASSERT_FALSE(figure_kinds().empty());
+  for (const FigureKind& kind : figure_kinds()) {
+    bool accounted = false;
+    for (const std::string& prefix : kind.prefixes)
+      for (const auto* names : {&drawn, &skipped})
+        for (const std::string& name : *names) accounted = accounted || starts(name, prefix);
+    EXPECT_TRUE(accounted) << "the kind " << kind.name << " neither drew a figure nor said why:\n" << r.out;
+    for (const std::string& script : kind.scripts)
+      EXPECT_TRUE(fs::exists(fs::path(SOURCE_DIR) / "harness" / "driver" / "figures" / (script + ".gp"))) << script;
+  }
+  for (const std::string& name : drawn) {
+    bool known = false;
+    for (const FigureKind& kind : figure_kinds())
+      for (const std::string& prefix : kind.prefixes) known = known || starts(name, prefix);
+    EXPECT_TRUE(known) << name << " belongs to no kind of the table";
+  }
 }
 
 // `make plots` builds first, quietly: what it prints is the figures' and the

@@ -14,7 +14,7 @@
 #include <sstream>
 
 #include "run_command.h"
-#include "runs.h"
+#include "results/runs.h"
 
 namespace allocstamp {
 namespace {

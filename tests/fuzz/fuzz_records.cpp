@@ -3,7 +3,7 @@
 // of processes): parse_records never fails on them.
 #include <string>
 
-#include "records.h"
+#include "run/records.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   allocstamp::Records r = allocstamp::parse_records(std::string(reinterpret_cast<const char*>(data), size), 1);

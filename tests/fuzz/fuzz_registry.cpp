@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "errors.h"
-#include "registry.h"
+#include "cli/registry.h"
 
 namespace fs = std::filesystem;
 

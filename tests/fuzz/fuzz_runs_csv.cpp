@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "cells.h"
+#include "results/cells.h"
 #include "errors.h"
-#include "runs.h"
+#include "results/runs.h"
 
 namespace fs = std::filesystem;
 

@@ -16,7 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "run_command.h"
-#include "runs.h"
+#include "results/runs.h"
 
 namespace allocstamp {
 namespace {

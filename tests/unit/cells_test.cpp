@@ -12,9 +12,9 @@
 #include <random>
 #include <sstream>
 
-#include "check.h"
-#include "figures.h"
-#include "summary_table.h"
+#include "analysis/check.h"
+#include "figures/figures.h"
+#include "output/summary_table.h"
 
 namespace allocstamp {
 namespace {

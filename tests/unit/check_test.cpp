@@ -11,8 +11,8 @@
 #include <map>
 #include <sstream>
 
-#include "check.h"
-#include "check_report.h"
+#include "analysis/check.h"
+#include "output/check_report.h"
 #include "errors.h"
 #include "keys.h"
 

@@ -14,7 +14,7 @@
 #include <sstream>
 
 #include "errors.h"
-#include "figures.h"
+#include "figures/figures.h"
 #include "run_command.h"
 
 namespace allocstamp {

@@ -14,14 +14,14 @@
 #include <regex>
 #include <sstream>
 
-#include "check.h"
-#include "check_report.h"
+#include "analysis/check.h"
+#include "output/check_report.h"
 #include "commands.h"
-#include "document.h"
-#include "figures.h"
-#include "ranking.h"
-#include "report.h"
-#include "results_folder.h"
+#include "output/document.h"
+#include "figures/figures.h"
+#include "output/ranking.h"
+#include "output/report.h"
+#include "results/results_folder.h"
 #include "run_command.h"
 
 namespace allocstamp {

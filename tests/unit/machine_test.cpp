@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "machine.h"
+#include "run/machine.h"
 
 namespace allocstamp {
 namespace {

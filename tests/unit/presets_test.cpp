@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "errors.h"
-#include "presets.h"
+#include "cli/presets.h"
 
 namespace allocstamp {
 namespace {

@@ -9,9 +9,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "figures.h"
+#include "figures/figures.h"
 #include "run_command.h"
-#include "report.h"
+#include "output/report.h"
 
 namespace allocstamp {
 namespace {

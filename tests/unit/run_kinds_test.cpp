@@ -10,14 +10,14 @@
 #include <regex>
 #include <sstream>
 
-#include "check.h"
-#include "document.h"
-#include "figures.h"
-#include "ranking.h"
-#include "report.h"
-#include "results_folder.h"
-#include "runs.h"
-#include "summary.h"
+#include "analysis/check.h"
+#include "output/document.h"
+#include "figures/figures.h"
+#include "output/ranking.h"
+#include "output/report.h"
+#include "results/results_folder.h"
+#include "results/runs.h"
+#include "analysis/summary.h"
 
 namespace allocstamp {
 namespace {

@@ -7,7 +7,7 @@
 #include <limits>
 #include <vector>
 
-#include "statistics.h"
+#include "analysis/statistics.h"
 
 namespace allocstamp::stats {
 namespace {

@@ -11,12 +11,12 @@
 
 #include <gnu/libc-version.h>
 
-#include "environment.h"
+#include "run/environment.h"
 #include "errors.h"
-#include "executor.h"
-#include "meta.h"
-#include "results_folder.h"
-#include "sweep.h"
+#include "run/executor.h"
+#include "results/meta.h"
+#include "results/results_folder.h"
+#include "run/sweep.h"
 
 namespace allocstamp {
 namespace {

@@ -1,15 +1,17 @@
 // commands/check.cpp — `bench check`, the regression gate: thresholds from the
 // command line and the file, both sides read, compared, reported; the exit
 // status says pass (0) or fail (1); unusable input is a UsageError (2).
+#include <CLI/CLI.hpp>
+
 #include <fstream>
 #include <set>
 
-#include "check.h"
-#include "micro_results.h"
-#include "check_report.h"
+#include "analysis/check.h"
+#include "results/micro_results.h"
+#include "output/check_report.h"
 #include "commands.h"
 #include "errors.h"
-#include "runs.h"
+#include "results/runs.h"
 
 namespace allocstamp {
 
@@ -73,6 +75,79 @@ int command_check(const CheckOptions& options, std::ostream& out, std::ostream& 
                      "compare folders run the same way, or allow the difference: --allow-different " + names);
   }
   return result.failed(config) ? 1 : 0;
+}
+
+namespace {
+
+const char* const kCheckFooter = R"(Cells are paired by workload, app, size, allocator and threads, and compared only
+  when they ran the same way: the same workload arguments (runs.csv's args), the
+  same allocator library and allocator environment (MALLOC_CONF, MIMALLOC_*, ...),
+  the same TM method, on the same machine (meta.json). A pair that differs is
+  listed as "not comparable", naming the difference, and the check exits 2 unless
+  --allow-different names every difference (args, env, library, tm, machine).
+Each compared cell is judged on its ok runs:
+  deterministic metrics (counts, requested bytes, live blocks) at 1 thread exactly;
+  times and memory (and every metric at threads > 1) by one estimate, the
+  geometric mean (the median where a value is 0), with a threshold (time 5%,
+  memory and counts 20%) and Welch's t on the logs (the U-test where a value is
+  0): the change shown is the quotient of the two estimates shown. An allocator's
+  times are compared as its ratio to the reference's in the same repetition
+  (drift cancels; both columns show that ratio), the reference's after the
+  sweep-wide drift is taken out of the current side (the column shows it so);
+  p-values are adjusted by Benjamini-Hochberg per family (time, memory, counts):
+  a change is significant when q < --alpha (a level for the q-values, not for
+  each test). Cells measured on a busy machine are named.
+Verdicts: ok, regressed (worse beyond the threshold: exactly, or significantly),
+  improved, noisy (beyond the threshold, not significant), missing (a cell or
+  metric on one side only), failed (runs that were ok in the baseline now fail),
+  not comparable (the cells ran differently).
+Exit status: 0 pass, 1 regressed or failed (missing too with --fail-on-missing, a
+  deterministic metric that fell too with --fail-on-change),
+  2 unusable input (missing file, not runs.csv, another schema, damaged rows) or
+  cells that ran differently.
+
+Examples:
+  bench check --baseline results/base --current results/latest
+  bench check --baseline a --current b --threshold elapsed_ns=10 --threshold memory=8
+  bench check --baseline results/base --current results/latest --deterministic-only   (CI)
+  bench check --baseline old --current new --allow-different library   (an allocator upgrade)
+  git bisect run sh -c 'make build >/dev/null || exit 125
+    ./bench --alloc=glibc --workload=churn --size=tiny --out=/tmp/bisect-$$ >/dev/null
+    ./bench check --baseline /tmp/good --current /tmp/bisect-$$ --deterministic-only')";
+
+
+}  // namespace
+
+// The verb's flags (cli.cpp asks each verb for its own).
+CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
+  CLI::App* check = app.add_subcommand(
+      "check", "Compare two results folders cell by cell: the regression gate (exit 0 pass, 1 regressed, 2 bad input)");
+  check->footer(kCheckFooter);
+  check->add_option("--baseline", options.baseline, "The known-good results: a folder or its runs.csv")->required();
+  check->add_option("--current", options.current, "The results to judge: a folder or its runs.csv")->required();
+  check->add_option("--threshold", options.thresholds,
+                    "metric=percent, or a group (time, memory, deterministic)=percent; repeat or comma-separate")
+      ->delimiter(',');
+  check->add_option("--thresholds", options.thresholds_file,
+                    "JSON file of thresholds, {\"elapsed_ns\": 10, \"memory\": 8}; --threshold wins")
+      ->envname("ALLOCSTAMP_CHECK_THRESHOLDS");
+  check->add_option("--alpha", options.alpha,
+                    "False-discovery level: a change is significant when its Benjamini-Hochberg q-value is below it")
+      ->envname("ALLOCSTAMP_CHECK_ALPHA")->check(CLI::Range(0.0, 1.0));
+  check->add_option("--allow-different", options.allow_different,
+                    "Compare cells that ran differently in these ways: args, env, library, tm, machine "
+                    "(comma-separated); by default such cells are not comparable (exit 2)")
+      ->delimiter(',')->check(CLI::IsMember(difference_names()));
+  check->add_flag("--deterministic-only", options.deterministic_only,
+                  "Compare only the deterministic metrics (counts and requested bytes at 1 thread) and run status")
+      ->envname("ALLOCSTAMP_CHECK_DETERMINISTIC_ONLY");
+  check->add_flag("--fail-on-missing", options.fail_on_missing, "A cell or metric absent from --current fails the check");
+  check->add_flag("--fail-on-change", options.fail_on_change,
+                  "A deterministic metric that moved either way fails (fewer allocations too: for a CI gate, "
+                  "where an intended change re-records the baseline)");
+  check->add_flag("--all", options.all, "Print every row, not only those that are not ok");
+  check->add_option("--csv", options.csv, "Also write every row as CSV to this file (-: CSV on stdout instead of the table)");
+  return check;
 }
 
 }  // namespace allocstamp

@@ -6,11 +6,26 @@
 #include <ostream>
 #include <string>
 
-#include "document.h"
-#include "options.h"
-#include "selection.h"
+#include "output/document.h"
+#include "cli/options.h"
+#include "cli/selection.h"
+
+namespace CLI {
+class App;
+}
 
 namespace allocstamp {
+
+// Each verb's flags, added to bench's command line as its subcommand by the
+// verb's own module; cli.cpp calls them and tells from the returned
+// subcommand which verb was given.
+CLI::App* add_summarize_command(CLI::App& app, Command& command);
+CLI::App* add_plot_command(CLI::App& app, Command& command);
+CLI::App* add_check_command(CLI::App& app, CheckOptions& options);
+CLI::App* add_merge_command(CLI::App& app, MergeOptions& options);
+CLI::App* add_slurm_command(CLI::App& app, SlurmOptions& options);
+CLI::App* add_trace_command(CLI::App& app, TraceOptions& options);
+CLI::App* add_overhead_command(CLI::App& app, OverheadOptions& options);
 
 // `bench [flags]`: the sweep (the default job when no workload is named), then
 // figures and the report if the preset asks for them.

@@ -2,9 +2,9 @@
 // workloads, installed or not, with versions; the presets) and `--columns`
 // (runs.csv's columns, from the key table, as Markdown).
 #include "commands.h"
-#include "document.h"
-#include "presets.h"
-#include "results_folder.h"
+#include "output/document.h"
+#include "cli/presets.h"
+#include "results/results_folder.h"
 
 namespace allocstamp {
 

@@ -6,6 +6,8 @@
 // callsites.csv are the parts' rows in run order, and logs/ and callsites/
 // files move as they are. A part that is missing leaves its runs missing:
 // `bench --resume OUT` makes them.
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
 #include <fstream>
 #include <iostream>
@@ -13,11 +15,11 @@
 #include <set>
 
 #include "commands.h"
-#include "csv.h"
+#include "results/csv.h"
 #include "errors.h"
-#include "meta.h"
-#include "runs.h"
-#include "summary.h"
+#include "results/meta.h"
+#include "results/runs.h"
+#include "analysis/summary.h"
 
 namespace allocstamp {
 namespace {
@@ -166,6 +168,17 @@ int command_merge(const MergeOptions& o, std::ostream& out) {
   if (ids.size() < planned)
     out << "missing: " << planned - ids.size() << " run(s); make them with: bench --resume " << dir.string() << "\n";
   return 0;
+}
+
+// The verb's flags (cli.cpp asks each verb for its own).
+CLI::App* add_merge_command(CLI::App& app, MergeOptions& options) {
+  CLI::App* merge = app.add_subcommand(
+      "merge", "Join the results folders of a sharded sweep (--shard K/N) into one: bench merge OUT PART_DIR...");
+  merge->add_option("out", options.out, "The merged folder (new or empty)")->required();
+  merge->add_option("parts", options.parts, "The parts' folders")->required()->check(CLI::ExistingDirectory);
+  merge->add_flag("--allow-mixed-hosts", options.allow_mixed_hosts,
+                  "Merge parts that ran other allocator versions or another CPU model (their times do not compare)");
+  return merge;
 }
 
 }  // namespace allocstamp

@@ -5,6 +5,8 @@
 // variant the median over the rounds of (time with it / time alone in the same
 // round), with the median's order-statistic interval. The one place bench times
 // memprof: the sweep's published times never come from it.
+#include <CLI/CLI.hpp>
+
 #include <unistd.h>
 
 #include <filesystem>
@@ -13,12 +15,12 @@
 #include <map>
 
 #include "commands.h"
-#include "environment.h"
+#include "run/environment.h"
 #include "errors.h"
-#include "executor.h"
-#include "format.h"
-#include "records.h"
-#include "statistics.h"
+#include "run/executor.h"
+#include "output/format.h"
+#include "run/records.h"
+#include "analysis/statistics.h"
 
 namespace allocstamp {
 
@@ -281,6 +283,43 @@ int command_overhead(const OverheadOptions& options, const Options& registries, 
     return 1;
   }
   return rows.empty() ? 1 : 0;
+}
+
+// The verb's flags (cli.cpp asks each verb for its own).
+CLI::App* add_overhead_command(CLI::App& app, OverheadOptions& options) {
+  CLI::App* overhead = app.add_subcommand(
+      "overhead", "What memprof costs: churn timed with and without it under each allocator, interleaved");
+  overhead->add_option("--rounds", options.rounds, "Rounds per allocator, each running every variant once, in rotated "
+                       "order; from 9 the median's interval is narrower than the range")->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  overhead->add_option("--iterations", options.iterations, "churn's iterations per thread")->check(CLI::Range(1L, 1L << 40))
+      ->capture_default_str();
+  overhead->add_option("--use", options.use, "What churn writes into each new block: all of it, as a program would, or "
+                       "its ends only (a bare malloc/free loop, memprof's worst case)")
+      ->check(CLI::IsMember({"all", "ends"}))->capture_default_str();
+  overhead->add_option("--slots", options.slots, "Live blocks per thread: 4096 (about 2 MiB a thread) misses the caches, "
+                       "256 stays in them")->check(CLI::Range(1, 1 << 24))->capture_default_str();
+  overhead->add_option("--threads", options.threads, "churn's threads")->check(CLI::Range(1, 1024))->capture_default_str();
+  overhead->add_option("--alloc", options.alloc, "Allocators from the registry (default: every installed one)")->delimiter(',');
+  overhead->add_option("--modes", options.modes, "Variants timed against the allocator alone: full (memprof), counts "
+                       "(memprof, MEMPROF_HEAP=0), forward (an interposer that only forwards: the floor), atomic "
+                       "(malloc_count-style shared counters), sample (full mode sampling call sites every 512K), "
+                       "trace (full mode writing MEMPROF_TRACE), baseline (full mode from --baseline DIR)")
+      ->delimiter(',')->check(CLI::IsMember({"full", "counts", "forward", "atomic", "sample", "trace", "baseline"}))
+      ->capture_default_str();
+  overhead->add_option("--baseline", options.baseline, "Another build folder (an earlier commit's) whose "
+                       "lib/libmemprof.so runs in full mode as the variant 'baseline' in every round, and "
+                       "full/baseline pairs the two round by round")->check(CLI::ExistingDirectory);
+  overhead->add_option("--clock", options.clock, "wall: wall-clock time; cpu: the child's user + system time (less noisy "
+                       "on a busy machine, blind to waiting)")->check(CLI::IsMember({"wall", "cpu"}))->capture_default_str();
+  overhead->add_option("--csv", options.csv, "Also write the rows as CSV to FILE");
+  overhead->add_option("--build", options.build, "Build folder with bin/churn and lib/ (libmemprof.so, "
+                       "libforward_only.so, libatomic_counters.so) (default: bench's)")->check(CLI::ExistingDirectory);
+  overhead->footer("Prints, per allocator and variant, the median over the rounds of (time with it / time of the "
+                   "allocator alone in the same round), with a distribution-free 95% interval for that median "
+                   "(the rounds' order statistics). bench's own times never come from memprof; this is the one "
+                   "place memprof is timed.\n  bench overhead --alloc=glibc,jemalloc --rounds 15 --use ends");
+  return overhead;
 }
 
 }  // namespace allocstamp

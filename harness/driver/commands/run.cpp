@@ -2,10 +2,10 @@
 // the flags, when none is named), the sweep with the real process executor, then the
 // figures and the report when the preset asks for them.
 #include "commands.h"
-#include "executor.h"
-#include "plot.h"
-#include "presets.h"
-#include "sweep.h"
+#include "run/executor.h"
+#include "figures/plot.h"
+#include "cli/presets.h"
+#include "run/sweep.h"
 
 namespace allocstamp {
 

@@ -5,6 +5,8 @@
 // DIR/merged, summarise, draw the figures); with --submit, submits both
 // (the merge with --dependency=afterany on the array) and prints the job ids.
 // Slurm schedules; bench only plans, runs and merges.
+#include <CLI/CLI.hpp>
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,7 +18,7 @@
 
 #include "commands.h"
 #include "errors.h"
-#include "shell_words.h"
+#include "run/shell_words.h"
 
 namespace allocstamp {
 namespace {
@@ -127,6 +129,25 @@ int command_slurm(const Command& command, const Paths& paths, std::ostream& out)
       << "the merged results will be in " << (dir / "merged").string() << "\n";
   std::ofstream(dir / "slurm" / "jobs") << array_id << " " << merge_id << "\n";
   return 0;
+}
+
+// The verb's flags (cli.cpp asks each verb for its own); the sweep's flags fall through to bench's.
+CLI::App* add_slurm_command(CLI::App& app, SlurmOptions& options) {
+  CLI::App* slurm = app.add_subcommand(
+      "slurm", "Write (and with --submit, submit) the sweep as a Slurm job array of N parts and a merge job");
+  slurm->fallthrough();
+  slurm->add_option("--shards", options.shards, "Parts of the plan, one array task (and node) each")->required()
+      ->check(CLI::Range(1, 100000));
+  slurm->add_option("--partition", options.partition, "Slurm partition");
+  slurm->add_option("--time", options.time, "Time limit of each task, as sbatch takes it (e.g. 02:00:00)");
+  slurm->add_option("--account", options.account, "Slurm account");
+  slurm->add_flag("--exclusive,!--no-exclusive", options.exclusive,
+                  "Whole nodes for each task (default: a benchmark sharing a node measures its neighbour)");
+  slurm->add_flag("--submit", options.submit, "Run sbatch for both jobs and print their ids");
+  slurm->footer("The scripts go to OUT/slurm/ (--out, default results/slurm); parts to OUT/parts/K, the merged "
+                "folder to OUT/merged. Every other flag is the sweep's, e.g.\n"
+                "  bench slurm --preset=stamp-large --shards 8 --partition=short --time=04:00:00 --submit");
+  return slurm;
 }
 
 }  // namespace allocstamp

@@ -1,8 +1,10 @@
 // commands/summarize.cpp — `bench summarize DIR`: summary.csv recomputed from
 // runs.csv, and the ranking printed as at the end of a sweep.
+#include <CLI/CLI.hpp>
+
 #include "commands.h"
-#include "ranking.h"
-#include "summary.h"
+#include "output/ranking.h"
+#include "analysis/summary.h"
 
 namespace allocstamp {
 
@@ -11,6 +13,13 @@ int command_summarize(const std::filesystem::path& dir, std::ostream& out) {
   print_ranking(dir, out);
   out << "\nwrote " << summary.string() << "\n";
   return 0;
+}
+
+// The verb's flags (cli.cpp asks each verb for its own).
+CLI::App* add_summarize_command(CLI::App& app, Command& command) {
+  CLI::App* summarize = app.add_subcommand("summarize", "Recompute summary.csv of a results folder");
+  summarize->add_option("dir", command.dir, "Results folder")->required()->check(CLI::ExistingDirectory);
+  return summarize;
 }
 
 }  // namespace allocstamp

@@ -2,6 +2,8 @@
 // allocation calls once (memprof with MEMPROF_TRACE), compute memprof's figures
 // from the trace, and replay it under the allocators of --alloc as a workload
 // like any other (the replay program, workloads/replay).
+#include <CLI/CLI.hpp>
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,7 +17,7 @@
 
 #include "commands.h"
 #include "errors.h"
-#include "records.h"
+#include "run/records.h"
 #include "replay_plan.h"
 #include "trace_compress.h"
 #include "trace_reader.h"
@@ -204,6 +206,52 @@ int command_trace(const Command& command, const Paths& paths, std::ostream& out)
   if (o.action == "stats") return stats(o, out);
   if (o.action == "replay") return replay(command, paths, out);
   return record(o, paths, out);
+}
+
+namespace {
+
+const char* const kTraceFooter = R"(A trace holds every allocation call a program made: its thread, time, size,
+alignment and region, and the block it made or released. Record once, then
+compute memprof's figures from it or replay it under every allocator:
+  bench trace record --trace /tmp/py.astrace -- python3 -c 'print(sum(range(10**6)))'
+  bench trace stats /tmp/py.astrace
+  bench trace replay /tmp/py.astrace --alloc=all --reps=5
+MEMPROF_TRACE=path with libmemprof.so preloaded records any program too. A
+damaged or truncated trace is refused with exit status 2.)";
+
+
+}  // namespace
+
+// The verb's flags (cli.cpp asks each verb for its own); the replay's run flags fall through to bench's.
+CLI::App* add_trace_command(CLI::App& app, TraceOptions& options) {
+  CLI::App* trace = app.add_subcommand(
+      "trace", "Record a program's allocation calls once; compute memprof's figures from the trace, or replay it "
+               "under any allocator");
+  trace->require_subcommand(1);
+  trace->fallthrough();
+  trace->footer(kTraceFooter);
+  CLI::App* trace_stats = trace->add_subcommand("stats", "memprof's figures computed from a trace");
+  trace_stats->add_option("file", options.file, "The trace")->required();
+  trace_stats->add_flag("--record", options.as_record, "Print one @memprof line (memprof's record format) instead of the table");
+  CLI::App* trace_replay = trace->add_subcommand(
+      "replay", "Replay a trace under the allocators of --alloc, like any workload (results folder, figures, check)");
+  trace_replay->fallthrough();
+  trace_replay->add_option("file", options.file, "The trace")->required();
+  trace_replay->add_option("--timing", options.timing, "as-fast-as-possible, or recorded: sleep where the recording was idle")
+      ->check(CLI::IsMember({"as-fast-as-possible", "recorded"}));
+  trace_replay->add_option("--gap-ms", options.gap_ms, "With --timing recorded: idle gaps longer than this are slept")
+      ->check(CLI::Range(0u, 3600000u));
+  trace_replay->add_option("--touch", options.touch, "ends: write each block's first and last byte; all: every byte")
+      ->check(CLI::IsMember({"ends", "all"}));
+  CLI::App* trace_record = trace->add_subcommand(
+      "record", "Run a program once with memprof and the trace on: bench trace record --trace F -- PROGRAM ARGS");
+  trace_record->add_option("--trace", options.file, "Where the trace goes (default: <program>.astrace here)");
+  trace_record->add_flag("--raw", options.raw, "Keep the trace as memprof writes it (no zstd): 40 bytes per event");
+  trace_record->add_option("program", options.program, "The program and its arguments, after --")->required();
+  // Which of the three ran.
+  for (CLI::App* sub : {trace_stats, trace_replay, trace_record})
+    sub->callback([&options, sub] { options.action = sub->get_name(); });
+  return trace;
 }
 
 }  // namespace allocstamp

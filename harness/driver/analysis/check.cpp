@@ -1,0 +1,541 @@
+// check.cpp — the comparison behind `bench check`: which metrics are
+// deterministic and which measured (one table), the thresholds, and the verdict
+// of every cell and metric. Reading and checking the two runs.csv files too.
+#include "analysis/check.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "results/cells.h"
+#include "analysis/check_measured.h"
+#include "errors.h"
+#include "keys.h"
+#include "results/meta.h"
+#include "analysis/statistics.h"
+
+namespace allocstamp {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Deterministic metrics are exact at one thread (a single-threaded program
+// allocates the same way every time); at more threads, or when the baseline's
+// repetitions disagree, they are compared like measured ones. A sum (a memprof
+// counter) does not depend on how threads interleave, but a peak or a phase-end
+// figure does: those are exact only when the run never had two workers alive
+// at once (memprof's threads_peak_count at most 2: main and one worker) —
+// xmalloc at one thread is a producer and a consumer.
+enum class Kind { deterministic, measured };
+
+struct MetricRule {
+  std::string name;
+  Kind kind;
+  std::string group;         // threshold group: time, memory, deterministic
+  bool order_free = false;   // a sum over threads: the same whatever the interleaving
+};
+
+constexpr double kMostThreadsOfOneWorker = 2;  // the main thread waiting for one worker
+
+// The compared metrics: the keys of harness/contract/keys.def with a check
+// group, in runs.csv's order. Columns missing from both files are not
+// applicable; from one file, reported and skipped.
+std::vector<MetricRule> metrics_from_keys() {
+  std::vector<MetricRule> rules;
+  for (const contract::KeyInfo& k : contract::kKeys)
+    if (k.is_checked())
+      rules.push_back({std::string(k.name), k.kind == "deterministic" ? Kind::deterministic : Kind::measured,
+                       std::string(k.group), k.source == "counter"});
+  return rules;
+}
+
+const std::vector<MetricRule> kMetrics = metrics_from_keys();
+
+// Percent allowed when nothing is given; an exact compare allows 0 unless its
+// metric or the deterministic group is given.
+// Memory, and counts compared as measured (threads > 1), move by up to ~15% between two sweeps of the
+// same build on this project's 2-core VM (the threads interleave differently; scripts/aa-check): 20%.
+const std::map<std::string, double> kDefaultThresholds = {{"time", 5.0}, {"memory", 20.0}, {"deterministic", 20.0}};
+
+std::string known_threshold_names() {
+  std::string out = "time, memory, deterministic";
+  for (const MetricRule& r : kMetrics) out += ", " + r.name;
+  return out;
+}
+
+bool known_threshold_name(const std::string& name) {
+  if (kDefaultThresholds.count(name)) return true;
+  return std::any_of(kMetrics.begin(), kMetrics.end(), [&](const MetricRule& r) { return name == r.name; });
+}
+
+// A percentage: a finite number >= 0, with an optional '%'.
+bool parse_percent(std::string text, double& out) {
+  if (!text.empty() && text.back() == '%') text.pop_back();
+  if (text.empty()) return false;
+  char* end = nullptr;
+  double v = std::strtod(text.c_str(), &end);
+  if (*end != '\0' || !std::isfinite(v) || v < 0) return false;
+  out = v;
+  return true;
+}
+
+struct Side {
+  const RunsTable* table;
+  Cells cells;
+};
+
+std::size_t bad_count(const Cell& c) {
+  std::size_t n = 0;
+  for (const auto& [status, count] : c.statuses)
+    if (status != "ok" && status != "skipped") n += std::size_t(count);
+  return n;
+}
+std::size_t run_count(const Cell& c) { return c.ok.size() + bad_count(c); }
+
+// Numeric values of `column` in the ok runs of a cell that measure it (timed
+// runs for times, profiled runs for memprof's figures); empty fields are absent.
+std::vector<double> values_of(const Side& side, const Cell& cell, const std::string& column) {
+  return side.cells.values(cell, column);
+}
+
+// A time of the cell's runs over the reference allocator's in the same
+// repetition (same workload, size, arguments, tm and threads), as logs: the
+// two ran close together in the interleaved sweep, so the machine's drift and
+// load shared by neighbouring runs cancel. Empty when the reference has no
+// such run.
+std::vector<double> log_ratios_to_reference(const Side& side, const Cell& cell, const std::string& column,
+                                            const std::string& reference) {
+  std::vector<double> out;
+  const Cell* ref = side.cells.find(cell.group, cell.id.threads, reference);
+  if (!ref || ref == &cell) return out;
+  std::map<long, double> by_rep;
+  for (const stats::Sample& s : side.cells.samples(*ref, column)) by_rep[s.rep] = s.value;
+  for (const stats::Sample& s : side.cells.samples(cell, column)) {
+    auto r = by_rep.find(s.rep);
+    if (r != by_rep.end() && s.value > 0 && r->second > 0) out.push_back(std::log(s.value / r->second));
+  }
+  return out;
+}
+
+// Most threads memprof saw alive at once in the cell's profiled runs (0 when
+// no run says).
+double most_threads_alive(const Side& side, const Cell& cell) {
+  std::vector<double> v = values_of(side, cell, "threads_peak_count");
+  return v.empty() ? 0 : *std::max_element(v.begin(), v.end());
+}
+
+double median(const std::vector<double>& v) { return stats::summarize(v).median; }
+
+std::string statuses(const Cell& c) {
+  std::string out;
+  for (const auto& [status, count] : c.statuses)
+    if (status != "ok" && status != "skipped") out += (out.empty() ? "" : ", ") + std::to_string(count) + " " + status;
+  return out;
+}
+
+constexpr double kEpsilon = 1e-9;  // (105 - 100) / 100 is a hair above 0.05
+
+CheckRow new_row(const CellId& cell, std::string metric, Comparison how) {
+  CheckRow r;
+  r.cell = cell;
+  r.metric = std::move(metric);
+  r.how = how;
+  return r;
+}
+
+// Runs that fail now and did not before fail the check; failures on both
+// sides are not news.
+CheckRow judge_status(const CellId& cell, const Cell& b, const Cell& c) {
+  CheckRow r = new_row(cell, "status", Comparison::status);
+  r.n_base = run_count(b);
+  r.n_cur = run_count(c);
+  r.base = static_cast<double>(b.ok.size());
+  r.cur = static_cast<double>(c.ok.size());
+  if (bad_count(c) > 0 && (bad_count(b) == 0 || (c.ok.empty() && !b.ok.empty()))) {
+    r.verdict = Verdict::failed;
+    r.note = "current: " + statuses(c);
+  } else if (bad_count(c) > 0) {
+    r.verdict = Verdict::noisy;
+    r.note = "runs fail on both sides (baseline: " + statuses(b) + "; current: " + statuses(c) + ")";
+  } else if (bad_count(b) > 0) {
+    r.verdict = Verdict::improved;
+    r.note = "baseline: " + statuses(b);
+  }
+  return r;
+}
+
+// The baseline's one value against every current repetition: one that
+// allocates more is a regression.
+void judge_exact(const std::vector<double>& vb, const std::vector<double>& vc, CheckRow& r) {
+  const double limit = r.threshold / 100.0 + kEpsilon;
+  r.base = vb.front();
+  r.cur = median(vc);
+  r.change = check_measured::relative_change(r.cur, r.base);
+  const auto [lo, hi] = std::minmax_element(vc.begin(), vc.end());
+  // The repetition that decides the verdict is the one shown, so that the
+  // change and the verdict always agree.
+  if (check_measured::relative_change(*hi, r.base) > limit) r.verdict = Verdict::regressed, r.cur = *hi;
+  else if (check_measured::relative_change(*lo, r.base) < -limit) r.verdict = Verdict::improved, r.cur = *lo;
+  r.change = check_measured::relative_change(r.cur, r.base);
+  if (*lo != *hi)
+    r.note = "current repetitions differ (" + std::to_string(static_cast<long long>(*lo)) + " to " +
+             std::to_string(static_cast<long long>(*hi)) + ")";
+}
+
+}  // namespace
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::ok: return "ok";
+    case Verdict::regressed: return "regressed";
+    case Verdict::improved: return "improved";
+    case Verdict::noisy: return "noisy";
+    case Verdict::missing: return "missing";
+    case Verdict::failed: return "failed";
+    case Verdict::not_comparable: return "not comparable";
+  }
+  std::abort();
+}
+
+void add_threshold(const std::string& assignment, std::map<std::string, double>& thresholds) {
+  const auto eq = assignment.find('=');
+  const std::string name = assignment.substr(0, eq);
+  double value = 0;
+  if (eq == std::string::npos || !parse_percent(assignment.substr(eq + 1), value))
+    throw UsageError("--threshold '" + assignment + "' is not metric=percent",
+                     "write e.g. --threshold elapsed_ns=10 (a number >= 0)");
+  if (!known_threshold_name(name))
+    throw UsageError("--threshold: unknown metric '" + name + "'", "choose from: " + known_threshold_names());
+  thresholds[name] = value;
+}
+
+void add_thresholds_file(const fs::path& file, std::map<std::string, double>& thresholds) {
+  std::ifstream in(file);
+  if (!in) throw UsageError("cannot read the thresholds file " + file.string(), "give an existing JSON file such as {\"elapsed_ns\": 10}");
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(file.string() + " is not valid JSON (" + e.what() + ")", "write an object such as {\"elapsed_ns\": 10, \"memory\": 8}");
+  }
+  if (!doc.is_object())
+    throw UsageError(file.string() + " is not a JSON object", "write an object such as {\"elapsed_ns\": 10, \"memory\": 8}");
+  for (const auto& [name, value] : doc.items()) {
+    if (!known_threshold_name(name))
+      throw UsageError(file.string() + ": unknown metric '" + name + "'", "choose from: " + known_threshold_names());
+    if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0)
+      throw UsageError(file.string() + ": the threshold of " + name + " is not a number >= 0", "give a percentage, e.g. \"" + name + "\": 10");
+    thresholds.emplace(name, value.get<double>());  // the command line's value stays
+  }
+}
+
+namespace {
+
+Meta meta_next_to(const RunsTable& table) { return read_meta(std::filesystem::path(table.source).parent_path()); }
+
+}  // namespace
+
+std::vector<std::string> setup_differences(const RunsTable& baseline, const RunsTable& current) {
+  const Meta b = meta_next_to(baseline), c = meta_next_to(current);
+  if (!b.present || !c.present) return {};
+  std::vector<std::string> out;
+  const auto vb = b.allocator_versions(), vc = c.allocator_versions();
+  for (const auto& [name, version] : vb) {
+    auto it = vc.find(name);
+    if (it != vc.end() && it->second != version)
+      out.push_back(name + " " + (version.empty() ? "?" : version) + " in the baseline, " +
+                    (it->second.empty() ? "?" : it->second) + " now");
+  }
+  const std::string cb = b.compiler(), cc = c.compiler();
+  if (!cb.empty() && !cc.empty() && cb != cc) out.push_back("compiler " + cb + " in the baseline, " + cc + " now");
+  return out;
+}
+
+bool CheckResult::failed(const CheckConfig& config) const {
+  return std::any_of(rows.begin(), rows.end(), [&](const CheckRow& r) {
+    return r.verdict == Verdict::failed || r.verdict == Verdict::regressed ||
+           (config.fail_on_missing && r.verdict == Verdict::missing && r.n_cur == 0) ||
+           (config.fail_on_change && r.how == Comparison::exact && r.verdict == Verdict::improved);
+  });
+}
+
+namespace {
+
+// A side's micro-benchmark repetitions by cell and benchmark (timed ok runs only).
+using MicroSamples = std::map<std::pair<CellId, std::string>, std::vector<double>>;
+MicroSamples micro_by_cell(const Side& side, const std::vector<MicroRow>& rows) {
+  std::map<long, CellId> cell_of;
+  for (const Cell& cell : side.cells.cells)
+    for (const CsvRow* row : cell.ok)
+      if (side.table->kind(*row) == RunKind::timed) cell_of[std::atol(side.table->text(*row, "run_id").c_str())] = cell.id;
+  MicroSamples out;
+  for (const MicroRow& m : rows)
+    if (auto it = cell_of.find(m.run_id); it != cell_of.end() && m.kind == RunKind::timed)
+      out[{it->second, m.benchmark}].push_back(m.real_ns_per_op);
+  return out;
+}
+
+// The cells of the two sides that are compared: the same workload, app, size,
+// allocator and threads; `differences` says how else they ran (none: like
+// with like).
+struct Pair {
+  const Cell* base = nullptr;
+  const Cell* cur = nullptr;
+  std::vector<Difference> differences;
+};
+
+std::tuple<std::string, std::string, std::string, std::string, int> loose_key(const CellId& id) {
+  return {id.workload, id.app, id.size, id.allocator, id.threads};
+}
+
+// Every cell of either side once: paired with its like first, then with a
+// cell of the same name that ran differently, else alone.
+std::vector<Pair> pair_cells(const Side& base, const Side& cur) {
+  std::vector<Pair> pairs;
+  // A cell whose runs were all skipped (allocator not installed) did not run: absent.
+  std::vector<bool> used(cur.cells.cells.size(), false);
+  for (std::size_t i = 0; i < used.size(); ++i) used[i] = run_count(cur.cells.cells[i]) == 0;
+  std::vector<const Cell*> unmatched;
+  for (const Cell& b : base.cells.cells) {
+    if (run_count(b) == 0) continue;
+    bool found = false;
+    for (std::size_t i = 0; i < cur.cells.cells.size() && !found; ++i)
+      if (!used[i] && loose_key(cur.cells.cells[i].id) == loose_key(b.id) &&
+          differences(b.id, cur.cells.cells[i].id, "baseline", "current runs").empty()) {
+        used[i] = found = true;
+        pairs.push_back({&b, &cur.cells.cells[i], {}});
+      }
+    if (!found) unmatched.push_back(&b);
+  }
+  for (const Cell* b : unmatched) {
+    Pair p{b, nullptr, {}};
+    for (std::size_t i = 0; i < cur.cells.cells.size(); ++i)
+      if (!used[i] && loose_key(cur.cells.cells[i].id) == loose_key(b->id)) {
+        used[i] = true;
+        p.cur = &cur.cells.cells[i];
+        p.differences = differences(b->id, p.cur->id, "baseline", "current runs");
+        break;
+      }
+    pairs.push_back(std::move(p));
+  }
+  for (std::size_t i = 0; i < cur.cells.cells.size(); ++i)
+    if (!used[i]) pairs.push_back({nullptr, &cur.cells.cells[i], {}});
+  std::stable_sort(pairs.begin(), pairs.end(), [](const Pair& x, const Pair& y) {
+    return (x.base ? x.base : x.cur)->id < (y.base ? y.base : y.cur)->id;
+  });
+  return pairs;
+}
+
+std::string machine_of(const Meta& m) {
+  const nlohmann::json machine = m.doc.value("machine", nlohmann::json::object());
+  if (!machine.is_object() || machine.empty()) return "";
+  return machine.value("host", std::string("?")) + " (" + machine.value("cpu", std::string("?")) + ", " +
+         std::to_string(machine.value("cores", 0)) + " cores)";
+}
+
+}  // namespace
+
+const std::vector<std::string>& difference_names() {
+  static const std::vector<std::string> names = {"args", "env", "library", "tm", "machine"};
+  return names;
+}
+
+std::string machine_difference(const RunsTable& baseline, const RunsTable& current) {
+  const std::string b = machine_of(meta_next_to(baseline)), c = machine_of(meta_next_to(current));
+  if (b.empty() || c.empty() || b == c) return "";
+  return "the baseline ran on " + b + ", the current runs on " + c;
+}
+
+CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, const CheckConfig& config,
+                         const std::vector<MicroRow>& baseline_micro, const std::vector<MicroRow>& current_micro) {
+  const Side base{&baseline, cells_of(baseline)}, cur{&current, cells_of(current)};
+  CheckResult result;
+  const MicroSamples base_micro = micro_by_cell(base, baseline_micro), cur_micro = micro_by_cell(cur, current_micro);
+
+  std::vector<const MetricRule*> metrics;
+  std::string only_base, only_cur;
+  for (const MetricRule& rule : kMetrics) {
+    const bool in_base = base.table->has(rule.name), in_cur = cur.table->has(rule.name);
+    if (in_base && in_cur) metrics.push_back(&rule);
+    else if (in_base) only_base += std::string(only_base.empty() ? "" : ", ") + rule.name;
+    else if (in_cur) only_cur += std::string(only_cur.empty() ? "" : ", ") + rule.name;
+  }
+  if (!only_base.empty()) result.warnings.push_back("metrics only in the baseline, not compared: " + only_base);
+  if (!only_cur.empty()) result.warnings.push_back("metrics only in the current runs, not compared: " + only_cur);
+  for (const auto& [side, table] : {std::pair{"baseline", base.table}, std::pair{"current runs", cur.table}})
+    if (!table->has("args") && (base.table->has("args") || cur.table->has("args")))
+      result.notes.push_back(std::string("the ") + side + " (" + table->source +
+                                ") is older than schema 4: it does not record the workloads' arguments, environment "
+                                "and allocator libraries, so cells are paired by name alone");
+
+  auto threshold_for = [&](const MetricRule& rule, bool exact) {
+    if (auto it = config.thresholds.find(rule.name); it != config.thresholds.end()) return it->second;
+    if (auto it = config.thresholds.find(rule.group); it != config.thresholds.end()) return it->second;
+    return exact ? 0.0 : kDefaultThresholds.at(rule.group);
+  };
+
+  double time_threshold = kDefaultThresholds.at("time");
+  for (const MetricRule& rule : kMetrics)
+    if (rule.name == "elapsed_ns") time_threshold = threshold_for(rule, false);
+
+  std::map<std::pair<std::size_t, std::size_t>, std::set<std::string>> too_few;  // (n_base, n_cur) -> cells
+  std::size_t absent = 0, skipped_measured = 0;
+  std::vector<std::string> busy_base, busy_cur;
+  std::vector<check_measured::Measured> measured;
+  // Times of the other allocators are compared as ratios to this one, rep by rep.
+  const std::string& reference = cur.cells.reference;
+  for (const Pair& pair : pair_cells(base, cur)) {
+    if (!pair.base || !pair.cur) {
+      CheckRow r = new_row((pair.base ? pair.base : pair.cur)->id, "cell", Comparison::cell);
+      r.verdict = Verdict::missing;
+      if (!pair.cur) {
+        r.n_base = run_count(*pair.base);
+        r.note = "not in the current runs";
+        ++absent;
+      } else {
+        r.n_cur = run_count(*pair.cur);
+        r.note = "new: not in the baseline";
+      }
+      result.rows.push_back(std::move(r));
+      continue;
+    }
+    const Cell& b = *pair.base;
+    const Cell& c = *pair.cur;
+    std::string ran_differently;
+    bool allowed = true;
+    for (const Difference& d : pair.differences) {
+      ran_differently += (ran_differently.empty() ? "" : "; ") + d.text;
+      allowed = allowed && config.allow_different.count(d.what);
+    }
+    if (!allowed) {
+      // Never compared silently: listed, and the check exits 2 (commands/check.cpp).
+      CheckRow r = new_row(c.id, "cell", Comparison::cell);
+      r.verdict = Verdict::not_comparable;
+      r.n_base = run_count(b);
+      r.n_cur = run_count(c);
+      r.note = "ran differently: " + ran_differently;
+      for (const Difference& d : pair.differences)
+        if (!config.allow_different.count(d.what)) result.not_comparable[d.what].push_back(d.text);
+      result.rows.push_back(std::move(r));
+      continue;
+    }
+    ++result.cells_compared;
+    if (base.cells.busy_runs(b)) busy_base.push_back(cell_label(b.id));
+    if (cur.cells.busy_runs(c)) busy_cur.push_back(cell_label(c.id));
+    const std::string allowed_note = ran_differently.empty() ? "" : "ran differently (allowed): " + ran_differently;
+    CheckRow status = judge_status(c.id, b, c);
+    if (!allowed_note.empty()) status.note = status.note.empty() ? allowed_note : status.note + "; " + allowed_note;
+    result.rows.push_back(std::move(status));
+    if (b.ok.empty() || c.ok.empty()) continue;
+
+    const bool one_thread = c.id.threads == 1;
+    const bool one_worker_at_once = most_threads_alive(base, b) <= kMostThreadsOfOneWorker &&
+                                    most_threads_alive(cur, c) <= kMostThreadsOfOneWorker;
+    for (const MetricRule* rule : metrics) {
+      std::string column = rule->name, note;
+      if (b.timed != c.timed && from_timed_runs(column)) continue;  // one side's times were measured under memprof
+      if (column == "elapsed_ns" && common_time_key(b, c) == "wall_ns") {
+        column = "wall_ns";  // workloads that report no elapsed_ns are timed as a whole
+        note = "no elapsed_ns: wall_ns compared";
+      }
+      std::vector<double> vb = values_of(base, b, column), vc = values_of(cur, c, column);
+      if (vb.empty() && vc.empty()) continue;
+      bool exact = rule->kind == Kind::deterministic && one_thread;
+      if (exact && !rule->order_free && !one_worker_at_once) {
+        exact = false;
+        note = "workers ran side by side: compared as measured";
+      }
+      if (exact && std::any_of(vb.begin(), vb.end(), [&](double v) { return v != vb.front(); })) {
+        exact = false;
+        note = "baseline repetitions differ: compared as measured";
+      }
+      if (config.deterministic_only && !exact) {
+        ++skipped_measured;
+        continue;
+      }
+      CheckRow r = new_row(c.id, rule->name, exact ? Comparison::exact : Comparison::measured);
+      r.n_base = vb.size();
+      r.n_cur = vc.size();
+      r.threshold = threshold_for(*rule, exact);
+      r.note = note;
+      if (!allowed_note.empty()) r.note = r.note.empty() ? allowed_note : r.note + "; " + allowed_note;
+      if (check_measured::is_time(column) && (base.cells.busy_runs(b) || cur.cells.busy_runs(c)))
+        r.note += std::string(r.note.empty() ? "" : "; ") + "measured on a busy machine (" +
+                  (base.cells.busy_runs(b) ? "baseline" : "") +
+                  (base.cells.busy_runs(b) && cur.cells.busy_runs(c) ? ", " : "") +
+                  (cur.cells.busy_runs(c) ? "current" : "") + ")";
+      if (vb.empty() || vc.empty()) {
+        r.verdict = Verdict::missing;
+        if (!vb.empty()) r.base = check_measured::center(vb);
+        if (!vc.empty()) r.cur = check_measured::center(vc);
+        r.note = vc.empty() ? "no values in the current runs" : "no values in the baseline";
+      } else if (exact) {
+        judge_exact(vb, vc, r);
+      } else if (check_measured::prepare(vb, vc, r)) {
+        check_measured::Measured m{result.rows.size(), vb, vc, {}, {}, rule->group};
+        if (check_measured::is_time(column) && c.allocator != reference) {
+          m.paired_b = log_ratios_to_reference(base, b, column, reference);
+          m.paired_c = log_ratios_to_reference(cur, c, column, reference);
+        }
+        measured.push_back(std::move(m));
+        if (std::min(vb.size(), vc.size()) < 2) too_few[{vb.size(), vc.size()}].insert(cell_label(c.id));
+      }
+      result.rows.push_back(std::move(r));
+    }
+    // The cell's micro-benchmarks, each under the time threshold.
+    if (config.deterministic_only) continue;
+    for (auto it = cur_micro.lower_bound({c.id, std::string()}); it != cur_micro.end() && it->first.first == c.id; ++it) {
+      auto before = base_micro.find({b.id, it->first.second});
+      if (before == base_micro.end()) continue;
+      CheckRow r = new_row(c.id, "ns_per_op:" + it->first.second, Comparison::measured);
+      r.n_base = before->second.size();
+      r.n_cur = it->second.size();
+      r.threshold = time_threshold;
+      if (check_measured::prepare(before->second, it->second, r))
+        measured.push_back({result.rows.size(), before->second, it->second, {}, {}, "time"});
+      result.rows.push_back(std::move(r));
+    }
+  }
+
+  check_measured::decide(result.rows, measured, config.alpha, reference, result.notes);
+
+  if (result.cells_compared == 0 && result.not_comparable.empty())
+    throw UsageError("no cell (workload, app, size, allocator, tm, threads) is in both " + baseline.source + " and " +
+                         current.source,
+                     "compare runs of the same workloads, sizes, allocators and thread counts");
+  if (absent > 0)
+    result.warnings.push_back(std::to_string(absent) + " cell(s) of the baseline are not in the current runs (verdict missing" +
+                              (config.fail_on_missing ? ", which fails the check)" : "; --fail-on-missing makes that fail)"));
+  for (const auto& [side, busy] : {std::pair{"baseline", &busy_base}, std::pair{"current runs", &busy_cur}})
+    if (!busy->empty()) {
+      std::string list;
+      for (const std::string& label : *busy) list += (list.empty() ? "" : ", ") + label;
+      result.warnings.push_back(std::to_string(busy->size()) + " cell(s) of the " + side +
+                                " were measured on a busy machine (other processes used more than a quarter of the "
+                                "CPU, or the hypervisor stole more than a tenth): their times are suspect: " + list);
+    }
+  for (const auto& [sizes, cells] : too_few)
+    result.warnings.push_back(std::to_string(cells.size()) + " cell(s) have " + std::to_string(sizes.first) + " vs " +
+                              std::to_string(sizes.second) +
+                              " repetitions: a side with one value has no spread to test against, so a change there "
+                              "is at worst noisy; run both with --reps and --profile-reps 2 or more (5 or more to "
+                              "see changes of 10-20%)");
+  if (skipped_measured > 0)
+    result.notes.push_back("--deterministic-only: " + std::to_string(skipped_measured) +
+                           " comparison(s) not made: times, memory, counts at threads > 1 or whose baseline "
+                           "repetitions differ, and peaks of workers that ran side by side");
+  return result;
+}
+
+}  // namespace allocstamp

@@ -1,0 +1,192 @@
+// check_measured.cpp — the decision of measured comparisons (check_measured.h).
+#include "analysis/check_measured.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+
+#include "keys.h"
+#include "analysis/statistics.h"
+
+namespace allocstamp::check_measured {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kEpsilon = 1e-9;  // (105 - 100) / 100 is a hair above 0.05
+
+double median(const std::vector<double>& v) { return stats::summarize(v).median; }
+
+}  // namespace
+
+// What a metric of this unit may move from a baseline of zero, where no
+// percentage applies (a count going 0 -> 3 is an infinite change).
+double zero_baseline_limit(const std::string& metric) {
+  for (const contract::KeyInfo& k : contract::kKeys)
+    if (k.name == metric) {
+      if (k.unit == "count") return 16;
+      if (k.unit == "bytes") return 4096;
+      if (k.unit == "ns") return 1e6;
+      if (k.unit == "kb") return 1024;
+      return 0;
+    }
+  return 0;
+}
+
+// Times drift with the machine's load between two sweeps (this VM: 5-9% over
+// minutes, every cell alike), which a per-cell test reads as a change in every
+// cell. The sweep-wide part is taken out: the median over the cells of the log
+// ratio of medians, when at least kDriftMinCells cells give one. A change that
+// touches only some cells (an allocator, a workload) still shows; one that
+// slows every cell alike is indistinguishable from the machine and is reported
+// as drift, not judged.
+constexpr std::size_t kDriftMinCells = 8;
+bool is_time(const std::string& metric) {
+  return metric == "elapsed_ns" || metric == "wall_ns" || metric.rfind("ns_per_op:", 0) == 0;
+}
+std::string drift_group(const std::string& metric) {
+  return metric.rfind("ns_per_op:", 0) == 0 ? "ns_per_op" : metric;
+}
+
+
+
+// Medians and change; a zero baseline within its absolute limit is decided
+// here (ok). True when the row waits for decide_measured.
+double center(const std::vector<double>& values) {
+  const bool positive = !values.empty() && std::all_of(values.begin(), values.end(), [](double x) { return x > 0; });
+  return positive ? stats::log_estimate(values).center : median(values);
+}
+
+bool prepare(const std::vector<double>& vb, const std::vector<double>& vc, CheckRow& r) {
+  r.base = center(vb);
+  r.cur = center(vc);
+  r.change = relative_change(r.cur, r.base);
+  if (r.base == 0 && r.cur != 0) {
+    const double limit = zero_baseline_limit(r.metric);
+    if (std::fabs(r.cur) <= limit) {
+      r.note = "zero baseline: within the absolute limit of " + std::to_string(static_cast<long long>(limit));
+      return false;
+    }
+  }
+  return true;
+}
+
+std::vector<double> logs_of(const std::vector<double>& v, double shift) {
+  std::vector<double> out;
+  for (double x : v) out.push_back(x > 0 ? std::log(x) - shift : kNaN);
+  return out;
+}
+
+// Times: Welch's t on log values — for an allocator other than the
+// reference, its time over the reference's in the same repetition (neighbours
+// in the interleaved sweep, so drift and load cancel); for the reference, its
+// own times with the sweep-wide drift taken out. Memory and counts: Welch's t
+// on log values too, the U-test where a value is 0 (left out of its family
+// when it cannot reach alpha at all). A change is a ratio, and five
+// repetitions that agree can show one (the U-test cannot go below p = 2/252
+// with 5 against 5). Then Benjamini–Hochberg within each family (time, memory,
+// counts): beyond its threshold, and for memory and counts beyond the unit's
+// absolute floor, a row regressed (or improved) only when its q is below
+// alpha, so the false alarms of each family stay at alpha, not alpha per row.
+void decide(std::vector<CheckRow>& rows, const std::vector<Measured>& measured, double alpha,
+            const std::string& reference, std::vector<std::string>& notes) {
+  std::map<std::string, std::vector<double>> log_ratios;
+  for (const Measured& m : measured) {
+    const CheckRow& r = rows[m.row];
+    if (is_time(r.metric) && r.base > 0 && r.cur > 0) log_ratios[drift_group(r.metric)].push_back(std::log(r.cur / r.base));
+  }
+  std::map<std::string, double> shift;
+  for (auto& [group, ratios] : log_ratios) {
+    if (ratios.size() < kDriftMinCells) continue;
+    shift[group] = median(ratios);
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "time drift: %s is %+.1f%% in the current runs across %zu cells (median); each cell's %s is "
+                  "compared with that taken out",
+                  group.c_str(), (std::exp(shift[group]) - 1) * 100, ratios.size(), group.c_str());
+    notes.push_back(text);
+  }
+  std::vector<double> p;
+  for (const Measured& m : measured) {
+    CheckRow& r = rows[m.row];
+    if (m.paired_b.size() >= 2 && m.paired_c.size() >= 2) {
+      // Against the reference, repetition by repetition: drift shared by
+      // neighbouring runs cancels, so no sweep-wide shift is taken out.
+      r.p = stats::welch(m.paired_b, m.paired_c).p;
+      // The values shown are what is compared: each side's geometric-mean ratio to the reference.
+      r.base = std::exp(stats::summarize(m.paired_b).mean);
+      r.cur = std::exp(stats::summarize(m.paired_c).mean);
+      r.change = r.cur / r.base - 1;
+      r.relative = reference;
+      r.note = r.note.empty() ? "time over " + reference + "'s, rep by rep" : r.note + "; time over " + reference + "'s, rep by rep";
+      p.push_back(r.p);
+      continue;
+    }
+    auto s = is_time(r.metric) ? shift.find(drift_group(r.metric)) : shift.end();
+    auto positive = [](const std::vector<double>& v) { return std::all_of(v.begin(), v.end(), [](double x) { return x > 0; }); };
+    if (positive(m.vb) && positive(m.vc) && m.vb.size() >= 2 && m.vc.size() >= 2) {
+      const double d = s == shift.end() ? 0.0 : s->second;
+      r.p = stats::welch(logs_of(m.vb, 0), logs_of(m.vc, d)).p;
+      if (d != 0) {
+        // The current value shown is the one compared: with the drift taken out.
+        r.cur = r.cur * std::exp(-d);
+        r.change = r.cur / r.base - 1;
+        const std::string what = "current with the sweep-wide drift taken out";
+        r.note = r.note.empty() ? what : r.note + "; " + what;
+      }
+    } else {
+      r.p = stats::mann_whitney(m.vb, m.vc).p;
+      // A U-test whose smallest possible p is not below alpha can reject
+      // nothing: it stays out of the family (Tarone), where it would only
+      // make every other comparison pay for it.
+      if (!(stats::mann_whitney_min_p(m.vb.size(), m.vc.size()) < alpha)) {
+        p.push_back(kNaN);
+        continue;
+      }
+    }
+    p.push_back(r.p);
+  }
+  // One family per group (time, memory, counts), each held at alpha: a
+  // check's many memory rows do not make its times pay, nor the reverse.
+  std::vector<double> q(p.size(), kNaN);
+  std::map<std::string, std::vector<std::size_t>> families;
+  for (std::size_t i = 0; i < measured.size(); ++i) families[measured[i].family].push_back(i);
+  for (const auto& [family, members] : families) {
+    std::vector<double> part;
+    for (std::size_t i : members) part.push_back(p[i]);
+    const std::vector<double> adjusted = stats::benjamini_hochberg(part);
+    for (std::size_t k = 0; k < members.size(); ++k) q[members[k]] = adjusted[k];
+  }
+  for (std::size_t i = 0; i < measured.size(); ++i) {
+    CheckRow& r = rows[measured[i].row];
+    r.q = q[i];
+    if (std::fabs(r.change) <= r.threshold / 100.0 + kEpsilon) continue;
+    // Memory and counts move by a little between two sweeps whatever the
+    // allocator (a page, a call at two threads): below the unit's absolute
+    // floor (16 calls, 4 KiB, 1 MiB of RSS) a change is not judged at all.
+    if (!is_time(r.metric) && std::fabs(r.cur - r.base) <= zero_baseline_limit(r.metric)) {
+      r.note = r.note.empty() ? "within the absolute floor" : r.note + "; within the absolute floor";
+      continue;
+    }
+    if (r.q < alpha) {
+      r.verdict = r.change > 0 ? Verdict::regressed : Verdict::improved;
+      continue;
+    }
+    r.verdict = Verdict::noisy;
+    const std::string why = std::isnan(r.q) ? std::to_string(measured[i].vb.size()) + " vs " +
+                                                  std::to_string(measured[i].vc.size()) + " repetitions cannot be significant"
+                                            : "not significant over the whole check";
+    r.note = r.note.empty() ? why : r.note + "; " + why;
+  }
+}
+
+
+double relative_change(double cur, double base) {
+  if (cur == base) return 0.0;
+  if (base == 0.0) return cur > 0 ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
+  return (cur - base) / std::fabs(base);
+}
+
+}  // namespace allocstamp::check_measured

@@ -1,0 +1,85 @@
+// summary.cpp — summary.csv: per cell (cells.h) and measured key, n, mean,
+// median, stddev and a 95% confidence interval over the ok runs of runs.csv
+// that measure the key (its `kind`: timed runs for times, profiled runs for
+// memprof's figures); the one estimate the tables use (geometric mean with its
+// interval) and, for the time and the peak RSS, the ratio to the reference
+// allocator with its interval and standing; map workloads' bytes per element.
+#include "analysis/summary.h"
+
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "figures/figures.h"
+#include "keys.h"
+#include "results/results_folder.h"
+#include "results/runs.h"
+#include "analysis/statistics.h"
+
+namespace allocstamp {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string num(double v) {
+  if (std::isnan(v)) return std::string();
+  std::ostringstream s;
+  s.precision(10);
+  s << v;
+  return s.str();
+}
+
+}  // namespace
+
+fs::path write_summary(const fs::path& dir) {
+  CsvRow head = {"workload", "app", "size", "args", "allocator", "alloc_library", "alloc_env", "tm", "threads"};
+  for (const char* h : {"metric", "kind", "n", "mean", "median", "stddev", "ci95_low", "ci95_high", "geomean",
+                        "geomean_ci95_low", "geomean_ci95_high", "vs_reference", "vs_reference_ci95_low",
+                        "vs_reference_ci95_high", "standing"})
+    head.push_back(h);
+  fs::path out_path = dir / "summary.csv";
+  std::ostringstream out;
+  out << schema_line("summary.csv") << '\n';
+  write_row(out, head);
+  if (load_runs(dir, "results", Damaged::skip).rows.empty()) {  // a sweep stopped before its first run
+    replace_file(out_path, out.str());
+    return out_path;
+  }
+  const ResultsView view = load_results(dir);
+  const RunsTable& t = *view.table;
+  const Cells& cells = view.cells;
+  const std::vector<CellSummary> summaries = summarize_cells(view);
+  // The measured quantities (keys with a unit of measure), in the file's
+  // order, then the figures derived from them.
+  std::vector<std::string> metrics;
+  for (const contract::KeyInfo& k : contract::kKeys)
+    if (k.unit != "text" && k.unit != "number" && t.has(std::string(k.name))) metrics.push_back(std::string(k.name));
+  metrics.insert(metrics.end(), {kRequestedPerElement, kRssPerElement});
+  for (const CellSummary& c : summaries) {
+    const Cell& cell = *c.cell;
+    if (cell.ok.empty()) continue;
+    const CellId& id = cell.id;
+    for (const std::string& m : metrics) {
+      const std::vector<double> values = cells.values(cell, m);
+      if (values.empty()) continue;
+      const stats::Summary s = stats::summarize(values);
+      const stats::LogEstimate e = stats::log_estimate(values);
+      const bool timed = cell.timed && (m == kRequestedPerElement || m == kRssPerElement ? false : from_timed_runs(m));
+      CsvRow row = {id.workload, id.app, id.size, id.args, id.allocator, id.alloc_library, id.alloc_env, id.tm,
+                    std::to_string(id.threads)};
+      row.insert(row.end(), {m, kind_name(timed ? RunKind::timed : RunKind::profiled), std::to_string(s.n), num(s.mean),
+                             num(s.median), num(s.stddev), num(s.ci_low), num(s.ci_high), num(e.center), num(e.low),
+                             num(e.high)});
+      // The verdicts of the tables: the time (the cell's time key) and the peak RSS.
+      const bool time = m == cell.time_key, memory = m == "maxrss_kb";
+      const stats::Ratio r = time ? c.time_vs_reference : memory ? c.memory_vs_reference : stats::Ratio{NAN, NAN, NAN};
+      row.insert(row.end(), {num(r.value), num(r.ci_low), num(r.ci_high), time ? c.standing : memory ? c.memory_standing : ""});
+      write_row(out, row);
+    }
+  }
+  replace_file(out_path, out.str());
+  return out_path;
+}
+
+}  // namespace allocstamp

@@ -1,0 +1,166 @@
+// registry.cpp — parsing and validating the registry files with nlohmann-json,
+// resolving allocator libraries, naming their builds (dpkg's package versions,
+// else the ELF build-id).
+#include "cli/registry.h"
+
+#include <gnu/libc-version.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "run/elf_library.h"
+#include "errors.h"
+
+namespace allocstamp {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+json read_data_file(const fs::path& file, const char* list_key, const char* shape) {
+  std::ifstream in(file);
+  if (!in) throw UsageError("cannot read " + file.string(), "check the path");
+  json doc;
+  try {
+    doc = json::parse(in);
+  } catch (const json::exception& e) {  // a syntax error, or a number out of range (1e999)
+    throw UsageError(file.string() + " is not valid JSON: " + e.what(), "fix the file");
+  }
+  int schema = doc.is_object() && doc.contains("schema") && doc["schema"].is_number_integer() ? doc["schema"].get<int>() : 0;
+  if (schema > kRegistrySchema)
+    throw UsageError(file.string() + " has schema " + std::to_string(schema) + ", newer than this bench (" +
+                         std::to_string(kRegistrySchema) + ")",
+                     "update allocstamp");
+  if (!doc.is_object() || !doc.contains(list_key) || !doc[list_key].is_array())
+    throw UsageError(file.string() + " has no \"" + list_key + "\" list", std::string("see ") + shape + " for the shape");
+  return doc;
+}
+
+namespace {
+
+std::string required(const json& entry, const char* key, const fs::path& file) {
+  if (!entry.is_object()) throw UsageError(file.string() + ": an entry is not an object", "write each entry as {...}");
+  if (!entry.contains(key) || (entry[key].is_string() && entry[key].get<std::string>().empty()))
+    throw UsageError(file.string() + ": an entry lacks \"" + key + "\"", "every entry needs it");
+  if (!entry[key].is_string())
+    throw UsageError(file.string() + ": an entry's \"" + key + "\" is " + entry[key].type_name() + ", not a string",
+                     "write it as a string");
+  return entry[key].get<std::string>();
+}
+
+void resolve(Allocator& a) {
+  a.installed = a.candidates.empty();  // glibc: nothing to preload
+  for (const auto& candidate : a.candidates)
+    if (fs::exists(candidate)) {
+      a.library = candidate;
+      a.installed = true;
+      break;
+    }
+}
+
+// A name is given once: an entry that took a built-in's name (or another
+// entry's) would label one allocator's rows with another's name.
+template <typename T>
+void add_new(std::vector<T>& list, T item, const fs::path& file, const char* what) {
+  for (const auto& existing : list)
+    if (existing.name == item.name)
+      throw UsageError(file.string() + ": the " + what + " '" + item.name + "' is defined already",
+                       std::string("give the entry another name (bench --list shows the ") + what + "s)");
+  list.push_back(std::move(item));
+}
+
+}  // namespace
+
+// Runs `read` on each entry; a wrong type names the file and the entry.
+template <typename Read>
+void each_entry(const json& list, const fs::path& file, Read read) {
+  size_t index = 0;
+  for (const json& e : list) {
+    ++index;
+    try {
+      read(e);
+    } catch (const json::exception& error) {
+      std::string which = e.is_object() && e.contains("name") && e["name"].is_string() ? "'" + e["name"].get<std::string>() + "'"
+                                                                                      : "#" + std::to_string(index);
+      throw UsageError(file.string() + ": entry " + which + " has a value of the wrong type (" + error.what() + ")",
+                       "compare with allocators/allocators.json or workloads/workloads.json");
+    }
+  }
+}
+
+void load_allocators(const fs::path& file, std::vector<Allocator>& into) {
+  json doc = read_data_file(file, "allocators", "allocators/allocators.json");
+  each_entry(doc["allocators"], file, [&](const json& e) {
+    Allocator a;
+    a.name = required(e, "name", file);
+    a.description = e.value("description", "");
+    a.package = e.value("package", "");
+    a.candidates = e.value("libraries", std::vector<std::string>{});
+    // Only the C library's own malloc needs nothing preloaded: any other entry names its library.
+    if (a.candidates.empty() && a.name != "glibc")
+      throw UsageError(file.string() + ": the allocator '" + a.name + "' has no \"libraries\"",
+                       "list the .so to preload, e.g. \"libraries\": [\"/usr/lib/x86_64-linux-gnu/libfoo.so\"]");
+    const json env = e.value("env", json::object());
+    for (const auto& [key, value] : env.items())
+      a.env[key] = value.is_string() ? value.get<std::string>() : value.dump();  // numbers are fine too
+    resolve(a);
+    add_new(into, std::move(a), file, "allocator");
+  });
+}
+
+void load_workloads(const fs::path& file, std::vector<Workload>& into) {
+  json doc = read_data_file(file, "workloads", "workloads/workloads.json");
+  each_entry(doc["workloads"], file, [&](const json& e) {
+    Workload w;
+    w.name = required(e, "name", file);
+    w.binary = required(e, "binary", file);
+    w.family = e.value("family", "");
+    w.app = e.value("app", "");
+    w.args = e.value("args", std::vector<std::string>{});
+    w.tm = e.value("tm", false);
+    w.contract = e.value("contract", true);
+    w.description = e.value("description", "");
+    const std::string work = e.value("work", std::string("total"));
+    if (work != "total" && work != "per-thread")
+      throw UsageError(file.string() + ": workload '" + w.name + "' has \"work\": \"" + work + "\"",
+                       "use \"total\" (the threads share the work, the default) or \"per-thread\"");
+    w.work_per_thread = work == "per-thread";
+    add_new(into, std::move(w), file, "workload");
+  });
+}
+
+Allocator allocator_from_path(const std::string& path) {
+  Allocator a;
+  a.name = fs::path(path).filename().string();
+  a.description = "given by path";
+  a.candidates = {path};
+  resolve(a);
+  return a;
+}
+
+std::string package_version(const std::string& package) {
+  if (package.empty()) return "";
+  for (char c : package)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '+')) return "";
+  std::string command = "dpkg-query -W -f='${Version}' " + package + " 2>/dev/null";
+  FILE* p = popen(command.c_str(), "r");
+  if (!p) return "";
+  std::array<char, 256> buf{};
+  std::string out;
+  while (fgets(buf.data(), int(buf.size()), p)) out += buf.data();
+  pclose(p);
+  return out;
+}
+
+std::string library_identity(const Allocator& allocator) {
+  if (!allocator.installed) return "";
+  if (allocator.library.empty()) return std::string("glibc ") + gnu_get_libc_version();
+  if (std::string version = package_version(allocator.package); !version.empty())
+    return allocator.library + " (" + allocator.package + " " + version + ")";
+  const std::string build_id = read_elf_library(allocator.library).build_id;
+  return build_id.empty() ? allocator.library : allocator.library + " build-id " + build_id;
+}
+
+}  // namespace allocstamp

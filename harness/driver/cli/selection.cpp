@@ -1,0 +1,195 @@
+// selection.cpp — registry loading, name resolution and `bench --list`.
+#include "cli/selection.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#include "run/elf_library.h"
+#include "errors.h"
+#include "cli/spelling.h"
+
+namespace allocstamp {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// "did you mean 'X'? " for the candidate nearest a mistyped name, or "".
+template <typename Named>
+std::string did_you_mean(const std::string& name, const std::vector<Named>& candidates,
+                         const std::vector<std::string>& more = {}) {
+  std::string best;
+  std::size_t best_distance = std::max<std::size_t>(2, name.size() / 3) + 1;
+  auto consider = [&](const std::string& c) {
+    std::size_t d = edit_distance(name, c);
+    if (c.find(name) != std::string::npos && name.size() >= 3) d = std::min<std::size_t>(d, 1);  // a part: "btree"
+    if (d < best_distance) best = c, best_distance = d;
+  };
+  for (const auto& c : candidates) consider(c.name);
+  for (const auto& c : more) consider(c);
+  return best.empty() ? "" : "did you mean '" + best + "'? ";
+}
+
+// A library given by path that defines no malloc or no free would leave
+// glibc's allocator measured under the library's name.
+void refuse_unless_allocator(const Allocator& a) {
+  const ElfLibrary elf = read_elf_library(a.library);
+  if (!elf.shared_library)
+    throw UsageError(a.name + " is not a shared library", "give an allocator library (a .so that defines malloc and free)");
+  std::string missing;
+  for (const char* function : {"malloc", "free"})
+    if (!elf.functions.count(function)) missing += (missing.empty() ? "no " : " and no ") + std::string(function);
+  if (!missing.empty()) throw UsageError(a.name + " defines " + missing, "give an allocator library");
+}
+
+}  // namespace
+
+Paths default_paths() {
+  Paths p;
+  const char* source = std::getenv("ALLOCSTAMP_SOURCE_DIR");
+  const char* build = std::getenv("ALLOCSTAMP_BUILD_DIR");
+  p.source = source ? source : ALLOCSTAMP_SOURCE_DIR;
+  p.build = build ? build : ALLOCSTAMP_BUILD_DIR;
+  p.memprof = p.build / "lib" / "libmemprof.so";
+  return p;
+}
+
+Catalog load_catalog(const Options& options, const Paths& paths) {
+  Catalog c;
+  load_allocators(paths.source / "allocators" / "allocators.json", c.allocators);
+  for (const auto& file : options.registries) load_allocators(file, c.allocators);
+  load_workloads(paths.source / "workloads" / "workloads.json", c.workloads);
+  for (const auto& file : options.workload_files) load_workloads(file, c.workloads);
+  return c;
+}
+
+namespace {
+
+template <typename T>
+std::string names_of(const std::vector<T>& list) {
+  std::string out;
+  for (const auto& item : list) out += (out.empty() ? "" : ", ") + item.name;
+  return out;
+}
+
+}  // namespace
+
+std::vector<Allocator> select_allocators(const Options& options, const Catalog& catalog) {
+  std::vector<std::string> wanted = options.allocators;
+  if (wanted.empty()) wanted = {"all"};
+  std::vector<Allocator> out;
+  for (const auto& name : wanted) {
+    if (name == "all") {
+      for (const auto& a : catalog.allocators) out.push_back(a);
+      continue;
+    }
+    if (name.find('/') != std::string::npos || name.ends_with(".so") || name.find(".so.") != std::string::npos) {
+      if (name.find_first_of(": \t") != std::string::npos)
+        throw UsageError("the library path '" + name + "' holds a colon or a space, which LD_PRELOAD cannot carry",
+                         "link or copy it to a path without them");
+      Allocator a = allocator_from_path(name);
+      if (!a.installed) throw UsageError("no allocator library at " + name, "give the path of an existing .so");
+      refuse_unless_allocator(a);
+      out.push_back(a);
+      continue;
+    }
+    const Allocator* found = nullptr;
+    for (const auto& a : catalog.allocators)
+      if (a.name == name) found = &a;
+    if (!found)
+      throw UsageError("unknown allocator '" + name + "'",
+                       did_you_mean(name, catalog.allocators) + "choose from: " + names_of(catalog.allocators) +
+                           ", all, or a path to a .so");
+    if (!found->installed)
+      throw UsageError("allocator '" + name + "' is not installed (no " +
+                           (found->candidates.empty() ? std::string("library") : found->candidates.front()) + ")",
+                       "install it: apt-get install " + found->package + " (or run scripts/install-deps)");
+    out.push_back(*found);
+  }
+  if (out.empty()) throw UsageError("no allocator selected", "see 'bench --list'");
+  // The same allocator twice ("all,jemalloc") runs once; two different
+  // libraries under one name would merge into one cell.
+  std::vector<Allocator> unique;
+  for (auto& a : out) {
+    auto same = std::find_if(unique.begin(), unique.end(), [&](const Allocator& u) { return u.name == a.name; });
+    if (same == unique.end()) {
+      unique.push_back(std::move(a));
+    } else if (same->library != a.library) {
+      throw UsageError("two allocators are both named '" + a.name + "' (" + same->library + ", " + a.library + ")",
+                       "give them distinct names in a --registry file");
+    }
+  }
+  return unique;
+}
+
+std::vector<Workload> select_workloads(const Options& options, const Catalog& catalog, const Paths& paths) {
+  if (options.workloads.empty())
+    throw UsageError("no workload chosen", "pass --workload=NAME (names: " + names_of(catalog.workloads) + ", or all)");
+  std::vector<Workload> out;
+  for (const auto& name : options.workloads) {
+    if (name == "all") {
+      out.insert(out.end(), catalog.workloads.begin(), catalog.workloads.end());
+      continue;
+    }
+    const Workload* found = nullptr;
+    for (const auto& w : catalog.workloads)
+      if (w.name == name) found = &w;
+    if (found) {
+      out.push_back(*found);
+      continue;
+    }
+    // A family ("stamp") or a stem ("vacation" for vacation-low and vacation-high).
+    size_t before = out.size();
+    for (const auto& w : catalog.workloads)
+      if (w.family == name || w.name.rfind(name + "-", 0) == 0) out.push_back(w);
+    if (out.size() == before)
+    {
+      // The other names a workload answers to: its family, and each stem of
+      // its name ("vacation" of vacation-low, "maps-insert" of maps-insert-std_map).
+      std::vector<std::string> families_and_stems;
+      auto add = [&](const std::string& n) {
+        if (std::find(families_and_stems.begin(), families_and_stems.end(), n) == families_and_stems.end())
+          families_and_stems.push_back(n);
+      };
+      for (const auto& w : catalog.workloads) {
+        add(w.family);
+        for (auto dash = w.name.find('-'); dash != std::string::npos; dash = w.name.find('-', dash + 1))
+          add(w.name.substr(0, dash));
+      }
+      throw UsageError("unknown workload '" + name + "'", did_you_mean(name, catalog.workloads, families_and_stems) +
+                                                              "choose from: " + names_of(catalog.workloads) +
+                                                              ", a family, or all");
+    }
+  }
+  std::vector<Workload> unique;
+  for (auto& w : out)
+    if (std::none_of(unique.begin(), unique.end(), [&](const Workload& u) { return u.name == w.name; }))
+      unique.push_back(std::move(w));
+  out = std::move(unique);
+  for (const auto& w : out)
+    if (!fs::exists(paths.build / w.binary))
+      throw UsageError("workload '" + w.name + "' is not built (" + (paths.build / w.binary).string() + ")", "run 'make build'");
+  return out;
+}
+
+void print_list(const Catalog& catalog, const Paths& paths) {
+  std::printf("Allocators (allocators/allocators.json; more with --registry FILE or --alloc=/path/lib.so):\n");
+  std::printf("  %-14s %-9s %-22s %s\n", "name", "installed", "version", "library / package");
+  for (const auto& a : catalog.allocators) {
+    std::string version = package_version(a.package);
+    std::string where = a.candidates.empty() ? "(nothing preloaded)" : (a.installed ? a.library : a.candidates.front());
+    std::printf("  %-14s %-9s %-22s %s  [%s]\n", a.name.c_str(), a.installed ? "yes" : "no",
+                version.empty() ? "-" : version.c_str(), where.c_str(), a.package.c_str());
+  }
+  std::printf("\nWorkloads (workloads/workloads.json; more with --workloads FILE):\n");
+  int width = 20;
+  for (const auto& w : catalog.workloads) width = std::max(width, int(w.name.size()));
+  std::printf("  %-*s %-8s %-6s %s\n", width, "name", "family", "built", "description");
+  for (const auto& w : catalog.workloads)
+    std::printf("  %-*s %-8s %-6s %s\n", width, w.name.c_str(), w.family.c_str(),
+                fs::exists(paths.build / w.binary) ? "yes" : "no", w.description.c_str());
+  std::printf("\nlibmemprof.so: %s%s\n", paths.memprof.c_str(), fs::exists(paths.memprof) ? "" : " (not built: make build)");
+}
+
+}  // namespace allocstamp

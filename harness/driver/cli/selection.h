@@ -1,0 +1,35 @@
+// selection.h — from names on the command line to registry entries, with the
+// errors a user needs: unknown names (listing the valid ones), libraries not
+// installed (naming the Debian package), workload binaries not built.
+#pragma once
+#include <filesystem>
+#include <vector>
+
+#include "cli/options.h"
+#include "cli/registry.h"
+
+namespace allocstamp {
+
+struct Paths {
+  std::filesystem::path source;   // repository (registries, results/)
+  std::filesystem::path build;    // build folder (workload binaries, libmemprof.so)
+  std::filesystem::path memprof;  // libmemprof.so
+};
+
+Paths default_paths();
+
+struct Catalog {
+  std::vector<Allocator> allocators;
+  std::vector<Workload> workloads;
+};
+
+Catalog load_catalog(const Options& options, const Paths& paths);
+
+// The allocators to run: named ones must be installed; "all" keeps the ones
+// that are not, to be recorded as skipped.
+std::vector<Allocator> select_allocators(const Options& options, const Catalog& catalog);
+std::vector<Workload> select_workloads(const Options& options, const Catalog& catalog, const Paths& paths);
+
+void print_list(const Catalog& catalog, const Paths& paths);
+
+}  // namespace allocstamp

@@ -1,0 +1,306 @@
+// figure_kit.h — what every figure kind (figures/*.cpp, listed in kinds.cpp)
+// is made with: the index of the cells, the data-file helpers, the clustered
+// bar chart, and FigureMaker, which names, writes and registers a figure or
+// says why it was not drawn. A figure kind is a function of a FigureMaker.
+#pragma once
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <map>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+#include "errors.h"
+#include "figures/figures.h"
+#include "output/format.h"
+#include "results/meta.h"
+#include "results/micro_results.h"
+#include "results/results_folder.h"
+#include "results/runs.h"
+
+namespace allocstamp::figures {
+
+namespace fs = std::filesystem;
+
+inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+inline constexpr double kMiB = 1024.0 * 1024.0;
+
+// Numbers in data files: six significant digits, NaN for "no value" (gnuplot leaves the bar out).
+inline std::string num(double v) { return data_number(v); }
+
+// A label column: always quoted, so names with spaces stay one column.
+inline std::string label(std::string text) {
+  std::replace(text.begin(), text.end(), '"', '\'');
+  return "\"" + text + "\"";
+}
+
+inline std::string file_stem(std::string text) {
+  for (char& c : text)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.' && c != '_') c = '_';
+  return text;
+}
+
+inline std::string threads_text(int threads) { return std::to_string(threads) + (threads == 1 ? " thread" : " threads"); }
+
+inline std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
+
+// What every figure asks of the cells (cells.h): their ok runs, the runs that
+// measure a key, and the thread counts and allocators a group ran with.
+class Index {
+ public:
+  explicit Index(const ResultsView& view) : view_(view), cells_(view.cells) {}
+  const std::vector<const CsvRow*>& rows(const std::string& group, int threads, const std::string& allocator) const {
+    static const std::vector<const CsvRow*> none;
+    const Cell* c = cells_.find(group, threads, allocator);
+    return c ? c->ok : none;
+  }
+  // The fewest threads the group ran with successfully (0 when it has no ok run).
+  int bottom_threads(const std::string& group) const {
+    int bottom = 0;
+    for (const Cell& c : cells_.cells)
+      if (c.group == group && !c.ok.empty() && (bottom == 0 || c.id.threads < bottom)) bottom = c.id.threads;
+    return bottom;
+  }
+  // The most threads the group ran with successfully (0: no ok run).
+  int top_threads(const std::string& group) const {
+    int top = 0;
+    for (const Cell& c : cells_.cells)
+      if (c.group == group && !c.ok.empty()) top = std::max(top, c.id.threads);
+    return top;
+  }
+  // Allocators with ok runs of the group at that thread count, in the folder's order.
+  std::vector<std::string> allocators(const std::string& group, int threads) const {
+    std::vector<std::string> out;
+    for (const auto& a : cells_.allocators)
+      if (!rows(group, threads, a).empty()) out.push_back(a);
+    return out;
+  }
+  // f(row) over the ok runs that measure `key`, NaN values left out.
+  template <typename F>
+  std::vector<double> values_by(const std::string& group, int threads, const std::string& allocator,
+                                const std::string& key, F f) const {
+    std::vector<double> values;
+    const Cell* c = cells_.find(group, threads, allocator);
+    if (!c) return values;
+    for (const CsvRow* r : cells_.serving(*c, key))
+      if (double v = f(*r); !std::isnan(v)) values.push_back(v);
+    return values;
+  }
+  std::vector<double> values_of(const std::string& group, int threads, const std::string& allocator,
+                                const std::string& key) const {
+    return values_by(group, threads, allocator, key, [&](const CsvRow& r) { return cells_.value(r, key); });
+  }
+  double median_of(const std::string& group, int threads, const std::string& allocator, const std::string& key) const {
+    return allocstamp::median_of(values_of(group, threads, allocator, key));
+  }
+  const RunsTable& table() const { return *view_.table; }
+
+ private:
+  const ResultsView& view_;
+  const Cells& cells_;
+};
+
+// Calls `each` with every data row of series.csv of the header's width, in
+// turn (its rows never all in memory: a long sweep's series is large), and
+// returns its header.
+inline CsvRow scan_series(const fs::path& file, const std::function<void(const CsvRow&)>& each) {
+  if (!fs::exists(file)) return CsvRow{""};  // a folder from before series.csv, or one it was removed from
+  CsvRow header = scan_csv(file, [&each](const CsvRow& head, const CsvRow& row) {
+    if (row.size() == head.size()) each(row);
+  });
+  if (header.empty()) header.emplace_back();
+  return header;
+}
+
+inline void write_data(const fs::path& file, const std::string& text) {
+  fs::create_directories(file.parent_path());
+  std::ofstream out(file, std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) throw RunError("cannot write " + file.string(), "check that the results folder is writable");
+}
+
+inline void set_text(Figure& f, const std::string& name, const std::string& value) {
+  f.vars.emplace_back(name, gnuplot_string(value));
+}
+inline void set_number(Figure& f, const std::string& name, double value) { f.vars.emplace_back(name, num(value)); }
+
+struct Value {
+  double value = kNaN, low = kNaN, high = kNaN;
+};
+
+// A ratio's bar: the value and its interval (the value itself where there is none).
+inline Value ratio_bar(const stats::Ratio& r) {
+  return {r.value, std::isnan(r.ci_low) ? r.value : r.ci_low, std::isnan(r.ci_high) ? r.value : r.ci_high};
+}
+
+// A bar of runs' values: their median, the whiskers at the lowest and the
+// highest run (both at the median when there is one run).
+inline Value spread_bar(const std::vector<double>& values) {
+  if (values.empty()) return {};
+  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  return {median_of(values), *lo, *hi};
+}
+
+// An estimate's bar: the geometric mean and its 95% interval.
+inline Value estimate_bar(const stats::LogEstimate& e, double scale) {
+  if (e.n == 0) return {};
+  const double v = e.center / scale;
+  return {v, std::isnan(e.low) ? v : e.low / scale, std::isnan(e.high) ? v : e.high / scale};
+}
+
+// A clustered bar chart: one cluster per row, one bar per series (bars.gp).
+struct Bars {
+  std::vector<std::string> series, rows;
+  std::vector<std::vector<Value>> values;  // [row][series]
+  bool errorbars = false;
+  double refline = kNaN;  // a dashed horizontal line, e.g. at 1 for ratios
+};
+
+inline bool has_values(const Bars& bars) {
+  for (const auto& row : bars.values)
+    for (const Value& v : row)
+      if (std::isfinite(v.value)) return true;
+  return false;
+}
+
+// The width grows with the bars; x labels wider than their slot (about 7.5 px a
+// character at 11 pt, in a plot area that the y axis and the legend narrow) are rotated,
+// and then the first one, which hangs left of its slot, sets the left margin ("lead").
+inline void set_size(Figure& f, double width, double plot_width, size_t slots, size_t longest_label, size_t first_label) {
+  set_number(f, "width", width);
+  set_number(f, "rotate", 7.5 * static_cast<double>(longest_label) > plot_width / static_cast<double>(slots) ? 1 : 0);
+  set_number(f, "lead", static_cast<double>(first_label));
+}
+
+inline size_t longest(const std::vector<std::string>& labels) {
+  size_t n = 0;
+  for (const auto& l : labels) n = std::max(n, l.size());
+  return n;
+}
+
+// The state every figure kind shares: the results, their cells' summaries and
+// index, where data files go, what the runs have in common (for titles), and
+// the plan of figures made and figures left out.
+struct FigureMaker {
+  FigureMaker(const ResultsView& results, const std::vector<CellSummary>& summaries)
+      : view(results), cells(summaries), index(results), data_dir(results.dir / "figures" / "data") {
+    std::set<std::string> sizes;
+    for (const Cell& c : results.cells.cells) {
+      sizes.insert(c.id.size);
+      if (!c.id.tm.empty()) tms.insert(c.id.tm);
+      group_tms[c.group].insert(c.id.tm);
+    }
+    if (sizes.size() == 1 && !sizes.begin()->empty()) size = "size " + *sizes.begin();
+  }
+
+
+  Figure figure(const std::string& name, const std::string& script, const std::string& title,
+                const std::string& caption) {
+    Figure f;
+    f.name = file_stem(name);
+    f.script = script;
+    f.title = title;
+    f.caption = caption;
+    set_text(f, "datafile", (data_dir / (f.name + ".dat")).string());
+    set_text(f, "figtitle", title);
+    return f;
+  }
+
+  void add(Figure f, const std::string& text) {
+    write_data(data_dir / (f.name + ".dat"), text);
+    plan.figures.push_back(std::move(f));
+  }
+
+  void skip(const std::string& name, const std::string& why) { plan.skipped.push_back(name + ": " + why); }
+
+  // Writes a Bars figure through bars.gp, or a message when it has no value at all.
+  void add_bars(Figure f, const Bars& bars, const std::string& ylabel, const std::string& nothing) {
+    if (!has_values(bars)) return skip(f.name, nothing);
+    std::ostringstream text;
+    text << label("group");
+    for (const auto& s : bars.series) {
+      text << ' ' << label(s);
+      if (bars.errorbars) text << ' ' << label(s + " low") << ' ' << label(s + " high");
+    }
+    text << '\n';
+    for (size_t r = 0; r < bars.rows.size(); ++r) {
+      text << label(bars.rows[r]);
+      for (const Value& v : bars.values[r]) {
+        text << ' ' << num(v.value);
+        if (bars.errorbars) text << ' ' << num(v.low) << ' ' << num(v.high);
+      }
+      text << '\n';
+    }
+    set_text(f, "ylab", ylabel);
+    set_number(f, "n", static_cast<double>(bars.series.size()));
+    set_number(f, "rows", static_cast<double>(bars.rows.size()));
+    set_number(f, "errorbars", bars.errorbars ? 1 : 0);
+    set_number(f, "refline", bars.refline);
+    double width = std::clamp<double>(560.0 + 18.0 * static_cast<double>(bars.rows.size() * bars.series.size()), 800, 1600);
+    set_size(f, width, width - 260, bars.rows.size(), longest(bars.rows), bars.rows.empty() ? 0 : bars.rows[0].size());
+    add(std::move(f), text.str());
+  }
+
+  // What the runs of these groups share, for their titles: the size, and the TM method when
+  // one of them is transactional (when either varies in the folder, the group names carry it).
+  std::string context(const std::vector<std::string>& groups) const {
+    std::vector<std::string> items;
+    if (!size.empty()) items.push_back(size);
+    bool transactional = false;
+    for (const auto& g : groups) transactional = transactional || (tms.size() == 1 && group_tms.at(g).count(*tms.begin()));
+    if (transactional) items.push_back(*tms.begin());
+    return items.empty() ? std::string() : " (" + joined(items) + ")";
+  }
+
+  const CellSummary* cell(const std::string& group, int threads, const std::string& allocator) const {
+    for (const CellSummary& c : cells)
+      if (c.group == group && c.threads == threads && c.allocator == allocator) return &c;
+    return nullptr;
+  }
+
+  // Which runs a figure's numbers come from, and how many per cell (over the
+  // cells of `groups` at `threads`; 0 threads: every thread count).
+  std::string runs_text(bool timed, const std::vector<std::string>& groups, int threads) const {
+    int low = 0, high = 0;
+    bool memprof_time = false;
+    for (const CellSummary& c : cells) {
+      if ((threads && c.threads != threads) || std::find(groups.begin(), groups.end(), c.group) == groups.end()) continue;
+      int n = timed ? int(c.time.n) : c.profiled_runs;
+      if (n == 0) continue;
+      low = low == 0 ? n : std::min(low, n);
+      high = std::max(high, n);
+      memprof_time = memprof_time || (timed && c.time_under_memprof);
+    }
+    std::string count = low == high ? std::to_string(low) : std::to_string(low) + " to " + std::to_string(high);
+    if (timed && memprof_time)
+      return " From the profiled runs (memprof in front; this folder has no timed runs), " + count + " per cell.";
+    return timed ? " From the timed runs (the allocator alone, no memprof), " + count + " per cell."
+                 : " From the profiled runs (memprof in front), " + count + " per cell.";
+  }
+
+  std::string reference_text() const {
+    return view.cells.reference == "glibc" ? "glibc" : view.cells.reference + " (no glibc runs)";
+  }
+
+  const ResultsView& view;
+  const std::vector<CellSummary>& cells;
+  Index index;
+  fs::path data_dir;
+  std::string size;
+  std::set<std::string> tms;
+  std::map<std::string, std::set<std::string>> group_tms;
+  FigurePlan plan;
+};
+
+}  // namespace allocstamp::figures

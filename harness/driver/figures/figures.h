@@ -1,0 +1,102 @@
+// figures.h — the data behind `bench plot`: reads a results folder, does every
+// statistic here (none in gnuplot), and writes one tidy whitespace-separated
+// file per figure under figures/data/ for the gnuplot scripts beside this file;
+// one file per figure kind (figures.cpp has their table).
+#pragma once
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <memory>
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "results/cells.h"
+#include "results/runs.h"
+#include "analysis/statistics.h"
+
+namespace allocstamp {
+
+// A results folder read for the figures, the report and the terminal's table:
+// its runs grouped into cells (cells.h) and the meta.json beside them.
+struct ResultsView {
+  std::filesystem::path dir;
+  std::shared_ptr<const RunsTable> table;  // the cells point into it
+  Cells cells;
+  nlohmann::json meta = nlohmann::json::object();  // empty when meta.json is missing
+  std::vector<std::string> notes;       // problems with the folder that do not stop plotting
+};
+
+// Reads runs.csv and meta.json; throws UsageError when the folder is missing or malformed.
+ResultsView load_results(const std::filesystem::path& dir);
+
+// "host, CPU, date" from meta.json, for a corner of every figure.
+std::string machine_stamp(const nlohmann::json& meta);
+
+// What a cell's runs say, from the one estimator (stats::log_estimate and
+// log_ratio): computed once for the terminal's table, summary.csv, the
+// figures, the report and its findings.
+struct CellSummary {
+  const Cell* cell = nullptr;
+  std::string group, allocator;
+  int threads = 0;
+  int timed_runs = 0, profiled_runs = 0;  // ok runs of each kind
+  bool time_under_memprof = false;        // the cell had no timed run: its time is the profiled runs'
+  stats::LogEstimate time{};               // ns: geometric mean of the timed runs' times, 95% interval
+  stats::Ratio time_vs_reference{};        // over the reference allocator's, same group and threads
+  // "faster" or "slower" only when the ratio's interval leaves 1 out, else
+  // "indistinguishable"; "reference"; "" when there is no ratio.
+  std::string standing;
+  stats::LogEstimate peak_rss_kb{};        // the timed runs' own peak RSS (wait4): geometric mean, 95% interval
+  stats::Ratio memory_vs_reference{};
+  std::string memory_standing;             // leaner, heavier, indistinguishable, reference, ""
+  double heap_peak_bytes = NAN, rss_kb = NAN, pss_kb = NAN;  // medians over the ok profiled runs
+  std::vector<double> abort_pct;           // every transactional run's abort rate (% of attempts)
+  double requested_per_element = NAN, rss_per_element = NAN;  // map workloads: medians over the profiled runs
+  int busy_runs = 0;                       // ok runs measured on a busy machine
+};
+// In the order of the cells (groups, then threads, then allocators).
+std::vector<CellSummary> summarize_cells(const ResultsView& view);
+// The order of every table: by threads, then by the time estimate (cells
+// without a time last). The ratio to the reference is the quotient of the
+// same estimates, so this order is the ratios' order.
+bool listed_before(const CellSummary& a, const CellSummary& b);
+// Median of the values that are not NaN (NaN when none).
+double median_of(const std::vector<double>& values);
+
+struct Figure {
+  std::string name;    // file stem under figures/: name.png and name.svg
+  std::string script;  // harness/driver/figures/<script>.gp draws it
+  std::string title, caption;
+  std::string group;   // the one workload group it shows; empty when it spans several
+  std::vector<std::pair<std::string, std::string>> vars;  // gnuplot variable, expression
+  std::vector<std::string> notes;                         // bars or lines left out, and why
+};
+
+// A kind of figure, one file in harness/driver/figures/ (the table is in
+// figures.cpp): the names its figures start with, the gnuplot scripts that
+// draw them (harness/driver/figures/<script>.gp), and what it shows.
+struct FigureKind {
+  std::string name;
+  std::vector<std::string> prefixes;
+  std::vector<std::string> scripts;
+  std::string what;
+};
+// Every kind, in the order prepare_figures makes them (and the report shows them).
+const std::vector<FigureKind>& figure_kinds();
+
+struct FigurePlan {
+  std::vector<Figure> figures;
+  std::vector<std::string> skipped;  // figures not drawn, and why
+};
+
+// Writes view.dir/figures/data/<figure>.dat for each figure that has data.
+FigurePlan prepare_figures(const ResultsView& view, const std::vector<CellSummary>& cells);
+
+// A gnuplot string literal.
+std::string gnuplot_string(const std::string& text);
+
+}  // namespace allocstamp

@@ -1,0 +1,44 @@
+// progress.cpp — the ETA is the mean time per finished run times what is left.
+#include "output/progress.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace allocstamp {
+
+std::string describe(const Run& run) {
+  std::string s = run.workload.name + " " + run.allocator.name + " t=" + std::to_string(run.threads) + " " + run.size;
+  if (!run.tm.empty()) s += " " + run.tm;
+  return s + " rep " + std::to_string(run.rep) + (run.kind == RunKind::profiled ? " profiled" : "");
+}
+
+Progress::Progress(int total)
+    : total_(total), terminal_(isatty(STDERR_FILENO) != 0), start_(std::chrono::steady_clock::now()) {}
+
+void Progress::starting(const Run& run, int done) {
+  if (!terminal_) return;
+  std::string eta = "?";
+  if (finished_ > 0) {
+    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    int left = int(elapsed / finished_ * (total_ - done));
+    eta = std::to_string(left / 60) + ":" + (left % 60 < 10 ? "0" : "") + std::to_string(left % 60);
+  }
+  std::fprintf(stderr, "\r\033[K[%d/%d] %s  (ETA %s)", done + 1, total_, describe(run).c_str(), eta.c_str());
+  std::fflush(stderr);
+}
+
+void Progress::finished(const Run& run, const std::string& status, double seconds) {
+  ++finished_;
+  if (terminal_) {
+    if (status != "ok") std::fprintf(stderr, "\r\033[K%s: %s\n", describe(run).c_str(), status.c_str());
+    return;
+  }
+  std::fprintf(stderr, "[%d/%d] %s: %s (%.2f s)\n", finished_, total_, describe(run).c_str(), status.c_str(), seconds);
+}
+
+void Progress::done() {
+  if (terminal_) std::fprintf(stderr, "\r\033[K");
+}
+
+}  // namespace allocstamp

@@ -1,0 +1,27 @@
+// progress.h — what a person sees during a sweep: on a terminal one line that
+// rewrites itself (cell, done/total, ETA); otherwise one plain line per run.
+#pragma once
+#include <chrono>
+#include <string>
+
+#include "plan/plan.h"
+
+namespace allocstamp {
+
+class Progress {
+ public:
+  explicit Progress(int total);
+  void starting(const Run& run, int done);
+  void finished(const Run& run, const std::string& status, double seconds);
+  void done();
+
+ private:
+  int total_;
+  bool terminal_;
+  std::chrono::steady_clock::time_point start_;
+  int finished_ = 0;
+};
+
+std::string describe(const Run& run);
+
+}  // namespace allocstamp

@@ -1,0 +1,78 @@
+// ranking.cpp — the table printed at the end of a sweep and by `bench
+// summarize`: per workload the summary table the report shows too
+// (summary_table.h: the same cells, statistics and names), then warnings where
+// repetitions are few or runs are outliers.
+#include "output/ranking.h"
+
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "output/document.h"
+#include "figures/figures.h"
+#include "analysis/statistics.h"
+#include "output/summary_table.h"
+
+namespace allocstamp {
+
+void print_ranking(const std::filesystem::path& dir, std::ostream& out) {
+  const ResultsView view = load_results(dir);
+  const std::vector<CellSummary> cells = summarize_cells(view);
+  const RunsTable& t = *view.table;
+  bool under_memprof = false;
+  for (const std::string& group : view.cells.groups) {
+    std::set<std::string> context;  // "size small", "ml_wt", the arguments
+    std::vector<std::string> warnings;
+    bool few = false;
+    for (const CellSummary& c : cells) {
+      if (c.group != group) continue;
+      context.insert("size " + c.cell->id.size);
+      if (!c.cell->id.tm.empty()) context.insert(c.cell->id.tm);
+      few = few || (c.time.n > 0 && c.time.n < 3);
+      under_memprof = under_memprof || c.time_under_memprof;
+      // Outliers among the timed runs, judged from five runs up (with fewer the MAD says little).
+      const std::vector<double> times = view.cells.values(*c.cell, "time");
+      if (times.size() >= 5)
+        if (std::size_t n = stats::mad_outliers(times).size())
+          warnings.push_back("warning: " + std::to_string(n) + " outlier run(s) for " + c.allocator + " at " +
+                             std::to_string(c.threads) + " thread(s) (modified Z-score > 3.5): noisy");
+      if (c.busy_runs)
+        warnings.push_back("warning: " + std::to_string(c.busy_runs) + " run(s) of " + c.allocator + " at " +
+                           std::to_string(c.threads) + " thread(s) ran while the machine was busy: their times are suspect");
+    }
+    std::string title = group;
+    for (const std::string& c : context) title += (title == group ? " (" : ", ") + c;
+    Document doc{heading(2, title + (title == group ? "" : ")"))};
+    std::set<std::string> args;
+    for (const CellSummary& c : cells)
+      if (c.group == group && !c.cell->id.args.empty()) args.insert(c.cell->id.args);
+    for (const std::string& a : args) doc.push_back(list({"arguments (each row with its --threads): " + a}, 2));
+    Block table = summary_table(view, cells, group);
+    table.indent = 2;
+    doc.push_back(table);
+    if (few)
+      warnings.push_back("warning: fewer than 3 ok timed runs in some cells: intervals are missing or very wide "
+                         "(use --reps 3 or more)");
+    if (!warnings.empty()) doc.push_back(list(warnings, 4));
+    out << "\n" << render_text(doc);
+  }
+  // The legend, wrapped for a terminal.
+  std::string line;
+  std::istringstream words(summary_table_legend(view));
+  out << "\n";
+  for (std::string word; words >> word;) {
+    if (!line.empty() && line.size() + 1 + word.size() > 100) out << line << "\n", line.clear();
+    line += (line.empty() ? "" : " ") + word;
+  }
+  out << line << "\n";
+  if (under_memprof)
+    out << "A cell marked \"profiled: no timed run\" (a folder older than timed runs, or --reps 0) has its times from "
+           "the profiled runs, measured under memprof.\n";
+  std::map<std::string, int> not_ok;
+  for (const CsvRow& r : t.rows)
+    if (t.status(r) != Status::ok) ++not_ok[status_name(t.status(r))];
+  for (const auto& [status, count] : not_ok) out << "\n" << count << " run(s) " << status << " (see runs.csv and logs/)";
+  if (!not_ok.empty()) out << "\n";
+}
+
+}  // namespace allocstamp

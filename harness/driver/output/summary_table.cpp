@@ -1,0 +1,104 @@
+// summary_table.cpp — the per-workload summary table (summary_table.h).
+#include "output/summary_table.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "output/format.h"
+
+namespace allocstamp {
+
+namespace {
+
+// "5 timed + 1 profiled, 1 crashed": the ok runs by kind, then every other status.
+std::string runs_of(const CellSummary& c) {
+  std::string out = std::to_string(c.timed_runs) + " timed + " + std::to_string(c.profiled_runs) + " profiled";
+  for (const auto& [status, n] : c.cell->statuses)
+    if (status != "ok") out += ", " + std::to_string(n) + " " + status;
+  if (c.busy_runs) out += ", " + std::to_string(c.busy_runs) + " on a busy machine";
+  return out;
+}
+
+std::string mib(double bytes) { return std::isfinite(bytes) ? number_text("%.1f", bytes / (1024.0 * 1024.0)) : "-"; }
+
+// "12.34 [11.90, 12.80]": an estimate with its interval, in `scale` units.
+std::string with_interval(const stats::LogEstimate& e, double scale, const char* format) {
+  if (e.n == 0) return "-";
+  std::string out = number_text(format, e.center / scale);
+  if (std::isfinite(e.low)) out += " [" + number_text(format, e.low / scale) + ", " + number_text(format, e.high / scale) + "]";
+  return out;
+}
+
+std::string ratio_text(const stats::Ratio& r, const std::string& standing) {
+  if (standing == "reference") return "1";
+  if (!std::isfinite(r.value)) return "-";
+  std::string out = number_text("%.3f", r.value);
+  if (std::isfinite(r.ci_low)) out += " [" + number_text("%.3f", r.ci_low) + ", " + number_text("%.3f", r.ci_high) + "]";
+  return out;
+}
+
+// "0.1 [0.0-1.1]": the median abort rate and the lowest and highest run's.
+std::string aborts_text(const std::vector<double>& pct) {
+  if (pct.empty()) return "-";
+  const auto [lo, hi] = std::minmax_element(pct.begin(), pct.end());
+  std::string out = number_text("%.2f", median_of(pct));
+  if (pct.size() > 1) out += " [" + number_text("%.2f", *lo) + "-" + number_text("%.2f", *hi) + "]";
+  return out;
+}
+
+std::string per_element(double bytes) { return std::isfinite(bytes) ? number_text("%.1f", bytes) : "-"; }
+
+}  // namespace
+
+Block summary_table(const ResultsView& view, const std::vector<CellSummary>& cells, const std::string& group) {
+  std::vector<const CellSummary*> rows;
+  bool transactional = false, maps = false;
+  for (const CellSummary& c : cells)
+    if (c.group == group) {
+      rows.push_back(&c);
+      transactional = transactional || !c.abort_pct.empty();
+      maps = maps || std::isfinite(c.requested_per_element) || std::isfinite(c.rss_per_element);
+    }
+  std::stable_sort(rows.begin(), rows.end(), [](const CellSummary* a, const CellSummary* b) { return listed_before(*a, *b); });
+  const std::string ref = view.cells.reference;
+  Block table;
+  table.kind = Block::Kind::table;
+  table.text_columns = 3;  // threads, allocator, runs
+  std::vector<std::string> header = {"threads", "allocator", "runs", "time (ms) [95% CI]", "vs " + ref + " [95% CI]",
+                                     "time", "peak RSS (MiB) [95% CI]", "vs " + ref + " [95% CI]", "memory"};
+  if (transactional) header.push_back("aborts (%) [range]");
+  header.insert(header.end(), {"heap peak (MiB)", "RSS end (MiB)"});
+  if (maps) header.insert(header.end(), {"requested B/element", "RSS B/element"});
+  table.rows.push_back(header);
+  for (const CellSummary* c : rows) {
+    std::string time = with_interval(c->time, 1e6, "%.2f");
+    if (c->time_under_memprof) time += " (profiled: no timed run)";
+    std::vector<std::string> row = {std::to_string(c->threads), c->allocator, runs_of(*c), time,
+                                    ratio_text(c->time_vs_reference, c->standing), c->standing.empty() ? "-" : c->standing,
+                                    with_interval(c->peak_rss_kb, 1024.0, "%.1f"),
+                                    ratio_text(c->memory_vs_reference, c->memory_standing),
+                                    c->memory_standing.empty() ? "-" : c->memory_standing};
+    if (transactional) row.push_back(aborts_text(c->abort_pct));
+    row.insert(row.end(), {mib(c->heap_peak_bytes), std::isfinite(c->rss_kb) ? mib(c->rss_kb * 1024) : "-"});
+    if (maps) row.insert(row.end(), {per_element(c->requested_per_element), per_element(c->rss_per_element)});
+    table.rows.push_back(std::move(row));
+  }
+  return table;
+}
+
+std::string summary_table_legend(const ResultsView& view) {
+  const std::string ref = view.cells.reference;
+  return "Times and peak RSS come from the timed runs (the allocator alone, no memprof); heap peak, RSS end and bytes "
+         "per element from the profiled runs (memprof in front); no number mixes the two. Time is the measured phase "
+         "(elapsed_ns), else the whole process's wall time; peak RSS is the process's own (wait4). Each is a geometric "
+         "mean with the 95% interval of the mean of the logs; \"vs " +
+         ref + "\" is the quotient of the same geometric means with its 95% interval (the logs paired repetition by "
+         "repetition, as the sweep interleaves them), so the rows, sorted by time, are in the order of the ratios. The "
+         "standing says faster or slower (leaner or heavier) only when that interval leaves 1 out, else "
+         "indistinguishable. Aborts: the median share of transaction attempts that aborted, with the lowest and highest "
+         "run's. Heap peak (live requested bytes) and RSS end (at the end of the measured phase) are medians of the "
+         "profiled runs; map workloads add the requested bytes and the RSS the fill added, per element held. Runs "
+         "counts the ok runs by kind and every other status; only ok runs enter the figures.";
+}
+
+}  // namespace allocstamp

@@ -1,0 +1,21 @@
+// summary_table.h — the per-cell table a person reads first, one per workload:
+// the same Block for the terminal (after a sweep, `bench summarize`) and for
+// the report, so both name the same statistic the same way. Times come from
+// the timed runs, memory from the profiled runs (RSS from the timed runs'
+// wait4 peak where no profiled run measured it).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "output/document.h"
+#include "figures/figures.h"
+
+namespace allocstamp {
+
+// The rows of `cells` whose group is `group`, by thread count then time.
+Block summary_table(const ResultsView& view, const std::vector<CellSummary>& cells, const std::string& group);
+
+// What the table's columns mean, in one paragraph.
+std::string summary_table_legend(const ResultsView& view);
+
+}  // namespace allocstamp

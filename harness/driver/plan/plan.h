@@ -1,0 +1,30 @@
+// plan.h — the experiment matrix as an ordered list of runs, timed and
+// profiled. Allocators are interleaved within each repetition round (drift of
+// the machine hits all alike), optionally shuffled with a seed; a run's key
+// identifies it for --resume.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "cli/options.h"
+#include "cli/registry.h"
+#include "results/runs.h"
+
+namespace allocstamp {
+
+struct Run {
+  int id = 0;  // 1-based position in the plan
+  Workload workload;
+  Allocator allocator;
+  std::string size;
+  std::string tm;  // "" for workloads that are not transactional
+  int threads = 1;
+  int rep = 1;  // counted apart for timed and profiled runs
+  RunKind kind = RunKind::timed;
+  std::string key() const;
+};
+
+std::vector<Run> make_plan(const Options& options, const std::vector<Workload>& workloads,
+                           const std::vector<Allocator>& allocators);
+
+}  // namespace allocstamp

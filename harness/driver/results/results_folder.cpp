@@ -1,0 +1,306 @@
+// results_folder.cpp — the results folder as the sweep writes it: runs.csv's
+// fixed column order (from the key table), series.csv and scopes.csv, meta.json,
+// resume bookkeeping.
+#include "results/results_folder.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iterator>
+
+#include "errors.h"
+#include "keys.h"
+#include "results/runs.h"
+
+namespace allocstamp {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// runs.csv's columns: the keys of harness/contract/keys.def that are columns,
+// in the table's order; the meaning says where a value comes from.
+std::vector<Column> columns_from_keys() {
+  std::vector<Column> columns;
+  for (const contract::KeyInfo& k : contract::kKeys) {
+    if (!k.is_column()) continue;
+    std::string prefix = k.source == "counter" || k.source == "memprof" ? "memprof: "
+                         : k.source == "allocator"                      ? "allocator: "
+                         : k.source == "workload"                       ? "workload: "
+                                                                        : "";
+    columns.push_back({std::string(k.name), prefix + std::string(k.meaning)});
+  }
+  return columns;
+}
+
+const std::vector<Column> kColumns = columns_from_keys();
+
+
+// One row per named scope of a run (memprof's @scope records).
+const std::vector<std::string> kScopeColumns = {"run_id", "name", "calls_count", "allocs_count", "requested_bytes",
+                                                "held_bytes", "duration_ns"};
+
+// One row per repetition of a micro-benchmark (the micro workloads' @micro records).
+const std::vector<std::string> kMicroColumns = {"run_id",     "kind",       "benchmark",      "size_bytes",
+                                                "threads",    "repetition", "iterations",     "real_ns_per_op",
+                                                "cpu_ns_per_op", "items_per_s"};
+
+const std::vector<std::string> kSeriesColumns = {"run_id", "t_ns", "heap_requested_bytes", "heap_requested_max_bytes",
+                                                 "heap_usable_bytes", "rss_kb"};
+
+// One row per record: the row's first fields (`lead`: the run's id, ...), then
+// the record's value of each remaining column.
+void write_records(std::ofstream& out, const std::vector<KeyValues>& records, const std::vector<std::string>& columns,
+                   const CsvRow& lead) {
+  for (const KeyValues& record : records) {
+    CsvRow row = lead;
+    for (size_t i = lead.size(); i < columns.size(); ++i) {
+      auto it = record.find(columns[i]);
+      row.push_back(it == record.end() ? "" : it->second);
+    }
+    write_row(out, row);
+  }
+}
+
+// A measured figure with a fixed number of decimals; empty when not measured (NaN).
+std::string fixed(double v, const char* format) {
+  if (!std::isfinite(v)) return "";
+  char text[32];
+  std::snprintf(text, sizeof text, format, v);
+  return text;
+}
+
+}  // namespace
+
+const std::vector<Column>& run_columns() { return kColumns; }
+
+Status status_of(const Finished& f) {
+  if (f.timed_out) return Status::timeout;
+  if (f.start_failed) return Status::failed;
+  if (f.signal) return Status::crashed;
+  if (f.exit_code == 0) return Status::ok;
+  if (f.exit_code == 3) return Status::verify_failed;
+  return Status::failed;
+}
+
+FolderLock::FolderLock(const fs::path& dir) {
+  const fs::path file = dir / ".lock";
+  fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw UsageError("cannot create " + file.string(), "choose a writable --out");
+  if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    char pid[32] = {};
+    ssize_t got = pread(fd_, pid, sizeof pid - 1, 0);
+    ::close(fd_);
+    fd_ = -1;
+    std::string holder = got > 0 ? std::string(pid, std::size_t(got)) : std::string("?");
+    while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' ')) holder.pop_back();
+    throw UsageError(dir.string() + " is being written by another bench (pid " + holder + ")",
+                     "wait until it ends, or choose another --out");
+  }
+  std::string mine = std::to_string(getpid()) + "\n";
+  if (ftruncate(fd_, 0) != 0 || pwrite(fd_, mine.data(), mine.size(), 0) != ssize_t(mine.size())) {
+    // The lock holds without the pid: only the message would lack it.
+  }
+}
+
+FolderLock::FolderLock(FolderLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+
+FolderLock& FolderLock::operator=(FolderLock&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = other.fd_;
+    other.fd_ = -1;
+  }
+  return *this;
+}
+
+FolderLock::~FolderLock() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+ResultsFolder ResultsFolder::create(const fs::path& dir, const nlohmann::json& meta) {
+  std::error_code ec;
+  const bool existed = fs::exists(dir);
+  fs::create_directories(dir / "logs", ec);
+  if (ec) throw UsageError("cannot create " + dir.string() + ": " + ec.message(), "choose a writable --out");
+  FolderLock lock(dir);
+  if (fs::exists(dir / "runs.csv"))
+    throw UsageError(dir.string() + " already holds results", "choose another --out, or --resume it");
+  ResultsFolder folder(dir);
+  folder.lock_ = std::move(lock);
+  try {
+    folder.write_meta(meta);
+    folder.open_streams(true);
+  } catch (const std::exception& e) {
+    // Nothing half-made is left: no folder that --resume could not take.
+    for (const char* name : {"runs.csv", "series.csv", "scopes.csv", "micro.csv", "meta.json", "meta.json.tmp", ".lock"})
+      fs::remove(dir / name, ec);
+    fs::remove(dir / "logs", ec);
+    if (!existed) fs::remove(dir, ec);
+    throw RunError(std::string("cannot start the results folder ") + dir.string() + " (disk full?)",
+                   "free some space, then run again");
+  }
+  return folder;
+}
+
+ResultsFolder ResultsFolder::reopen(const fs::path& dir) {
+  if (!fs::exists(dir / "meta.json") || !fs::exists(dir / "runs.csv"))
+    throw UsageError(dir.string() + " has no meta.json and runs.csv", "--resume takes a folder bench wrote");
+  FolderLock lock(dir);
+  CsvRow header;
+  read_csv(dir / "runs.csv", &header);  // checks the schema
+  // A folder of an older schema has fewer columns (no kind, no libitm columns):
+  // its rows go on in its own columns. A column this bench does not know means
+  // a newer or foreign file.
+  for (const std::string& name : header)
+    if (std::none_of(kColumns.begin(), kColumns.end(), [&](const Column& c) { return c.name == name; }))
+      throw UsageError(dir.string() + "/runs.csv has the column '" + name + "', which this bench does not write",
+                       "it comes from another version of allocstamp: start a new folder");
+  // A last row without its newline was torn by a full disk or a kill: cut it
+  // off, so that its run is made again and no reader meets half a row.
+  for (const char* name : {"runs.csv", "series.csv", "scopes.csv", "micro.csv"}) {
+    const fs::path file = dir / name;
+    if (!fs::exists(file)) continue;
+    std::ifstream in(file, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (text.empty() || text.back() == '\n') continue;
+    std::size_t keep = text.rfind('\n');
+    fs::resize_file(file, keep == std::string::npos ? 0 : keep + 1);
+  }
+  ResultsFolder folder(dir);
+  folder.lock_ = std::move(lock);
+  folder.columns_ = header;
+  folder.open_streams(false);
+  return folder;
+}
+
+void ResultsFolder::open_streams(bool fresh) {
+  auto mode = fresh ? std::ios::trunc : std::ios::app;
+  bool series_new = fresh || !fs::exists(dir_ / "series.csv");
+  bool scopes_new = fresh || !fs::exists(dir_ / "scopes.csv");
+  bool micro_new = fresh || !fs::exists(dir_ / "micro.csv");
+  runs_.open(dir_ / "runs.csv", std::ios::out | mode);
+  series_.open(dir_ / "series.csv", std::ios::out | mode);
+  scopes_.open(dir_ / "scopes.csv", std::ios::out | mode);
+  micro_.open(dir_ / "micro.csv", std::ios::out | mode);
+  if (!runs_ || !series_ || !scopes_ || !micro_) throw UsageError("cannot write in " + dir_.string(), "choose a writable --out");
+  if (fresh) {
+    runs_ << schema_line("runs.csv") << '\n';
+    columns_.clear();
+    for (const Column& c : kColumns) columns_.push_back(c.name);
+    write_row(runs_, columns_);
+  }
+  if (series_new) {
+    series_ << schema_line("series.csv") << '\n';
+    write_row(series_, kSeriesColumns);
+  }
+  if (scopes_new) {
+    scopes_ << schema_line("scopes.csv") << '\n';
+    write_row(scopes_, kScopeColumns);
+  }
+  if (micro_new) {
+    micro_ << schema_line("micro.csv") << '\n';
+    write_row(micro_, kMicroColumns);
+  }
+  check_written();
+}
+
+void ResultsFolder::check_written() {
+  runs_.flush();
+  series_.flush();
+  scopes_.flush();
+  micro_.flush();
+  if (!runs_ || !series_ || !scopes_ || !micro_)
+    throw RunError("cannot write runs.csv/series.csv in " + dir_.string() + " (disk full?)",
+                   "free space, then finish with: bench --resume " + dir_.string());
+}
+
+fs::path ResultsFolder::log_path(const Run& run) const {
+  return dir_ / "logs" / (std::to_string(run.id) + "-" + run.workload.name + "-" + run.allocator.name + "-t" +
+                          std::to_string(run.threads) + "-r" + std::to_string(run.rep) + ".log");
+}
+
+std::set<std::string> ResultsFolder::completed_keys(bool skipped) const {
+  const RunsTable t = load_runs(dir_, "results", Damaged::skip);
+  std::set<std::string> keys;
+  for (const auto& row : t.rows)
+    if ((t.status(row) == Status::skipped) == skipped)
+      keys.insert(t.text(row, "workload") + "|" + t.text(row, "size") + "|" + t.text(row, "allocator") + "|" +
+                  t.text(row, "tm") + "|" + t.text(row, "threads") + "|" + t.text(row, "rep") + "|" +
+                  kind_name(t.kind(row)));
+  return keys;
+}
+
+void replace_file(const fs::path& file, const std::string& text) {
+  fs::path tmp = file;
+  tmp += ".tmp";
+  std::ofstream out(tmp, std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) {
+    std::error_code ec;
+    fs::remove(tmp, ec);
+    throw RunError("cannot write " + file.string() + " (disk full?)", "free space; the previous version is kept");
+  }
+  fs::rename(tmp, file);
+}
+
+void ResultsFolder::write_meta(const nlohmann::json& meta) { replace_file(dir_ / "meta.json", meta.dump(2) + "\n"); }
+
+void ResultsFolder::append(const Run& run, const RunSetting& setting, Status status, const Finished& f,
+                           const Records& r) {
+  KeyValues values = r.memprof;
+  for (const auto& [k, v] : r.metrics) values[k] = v;
+  values["run_id"] = std::to_string(run.id);
+  values["workload"] = run.workload.name;
+  values["app"] = run.workload.app;
+  values["size"] = run.size;
+  values["args"] = setting.args;
+  values["allocator"] = run.allocator.name;
+  values["alloc_library"] = setting.alloc_library;
+  values["alloc_env"] = setting.alloc_env;
+  values["tm"] = run.tm;
+  values["threads"] = std::to_string(run.threads);
+  values["rep"] = std::to_string(run.rep);
+  values["kind"] = kind_name(run.kind);
+  values["status"] = status_name(status);
+  values["exit_code"] = f.exit_code >= 0 && !f.signal ? std::to_string(f.exit_code) : "";
+  values["signal"] = f.signal ? std::to_string(f.signal) : "";
+  if (status != Status::skipped && !f.start_failed) {
+    values["wall_ns"] = std::to_string(f.wall_ns);
+    values["user_ns"] = std::to_string(f.user_ns);
+    values["sys_ns"] = std::to_string(f.sys_ns);
+    values["maxrss_kb"] = std::to_string(f.maxrss_kb);
+    values["load_avg_before"] = fixed(f.load_avg_before, "%.2f");
+    values["others_cpu_pct"] = fixed(f.others_cpu_pct, "%.1f");
+    values["steal_pct"] = fixed(f.steal_pct, "%.1f");
+  }
+  values["log"] = fs::relative(log_path(run), dir_).string();
+  // Keys that are not columns (and not identity keys of the record) go to extra.
+  std::set<std::string> known, dropped;
+  for (const contract::KeyInfo& k : contract::kKeys) (k.is_column() ? known : dropped).insert(std::string(k.name));
+  std::string extra;
+  for (const auto& [k, v] : values)
+    if (!known.count(k) && !dropped.count(k)) extra += (extra.empty() ? "" : ";") + k + "=" + v;
+  values["extra"] = extra;
+  CsvRow row;
+  for (const std::string& name : columns_) row.push_back(values.count(name) ? values[name] : "");
+  write_row(runs_, row);
+  write_records(series_, r.samples, kSeriesColumns, {std::to_string(run.id)});
+  write_records(micro_, r.micro, kMicroColumns, {std::to_string(run.id), kind_name(run.kind)});
+  write_records(scopes_, r.scopes, kScopeColumns, {std::to_string(run.id)});
+  check_written();
+}
+
+void ResultsFolder::append_skipped(const Run& run, const RunSetting& setting, const std::string& why) {
+  Finished none;
+  Records records;
+  records.metrics["skip_reason"] = why;
+  append(run, setting, Status::skipped, none, records);
+}
+
+}  // namespace allocstamp

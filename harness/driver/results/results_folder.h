@@ -1,0 +1,84 @@
+// results_folder.h — the results folder (Contract 4) as the sweep writes it:
+// runs.csv appended and flushed after every run, series.csv, scopes.csv,
+// micro.csv, meta.json, logs/; created new or reopened for --resume. Each file carries
+// the schema version; readers refuse a newer one. (summary.csv: summary.h.)
+#pragma once
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "results/csv.h"
+#include "run/environment.h"
+#include "run/executor.h"
+#include "keys.h"
+#include "plan/plan.h"
+#include "run/records.h"
+#include "results/runs.h"
+
+namespace allocstamp {
+
+using contract::kResultsSchema;
+
+struct Column {
+  std::string name;
+  std::string meaning;  // unit and source, for --columns and the README
+};
+// runs.csv's columns, in order (extra and log last).
+const std::vector<Column>& run_columns();
+
+// The status of a finished run: ok, failed, verify_failed, crashed, timeout.
+Status status_of(const Finished& f);
+
+// Writes `text` to `file` through a temporary: a failed write keeps the old file.
+void replace_file(const std::filesystem::path& file, const std::string& text);
+
+
+// An exclusive lock on a results folder (flock on DIR/.lock, holding the
+// writer's pid), held while a sweep writes it: a second sweep or --resume on
+// the same folder is refused instead of interleaving rows.
+class FolderLock {
+ public:
+  FolderLock() = default;
+  // Throws UsageError (exit 2) naming the holder's pid when another bench holds it.
+  explicit FolderLock(const std::filesystem::path& dir);
+  FolderLock(FolderLock&& other) noexcept;
+  FolderLock& operator=(FolderLock&& other) noexcept;
+  FolderLock(const FolderLock&) = delete;
+  FolderLock& operator=(const FolderLock&) = delete;
+  ~FolderLock();
+
+ private:
+  int fd_ = -1;
+};
+
+class ResultsFolder {
+ public:
+  // A new folder (it must not hold runs.csv yet), meta.json written first; when
+  // the rest cannot be written, what was created is removed. Or, for --resume,
+  // an existing one.
+  static ResultsFolder create(const std::filesystem::path& dir, const nlohmann::json& meta);
+  static ResultsFolder reopen(const std::filesystem::path& dir);
+
+  const std::filesystem::path& dir() const { return dir_; }
+  std::filesystem::path log_path(const Run& run) const;
+  // Keys of the runs in runs.csv: those that ran (or, with skipped, those skipped).
+  std::set<std::string> completed_keys(bool skipped = false) const;
+  void write_meta(const nlohmann::json& meta);
+  void append(const Run& run, const RunSetting& setting, Status status, const Finished& f, const Records& r);
+  void append_skipped(const Run& run, const RunSetting& setting, const std::string& why);
+
+ private:
+  explicit ResultsFolder(std::filesystem::path dir) : dir_(std::move(dir)) {}
+  void open_streams(bool fresh);
+  void check_written();  // throws RunError when a write failed
+  std::filesystem::path dir_;
+  FolderLock lock_;
+  CsvRow columns_;  // runs.csv's columns: this bench's, or a resumed older folder's
+  std::ofstream runs_, series_, scopes_, micro_;
+};
+
+}  // namespace allocstamp

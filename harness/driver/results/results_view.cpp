@@ -1,0 +1,124 @@
+// results_view.cpp — a results folder read for the figures, the report and
+// the terminal's table (figures.h): its cells and the meta.json beside them,
+// and each cell's summary (time and peak RSS with their ratios to the
+// reference and standings, memprof's memory, aborts, bytes per element),
+// computed once for all of them.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <set>
+#include <sstream>
+
+#include "errors.h"
+#include "figures/figures.h"
+#include "results/meta.h"
+#include "results/runs.h"
+
+namespace allocstamp {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+const char* standing_word(const stats::Ratio& r, const char* below, const char* above) {
+  const std::string side = stats::ratio_side(r);
+  return side == "below" ? below : side == "above" ? above : side == "within" ? "indistinguishable" : "";
+}
+
+}  // namespace
+
+double median_of(const std::vector<double>& values) { return stats::summarize(values).median; }
+
+std::string machine_stamp(const nlohmann::json& meta) {
+  std::vector<std::string> parts;
+  nlohmann::json machine = meta.value("machine", nlohmann::json::object());
+  for (const char* key : {"host", "cpu"})
+    if (machine.contains(key) && machine[key].is_string() && !machine[key].get<std::string>().empty())
+      parts.push_back(machine[key].get<std::string>());
+  if (meta.contains("started") && meta["started"].is_string()) parts.push_back(meta["started"].get<std::string>().substr(0, 10));
+  std::string joined;
+  for (const auto& part : parts) joined += (joined.empty() ? "" : ", ") + part;
+  return parts.empty() ? "machine and date unknown (no meta.json)" : joined;
+}
+
+ResultsView load_results(const fs::path& dir) {
+  const std::string fix = "give a folder that bench wrote: bench plot DIR (default results/latest)";
+  if (!fs::is_directory(dir)) throw UsageError(dir.string() + " is not a folder", "run a sweep first, or " + fix);
+  if (!fs::exists(dir / "runs.csv")) throw UsageError(dir.string() + " has no runs.csv", fix);
+  ResultsView view;
+  view.dir = dir;
+  auto table = std::make_shared<RunsTable>(load_runs(dir, "results", Damaged::skip));
+  if (!table->has("run_id") || !table->has("rep"))
+    throw UsageError(dir.string() + "/runs.csv has no column " + (table->has("run_id") ? "rep" : "run_id"), fix);
+  if (table->rows.empty())
+    throw UsageError(dir.string() + "/runs.csv holds no runs", "finish the sweep (bench --resume " + dir.string() + ") or " + fix);
+  if (table->damaged_rows)
+    view.notes.push_back(std::to_string(table->damaged_rows) +
+                         " row(s) of runs.csv are malformed (wrong number of fields): left out");
+  view.table = table;
+  view.cells = cells_of(*view.table);
+  const Meta meta = read_meta(dir);
+  view.meta = meta.doc;
+  if (!meta.present)
+    view.notes.push_back("the folder has no meta.json: the setup and the figures' machine stamp are unknown");
+  return view;
+}
+
+std::vector<CellSummary> summarize_cells(const ResultsView& view) {
+  const Cells& cells = view.cells;
+  const RunsTable& t = *view.table;
+  std::vector<CellSummary> out;
+  for (const Cell& cell : cells.cells) {
+    CellSummary c;
+    c.cell = &cell;
+    c.group = cell.group;
+    c.allocator = cell.allocator;
+    c.threads = cell.id.threads;
+    for (const CsvRow* r : cell.ok) (t.kind(*r) == RunKind::timed ? c.timed_runs : c.profiled_runs) += 1;
+    c.time_under_memprof = !cell.timed && !cell.ok.empty();
+    c.time = cells.estimate(cell, "time");
+    c.peak_rss_kb = cells.estimate(cell, "maxrss_kb");
+    c.heap_peak_bytes = median_of(cells.values(cell, "heap_requested_peak_bytes"));
+    c.rss_kb = median_of(cells.values(cell, "rss_kb"));
+    c.pss_kb = median_of(cells.values(cell, "pss_kb"));
+    for (const CsvRow* r : cells.serving(cell, "tx_attempts_count")) {
+      const double attempts = t.number(*r, "tx_attempts_count"), commits = t.number(*r, "tx_commits_count");
+      if (attempts > 0 && std::isfinite(commits)) c.abort_pct.push_back(100.0 * (1.0 - commits / attempts));
+    }
+    c.requested_per_element = median_of(cells.values(cell, kRequestedPerElement));
+    c.rss_per_element = median_of(cells.values(cell, kRssPerElement));
+    c.busy_runs = cells.busy_runs(cell);
+    out.push_back(std::move(c));
+  }
+  for (CellSummary& c : out) {
+    const Cell* ref = cells.find(c.group, c.threads, cells.reference);
+    if (!ref) continue;
+    if (ref == c.cell) {
+      if (c.time.n > 0) c.standing = "reference";
+      if (c.peak_rss_kb.n > 0) c.memory_standing = "reference";
+      // The reference against itself: 1, with its own relative interval.
+      auto self = [](const stats::LogEstimate& e) {
+        return e.n ? stats::Ratio{1, e.low / e.center, e.high / e.center} : stats::Ratio{NAN, NAN, NAN};
+      };
+      c.time_vs_reference = self(c.time);
+      c.memory_vs_reference = self(c.peak_rss_kb);
+      continue;
+    }
+    c.time_vs_reference = cells.ratio(*c.cell, *ref, "time");
+    c.standing = standing_word(c.time_vs_reference, "faster", "slower");
+    c.memory_vs_reference = cells.ratio(*c.cell, *ref, "maxrss_kb");
+    c.memory_standing = standing_word(c.memory_vs_reference, "leaner", "heavier");
+  }
+  return out;
+}
+
+bool listed_before(const CellSummary& a, const CellSummary& b) {
+  if (a.threads != b.threads) return a.threads < b.threads;
+  const double ta = a.time.n ? a.time.log_mean : INFINITY, tb = b.time.n ? b.time.log_mean : INFINITY;
+  return ta < tb;
+}
+
+}  // namespace allocstamp

@@ -1,0 +1,276 @@
+// runs.cpp — the one reader of runs.csv (runs.h).
+#include "results/runs.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "errors.h"
+#include "keys.h"
+#include "results/meta.h"
+
+namespace allocstamp {
+
+namespace fs = std::filesystem;
+
+using contract::kResultsSchema;
+
+namespace {
+
+std::size_t column_of(const CsvRow& header, const std::string& name) {
+  auto it = std::find(header.begin(), header.end(), name);
+  return it == header.end() ? header.size() : static_cast<std::size_t>(it - header.begin());
+}
+
+// The first line of a bench CSV is "# allocstamp <file> schema <n>".
+void check_schema_line(const fs::path& file, const std::string& role) {
+  std::ifstream in(file);
+  std::string first;
+  if (!in || !std::getline(in, first))
+    throw UsageError(role + " " + file.string() + " is empty or unreadable", "give a runs.csv written by bench");
+  if (!first.empty() && first.back() == '\r') first.pop_back();  // CRLF, as read_csv takes it
+  const std::string expected = "# allocstamp runs.csv schema " + std::to_string(kResultsSchema);
+  if (first == expected) return;
+  const std::string prefix = "# allocstamp ";
+  if (first.rfind(prefix, 0) != 0)
+    throw UsageError(role + " " + file.string() + " does not start with '" + expected + "'",
+                     "it is not a runs.csv written by bench; give a results folder or its runs.csv");
+  std::string rest = first.substr(prefix.size());  // "<file> schema <n>"
+  std::string kind = rest.substr(0, rest.find(' '));
+  if (kind != "runs.csv")
+    throw UsageError(role + " " + file.string() + " is " + kind + ", not runs.csv",
+                     "check compares the runs: give the results folder or its runs.csv");
+  const std::string number = rest.substr(rest.rfind(' ') + 1);
+  char* end = nullptr;
+  long schema = std::strtol(number.c_str(), &end, 10);
+  // Schema 1 lacks only libitm's own figures, which check does not compare.
+  if (*end == '\0' && schema >= 1 && schema < kResultsSchema) return;
+  if (*end == '\0' && schema > kResultsSchema)
+    throw UsageError(role + " " + file.string() + " has schema " + number + ", newer than this bench reads (" +
+                         std::to_string(kResultsSchema) + ")",
+                     "compare it with a newer allocstamp");
+  throw UsageError(role + " " + file.string() + " has schema '" + number + "', which this bench does not read (it reads " +
+                       std::to_string(kResultsSchema) + ")",
+                   "rerun the benchmark with this allocstamp");
+}
+
+}  // namespace
+
+namespace {
+
+bool all_digits(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// A whole number that fits in 64 bits: digits only (no sign, no 0x, no point).
+bool is_count(const std::string& s) {
+  if (!all_digits(s) || s.size() > 20) return false;
+  return s.size() < 20 || s <= "18446744073709551615";
+}
+
+// A non-negative decimal: digits, an optional fraction, an optional exponent.
+bool is_amount(const std::string& s) {
+  std::size_t i = 0, n = s.size();
+  auto digits = [&] {
+    std::size_t from = i;
+    while (i < n && s[i] >= '0' && s[i] <= '9') ++i;
+    return i > from;
+  };
+  bool whole = digits();
+  bool fraction = false;
+  if (i < n && s[i] == '.') ++i, fraction = digits();
+  if (!whole && !fraction) return false;
+  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  return i == n;
+}
+
+// Every field a reader relies on, checked once: unique positive run ids,
+// positive thread counts, known statuses and kinds, and each measured column
+// in its unit's domain (counts and bytes whole and within 64 bits; times and
+// sizes non-negative decimals). UsageError names the file, row and column.
+// Damage no reader may step over, whatever it does with rows of the wrong
+// width: a column named twice, a NUL byte anywhere.
+void refuse_damage(const RunsTable& t, const std::string& role) {
+  for (std::size_t a = 0; a < t.header.size(); ++a)
+    for (std::size_t b = a + 1; b < t.header.size(); ++b)
+      if (t.header[a] == t.header[b])
+        throw UsageError(role + " " + t.source + " has the column '" + t.header[a] + "' twice",
+                         "the file is damaged: it is not a runs.csv written by bench");
+  for (std::size_t r = 0; r < t.rows.size(); ++r)
+    for (std::size_t c = 0; c < t.rows[r].size(); ++c)
+      if (t.rows[r][c].find('\0') != std::string::npos)
+        throw UsageError(role + " " + t.source + ": data row " + std::to_string(r + 1) + ", column " +
+                             (c < t.header.size() ? t.header[c] : std::to_string(c + 1)) + ": a NUL byte",
+                         "the file is damaged: repair that row or rerun the benchmark");
+}
+
+void validate(const RunsTable& t, const std::string& role) {
+  std::map<std::string, std::string> unit_of;
+  for (const contract::KeyInfo& k : contract::kKeys) unit_of[std::string(k.name)] = std::string(k.unit);
+  std::set<std::string> ids;
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    const CsvRow& row = t.rows[r];
+    auto bad = [&](const std::string& column, const std::string& what) {
+      throw UsageError(role + " " + t.source + ": data row " + std::to_string(r + 1) + ", column " + column + ": " +
+                           what,
+                       "the file is damaged: repair that row or rerun the benchmark");
+    };
+    if (t.has("run_id")) {
+      const std::string& id = t.text(row, "run_id");
+      if (!is_count(id) || id == "0" || id[0] == '0') bad("run_id", "'" + id + "' is not a run number");
+      if (!ids.insert(id).second) bad("run_id", "run " + id + " appears twice");
+    }
+    const std::string& threads = t.text(row, "threads");
+    if (!is_count(threads) || threads[0] == '0') bad("threads", "'" + threads + "' is not a thread count");
+    Status status;
+    if (!parse_status(t.text(row, "status"), status)) bad("status", "'" + t.text(row, "status") + "' is not a status");
+    if (t.has("kind") && t.text(row, "kind") != "timed" && t.text(row, "kind") != "profiled")
+      bad("kind", "'" + t.text(row, "kind") + "' is not timed or profiled");
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      const std::string& field = row[c];
+      if (field.empty()) continue;
+      auto unit = unit_of.find(t.header[c]);
+      if (unit == unit_of.end()) continue;  // an extra column: the program's own
+      if (unit->second == "count" || unit->second == "bytes") {
+        if (!is_count(field)) bad(t.header[c], "'" + field + "' is not a whole number of " + unit->second);
+      } else if (unit->second == "ns" || unit->second == "kb" || unit->second == "byte_ns") {
+        if (!is_amount(field)) bad(t.header[c], "'" + field + "' is not a non-negative amount");
+      }
+    }
+  }
+}
+
+}  // namespace
+
+RunsTable load_runs(const fs::path& path, const std::string& role, Damaged damaged) {
+  std::error_code ec;
+  fs::path file = path;
+  if (fs::is_directory(path, ec)) {
+    file = path / "runs.csv";
+    if (!fs::exists(file, ec))
+      throw UsageError(role + " " + path.string() + " holds no runs.csv",
+                       "give a results folder written by bench, or a runs.csv file");
+  } else if (!fs::exists(path, ec)) {
+    throw UsageError(role + " " + path.string() + " does not exist",
+                     "give a results folder (e.g. results/latest) or a runs.csv file");
+  }
+  check_schema_line(file, role);
+  RunsTable t;
+  t.source = file.string();
+  t.rows = read_csv(file, &t.header);
+  for (const char* key : {"workload", "app", "size", "allocator", "tm", "threads", "status"})
+    if (column_of(t.header, key) == t.header.size())
+      throw UsageError(role + " " + t.source + " lacks the column '" + key + "'", "it is not a runs.csv written by bench");
+  refuse_damage(t, role);
+  for (std::size_t i = 0; i < t.rows.size(); ++i)
+    if (t.rows[i].size() != t.header.size() && damaged == Damaged::refuse)
+      throw UsageError(role + " " + t.source + ": data row " + std::to_string(i + 1) + " has " +
+                           std::to_string(t.rows[i].size()) + " fields, the header " + std::to_string(t.header.size()),
+                       "the file is damaged: repair or remove that row");
+  auto wrong_width = [&](const CsvRow& row) { return row.size() != t.header.size(); };
+  t.damaged_rows = std::size_t(std::count_if(t.rows.begin(), t.rows.end(), wrong_width));
+  t.rows.erase(std::remove_if(t.rows.begin(), t.rows.end(), wrong_width), t.rows.end());
+  validate(t, role);
+  if (!t.has("kind") && read_meta(file.parent_path(), MetaMissing::allow).unprofiled()) t.default_kind = RunKind::timed;
+  return t;
+}
+
+std::size_t RunsTable::column(const std::string& name) const { return column_of(header, name); }
+
+const std::string& RunsTable::text(const CsvRow& row, const std::string& name) const {
+  static const std::string none;
+  std::size_t i = column(name);
+  return i < row.size() ? row[i] : none;
+}
+
+double RunsTable::number(const CsvRow& row, const std::string& name) const {
+  const std::string& field = text(row, name);
+  if (field.empty()) return extra_number(row, name);
+  const double v = field_number(field);
+  if (std::isnan(v)) {
+    std::size_t id = column("run_id");
+    throw UsageError(source + ": column " + name + (id < row.size() ? " of run " + row[id] : "") + " holds '" + field +
+                         "', not a number",
+                     "the file is damaged: repair that row or rerun the benchmark");
+  }
+  return v;
+}
+
+double RunsTable::extra_number(const CsvRow& row, const std::string& name) const {
+  std::istringstream in(text(row, "extra"));
+  std::string pair;
+  while (std::getline(in, pair, ';'))
+    if (pair.size() > name.size() && pair.compare(0, name.size(), name) == 0 && pair[name.size()] == '=') {
+      return field_number(pair.substr(name.size() + 1));
+    }
+  return NAN;
+}
+
+namespace {
+const char* const kStatusNames[] = {"ok", "failed", "verify_failed", "crashed", "timeout", "skipped"};
+}  // namespace
+
+const char* status_name(Status status) { return kStatusNames[static_cast<int>(status)]; }
+
+bool parse_status(const std::string& word, Status& out) {
+  for (int i = 0; i < 6; ++i)
+    if (word == kStatusNames[i]) {
+      out = static_cast<Status>(i);
+      return true;
+    }
+  return false;
+}
+
+const char* kind_name(RunKind kind) { return kind == RunKind::timed ? "timed" : "profiled"; }
+
+bool from_timed_runs(const std::string& key) {
+  for (const contract::KeyInfo& k : contract::kKeys)
+    if (k.name == key) return k.source == "driver" || k.source == "workload";
+  return false;  // an unknown key: a memprof or workload extra; profiled rows carry both
+}
+
+RunKind RunsTable::kind(const CsvRow& row) const {
+  if (!has("kind")) return default_kind;
+  const std::string& field = text(row, "kind");
+  if (field == "timed") return RunKind::timed;
+  if (field == "profiled") return RunKind::profiled;
+  std::size_t id = column("run_id");
+  throw UsageError(source + ": the kind" + (id < row.size() ? " of run " + row[id] : "") + " is '" + field +
+                       "', not timed or profiled",
+                   "the file is damaged: repair that row or rerun the benchmark");
+}
+
+bool serves_key(RunKind kind, const std::string& key, bool timed_present) {
+  if (!timed_present) return kind == RunKind::profiled;
+  return (kind == RunKind::timed) == from_timed_runs(key);
+}
+
+bool RunsTable::serves(const CsvRow& row, const std::string& key, bool timed_present) const {
+  return serves_key(kind(row), key, timed_present);
+}
+
+Status RunsTable::status(const CsvRow& row) const {
+  Status s;
+  const std::string& field = text(row, "status");
+  if (parse_status(field, s)) return s;
+  std::size_t id = column("run_id");
+  throw UsageError(source + ": the status" + (id < row.size() ? " of run " + row[id] : "") + " is '" + field +
+                       "', not one of ok, failed, verify_failed, crashed, timeout, skipped",
+                   "the file is damaged: repair that row or rerun the benchmark");
+}
+
+std::string reference_allocator(const std::vector<std::string>& allocators) {
+  if (allocators.empty()) return "";
+  bool glibc = std::find(allocators.begin(), allocators.end(), "glibc") != allocators.end();
+  return glibc ? "glibc" : allocators.front();
+}
+
+}  // namespace allocstamp

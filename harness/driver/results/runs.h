@@ -1,0 +1,76 @@
+// runs.h — runs.csv as a table, read by one reader for every command (check,
+// summarize, plot, the ranking, --resume): the schema line, the key columns and
+// each row's width are checked once, here, and a value is asked for by name.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "results/csv.h"
+
+namespace allocstamp {
+
+// A run's status in runs.csv.
+enum class Status { ok, failed, verify_failed, crashed, timeout, skipped };
+const char* status_name(Status status);
+// False for a word that is not a status.
+bool parse_status(const std::string& word, Status& out);
+
+// A timed run preloads the allocator alone (its times are the ones
+// published); a profiled run preloads memprof in front of it (its memory
+// figures are). Never mixed in one number.
+enum class RunKind { timed, profiled };
+const char* kind_name(RunKind kind);
+
+// Keys whose values come from timed runs: what bench and the workload
+// measure (times, wait4's peak RSS, the workload's own metrics). memprof's,
+// the counters' and the allocator's keys come from profiled runs.
+bool from_timed_runs(const std::string& key);
+// Whether a run of `kind` serves `key`: timed runs the keys from timed runs,
+// profiled runs the others; where a cell has no timed run (timed_present
+// false: an old folder, --reps 0), profiled runs serve every key.
+bool serves_key(RunKind kind, const std::string& key, bool timed_present);
+
+struct RunsTable {
+  std::string source;  // the file, for messages
+  CsvRow header;
+  std::vector<CsvRow> rows;
+  std::size_t damaged_rows = 0;  // rows of the wrong width left out (Damaged::skip)
+  // The kind of every row of a file older than the `kind` column (schema 1
+  // and 2): profiled, unless its meta.json says memprof was not preloaded.
+  RunKind default_kind = RunKind::profiled;
+
+  // Index of a column, or header.size() when the table lacks it.
+  std::size_t column(const std::string& name) const;
+  bool has(const std::string& name) const { return column(name) < header.size(); }
+  // The field, empty when the column is absent.
+  const std::string& text(const CsvRow& row, const std::string& name) const;
+  // The field as a number; where the column is absent or the field empty, the
+  // same key in the row's `extra` column (a workload's own metric); NaN when
+  // neither has a number. UsageError when the column holds something else
+  // (the file is damaged).
+  double number(const CsvRow& row, const std::string& name) const;
+  // The key in the row's `extra` column (key=value;...): NaN when absent or not a number.
+  double extra_number(const CsvRow& row, const std::string& name) const;
+  // The row's status; UsageError when the field is not a status (the file is damaged).
+  Status status(const CsvRow& row) const;
+  RunKind kind(const CsvRow& row) const;
+  // serves_key for the row's kind.
+  bool serves(const CsvRow& row, const std::string& key, bool timed_present = true) const;
+};
+
+// The allocator others are compared with: glibc when it ran, else the first
+// (`allocators` in the order the runs name them). One rule for the ranking,
+// the figures and the report.
+std::string reference_allocator(const std::vector<std::string>& allocators);
+
+// What to do with a row whose number of fields is not the header's.
+enum class Damaged { refuse, skip };
+
+// Reads `path` (a results folder, or a runs.csv file itself). Throws
+// UsageError (exit 2), its message starting with `role`, when it is missing,
+// is not runs.csv of a schema this bench reads, lacks the key columns, or
+// (Damaged::refuse) has a row with the wrong number of fields.
+RunsTable load_runs(const std::filesystem::path& path, const std::string& role, Damaged damaged = Damaged::refuse);
+
+}  // namespace allocstamp

@@ -1,0 +1,92 @@
+// environment.cpp — bench's own environment minus anything that would steer the
+// child (LD_PRELOAD, MEMPROF_*, ITM_*), plus the run's preload, memprof options,
+// the allocator's extra variables and, for TM workloads, the libitm method.
+#include "run/environment.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <iterator>
+
+namespace allocstamp {
+
+std::vector<std::string> child_arguments(const Run& run, const Options& options) {
+  std::vector<std::string> args;
+  if (!run.workload.app.empty()) args.push_back(run.workload.app);
+  if (!run.workload.contract) {  // someone else's program: its own arguments only
+    args.insert(args.end(), run.workload.args.begin(), run.workload.args.end());
+    return args;
+  }
+  args.insert(args.end(), {"--threads", std::to_string(run.threads), "--size", run.size, "--seed",
+                           std::to_string(options.seed)});
+  if (run.workload.tm) args.insert(args.end(), {"--tm", run.tm});
+  args.insert(args.end(), run.workload.args.begin(), run.workload.args.end());
+  if (auto more = options.workload_args.find(run.workload.name); more != options.workload_args.end())
+    args.insert(args.end(), more->second.begin(), more->second.end());
+  return args;
+}
+
+namespace {
+
+// A NAME=value entry that tunes an allocator or the loader; LD_PRELOAD is the
+// run's own (the allocator itself), not a tuning.
+bool tunes_allocator(const std::string& entry) {
+  static const char* prefixes[] = {"MALLOC_", "GLIBC_TUNABLES", "MIMALLOC_", "TCMALLOC_", "JEMALLOC_", "TBB_", "LD_"};
+  if (entry.rfind("LD_PRELOAD=", 0) == 0) return false;
+  return std::any_of(std::begin(prefixes), std::end(prefixes),
+                     [&](const char* prefix) { return entry.rfind(prefix, 0) == 0; });
+}
+
+}  // namespace
+
+std::vector<std::string> inherited_tuning() {
+  std::vector<std::string> found;
+  for (char** e = environ; *e; ++e)
+    if (tunes_allocator(*e)) found.emplace_back(*e);
+  return found;
+}
+
+std::string allocator_environment(const std::vector<std::string>& env, const Allocator& allocator) {
+  std::vector<std::string> found;
+  for (const std::string& e : env)
+    if (tunes_allocator(e) || allocator.env.count(e.substr(0, e.find('=')))) found.push_back(e);
+  std::sort(found.begin(), found.end(), [](const std::string& a, const std::string& b) {
+    return a.substr(0, a.find('=')) < b.substr(0, b.find('='));
+  });
+  std::string joined;
+  for (const std::string& e : found) joined += (joined.empty() ? "" : ";") + e;
+  return joined;
+}
+
+std::vector<std::string> preloaded_environment(const Allocator& allocator, const std::string& in_front,
+                                               const std::vector<std::string>& extra) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e) {
+    std::string s = *e;
+    if (s.rfind("LD_PRELOAD=", 0) == 0 || s.rfind("MEMPROF_", 0) == 0 || s.rfind("ITM_", 0) == 0) continue;
+    std::string key = s.substr(0, s.find('='));
+    if (allocator.env.count(key)) continue;  // the registry's value wins
+    env.push_back(std::move(s));
+  }
+  std::string preload = in_front;
+  if (!allocator.library.empty()) preload += (preload.empty() ? "" : ":") + allocator.library;
+  if (!preload.empty()) env.push_back("LD_PRELOAD=" + preload);
+  env.insert(env.end(), extra.begin(), extra.end());
+  for (const auto& [k, v] : allocator.env) env.push_back(k + "=" + v);
+  return env;
+}
+
+std::vector<std::string> child_environment(const Run& run, const Options& options, const Paths& paths) {
+  const bool profiled = run.kind == RunKind::profiled;
+  std::vector<std::string> memprof_options;
+  if (profiled && options.series) memprof_options.push_back("MEMPROF_SERIES=1");
+  if (profiled && options.profile == "counts") memprof_options.push_back("MEMPROF_HEAP=0");
+  std::vector<std::string> env =
+      preloaded_environment(run.allocator, profiled ? paths.memprof.string() : "", memprof_options);
+  // libitm's default changes with the thread count: always say which method.
+  if (run.workload.tm && (run.tm == "ml_wt" || run.tm == "gl_wt" || run.tm == "serialirr"))
+    env.push_back("ITM_DEFAULT_METHOD=" + run.tm);
+  return env;
+}
+
+}  // namespace allocstamp

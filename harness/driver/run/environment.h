@@ -1,0 +1,35 @@
+// environment.h — what a run's child process gets (Contract 1): its command
+// line (Contract 3) and its environment, LD_PRELOAD=libmemprof.so:<allocator>.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "cli/options.h"
+#include "plan/plan.h"
+#include "cli/selection.h"
+
+namespace allocstamp {
+
+std::vector<std::string> child_arguments(const Run& run, const Options& options);
+std::vector<std::string> child_environment(const Run& run, const Options& options, const Paths& paths);
+// bench's environment minus what steers a child, then LD_PRELOAD=<in_front>:<the
+// allocator's library>, the `extra` variables and the allocator's own.
+std::vector<std::string> preloaded_environment(const Allocator& allocator, const std::string& in_front,
+                                               const std::vector<std::string>& extra);
+// Variables in bench's environment that tune allocators or the loader: every
+// run inherits them, so meta.json records them.
+std::vector<std::string> inherited_tuning();
+
+// What a run was run with beyond its plan (runs.csv's args, alloc_library,
+// alloc_env): the same numbers come only from the same setting.
+struct RunSetting {
+  std::string args;           // the child's arguments (child_arguments), as a shell line
+  std::string alloc_library;  // library_identity (registry.h)
+  std::string alloc_env;      // allocator_environment of the child's environment
+};
+// The child's variables that tune the allocator or the loader (those
+// inherited_tuning keeps) or that the allocator's registry entry sets,
+// sorted by name, NAME=value joined by ';'.
+std::string allocator_environment(const std::vector<std::string>& env, const Allocator& allocator);
+
+}  // namespace allocstamp

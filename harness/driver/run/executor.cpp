@@ -1,0 +1,193 @@
+// executor.cpp — the real executor. The child gets its own process group (a
+// timeout stops the workload and anything it started), the write end of the
+// record pipe above fd 9, and its output in the run's log; the parent drains
+// the pipe while waiting so a chatty child never blocks. The machine's load and
+// CPU ticks are read just before the fork and just after the child ends.
+#include "run/executor.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+#include "run/machine.h"
+
+namespace allocstamp {
+
+namespace {
+
+std::atomic<bool> stop_requested{false};
+
+void on_signal(int) { stop_requested.store(true); }
+
+uint64_t since(std::chrono::steady_clock::time_point start) {
+  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+}
+
+uint64_t timeval_ns(const timeval& tv) { return uint64_t(tv.tv_sec) * 1000000000ull + uint64_t(tv.tv_usec) * 1000ull; }
+
+constexpr size_t kMaxRecordBytes = size_t(64) << 20;  // a runaway writer cannot exhaust memory
+
+// Reads what is there, at most 16 chunks per call so that the caller keeps
+// checking the timeout and interrupts even when a child writes without pause.
+void drain(int fd, std::string& into, bool& truncated) {
+  char buf[65536];
+  for (int chunk = 0; chunk < 16; ++chunk) {
+    ssize_t n = read(fd, buf, sizeof buf);
+    if (n > 0) {
+      if (into.size() + size_t(n) <= kMaxRecordBytes) into.append(buf, size_t(n));
+      else truncated = true;
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    return;  // EAGAIN or EOF
+  }
+}
+
+}  // namespace
+
+void install_interrupt_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaction(sig, &sa, nullptr);
+  // An ignored SIGCHLD (inheritable across exec) would make the kernel reap
+  // children itself and wait4 fail.
+  signal(SIGCHLD, SIG_DFL);
+}
+
+bool interrupted() { return stop_requested.load(); }
+
+Finished ProcessExecutor::run(const Launch& launch) {
+  Finished f;
+  int pipe_fds[2];
+  if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
+    f.start_failed = true;
+    f.error = std::string("pipe: ") + std::strerror(errno);
+    return f;
+  }
+  int log_fd = open(launch.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (log_fd < 0) {
+    f.start_failed = true;
+    f.error = "cannot write " + launch.log_path + ": " + std::strerror(errno);
+    close(pipe_fds[0]);
+    close(pipe_fds[1]);
+    return f;
+  }
+
+  // Everything the child needs is built before fork: it only calls async-signal-safe functions.
+  std::vector<std::string> env = launch.env;
+  const int child_records_fd = 10;
+  env.push_back("MEMPROF_OUT=fd:" + std::to_string(child_records_fd));
+  std::vector<char*> argv{const_cast<char*>(launch.program.c_str())};
+  for (const auto& a : launch.args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  std::vector<char*> envp;
+  for (auto& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+
+  const double load_before = load_average();
+  const CpuTicks ticks_before = cpu_ticks();
+  auto start = std::chrono::steady_clock::now();
+  pid_t pid = fork();
+  if (pid == 0) {
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);  // bench gone (ssh dropped): the workload goes too
+    if (devnull >= 0) dup2(devnull, 0);
+    dup2(log_fd, 1);
+    dup2(log_fd, 2);
+    if (pipe_fds[1] == child_records_fd) fcntl(child_records_fd, F_SETFD, 0);
+    else dup2(pipe_fds[1], child_records_fd);  // dup2 clears close-on-exec
+    // Nothing else of bench's (its CSV files above all) reaches the workload.
+    close_range(3, child_records_fd - 1, CLOSE_RANGE_CLOEXEC);
+    close_range(child_records_fd + 1, ~0U, CLOSE_RANGE_CLOEXEC);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXFSZ}) signal(sig, SIG_DFL);
+    execve(launch.program.c_str(), argv.data(), envp.data());
+    dprintf(2, "bench: cannot start %s: %s\n", launch.program.c_str(), std::strerror(errno));
+    _exit(127);
+  }
+  close(pipe_fds[1]);
+  close(log_fd);
+  if (devnull >= 0) close(devnull);
+  if (pid < 0) {
+    f.start_failed = true;
+    f.error = std::string("fork: ") + std::strerror(errno);
+    close(pipe_fds[0]);
+    return f;
+  }
+  setpgid(pid, pid);
+  fcntl(pipe_fds[0], F_SETFL, O_NONBLOCK);
+
+  auto deadline = start + std::chrono::duration<double>(launch.timeout_seconds);
+  bool term_sent = false;
+  std::chrono::steady_clock::time_point kill_at{};
+  int status = 0;
+  struct rusage usage {};
+  bool truncated = false;
+  for (;;) {
+    pollfd p{pipe_fds[0], POLLIN, 0};
+    int ready = poll(&p, 1, 50);
+    if (ready > 0) drain(pipe_fds[0], f.records, truncated);
+    // Wait without reaping: the process group is stopped before the pid can be reused.
+    siginfo_t info{};
+    int waited = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT);
+    if (waited == 0 && info.si_pid == pid) break;
+    if (waited != 0 && errno == ECHILD) {
+      f.start_failed = true;
+      f.error = "lost track of the child (wait failed)";
+      break;
+    }
+    auto now = std::chrono::steady_clock::now();
+    bool stop = false;
+    if (!term_sent && now > deadline) {
+      f.timed_out = true;
+      stop = true;
+    }
+    if (!term_sent && interrupted()) {
+      f.interrupted = true;
+      stop = true;
+    }
+    if (stop) {
+      kill(-pid, SIGTERM);
+      term_sent = true;
+      kill_at = now + std::chrono::seconds(2);
+    } else if (term_sent && now > kill_at) {
+      kill(-pid, SIGKILL);  // did not stop on TERM
+      kill_at = now + std::chrono::hours(1);
+    }
+  }
+  f.wall_ns = since(start);
+  const CpuTicks ticks_after = cpu_ticks();
+  kill(-pid, SIGKILL);  // anything the workload left running in its group
+  wait4(pid, &status, 0, &usage);
+  for (;;) {  // what is still in the pipe
+    size_t before = f.records.size();
+    drain(pipe_fds[0], f.records, truncated);
+    if (f.records.size() == before) break;
+  }
+  close(pipe_fds[0]);
+  if (truncated) f.records += "\n@error records_truncated_at_bytes=" + std::to_string(kMaxRecordBytes) + "\n";
+  if (WIFEXITED(status)) f.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) f.signal = WTERMSIG(status);
+  f.user_ns = timeval_ns(usage.ru_utime);
+  f.sys_ns = timeval_ns(usage.ru_stime);
+  f.maxrss_kb = usage.ru_maxrss;
+  if (!f.start_failed) {
+    const MachineShare share =
+        machine_share(ticks_before, ticks_after, double(f.user_ns + f.sys_ns) / 1e9, double(f.wall_ns) / 1e9);
+    f.load_avg_before = load_before;
+    f.others_cpu_pct = share.others_cpu_pct;
+    f.steal_pct = share.steal_pct;
+  }
+  return f;
+}
+
+}  // namespace allocstamp

@@ -1,0 +1,305 @@
+// sweep.cpp — the loop. Everything that can be wrong with the command line is
+// checked before the results folder exists, so a bad invocation leaves nothing.
+#include "run/sweep.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <map>
+#include <thread>
+
+#include "results/callsites.h"
+#include "run/environment.h"
+#include "errors.h"
+#include "key_names.h"
+#include "keys.h"
+#include "results/meta.h"
+#include "run/machine.h"
+#include "plan/plan.h"
+#include "output/progress.h"
+#include "output/ranking.h"
+#include "run/records.h"
+#include "plan/shards.h"
+#include "run/shell_words.h"
+#include "cli/registry.h"
+#include "results/results_folder.h"
+#include "analysis/summary.h"
+
+namespace allocstamp {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string timestamp(const char* format) {
+  std::time_t now = std::time(nullptr);
+  char buf[64];
+  std::strftime(buf, sizeof buf, format, std::localtime(&now));
+  return buf;
+}
+
+nlohmann::json allocator_meta(const std::vector<Allocator>& allocators) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& a : allocators)
+    list.push_back({{"name", a.name}, {"library", a.library}, {"package", a.package},
+                    {"version", package_version(a.package)}, {"installed", a.installed}, {"env", a.env}});
+  return list;
+}
+
+void point_latest_at(const Paths& paths, const fs::path& dir) {
+  fs::path link = paths.source / "results" / "latest";
+  std::error_code ec;
+  fs::create_directories(link.parent_path(), ec);
+  fs::remove(link, ec);
+  fs::create_directory_symlink(fs::absolute(dir), link, ec);
+}
+
+// A default folder per second; a second sweep in the same second gets "-2".
+// create_directory is the atomic claim: two sweeps never share a folder.
+fs::path claim_default_folder(const Paths& paths) {
+  fs::path base = paths.source / "results" / "runs" / timestamp("%Y%m%d-%H%M%S");
+  std::error_code ec;
+  fs::create_directories(base.parent_path(), ec);
+  for (int n = 1;; ++n) {
+    fs::path candidate = n == 1 ? base : fs::path(base.string() + "-" + std::to_string(n));
+    if (fs::create_directory(candidate, ec)) return candidate;
+    if (ec) throw UsageError("cannot create " + candidate.string() + ": " + ec.message(), "choose a writable --out");
+  }
+}
+
+// Why an ok exit is not an ok run: ld.so could not preload the allocator,
+// memprof never reported (the run was not measured), its record is of a format
+// this bench does not read, or the records were cut short.
+std::string measurement_problem(const Run& run, const Records& records, const fs::path& log) {
+  std::ifstream in(log);
+  std::string line;
+  while (std::getline(in, line))
+    if (line.find("cannot be preloaded") != std::string::npos) return "the allocator library was not preloaded: " + line;
+  if (!records.errors.empty()) return "the run's records are incomplete: " + records.errors.front().substr(1);
+  if (run.kind == RunKind::profiled && !records.has_memprof) return "memprof did not report (see the log)";
+  if (records.has_memprof) {
+    auto format = records.memprof.find(keys::format);
+    std::string got = format == records.memprof.end() ? "none" : format->second;
+    if (got != std::to_string(contract::kRecordFormat))
+      return "memprof wrote record format " + got + ", this bench reads " + std::to_string(contract::kRecordFormat) +
+             ": rebuild libmemprof.so with this allocstamp ('make build')";
+  }
+  return "";
+}
+
+// The folder's runs measured on a busy machine (machine.h busy_run), and the
+// runs whose machine state was measured at all, from runs.csv: a resumed
+// folder's earlier runs count, an older schema's (no such columns) do not.
+std::pair<int, int> busy_runs_of(const fs::path& dir) {
+  const RunsTable t = load_runs(dir, "results", Damaged::skip);
+  auto value = [&](const CsvRow& row, const char* column) {
+    const std::string& text = t.text(row, column);
+    return text.empty() ? std::numeric_limits<double>::quiet_NaN() : std::strtod(text.c_str(), nullptr);
+  };
+  int busy = 0, measured = 0;
+  for (const CsvRow& row : t.rows) {
+    const double others = value(row, "others_cpu_pct"), steal = value(row, "steal_pct");
+    if (std::isnan(others) && std::isnan(steal)) continue;
+    ++measured;
+    busy += busy_run(others, steal) ? 1 : 0;
+  }
+  return {busy, measured};
+}
+
+}  // namespace
+
+int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostream& out, fs::path* results_dir) {
+  const bool resuming = !options.resume.empty();
+  nlohmann::json saved_meta;
+  if (resuming) {
+    for (const auto& flag : options.given)
+      if (flag != "--resume" && flag != "--dry-run" && flag != "--no-plot")
+        throw UsageError(flag + " cannot be combined with --resume", "a resumed sweep keeps the options saved in its meta.json");
+    fs::path dir = options.resume;
+    saved_meta = read_meta(dir, MetaMissing::refuse).doc;
+    if (!saved_meta.contains("options")) throw UsageError(dir.string() + "/meta.json is damaged", "start a new sweep");
+    Options saved;
+    try {
+      saved = saved_meta["options"].get<Options>();
+    } catch (const nlohmann::json::exception& e) {
+      throw UsageError(dir.string() + "/meta.json has options this bench cannot read (" + e.what() + ")", "start a new sweep");
+    }
+    saved.resume = options.resume;
+    saved.dry_run = options.dry_run;
+    saved.no_plot = saved.no_plot || options.no_plot;
+    saved.command_line = options.command_line;
+    options = saved;
+    options.out = dir.string();
+  }
+
+  Catalog catalog = load_catalog(options, paths);
+  std::vector<Allocator> allocators = select_allocators(options, catalog);
+  std::vector<Workload> workloads = select_workloads(options, catalog, paths);
+  if (options.profiled() && !fs::exists(paths.memprof))
+    throw UsageError("libmemprof.so is not built (" + paths.memprof.string() + ")", "run 'make build'");
+  std::vector<Run> plan = make_plan(options, workloads, allocators);
+  nlohmann::json workloads_meta = nlohmann::json::object();  // what the figures need to know of each
+  for (const Workload& w : workloads)
+    workloads_meta[w.name] = {{"family", w.family}, {"work", w.work_per_thread ? "per-thread" : "total"}};
+  nlohmann::json plan_keys = nlohmann::json::array();
+  for (const Run& run : plan) plan_keys.push_back(run.key());  // the whole plan, also in a shard's folder
+  const Shard shard = options.shard.empty() ? Shard{} : parse_shard(options.shard);
+  plan = shard_of(plan, shard);
+  // (A folder of an older schema keyed its runs without their kind: not compared.)
+  if (resuming && saved_meta.value("schema", 0) == kResultsSchema && saved_meta.contains("plan") &&
+      saved_meta["plan"] != plan_keys)
+    throw UsageError("the registries changed since this sweep started (the runs it would make differ)",
+                     "restore them, or start a new sweep");
+
+  if (options.dry_run) {
+    // Resuming: only the runs still to make.
+    const std::set<std::string> recorded =
+        resuming ? ResultsFolder::reopen(options.resume).completed_keys() : std::set<std::string>{};
+    std::size_t left = 0;
+    for (const Run& run : plan) {
+      if (recorded.count(run.key())) continue;
+      ++left;
+      out << run.id << "  " << describe(run) << "\n    ";
+      for (const auto& e : child_environment(run, options, paths))
+        if (e.rfind("LD_PRELOAD=", 0) == 0 || e.rfind("ITM_", 0) == 0) out << e << " ";
+      out << (paths.build / run.workload.binary).string();
+      for (const auto& a : child_arguments(run, options)) out << " " << a;
+      out << "\n";
+    }
+    out << left << " runs";
+    if (!shard.whole()) out << " of shard " << shard.text() << " (the whole plan: " << plan_keys.size() << ")";
+    if (resuming) out << " still to make (" << plan.size() - left << " of " << plan.size() << " recorded)";
+    out << "; nothing was run (--dry-run)\n";
+    return 0;
+  }
+
+  fs::path dir = !options.out.empty() ? fs::path(options.out) : claim_default_folder(paths);
+  nlohmann::json allocators_now = allocator_meta(allocators);
+  std::map<std::string, std::string> libraries;  // runs.csv's alloc_library, by allocator
+  for (const Allocator& a : allocators) libraries[a.name] = library_identity(a);
+  const std::vector<std::string> warnings = machine_warnings();
+  nlohmann::json meta;
+  if (resuming) {
+    meta = saved_meta;  // the sweep's provenance stays; each resume is added to it
+    if (meta.contains("allocators") && meta["allocators"] != allocators_now)
+      std::cerr << "warning: allocator libraries or versions changed since this sweep started; meta.json keeps both\n";
+    meta["resumed"].push_back({{"at", timestamp("%Y-%m-%dT%H:%M:%S%z")},
+                               {"command_line", options.command_line},
+                               {"allocators", allocators_now},
+                               {"machine_warnings", warnings}});
+  } else {
+    meta = {{"schema", kResultsSchema},
+            {"command_line", options.command_line},
+            {"started", timestamp("%Y-%m-%dT%H:%M:%S%z")},
+            {"options", options},
+            {"plan", plan_keys},
+            {"shard", shard.whole() ? nlohmann::json(nullptr)
+                                    : nlohmann::json{{"index", shard.index}, {"count", shard.count}, {"runs", plan.size()}}},
+            {"machine", describe_machine(paths.source)},
+            {"machine_warnings", warnings},
+            {"inherited_environment", inherited_tuning()},
+            {"memprof", !options.profiled() ? "" : paths.memprof.string()},
+            {"allocators", allocators_now},
+            {"workloads", workloads_meta}};
+  }
+  // A new folder gets meta.json first: a folder left by a failure can always be resumed.
+  ResultsFolder folder = resuming ? ResultsFolder::reopen(dir) : ResultsFolder::create(dir, meta);
+  if (results_dir) *results_dir = dir;
+  std::set<std::string> done = resuming ? folder.completed_keys() : std::set<std::string>{};
+  std::set<std::string> skipped_before = resuming ? folder.completed_keys(true) : std::set<std::string>{};
+  if (resuming) folder.write_meta(meta);
+  if (options.out.empty()) point_latest_at(paths, dir);  // an explicit --out leaves results/latest alone
+  for (const auto& warning : warnings) std::cerr << "warning: " << warning << "\n";
+  if (unsigned cores = std::thread::hardware_concurrency(); cores > 0)
+    for (int t : options.threads)
+      if (unsigned(t) > cores)
+        std::cerr << "warning: --threads " << t << " is more than this machine's " << cores
+                  << " cores: those runs oversubscribe, and their times measure the scheduler as much as the allocator\n";
+
+  install_interrupt_handlers();
+  int to_run = 0;
+  auto already = [&](const Run& run) {
+    // A skipped run is tried again once its allocator is installed.
+    return done.count(run.key()) || (skipped_before.count(run.key()) && !run.allocator.installed);
+  };
+  for (const Run& run : plan) to_run += already(run) ? 0 : 1;
+  if (resuming) std::cerr << "resuming " << dir.string() << ": " << to_run << " of " << plan.size() << " runs left\n";
+  Progress progress(to_run);
+  int finished = 0;
+  bool all_ok = true;
+  bool stopped = false;
+  for (const Run& run : plan) {
+    if (already(run)) continue;
+    if (interrupted()) {
+      stopped = true;
+      break;
+    }
+    // What the run is run with beyond its plan: the child's arguments, the
+    // allocator's build and the variables that tune it.
+    auto setting_of = [&](const std::vector<std::string>& env) {
+      return RunSetting{shell_line(child_arguments(run, options)), libraries[run.allocator.name],
+                        allocator_environment(env, run.allocator)};
+    };
+    if (!run.allocator.installed) {
+      folder.append_skipped(run, setting_of(child_environment(run, options, paths)),
+                            "allocator not installed: apt-get install " + run.allocator.package);
+      progress.finished(run, "skipped", 0);
+      ++finished;
+      continue;
+    }
+    progress.starting(run, finished);
+    Launch launch;
+    launch.program = (paths.build / run.workload.binary).string();
+    launch.args = child_arguments(run, options);
+    launch.env = child_environment(run, options, paths);
+    if (run.kind == RunKind::profiled && !options.callsites.empty()) {
+      std::filesystem::create_directories(dir / "callsites");
+      launch.env.push_back("MEMPROF_SAMPLE_BYTES=" + options.callsites);
+      launch.env.push_back("MEMPROF_CALLSITES=" + (dir / "callsites" / (std::to_string(run.id) + ".txt")).string());
+    }
+    launch.log_path = folder.log_path(run).string();
+    launch.timeout_seconds = options.timeout_seconds;
+    Finished f = executor.run(launch);
+    if (f.interrupted) {  // not recorded: --resume runs it again
+      stopped = true;
+      break;
+    }
+    Status status = status_of(f);
+    if (f.start_failed) std::cerr << "error: " << f.error << "\n";
+    Records records = parse_records(f.records);
+    if (status == Status::ok) {
+      std::string problem = measurement_problem(run, records, launch.log_path);
+      if (!problem.empty()) {
+        status = Status::failed;
+        records.metrics["failure"] = "\"" + problem + "\"";
+        std::cerr << describe(run) << ": " << problem << "\n";
+      }
+    }
+    folder.append(run, setting_of(launch.env), status, f, records);
+    all_ok = all_ok && status == Status::ok;
+    progress.finished(run, status_name(status), double(f.wall_ns) / 1e9);
+    ++finished;
+  }
+  progress.done();
+  meta["finished"] = timestamp("%Y-%m-%dT%H:%M:%S%z");
+  meta["interrupted"] = stopped;
+  const auto [busy, measured] = busy_runs_of(dir);
+  meta["busy_runs"] = busy;
+  meta["runs_with_machine_state"] = measured;
+  folder.write_meta(meta);
+  write_summary(dir);
+  if (std::size_t n = write_callsites(dir)) out << "call sites of " << n << " profiled run(s): " << (dir / "callsites.csv").string() << "\n";
+  print_ranking(dir, out);
+  out << "\nresults: " << dir.string() << "  (runs.csv, summary.csv, meta.json, series.csv, scopes.csv, logs/)\n";
+  if (stopped) {
+    std::cerr << "interrupted: " << finished << " run(s) recorded; finish with: bench --resume " << dir.string() << "\n";
+    return 130;
+  }
+  return all_ok ? 0 : 1;
+}
+
+}  // namespace allocstamp
