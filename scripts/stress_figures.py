@@ -19,7 +19,7 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 PROGRAMS_DIR = os.path.join(ROOT, "workloads", "stress", "reference", "programs")
 REFERENCE_DIR = os.path.join(ROOT, "workloads", "stress", "reference")
 SIZES = ("tiny", "small")
-TIME_UNITS = ("seconds", "ops_per_s", "wall")
+TIME_UNITS = ("seconds", "milliseconds", "ops_per_s", "wall")
 
 # The figures compared, in the CSV's order: whole-process totals (memprof's
 # seq + par + tx; an original marks no regions, so all of its are seq) from

@@ -1,6 +1,10 @@
 // check.cpp — the comparison behind `bench check`: which metrics are
 // deterministic and which measured (one table), the thresholds, and the verdict
 // of every cell and metric. Reading and checking the two runs.csv files too.
+// Past 500 lines on purpose: the pairing of cells, the rules per metric and
+// the judgement share the internal Side, Pair and MetricRule types and one
+// table of metrics; the measured decision's statistics are apart
+// (check_measured.*), and so is what is shown (output/check_report.*).
 #include "analysis/check.h"
 
 #include <algorithm>
