@@ -4,6 +4,8 @@
 // heap (requested bytes and live blocks) holds every block, libitm's too,
 // replayed in time order with frees first at equal times.
 #include "trace_stats.h"
+#include "key_names.h"
+#include "size_bins.h"
 
 #include <algorithm>
 #include <array>
@@ -12,15 +14,21 @@
 namespace allocstamp::trace {
 namespace {
 
-constexpr const char* kRegions[] = {"seq", "par", "tx"};
-constexpr const char* kBins[] = {"le16", "le32", "le48", "le64", "le96", "le128", "le256", "le512", "le1024", "gt1024"};
+// The keys of each region (seq, par, tx) and of each size bin, in keys.def's order.
+constexpr const char* kAllocsBy[] = {keys::allocs_seq_count, keys::allocs_par_count, keys::allocs_tx_count};
+constexpr const char* kFreesBy[] = {keys::frees_seq_count, keys::frees_par_count, keys::frees_tx_count};
+constexpr const char* kRequestedBy[] = {keys::requested_seq_bytes, keys::requested_par_bytes, keys::requested_tx_bytes};
+constexpr const char* kSizeBins[size_bins::kCount] = {
+    keys::size_le16_count,  keys::size_le32_count,  keys::size_le48_count,   keys::size_le64_count,
+    keys::size_le96_count,  keys::size_le128_count, keys::size_le256_count,  keys::size_le512_count,
+    keys::size_le1024_count, keys::size_gt1024_count};
+constexpr const char* kTmSizeBins[size_bins::kCount] = {
+    keys::tm_internal_size_le16_count,   keys::tm_internal_size_le32_count,  keys::tm_internal_size_le48_count,
+    keys::tm_internal_size_le64_count,   keys::tm_internal_size_le96_count,  keys::tm_internal_size_le128_count,
+    keys::tm_internal_size_le256_count,  keys::tm_internal_size_le512_count, keys::tm_internal_size_le1024_count,
+    keys::tm_internal_size_gt1024_count};
 
-unsigned size_bin(uint64_t n) {
-  constexpr uint64_t kTops[] = {16, 32, 48, 64, 96, 128, 256, 512, 1024};
-  for (unsigned i = 0; i < 9; ++i)
-    if (n <= kTops[i]) return i;
-  return 9;
-}
+unsigned size_bin(uint64_t n) { return size_bins::bin_of(n); }
 
 struct HeapStep {
   uint64_t time;
@@ -30,8 +38,8 @@ struct HeapStep {
 }  // namespace
 
 bool is_exact_figure(const std::string& key) {
-  return key != "load_total_byte_ns" && key != "load_avg_bytes" && key != "duration_ns" &&
-         key != "threads_peak_count";
+  return key != keys::load_total_byte_ns && key != keys::load_avg_bytes && key != keys::duration_ns &&
+         key != keys::threads_peak_count;
 }
 
 Figures compute_figures(const Trace& trace) {
@@ -128,28 +136,28 @@ Figures compute_figures(const Trace& trace) {
   for (auto& [time, d] : lives) alive_peak = std::max(alive_peak, alive += d);
 
   Figures f;
-  f.emplace_back("threads_peak_count", uint64_t(alive_peak));
-  for (int r = 0; r < 3; ++r) f.emplace_back(std::string("allocs_") + kRegions[r] + "_count", allocs[r]);
-  for (int r = 0; r < 3; ++r) f.emplace_back(std::string("frees_") + kRegions[r] + "_count", frees[r]);
-  for (int r = 0; r < 3; ++r) f.emplace_back(std::string("requested_") + kRegions[r] + "_bytes", requested[r]);
-  f.emplace_back("reallocs_count", reallocs);
-  f.emplace_back("realloc_moves_count", moves);
-  f.emplace_back("allocs_failed_count", failed);
-  f.emplace_back("frees_untracked_count", untracked_frees);
-  f.emplace_back("allocs_tm_internal_count", tm_allocs);
-  f.emplace_back("frees_tm_internal_count", tm_frees);
-  f.emplace_back("requested_tm_internal_bytes", tm_bytes);
-  for (int b = 0; b < 10; ++b) f.emplace_back(std::string("tm_internal_size_") + kBins[b] + "_count", tm_bins[b]);
-  for (int b = 0; b < 10; ++b) f.emplace_back(std::string("size_") + kBins[b] + "_count", bins[b]);
-  f.emplace_back("heap_requested_peak_bytes", uint64_t(peak_bytes));
-  f.emplace_back("heap_requested_end_bytes", uint64_t(bytes));
-  f.emplace_back("live_blocks_peak_count", uint64_t(peak_blocks));
-  f.emplace_back("live_blocks_end_count", uint64_t(blocks));
-  f.emplace_back("heap_requested_phase_end_bytes", uint64_t(phase_bytes));
-  f.emplace_back("live_blocks_phase_end_count", uint64_t(phase_blocks));
-  f.emplace_back("load_total_byte_ns", uint64_t(load));
-  f.emplace_back("load_avg_bytes", trace.duration_ns ? uint64_t(load / trace.duration_ns) : 0);
-  f.emplace_back("duration_ns", trace.duration_ns);
+  f.emplace_back(keys::threads_peak_count, uint64_t(alive_peak));
+  for (int r = 0; r < 3; ++r) f.emplace_back(kAllocsBy[r], allocs[r]);
+  for (int r = 0; r < 3; ++r) f.emplace_back(kFreesBy[r], frees[r]);
+  for (int r = 0; r < 3; ++r) f.emplace_back(kRequestedBy[r], requested[r]);
+  f.emplace_back(keys::reallocs_count, reallocs);
+  f.emplace_back(keys::realloc_moves_count, moves);
+  f.emplace_back(keys::allocs_failed_count, failed);
+  f.emplace_back(keys::frees_untracked_count, untracked_frees);
+  f.emplace_back(keys::allocs_tm_internal_count, tm_allocs);
+  f.emplace_back(keys::frees_tm_internal_count, tm_frees);
+  f.emplace_back(keys::requested_tm_internal_bytes, tm_bytes);
+  for (unsigned b = 0; b < size_bins::kCount; ++b) f.emplace_back(kTmSizeBins[b], tm_bins[b]);
+  for (unsigned b = 0; b < size_bins::kCount; ++b) f.emplace_back(kSizeBins[b], bins[b]);
+  f.emplace_back(keys::heap_requested_peak_bytes, uint64_t(peak_bytes));
+  f.emplace_back(keys::heap_requested_end_bytes, uint64_t(bytes));
+  f.emplace_back(keys::live_blocks_peak_count, uint64_t(peak_blocks));
+  f.emplace_back(keys::live_blocks_end_count, uint64_t(blocks));
+  f.emplace_back(keys::heap_requested_phase_end_bytes, uint64_t(phase_bytes));
+  f.emplace_back(keys::live_blocks_phase_end_count, uint64_t(phase_blocks));
+  f.emplace_back(keys::load_total_byte_ns, uint64_t(load));
+  f.emplace_back(keys::load_avg_bytes, trace.duration_ns ? uint64_t(load / trace.duration_ns) : 0);
+  f.emplace_back(keys::duration_ns, trace.duration_ns);
   return f;
 }
 

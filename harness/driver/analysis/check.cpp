@@ -25,6 +25,7 @@
 #include "keys.h"
 #include "results/meta.h"
 #include "analysis/statistics.h"
+#include "key_names.h"
 
 namespace allocstamp {
 
@@ -135,7 +136,7 @@ std::vector<double> log_ratios_to_reference(const Side& side, const Cell& cell, 
 // Most threads memprof saw alive at once in the cell's profiled runs (0 when
 // no run says).
 double most_threads_alive(const Side& side, const Cell& cell) {
-  std::vector<double> v = values_of(side, cell, "threads_peak_count");
+  std::vector<double> v = values_of(side, cell, keys::threads_peak_count);
   return v.empty() ? 0 : *std::max_element(v.begin(), v.end());
 }
 
@@ -161,7 +162,7 @@ CheckRow new_row(const CellId& cell, std::string metric, Comparison how) {
 // Runs that fail now and did not before fail the check; failures on both
 // sides are not news.
 CheckRow judge_status(const CellId& cell, const Cell& b, const Cell& c) {
-  CheckRow r = new_row(cell, "status", Comparison::status);
+  CheckRow r = new_row(cell, keys::status, Comparison::status);
   r.n_base = run_count(b);
   r.n_cur = run_count(c);
   r.base = static_cast<double>(b.ok.size());
@@ -391,7 +392,7 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
 
   double time_threshold = kDefaultThresholds.at("time");
   for (const MetricRule& rule : kMetrics)
-    if (rule.name == "elapsed_ns") time_threshold = threshold_for(rule, false);
+    if (rule.name == keys::elapsed_ns) time_threshold = threshold_for(rule, false);
 
   std::map<std::pair<std::size_t, std::size_t>, std::set<std::string>> too_few;  // (n_base, n_cur) -> cells
   std::size_t absent = 0, skipped_measured = 0;
@@ -449,8 +450,8 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
     for (const MetricRule* rule : metrics) {
       std::string column = rule->name, note;
       if (b.timed != c.timed && from_timed_runs(column)) continue;  // one side's times were measured under memprof
-      if (column == "elapsed_ns" && common_time_key(b, c) == "wall_ns") {
-        column = "wall_ns";  // workloads that report no elapsed_ns are timed as a whole
+      if (column == keys::elapsed_ns && common_time_key(b, c) == keys::wall_ns) {
+        column = keys::wall_ns;  // workloads that report no elapsed_ns are timed as a whole
         note = "no elapsed_ns: wall_ns compared";
       }
       std::vector<double> vb = values_of(base, b, column), vc = values_of(cur, c, column);

@@ -9,6 +9,7 @@
 
 #include "keys.h"
 #include "analysis/statistics.h"
+#include "key_names.h"
 
 namespace allocstamp::check_measured {
 
@@ -44,7 +45,7 @@ double zero_baseline_limit(const std::string& metric) {
 // as drift, not judged.
 constexpr std::size_t kDriftMinCells = 8;
 bool is_time(const std::string& metric) {
-  return metric == "elapsed_ns" || metric == "wall_ns" || metric.rfind("ns_per_op:", 0) == 0;
+  return metric == keys::elapsed_ns || metric == keys::wall_ns || metric.rfind("ns_per_op:", 0) == 0;
 }
 std::string drift_group(const std::string& metric) {
   return metric.rfind("ns_per_op:", 0) == 0 ? "ns_per_op" : metric;

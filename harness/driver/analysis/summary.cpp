@@ -15,6 +15,7 @@
 #include "results/results_folder.h"
 #include "results/runs.h"
 #include "analysis/statistics.h"
+#include "key_names.h"
 
 namespace allocstamp {
 
@@ -72,7 +73,7 @@ fs::path write_summary(const fs::path& dir) {
                              num(s.median), num(s.stddev), num(s.ci_low), num(s.ci_high), num(e.center), num(e.low),
                              num(e.high)});
       // The verdicts of the tables: the time (the cell's time key) and the peak RSS.
-      const bool time = m == cell.time_key, memory = m == "maxrss_kb";
+      const bool time = m == cell.time_key, memory = m == keys::maxrss_kb;
       const stats::Ratio r = time ? c.time_vs_reference : memory ? c.memory_vs_reference : stats::Ratio{NAN, NAN, NAN};
       row.insert(row.end(), {num(r.value), num(r.ci_low), num(r.ci_high), time ? c.standing : memory ? c.memory_standing : ""});
       write_row(out, row);

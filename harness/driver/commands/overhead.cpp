@@ -21,6 +21,7 @@
 #include "output/format.h"
 #include "run/records.h"
 #include "analysis/statistics.h"
+#include "key_names.h"
 
 namespace allocstamp {
 
@@ -103,7 +104,7 @@ class Timer {
   void check_counted(const Records& r, const std::string& what) const {
     if (!r.has_memprof) throw run_failed(what + ": no @memprof record: libmemprof.so did not load or did not report");
     unsigned long long counted = 0;
-    for (const char* key : {"allocs_seq_count", "allocs_par_count", "allocs_tx_count"}) {
+    for (const char* key : {keys::allocs_seq_count, keys::allocs_par_count, keys::allocs_tx_count}) {
       auto it = r.memprof.find(key);
       if (it == r.memprof.end()) throw run_failed(what + ": the @memprof record lacks " + key);
       counted += std::stoull(it->second);

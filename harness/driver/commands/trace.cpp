@@ -22,6 +22,7 @@
 #include "trace_compress.h"
 #include "trace_reader.h"
 #include "trace_stats.h"
+#include "key_names.h"
 
 namespace allocstamp {
 namespace {
@@ -165,8 +166,8 @@ int record(const TraceOptions& o, const Paths& paths, std::ostream& out) {
       << "trace" << "\n";
   // With more than one thread alive, memprof's peaks are bounds: it states their error.
   auto stated_error = [&](const std::string& key) -> double {
-    const char* error_key = key == "heap_requested_peak_bytes" ? "heap_peak_error_bytes"
-                            : key == "live_blocks_peak_count"  ? "live_blocks_peak_error_count"
+    const char* error_key = key == keys::heap_requested_peak_bytes ? keys::heap_peak_error_bytes
+                            : key == keys::live_blocks_peak_count  ? keys::live_blocks_peak_error_count
                                                                : nullptr;
     auto it = error_key ? live.find(error_key) : live.end();
     return it == live.end() ? 0 : std::stod(it->second);
@@ -174,8 +175,13 @@ int record(const TraceOptions& o, const Paths& paths, std::ostream& out) {
   for (const auto& [key, value] : figures) {
     if (!trace::is_exact_figure(key)) continue;
     auto it = live.find(key);
-    if (it == live.end()) continue;
     ++compared;
+    if (it == live.end()) {  // a figure memprof did not write cannot be said to agree
+      out << "  " << std::left << std::setw(34) << key << std::right << std::setw(16) << "-" << std::setw(16) << value
+          << "  missing from memprof's record\n";
+      ++differ;
+      continue;
+    }
     std::string verdict;
     if (it->second != std::to_string(value)) {
       double error = stated_error(key), gap = std::abs(std::stod(it->second) - double(value));
@@ -247,7 +253,7 @@ CLI::App* add_trace_command(CLI::App& app, TraceOptions& options) {
       "record", "Run a program once with memprof and the trace on: bench trace record --trace F -- PROGRAM ARGS");
   trace_record->add_option("--trace", options.file, "Where the trace goes (default: <program>.astrace here)");
   trace_record->add_flag("--raw", options.raw, "Keep the trace as memprof writes it (no zstd): 40 bytes per event");
-  trace_record->add_option("program", options.program, "The program and its arguments, after --")->required();
+  trace_record->add_option(keys::program, options.program, "The program and its arguments, after --")->required();
   // Which of the three ran.
   for (CLI::App* sub : {trace_stats, trace_replay, trace_record})
     sub->callback([&options, sub] { options.action = sub->get_name(); });

@@ -1,5 +1,6 @@
 // elements.cpp — the figure kind "element": the map workloads: bytes and time per element (bars.gp).
 #include "figures/figure_kit.h"
+#include "key_names.h"
 
 namespace allocstamp::figures {
 
@@ -40,21 +41,21 @@ void element_figures(FigureMaker& make) {
     std::string key, title, file;
   };
   const std::vector<Measure> measures = {{kRequestedPerElement, "requested", "requested"},
-                                         {"heap_usable_phase_end_bytes", "usable", "usable"},
+                                         {keys::heap_usable_phase_end_bytes, "usable", "usable"},
                                          {kRssPerElement, "RSS added by the fill", "rss"}};
   // Every run's figure per element (cells.h: requested and the RSS the fill
   // added are the summary's own; usable bytes over the elements here).
   std::set<std::string> no_rss;  // groups whose runs report no RSS before the fill (maps churn)
   auto per_element = [&](const std::string& key, const std::string& group, const std::string& a) {
     const RunsTable& t = make.index.table();
-    std::vector<double> v = make.index.values_by(group, make.index.bottom_threads(group), a, key == kRssPerElement ? "rss_kb" : key,
+    std::vector<double> v = make.index.values_by(group, make.index.bottom_threads(group), a, key == kRssPerElement ? keys::rss_kb : key,
                                              [&](const CsvRow& r) {
                                                if (key == kRequestedPerElement || key == kRssPerElement)
                                                  return make.view.cells.value(r, key);
                                                const double n = t.number(r, "elements_count");
                                                return n > 0 ? t.number(r, key) / n : kNaN;
                                              });
-    if (key == kRssPerElement && v.empty() && !make.index.values_of(group, make.index.bottom_threads(group), a, "rss_kb").empty())
+    if (key == kRssPerElement && v.empty() && !make.index.values_of(group, make.index.bottom_threads(group), a, keys::rss_kb).empty())
       no_rss.insert(group);
     return spread_bar(v);
   };
@@ -121,7 +122,7 @@ void element_figures(FigureMaker& make) {
   bars.errorbars = true;
   for (const auto& c : inserts) {
     std::vector<Value> row;
-    for (const auto& a : allocators) row.push_back(per_element("elapsed_ns", c, a));
+    for (const auto& a : allocators) row.push_back(per_element(keys::elapsed_ns, c, a));
     bars.rows.push_back(c);
     bars.values.push_back(row);
   }

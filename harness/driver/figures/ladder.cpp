@@ -1,5 +1,6 @@
 // ladder.cpp — the figure kind "ladder": the memory ladder per workload: requested, usable, heap, RSS, PSS, what the allocator holds (bars.gp).
 #include "figures/figure_kit.h"
+#include "key_names.h"
 
 namespace allocstamp::figures {
 
@@ -19,17 +20,17 @@ void ladder_figures(FigureMaker& make) {
     std::vector<std::string> mapped, silent;
     std::map<std::string, std::vector<std::string>> absent;  // measure -> allocators
     for (const auto& a : make.index.allocators(group, t)) {
-      double holds = make.index.median_of(group, t, a, "alloc_resident_bytes");
+      double holds = make.index.median_of(group, t, a, keys::alloc_resident_bytes);
       if (std::isnan(holds)) {
-        double map = make.index.median_of(group, t, a, "alloc_mapped_bytes");
+        double map = make.index.median_of(group, t, a, keys::alloc_mapped_bytes);
         if (std::isnan(map)) silent.push_back(a);
         else mapped.push_back(a + " " + number_text("%.1f", map / kMiB) + " MiB");
       }
-      const std::vector<std::pair<const char*, double>> measures = {{"heap_requested_peak_bytes", kMiB},
-                                                                     {"heap_usable_peak_bytes", kMiB},
-                                                                     {"alloc_resident_bytes", kMiB},
-                                                                     {"rss_kb", 1024.0},
-                                                                     {"pss_kb", 1024.0}};
+      const std::vector<std::pair<const char*, double>> measures = {{keys::heap_requested_peak_bytes, kMiB},
+                                                                     {keys::heap_usable_peak_bytes, kMiB},
+                                                                     {keys::alloc_resident_bytes, kMiB},
+                                                                     {keys::rss_kb, 1024.0},
+                                                                     {keys::pss_kb, 1024.0}};
       std::vector<Value> row;
       for (size_t m = 0; m < measures.size(); ++m) {
         std::vector<double> v = make.index.values_of(group, t, a, measures[m].first);

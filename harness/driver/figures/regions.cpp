@@ -1,11 +1,12 @@
 // regions.cpp — the figure kind "region": allocations and frees by region (regions.gp).
 #include "figures/figure_kit.h"
+#include "key_names.h"
 
 namespace allocstamp::figures {
 
 void region_figures(FigureMaker& make) {
-  const std::vector<std::string> keys = {"allocs_seq_count", "allocs_par_count", "allocs_tx_count",
-                                         "frees_seq_count",  "frees_par_count",  "frees_tx_count"};
+  const std::vector<std::string> keys = {keys::allocs_seq_count, keys::allocs_par_count, keys::allocs_tx_count,
+                                         keys::frees_seq_count,  keys::frees_par_count,  keys::frees_tx_count};
   for (const auto& group : make.view.cells.groups) {
     int t = make.index.top_threads(group);
     if (t == 0) continue;

@@ -11,6 +11,7 @@
 #include "output/document.h"
 #include "errors.h"
 #include "output/format.h"
+#include "key_names.h"
 
 namespace allocstamp {
 
@@ -48,7 +49,7 @@ std::string p_text(double p) { return number_text("%.3g", p); }
 
 const char* comparison_name(Comparison c) {
   switch (c) {
-    case Comparison::status: return "status";
+    case Comparison::status: return keys::status;
     case Comparison::cell: return "cell";
     case Comparison::exact: return "exact";
     case Comparison::measured: return "measured";

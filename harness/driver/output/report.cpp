@@ -19,6 +19,7 @@
 #include "output/format.h"
 #include "results/meta.h"
 #include "run/shell_words.h"
+#include "key_names.h"
 
 namespace allocstamp {
 
@@ -183,7 +184,7 @@ void scopes_section(const ResultsView& view, Document& doc) {
   if (!fs::exists(file)) return;
   std::vector<std::size_t> at;
   std::vector<CsvRow> rows = read_csv_columns(
-      file, {"run_id", "name", "calls_count", "allocs_count", "requested_bytes", "held_bytes", "duration_ns"}, at);
+      file, {"run_id", "name", "calls_count", "allocs_count", "requested_bytes", "held_bytes", keys::duration_ns}, at);
   if (rows.empty()) return;
   const std::size_t run = at[0], name = at[1], calls = at[2], allocs = at[3], bytes = at[4], held = at[5],
                     duration = at[6];

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "run/machine.h"
+#include "key_names.h"
 
 namespace allocstamp {
 
@@ -151,9 +152,9 @@ Cells cells_of(const RunsTable& t) {
     cell.timed = cell.timed || t.kind(row) == RunKind::timed;
   }
   for (Cell& cell : out.cells) {
-    cell.time_key = "elapsed_ns";
+    cell.time_key = keys::elapsed_ns;
     for (const CsvRow* row : cell.ok)
-      if (t.serves(*row, "elapsed_ns", cell.timed) && t.text(*row, "elapsed_ns").empty()) cell.time_key = "wall_ns";
+      if (t.serves(*row, keys::elapsed_ns, cell.timed) && t.text(*row, keys::elapsed_ns).empty()) cell.time_key = keys::wall_ns;
   }
   out.threads.assign(threads.begin(), threads.end());
   out.reference = reference_allocator(out.allocators);
@@ -168,7 +169,7 @@ Cells cells_of(const RunsTable& t) {
 }
 
 std::string common_time_key(const Cell& a, const Cell& b) {
-  return a.time_key == "wall_ns" || b.time_key == "wall_ns" ? "wall_ns" : "elapsed_ns";
+  return a.time_key == keys::wall_ns || b.time_key == keys::wall_ns ? keys::wall_ns : keys::elapsed_ns;
 }
 
 const Cell* Cells::find(const std::string& group, int t, const std::string& allocator) const {
@@ -180,7 +181,7 @@ const Cell* Cells::find(const std::string& group, int t, const std::string& allo
 std::vector<const CsvRow*> Cells::serving(const Cell& cell, const std::string& key) const {
   const std::string& k = key == "time" ? cell.time_key : key;
   // A derived figure is served where its parts are: memprof's heap and RSS.
-  const std::string& served = k == kRequestedPerElement || k == kRssPerElement ? std::string("rss_kb") : k;
+  const std::string& served = k == kRequestedPerElement || k == kRssPerElement ? std::string(keys::rss_kb) : k;
   std::vector<const CsvRow*> out;
   for (const CsvRow* row : cell.ok)
     if (table->serves(*row, served, cell.timed)) out.push_back(row);
@@ -191,11 +192,11 @@ double Cells::value(const CsvRow& row, const std::string& key) const {
   if (key == kRequestedPerElement || key == kRssPerElement) {
     const double n = table->number(row, "elements_count");
     if (!(n > 0)) return kNaN;
-    if (key == kRequestedPerElement) return table->number(row, "heap_requested_phase_end_bytes") / n;
+    if (key == kRequestedPerElement) return table->number(row, keys::heap_requested_phase_end_bytes) / n;
     // What the fill added: the RSS before it is taken off (the insert app
     // reports it), else a vector of 8-byte pairs would show the runtime's few
     // MiB spread over its elements.
-    const double rss = table->number(row, "rss_kb"), before = table->number(row, "rss_baseline_kb");
+    const double rss = table->number(row, keys::rss_kb), before = table->number(row, "rss_baseline_kb");
     return std::isnan(before) ? kNaN : (rss - before) * 1024.0 / n;
   }
   return table->number(row, key);
@@ -230,7 +231,7 @@ stats::Ratio Cells::ratio(const Cell& cell, const Cell& other, const std::string
 int Cells::busy_runs(const Cell& cell) const {
   int n = 0;
   for (const CsvRow* row : cell.ok)
-    if (busy_run(table->number(*row, "others_cpu_pct"), table->number(*row, "steal_pct"))) ++n;
+    if (busy_run(table->number(*row, keys::others_cpu_pct), table->number(*row, keys::steal_pct))) ++n;
   return n;
 }
 

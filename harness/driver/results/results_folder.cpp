@@ -15,6 +15,7 @@
 #include "errors.h"
 #include "keys.h"
 #include "results/runs.h"
+#include "key_names.h"
 
 namespace allocstamp {
 
@@ -42,7 +43,7 @@ const std::vector<Column> kColumns = columns_from_keys();
 
 // One row per named scope of a run (memprof's @scope records).
 const std::vector<std::string> kScopeColumns = {"run_id", "name", "calls_count", "allocs_count", "requested_bytes",
-                                                "held_bytes", "duration_ns"};
+                                                "held_bytes", keys::duration_ns};
 
 // One row per repetition of a micro-benchmark (the micro workloads' @micro records).
 const std::vector<std::string> kMicroColumns = {"run_id",     "kind",       "benchmark",      "size_bytes",
@@ -50,7 +51,7 @@ const std::vector<std::string> kMicroColumns = {"run_id",     "kind",       "ben
                                                 "cpu_ns_per_op", "items_per_s"};
 
 const std::vector<std::string> kSeriesColumns = {"run_id", "t_ns", "heap_requested_bytes", "heap_requested_max_bytes",
-                                                 "heap_usable_bytes", "rss_kb"};
+                                                 "heap_usable_bytes", keys::rss_kb};
 
 // One row per record: the row's first fields (`lead`: the run's id, ...), then
 // the record's value of each remaining column.
@@ -267,26 +268,26 @@ void ResultsFolder::append(const Run& run, const RunSetting& setting, Status sta
   values["threads"] = std::to_string(run.threads);
   values["rep"] = std::to_string(run.rep);
   values["kind"] = kind_name(run.kind);
-  values["status"] = status_name(status);
-  values["exit_code"] = f.exit_code >= 0 && !f.signal ? std::to_string(f.exit_code) : "";
-  values["signal"] = f.signal ? std::to_string(f.signal) : "";
+  values[keys::status] = status_name(status);
+  values[keys::exit_code] = f.exit_code >= 0 && !f.signal ? std::to_string(f.exit_code) : "";
+  values[keys::signal] = f.signal ? std::to_string(f.signal) : "";
   if (status != Status::skipped && !f.start_failed) {
-    values["wall_ns"] = std::to_string(f.wall_ns);
-    values["user_ns"] = std::to_string(f.user_ns);
-    values["sys_ns"] = std::to_string(f.sys_ns);
-    values["maxrss_kb"] = std::to_string(f.maxrss_kb);
-    values["load_avg_before"] = fixed(f.load_avg_before, "%.2f");
-    values["others_cpu_pct"] = fixed(f.others_cpu_pct, "%.1f");
-    values["steal_pct"] = fixed(f.steal_pct, "%.1f");
+    values[keys::wall_ns] = std::to_string(f.wall_ns);
+    values[keys::user_ns] = std::to_string(f.user_ns);
+    values[keys::sys_ns] = std::to_string(f.sys_ns);
+    values[keys::maxrss_kb] = std::to_string(f.maxrss_kb);
+    values[keys::load_avg_before] = fixed(f.load_avg_before, "%.2f");
+    values[keys::others_cpu_pct] = fixed(f.others_cpu_pct, "%.1f");
+    values[keys::steal_pct] = fixed(f.steal_pct, "%.1f");
   }
-  values["log"] = fs::relative(log_path(run), dir_).string();
+  values[keys::log] = fs::relative(log_path(run), dir_).string();
   // Keys that are not columns (and not identity keys of the record) go to extra.
   std::set<std::string> known, dropped;
   for (const contract::KeyInfo& k : contract::kKeys) (k.is_column() ? known : dropped).insert(std::string(k.name));
   std::string extra;
   for (const auto& [k, v] : values)
     if (!known.count(k) && !dropped.count(k)) extra += (extra.empty() ? "" : ";") + k + "=" + v;
-  values["extra"] = extra;
+  values[keys::extra] = extra;
   CsvRow row;
   for (const std::string& name : columns_) row.push_back(values.count(name) ? values[name] : "");
   write_row(runs_, row);

@@ -14,6 +14,7 @@
 #include "figures/figures.h"
 #include "results/meta.h"
 #include "results/runs.h"
+#include "key_names.h"
 
 namespace allocstamp {
 
@@ -80,12 +81,12 @@ std::vector<CellSummary> summarize_cells(const ResultsView& view) {
     for (const CsvRow* r : cell.ok) (t.kind(*r) == RunKind::timed ? c.timed_runs : c.profiled_runs) += 1;
     c.time_under_memprof = !cell.timed && !cell.ok.empty();
     c.time = cells.estimate(cell, "time");
-    c.peak_rss_kb = cells.estimate(cell, "maxrss_kb");
-    c.heap_peak_bytes = median_of(cells.values(cell, "heap_requested_peak_bytes"));
-    c.rss_kb = median_of(cells.values(cell, "rss_kb"));
-    c.pss_kb = median_of(cells.values(cell, "pss_kb"));
-    for (const CsvRow* r : cells.serving(cell, "tx_attempts_count")) {
-      const double attempts = t.number(*r, "tx_attempts_count"), commits = t.number(*r, "tx_commits_count");
+    c.peak_rss_kb = cells.estimate(cell, keys::maxrss_kb);
+    c.heap_peak_bytes = median_of(cells.values(cell, keys::heap_requested_peak_bytes));
+    c.rss_kb = median_of(cells.values(cell, keys::rss_kb));
+    c.pss_kb = median_of(cells.values(cell, keys::pss_kb));
+    for (const CsvRow* r : cells.serving(cell, keys::tx_attempts_count)) {
+      const double attempts = t.number(*r, keys::tx_attempts_count), commits = t.number(*r, keys::tx_commits_count);
       if (attempts > 0 && std::isfinite(commits)) c.abort_pct.push_back(100.0 * (1.0 - commits / attempts));
     }
     c.requested_per_element = median_of(cells.values(cell, kRequestedPerElement));
@@ -109,7 +110,7 @@ std::vector<CellSummary> summarize_cells(const ResultsView& view) {
     }
     c.time_vs_reference = cells.ratio(*c.cell, *ref, "time");
     c.standing = standing_word(c.time_vs_reference, "faster", "slower");
-    c.memory_vs_reference = cells.ratio(*c.cell, *ref, "maxrss_kb");
+    c.memory_vs_reference = cells.ratio(*c.cell, *ref, keys::maxrss_kb);
     c.memory_standing = standing_word(c.memory_vs_reference, "leaner", "heavier");
   }
   return out;

@@ -12,6 +12,7 @@
 #include "errors.h"
 #include "keys.h"
 #include "results/meta.h"
+#include "key_names.h"
 
 namespace allocstamp {
 
@@ -131,7 +132,7 @@ void validate(const RunsTable& t, const std::string& role) {
     const std::string& threads = t.text(row, "threads");
     if (!is_count(threads) || threads[0] == '0') bad("threads", "'" + threads + "' is not a thread count");
     Status status;
-    if (!parse_status(t.text(row, "status"), status)) bad("status", "'" + t.text(row, "status") + "' is not a status");
+    if (!parse_status(t.text(row, keys::status), status)) bad(keys::status, "'" + t.text(row, keys::status) + "' is not a status");
     if (t.has("kind") && t.text(row, "kind") != "timed" && t.text(row, "kind") != "profiled")
       bad("kind", "'" + t.text(row, "kind") + "' is not timed or profiled");
     for (std::size_t c = 0; c < row.size(); ++c) {
@@ -166,7 +167,7 @@ RunsTable load_runs(const fs::path& path, const std::string& role, Damaged damag
   RunsTable t;
   t.source = file.string();
   t.rows = read_csv(file, &t.header);
-  for (const char* key : {"workload", "app", "size", "allocator", "tm", "threads", "status"})
+  for (const char* key : {"workload", "app", "size", "allocator", "tm", "threads", keys::status})
     if (column_of(t.header, key) == t.header.size())
       throw UsageError(role + " " + t.source + " lacks the column '" + key + "'", "it is not a runs.csv written by bench");
   refuse_damage(t, role);
@@ -205,7 +206,7 @@ double RunsTable::number(const CsvRow& row, const std::string& name) const {
 }
 
 double RunsTable::extra_number(const CsvRow& row, const std::string& name) const {
-  std::istringstream in(text(row, "extra"));
+  std::istringstream in(text(row, keys::extra));
   std::string pair;
   while (std::getline(in, pair, ';'))
     if (pair.size() > name.size() && pair.compare(0, name.size(), name) == 0 && pair[name.size()] == '=') {
@@ -259,7 +260,7 @@ bool RunsTable::serves(const CsvRow& row, const std::string& key, bool timed_pre
 
 Status RunsTable::status(const CsvRow& row) const {
   Status s;
-  const std::string& field = text(row, "status");
+  const std::string& field = text(row, keys::status);
   if (parse_status(field, s)) return s;
   std::size_t id = column("run_id");
   throw UsageError(source + ": the status" + (id < row.size() ? " of run " + row[id] : "") + " is '" + field +

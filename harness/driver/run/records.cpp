@@ -1,6 +1,7 @@
 // records.cpp — line-by-line parsing of `@kind key=value ...`; unknown kinds
 // are ignored, as Contract 1 says readers do.
 #include "run/records.h"
+#include "key_names.h"
 
 #include <unistd.h>
 
@@ -29,7 +30,7 @@ Records parse_records(const std::string& text, long root_parent) {
     }
     if (kind == "memprof") {
       out.has_memprof = true;
-      const std::string pid = kv.count("pid") ? kv["pid"] : "";
+      const std::string pid = kv.count(keys::pid) ? kv[keys::pid] : "";
       if (!by_pid.count(pid)) order.push_back(pid);
       for (auto& [k, v] : kv) by_pid[pid][k] = v;
     } else if (kind == "metric") {
@@ -48,7 +49,7 @@ Records parse_records(const std::string& text, long root_parent) {
   if (!order.empty()) {
     std::string root = order.front();
     for (const std::string& pid : order) {
-      auto it = by_pid[pid].find("ppid");
+      auto it = by_pid[pid].find(keys::ppid);
       if (it != by_pid[pid].end() && it->second == std::to_string(root_parent)) {
         root = pid;
         break;

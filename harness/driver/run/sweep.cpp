@@ -102,7 +102,7 @@ std::pair<int, int> busy_runs_of(const fs::path& dir) {
   };
   int busy = 0, measured = 0;
   for (const CsvRow& row : t.rows) {
-    const double others = value(row, "others_cpu_pct"), steal = value(row, "steal_pct");
+    const double others = value(row, keys::others_cpu_pct), steal = value(row, keys::steal_pct);
     if (std::isnan(others) && std::isnan(steal)) continue;
     ++measured;
     busy += busy_run(others, steal) ? 1 : 0;

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "size_bins.h"
+
 namespace memprof {
 
 struct Counters {
@@ -29,18 +31,8 @@ MEMPROF_AFTER(size_le16_count, size_gt1024_count, 9);
 MEMPROF_AFTER(tm_internal_size_le16_count, tm_internal_size_gt1024_count, 9);
 #undef MEMPROF_AFTER
 
-// Bin of the PPoPP'15 size histogram: <=16, 32, 48, 64, 96, 128, 256, 512, 1024, >1024.
-// For n <= 1024 the bin depends only on ceil(n / 16), so a table serves; every
-// larger n is read as 1025 (the last entry). No branch on the size: programs mix
-// sizes, and a mispredicted branch per call costs more than the lookup.
-inline constexpr uint8_t kBinBySixteenths[66] = {
-    0, 0, 1, 2, 3, 4, 4, 5, 5,                                      // 0..128
-    6, 6, 6, 6, 6, 6, 6, 6,                                         // ..256
-    7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,                 // ..512
-    8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,                 // ..1024
-    8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
-    9};                                                             // > 1024
-
-inline unsigned size_bin(uint64_t n) { return kBinBySixteenths[((n < 1025 ? n : 1025) + 15) >> 4]; }
+// Bin of the PPoPP'15 size histogram (harness/contract/size_bins.h, shared
+// with the trace's figures).
+inline unsigned size_bin(uint64_t n) { return size_bins::bin_of(n); }
 
 }  // namespace memprof
