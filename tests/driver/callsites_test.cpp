@@ -1,6 +1,6 @@
 // callsites_test — sampled call sites end to end: a program that leaks from two
 // known functions, run under memprof with MEMPROF_SAMPLE_BYTES=64K under each
-// of the five allocators, shows both at the top by bytes live at exit, each
+// of the registry's allocators, shows both at the top by bytes live at exit, each
 // within 20% of the truth; a block grown by realloc is sampled as the
 // allocation of its new size; the bytes each site held when the heap peaked
 // are within 20% of the truth; sampling changes none of memprof's counts; and
@@ -72,8 +72,8 @@ TEST_P(Leaks, BothLeakingFunctionsLeadWithinTwentyPercent) {
     EXPECT_EQ(on.num(key), off.num(key)) << key;
 }
 
-INSTANTIATE_TEST_SUITE_P(FiveAllocators, Leaks, ::testing::ValuesIn(testing::test_allocators()),
-                         [](const auto& info) { return info.param.name; });
+INSTANTIATE_TEST_SUITE_P(EveryAllocator, Leaks, ::testing::ValuesIn(testing::test_allocators()),
+                         [](const auto& info) { return info.param.id; });
 
 TEST(Callsites, BenchWritesSitesWithFunctionFileAndLine) {
   SKIP_WHEN_WORKLOADS_ARE_SANITIZED();

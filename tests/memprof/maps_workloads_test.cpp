@@ -78,10 +78,10 @@ TEST_P(MapsBytes, RequestedBytesPerElementMatchTheNodeType) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryAllocator, MapsBytes, ::testing::ValuesIn(test_allocators()),
-                         [](const auto& info) { return info.param.name; });
+                         [](const auto& info) { return info.param.id; });
 
 std::string name_of(const ::testing::TestParamInfo<MapsContainer::ParamType>& info) {
-  return std::get<0>(info.param).name + "_" + std::get<1>(info.param);
+  return std::get<0>(info.param).id + "_" + std::get<1>(info.param);
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryAllocator, MapsContainer,

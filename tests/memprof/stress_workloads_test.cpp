@@ -1,5 +1,5 @@
 // stress_workloads_test — every app of the stress binary at tiny under memprof
-// in front of each of the five allocators, at 1 and 2 threads: it verifies
+// in front of each allocator of the registry, at 1 and 2 threads: it verifies
 // (exit 0: its blocks' stamps held), reports its measured phase, and memprof
 // counted its allocations; blocks freed by other threads are counted as
 // freed, and every block is freed but those the app says it leaves at exit.
@@ -61,7 +61,7 @@ INSTANTIATE_TEST_SUITE_P(AllocatorsAndApps, StressApp,
                          [](const auto& info) {
                            std::string app = std::get<1>(info.param);
                            for (char& ch : app) ch = ch == '-' ? '_' : ch;
-                           return std::get<0>(info.param).name + "_" + app;
+                           return std::get<0>(info.param).id + "_" + app;
                          });
 
 const char* const kMicroFamilies[] = {"malloc-free", "batch", "new-delete", "realloc", "aligned", "calloc", "cross-thread"};
@@ -100,7 +100,7 @@ INSTANTIATE_TEST_SUITE_P(AllocatorsAndFamilies, MicroFamily,
                          [](const auto& info) {
                            std::string family = std::get<1>(info.param);
                            for (char& ch : family) ch = ch == '-' ? '_' : ch;
-                           return std::get<0>(info.param).name + "_" + family;
+                           return std::get<0>(info.param).id + "_" + family;
                          });
 
 }  // namespace

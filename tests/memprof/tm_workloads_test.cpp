@@ -1,6 +1,6 @@
 // tm_workloads_test — every intset structure under every TM build (ml_wt, gl_wt,
 // serialirr with 1 and 2 threads, lock with 1 and 2, seq), with memprof in
-// front of each of the five allocators: verification passes, every operation
+// front of each allocator of the registry: verification passes, every operation
 // commits exactly once, and node allocations count as tx in every build;
 // and the STAMP-like apps likewise.
 #include <gtest/gtest.h>
@@ -87,14 +87,14 @@ INSTANTIATE_TEST_SUITE_P(AllocatorsAndApps, StampApp,
                          [](const auto& info) {
                            std::string app = std::get<1>(info.param);
                            for (char& ch : app) ch = ch == '-' ? '_' : ch;
-                           return std::get<0>(info.param).name + "_" + app;
+                           return std::get<0>(info.param).id + "_" + app;
                          });
 
 INSTANTIATE_TEST_SUITE_P(AllocatorsAndSets, Intset,
                          ::testing::Combine(::testing::ValuesIn(test_allocators()),
                                             ::testing::Values("list", "hash", "rbtree", "skiplist")),
                          [](const auto& info) {
-                           return std::get<0>(info.param).name + "_" + std::get<1>(info.param);
+                           return std::get<0>(info.param).id + "_" + std::get<1>(info.param);
                          });
 
 }  // namespace

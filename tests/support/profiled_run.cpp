@@ -4,12 +4,15 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "run_command.h"
 
@@ -17,14 +20,28 @@ namespace allocstamp::testing {
 
 namespace fs = std::filesystem;
 
+// Every entry of allocators/allocators.json (the registry bench reads), with
+// the first of its libraries that exists (else its first: not installed).
 const std::vector<TestAllocator>& test_allocators() {
-  static const std::vector<TestAllocator> all = {
-      {"glibc", ""},
-      {"jemalloc", "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2"},
-      {"tcmalloc", "/usr/lib/x86_64-linux-gnu/libtcmalloc_minimal.so.4"},
-      {"mimalloc", "/usr/lib/x86_64-linux-gnu/libmimalloc.so.2"},
-      {"tbbmalloc", "/usr/lib/x86_64-linux-gnu/libtbbmalloc_proxy.so.2"},
-  };
+  static const std::vector<TestAllocator> all = [] {
+    std::ifstream in(ALLOCATORS_JSON);
+    if (!in) throw std::runtime_error("cannot read " + std::string(ALLOCATORS_JSON));
+    const nlohmann::json registry = nlohmann::json::parse(in);  // kept: the loop walks into it
+    std::vector<TestAllocator> out;
+    for (const auto& entry : registry.at("allocators")) {
+      TestAllocator a{entry.at("name").get<std::string>(), "", ""};
+      for (char c : a.name) a.id += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+      const auto libraries = entry.at("libraries").get<std::vector<std::string>>();
+      for (const std::string& library : libraries)
+        if (fs::exists(library)) {
+          a.library = library;
+          break;
+        }
+      if (a.library.empty() && !libraries.empty()) a.library = libraries.front();
+      out.push_back(a);
+    }
+    return out;
+  }();
   return all;
 }
 

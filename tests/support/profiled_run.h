@@ -14,12 +14,13 @@ namespace allocstamp::testing {
 struct TestAllocator {
   std::string name;
   std::string library;  // empty: glibc, nothing preloaded
+  std::string id;       // the name as a test name takes it (tcmalloc-full: tcmalloc_full)
 };
 
 // gtest prints a parameter with this (instead of its bytes).
 inline void PrintTo(const TestAllocator& allocator, std::ostream* os) { *os << allocator.name; }
 
-// The five allocators the tests must pass under, by their Debian paths.
+// The allocators the tests must pass under: every entry of allocators/allocators.json.
 const std::vector<TestAllocator>& test_allocators();
 bool installed(const TestAllocator& allocator);
 // Whether a test may run under `allocator`. When not, it says why as gtest
