@@ -152,13 +152,6 @@ inline Value spread_bar(const std::vector<double>& values) {
   return {median_of(values), *lo, *hi};
 }
 
-// An estimate's bar: the geometric mean and its 95% interval.
-inline Value estimate_bar(const stats::LogEstimate& e, double scale) {
-  if (e.n == 0) return {};
-  const double v = e.center / scale;
-  return {v, std::isnan(e.low) ? v : e.low / scale, std::isnan(e.high) ? v : e.high / scale};
-}
-
 // A clustered bar chart: one cluster per row, one bar per series (bars.gp).
 struct Bars {
   std::vector<std::string> series, rows;

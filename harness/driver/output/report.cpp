@@ -18,8 +18,8 @@
 #include "analysis/findings.h"
 #include "output/format.h"
 #include "results/meta.h"
+#include "results/results_folder.h"
 #include "run/shell_words.h"
-#include "key_names.h"
 
 namespace allocstamp {
 
@@ -183,8 +183,7 @@ void scopes_section(const ResultsView& view, Document& doc) {
   const fs::path file = view.dir / "scopes.csv";
   if (!fs::exists(file)) return;
   std::vector<std::size_t> at;
-  std::vector<CsvRow> rows = read_csv_columns(
-      file, {"run_id", "name", "calls_count", "allocs_count", "requested_bytes", "held_bytes", keys::duration_ns}, at);
+  std::vector<CsvRow> rows = read_csv_columns(file, scope_columns(), at);  // at[i]: scope_columns()[i]
   if (rows.empty()) return;
   const std::size_t run = at[0], name = at[1], calls = at[2], allocs = at[3], bytes = at[4], held = at[5],
                     duration = at[6];

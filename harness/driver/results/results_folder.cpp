@@ -40,10 +40,15 @@ std::vector<Column> columns_from_keys() {
 
 const std::vector<Column> kColumns = columns_from_keys();
 
-
 // One row per named scope of a run (memprof's @scope records).
 const std::vector<std::string> kScopeColumns = {"run_id", "name", "calls_count", "allocs_count", "requested_bytes",
                                                 "held_bytes", keys::duration_ns};
+
+}  // namespace
+
+const std::vector<std::string>& scope_columns() { return kScopeColumns; }
+
+namespace {
 
 // One row per repetition of a micro-benchmark (the micro workloads' @micro records).
 const std::vector<std::string> kMicroColumns = {"run_id",     "kind",       "benchmark",      "size_bytes",

@@ -29,6 +29,9 @@ struct Column {
 };
 // runs.csv's columns, in order (extra and log last).
 const std::vector<Column>& run_columns();
+// scopes.csv's columns, in order: run_id, name, calls_count, allocs_count,
+// requested_bytes, held_bytes, duration_ns.
+const std::vector<std::string>& scope_columns();
 
 // The status of a finished run: ok, failed, verify_failed, crashed, timeout.
 Status status_of(const Finished& f);
