@@ -33,12 +33,14 @@ void* free_blocks(void*) {
 
 char* volatile sink;  // keeps the compiler from folding a new/delete pair away
 
+// Two of these run at once: each deletes its own block, never sink (which the
+// other thread may have overwritten in between: a double free).
 void* churn(void* arg) {
   long seed = reinterpret_cast<long>(arg);
   for (int i = 0; i < 2000; ++i) {
     char* p = new char[size_t(8 + (i * seed) % 300)];
     sink = p;
-    delete[] sink;
+    delete[] p;
   }
   return nullptr;
 }
