@@ -160,8 +160,13 @@ class RbTree {
     if (z->left && z->right) {
       y = z->right;
       while (y->left) y = y->left;
-      z->key = y->key;
-      z->value = y->value;
+      // Through locals: a node copied as one block inside a transaction is a
+      // libitm block copy, which ml_wt can restart without end
+      // (docs/stamp-fidelity.md, "Block copies inside transactions").
+      Key key = y->key;
+      Value value = y->value;
+      z->key = key;
+      z->value = value;
     }
     Node* x = y->left ? y->left : y->right;
     Node* x_parent = y->parent;

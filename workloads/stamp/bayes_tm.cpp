@@ -133,12 +133,19 @@ __attribute__((noinline)) float tx_update_base(Learner* l, float delta, long* nu
   return base;
 }
 
-// One search (find_best_insert, _remove or _reverse) as a transaction.
+// One search (find_best_insert, _remove or _reverse) as a transaction. The
+// result is copied out field by field: as one block it would be a libitm block
+// copy, which ml_wt can restart without end (docs/stamp-fidelity.md, "Block
+// copies inside transactions").
 template <Task (*find)(Search&)>
 __attribute__((noinline)) Task tx_find(Search& s) {
   Task t;
   TM_BEGIN
-  t = find(s);
+  Task found = find(s);
+  t.op = found.op;
+  t.from = found.from;
+  t.to = found.to;
+  t.score = found.score;
   TM_END
   return t;
 }

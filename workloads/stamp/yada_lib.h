@@ -19,6 +19,17 @@ struct Coordinate {
   double x, y;
 };
 
+// A copy of a shared coordinate, one field at a time. Copied as a whole inside
+// a transaction it is one libitm block copy, which ml_wt restarts without end
+// (100 times, then serially) when its source and its destination share an
+// ownership record: docs/stamp-fidelity.md, "Block copies inside transactions".
+TM_SAFE inline Coordinate coordinate_read(const Coordinate* p) {
+  Coordinate c;
+  c.x = p->x;
+  c.y = p->y;
+  return c;
+}
+
 TM_SAFE inline long coordinate_compare(const Coordinate* a, const Coordinate* b) {
   if (a->x < b->x) return -1;
   if (a->x > b->x) return 1;

@@ -126,10 +126,10 @@ TM_SAFE long retriangulate(Element* e, Region* r, Mesh* m, EdgeMap* edges, Leaks
     Coordinate ends[2];
     Edge* edge = &e->edges[0];
     ends[0] = center;
-    ends[1] = *edge->first;
+    ends[1] = coordinate_read(edge->first);
     Element* a = element_new(ends, 2, g_angle);
     mesh_insert(m, a, edges);
-    ends[1] = *edge->second;
+    ends[1] = coordinate_read(edge->second);
     Element* b = element_new(ends, 2, g_angle);
     mesh_insert(m, b, edges);
     m->boundary->tree.remove(EdgeKey{&e->edges[0]});
@@ -139,7 +139,7 @@ TM_SAFE long retriangulate(Element* e, Region* r, Mesh* m, EdgeMap* edges, Leaks
   }
   for (EdgeList::Node* n = border->head.next; n; n = n->next) {
     Edge* edge = n->data;
-    Coordinate corners[3] = {center, *edge->first, *edge->second};
+    Coordinate corners[3] = {center, coordinate_read(edge->first), coordinate_read(edge->second)};
     Element* after = element_new(corners, 3, g_angle);
     mesh_insert(m, after, edges);
     if (element_is_bad(after)) {
