@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "command_line.h"
+#include "runtime.h"
 
 namespace allocstamp::intset {
 namespace stm { Result run(const Config&); }
@@ -21,25 +22,21 @@ namespace seq { Result run(const Config&); }
 namespace {
 
 using namespace allocstamp;
-using tm::usage_error;
+using workload::usage_error;
 
 const char* const kUsage =
     "usage: intset <list|hash|rbtree|skiplist> [--threads N] [--size tiny|small|medium|large]"
     " [--seed S] [--tm ml_wt|gl_wt|serialirr|lock|seq] [--update PCT] [--initial N] [--range N] [--ops N]\n";
 
 long ops_for_size(const std::string& size) {
-  if (size == "tiny") return 2000;
-  if (size == "small") return 20000;
-  if (size == "medium") return 200000;
-  if (size == "large") return 1000000;
-  usage_error("--size takes tiny, small, medium or large, not '" + size + "'");
+  return workload::by_size<long>(size, 2000, 20000, 200000, 1000000);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace allocstamp::intset;
-  tm::set_program({"intset", kUsage});
+  workload::set_program({"intset", kUsage});
   if (argc < 2) usage_error("which set? list, hash, rbtree or skiplist");
   Config c;
   std::string app = argv[1];
@@ -49,11 +46,11 @@ int main(int argc, char** argv) {
   else if (app == "skiplist") c.structure = Structure::skiplist;
   else usage_error("unknown set '" + app + "'");
   long ops = -1;
-  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
-    if (option == "--update") c.update_percent = int(tm::whole_number(option, value, 0, 100));
-    else if (option == "--initial") c.initial = tm::whole_number(option, value, 0, 1L << 30);
-    else if (option == "--range") c.range = tm::whole_number(option, value, 1, 1L << 30);
-    else if (option == "--ops") ops = tm::whole_number(option, value, 0, 1L << 40);
+  workload::Common common = workload::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--update") c.update_percent = int(workload::whole_number(option, value, 0, 100));
+    else if (option == "--initial") c.initial = workload::whole_number(option, value, 0, 1L << 30);
+    else if (option == "--range") c.range = workload::whole_number(option, value, 1, 1L << 30);
+    else if (option == "--ops") ops = workload::whole_number(option, value, 0, 1L << 40);
     else return false;
     return true;
   });

@@ -28,11 +28,8 @@ const char* const kUsage =
 
 uint64_t elements_for(const std::string& app, const std::string& size) {
   bool insert = app == "insert";
-  if (size == "tiny") return 10'000;
-  if (size == "small") return insert ? 256'000 : 100'000;
-  if (size == "medium") return insert ? 1'024'000 : 1'000'000;
-  if (size == "large") return 8'192'000;
-  tm::usage_error("--size takes tiny, small, medium or large, not '" + size + "'");
+  return workload::by_size<uint64_t>(size, 10'000, insert ? 256'000 : 100'000, insert ? 1'024'000 : 1'000'000,
+                                     8'192'000);
 }
 
 bool known_container(std::string_view name) {
@@ -42,45 +39,45 @@ bool known_container(std::string_view name) {
 }
 
 int run(int argc, char** argv) {
-  tm::set_program({"maps", kUsage});
+  workload::set_program({"maps", kUsage});
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
     std::fputs(kUsage, argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
   }
   const std::string app = argv[1];
-  if (app != "insert" && app != "churn") tm::usage_error("unknown app '" + app + "'");
+  if (app != "insert" && app != "churn") workload::usage_error("unknown app '" + app + "'");
   Config c;
   long elements = -1, ops = -1;
   std::string order = "random";
-  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+  workload::Common common = workload::parse_common(argc, argv, [&](const std::string& option, const char* value) {
     if (option == "--container") c.container = value;
-    else if (option == "--elements") elements = tm::whole_number(option, value, 1, 1L << 31);
-    else if (option == "--ops") ops = tm::whole_number(option, value, 0, 1L << 40);
+    else if (option == "--elements") elements = workload::whole_number(option, value, 1, 1L << 31);
+    else if (option == "--ops") ops = workload::whole_number(option, value, 0, 1L << 40);
     else if (option == "--key") c.key = value;
     else if (option == "--order") order = value;
     else return false;
     return true;
   });
-  if (c.container.empty()) tm::usage_error("--container is required");
-  if (!known_container(c.container)) tm::usage_error("unknown --container '" + std::string(c.container) + "'");
+  if (c.container.empty()) workload::usage_error("--container is required");
+  if (!known_container(c.container)) workload::usage_error("unknown --container '" + std::string(c.container) + "'");
   if (c.key != "u32" && c.key != "u64" && c.key != "string")
-    tm::usage_error("--key takes u32, u64 or string, not '" + c.key + "'");
-  if (order != "random" && order != "sorted") tm::usage_error("--order takes random or sorted, not '" + order + "'");
+    workload::usage_error("--key takes u32, u64 or string, not '" + c.key + "'");
+  if (order != "random" && order != "sorted") workload::usage_error("--order takes random or sorted, not '" + order + "'");
   if (app == "churn" && c.container == "std_vector_sorted")
-    tm::usage_error("churn needs erase: std_vector_sorted is insert-only (the lower bound for insert)");
+    workload::usage_error("churn needs erase: std_vector_sorted is insert-only (the lower bound for insert)");
   c.order = order == "sorted" ? Order::sorted : Order::random;
   c.elements = elements > 0 ? uint64_t(elements) : elements_for(app, common.size);
   c.ops = ops >= 0 ? uint64_t(ops) : 2 * c.elements;
   c.threads = common.threads;
   c.seed = common.seed;
-  if (c.elements < uint64_t(c.threads)) tm::usage_error("--elements must be at least --threads");
+  if (c.elements < uint64_t(c.threads)) workload::usage_error("--elements must be at least --threads");
   // u32 keys are distinct only while the key space (every key a run ever inserts) fits 32 bits.
   if (c.key == "u32" && c.elements + (app == "churn" ? c.ops + 2 * uint64_t(c.threads) : 0) > (uint64_t(1) << 32))
-    tm::usage_error("u32 keys run out: --elements plus --ops exceed 2^32 distinct keys (use --key u64)");
+    workload::usage_error("u32 keys run out: --elements plus --ops exceed 2^32 distinct keys (use --key u64)");
 
   Result r;
   bool ran = app == "insert" ? run_insert(c, r) : run_churn(c, r);
-  if (!ran) tm::usage_error(r.problem);
+  if (!ran) workload::usage_error(r.problem);
   memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
   memprof::metric("elements_count", int64_t(r.elements));
   if (r.rss_baseline_kb >= 0) memprof::metric("rss_baseline_kb", r.rss_baseline_kb);

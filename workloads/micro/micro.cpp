@@ -206,20 +206,16 @@ const char* usage_text() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  tm::set_program({"micro", usage_text()});
-  if (argc < 2) tm::usage_error("which family?");
+  workload::set_program({"micro", usage_text()});
+  if (argc < 2) workload::usage_error("which family?");
   std::string name = argv[1];
   const Family* family = nullptr;
   for (const Family& f : kFamilies)
     if (name == f.name) family = &f;
-  if (!family) tm::usage_error("unknown family '" + name + "'");
-  tm::Common common = tm::parse_common(argc, argv, [](const std::string&, const char*) { return false; });
-  std::string min_time, repetitions;
-  if (common.size == "tiny") min_time = "0.001", repetitions = "1";
-  else if (common.size == "small") min_time = "0.02", repetitions = "3";
-  else if (common.size == "medium") min_time = "0.1", repetitions = "5";
-  else if (common.size == "large") min_time = "0.5", repetitions = "10";
-  else tm::usage_error("--size takes tiny, small, medium or large, not '" + common.size + "'");
+  if (!family) workload::usage_error("unknown family '" + name + "'");
+  workload::Common common = workload::parse_common(argc, argv, [](const std::string&, const char*) { return false; });
+  std::string min_time = workload::by_size<std::string>(common.size, "0.001", "0.02", "0.1", "0.5");
+  std::string repetitions = workload::by_size<std::string>(common.size, "1", "3", "5", "10");
   family->add(common.threads);
   std::string a0 = "micro", a1 = "--benchmark_min_time=" + min_time, a2 = "--benchmark_repetitions=" + repetitions,
               a3 = "--benchmark_report_aggregates_only=false";

@@ -9,11 +9,13 @@
 
 #include "bayes.h"
 #include "command_line.h"
+#include "runtime.h"
 
 namespace allocstamp::stamp {
 namespace {
 
-using tm::usage_error;
+using workload::by_size;
+using workload::usage_error;
 
 // The learner's running score and the learned network's score computed afresh
 // sum the same terms in another order (in float): they agree to about 1e-6 of
@@ -30,13 +32,13 @@ int run_bayes(const std::string& app, int argc, char** argv) {
   BayesConfig c;
   long vars = -1, records = -1, parents = -1, percent = -1, penalty = -1, edges = -2;
   double quality = -1;
-  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
-    if (option == "--vars") vars = tm::whole_number(option, value, 2, 4096);
-    else if (option == "--records") records = tm::whole_number(option, value, 1, 1L << 24);
-    else if (option == "--max-parents") parents = tm::whole_number(option, value, 0, 64);
-    else if (option == "--percent-parent") percent = tm::whole_number(option, value, 0, 100);
-    else if (option == "--insert-penalty") penalty = tm::whole_number(option, value, 0, 1L << 20);
-    else if (option == "--max-edges") edges = tm::whole_number(option, value, -1, 4096);
+  workload::Common common = workload::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--vars") vars = workload::whole_number(option, value, 2, 4096);
+    else if (option == "--records") records = workload::whole_number(option, value, 1, 1L << 24);
+    else if (option == "--max-parents") parents = workload::whole_number(option, value, 0, 64);
+    else if (option == "--percent-parent") percent = workload::whole_number(option, value, 0, 100);
+    else if (option == "--insert-penalty") penalty = workload::whole_number(option, value, 0, 1L << 20);
+    else if (option == "--max-edges") edges = workload::whole_number(option, value, -1, 4096);
     else if (option == "--quality") {
       char* end = nullptr;
       quality = std::strtod(value, &end);
@@ -45,11 +47,12 @@ int run_bayes(const std::string& app, int argc, char** argv) {
     return true;
   });
   // -v -r -n -p -i -e and the seed of each size.
-  if (common.size == "tiny") c.vars = 16, c.records = 256, c.max_parents = 2, c.percent_parent = 20, c.max_edges = 2, c.seed = 0;
-  else if (common.size == "small") c.vars = 32, c.records = 1024, c.max_parents = 2, c.percent_parent = 20, c.max_edges = 2, c.seed = 0;
-  else if (common.size == "medium") c.vars = 32, c.records = 768, c.max_parents = 10, c.percent_parent = 40, c.max_edges = 8, c.seed = 1;
-  else if (common.size == "large") c.vars = 32, c.records = 4096, c.max_parents = 10, c.percent_parent = 40, c.max_edges = 8, c.seed = 1;
-  else usage_error("--size takes tiny, small, medium or large, not '" + common.size + "'");
+  c.vars = by_size<long>(common.size, 16, 32, 32, 32);
+  c.records = by_size<long>(common.size, 256, 1024, 768, 4096);
+  c.max_parents = by_size<long>(common.size, 2, 2, 10, 10);
+  c.percent_parent = by_size<long>(common.size, 20, 20, 40, 40);
+  c.max_edges = by_size<long>(common.size, 2, 2, 8, 8);
+  c.seed = by_size<uint64_t>(common.size, 0, 0, 1, 1);
   c.insert_penalty = 2;
   if (vars > 0) c.vars = vars;
   if (records > 0) c.records = records;

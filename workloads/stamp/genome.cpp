@@ -7,12 +7,14 @@
 #include <memprof/memprof.h>
 
 #include "command_line.h"
+#include "runtime.h"
 #include "genome.h"
 
 namespace allocstamp::stamp {
 namespace {
 
-using tm::usage_error;
+using workload::by_size;
+using workload::usage_error;
 
 // STAMP's genome inputs: small -g256 -s16 -n16384, large -g16384 -s64 -n16777216.
 // --seed s seeds STAMP's generator (MT19937) with s - 1: the default 1 gives
@@ -21,18 +23,17 @@ int run_genome(const std::string& app, int argc, char** argv) {
   GenomeConfig c;
   long gene = -1, segments = -1;
   long segment = -1;
-  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
-    if (option == "--gene-length") gene = tm::whole_number(option, value, 8, 1L << 30);
-    else if (option == "--segment-length") segment = tm::whole_number(option, value, 4, 4096);
-    else if (option == "--segments") segments = tm::whole_number(option, value, 1, 1L << 32);
+  workload::Common common = workload::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--gene-length") gene = workload::whole_number(option, value, 8, 1L << 30);
+    else if (option == "--segment-length") segment = workload::whole_number(option, value, 4, 4096);
+    else if (option == "--segments") segments = workload::whole_number(option, value, 1, 1L << 32);
     else return false;
     return true;
   });
-  if (common.size == "tiny") c.gene_length = 128, c.segment_length = 16, c.segments = 1024;
-  else if (common.size == "small") c.gene_length = 256, c.segment_length = 16, c.segments = 16384;
-  else if (common.size == "medium") c.gene_length = 4096, c.segment_length = 32, c.segments = 262144;
-  else if (common.size == "large") c.gene_length = 16384, c.segment_length = 64, c.segments = 16777216;
-  else usage_error("--size takes tiny, small, medium or large, not '" + common.size + "'");
+  // tiny, small, medium, large
+  c.gene_length = by_size<long>(common.size, 128, 256, 4096, 16384);
+  c.segment_length = by_size<long>(common.size, 16, 16, 32, 64);
+  c.segments = by_size<long>(common.size, 1024, 16384, 262144, 16777216);
   if (gene > 0) c.gene_length = gene;
   if (segment > 0) c.segment_length = segment;
   if (segments > 0) c.segments = segments;

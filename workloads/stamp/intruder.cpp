@@ -7,12 +7,14 @@
 #include <memprof/memprof.h>
 
 #include "command_line.h"
+#include "runtime.h"
 #include "intruder.h"
 
 namespace allocstamp::stamp {
 namespace {
 
-using tm::usage_error;
+using workload::by_size;
+using workload::usage_error;
 
 // STAMP's intruder inputs: small -a10 -l4 -n2038 -s1, large -a10 -l128 -n262144 -s1
 // (-l is a flow's maximum length in bytes). --seed s seeds the stream's MT19937
@@ -23,18 +25,16 @@ int run_intruder(const std::string& app, int argc, char** argv) {
   int attack = -1;
   long max_length = -1;
   long flows = -1;
-  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
-    if (option == "--attack-percent") attack = int(tm::whole_number(option, value, 0, 100));
-    else if (option == "--max-length") max_length = tm::whole_number(option, value, 1, 1L << 20);
-    else if (option == "--flows") flows = tm::whole_number(option, value, 1, 1L << 30);
+  workload::Common common = workload::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--attack-percent") attack = int(workload::whole_number(option, value, 0, 100));
+    else if (option == "--max-length") max_length = workload::whole_number(option, value, 1, 1L << 20);
+    else if (option == "--flows") flows = workload::whole_number(option, value, 1, 1L << 30);
     else return false;
     return true;
   });
-  if (common.size == "tiny") c.flows = 256, c.max_length = 4;
-  else if (common.size == "small") c.flows = 2038, c.max_length = 4;
-  else if (common.size == "medium") c.flows = 32768, c.max_length = 32;
-  else if (common.size == "large") c.flows = 262144, c.max_length = 128;
-  else usage_error("--size takes tiny, small, medium or large, not '" + common.size + "'");
+  // tiny, small, medium, large
+  c.flows = by_size<long>(common.size, 256, 2038, 32768, 262144);
+  c.max_length = by_size<long>(common.size, 4, 4, 32, 128);
   if (attack >= 0) c.attack_percent = attack;
   if (max_length > 0) c.max_length = max_length;
   if (flows > 0) c.flows = flows;

@@ -7,22 +7,23 @@
 #include <memprof/memprof.h>
 
 #include "command_line.h"
+#include "runtime.h"
 #include "kmeans.h"
 
 namespace allocstamp::stamp {
 namespace {
 
-using tm::usage_error;
+using workload::by_size;
+using workload::usage_error;
 
 // STAMP's kmeans inputs: small random-n2048-d16-c16.txt -t0.05, large
 // random-n65536-d32-c16.txt -t0.00001 (tiny and medium: other files of the
 // same generator; STAMP ships n16384-d24-c16 too).
 void size_kmeans(KmeansConfig& c, const std::string& size) {
-  if (size == "tiny") c.points = 512, c.dims = 8;
-  else if (size == "small") c.points = 2048, c.dims = 16;
-  else if (size == "medium") c.points = 16384, c.dims = 24;
-  else if (size == "large") c.points = 65536, c.dims = 32, c.threshold = 0.00001f;
-  else usage_error("--size takes tiny, small, medium or large, not '" + size + "'");
+  // tiny, small, medium, large
+  c.points = by_size<long>(size, 512, 2048, 16384, 65536);
+  c.dims = by_size(size, 8, 16, 24, 32);
+  c.threshold = by_size(size, c.threshold, c.threshold, c.threshold, 0.00001f);
 }
 
 int run_kmeans(const std::string& app, int argc, char** argv) {
@@ -31,11 +32,11 @@ int run_kmeans(const std::string& app, int argc, char** argv) {
   long points = -1;
   int dims = -1;
   double threshold = -1;
-  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
-    if (option == "--points") points = tm::whole_number(option, value, 1, 1L << 24);
-    else if (option == "--dims") dims = int(tm::whole_number(option, value, 1, 1024));
-    else if (option == "--centres") c.centres = int(tm::whole_number(option, value, 1, 64));
-    else if (option == "--clusters") c.clusters = int(tm::whole_number(option, value, 1, 4096));
+  workload::Common common = workload::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--points") points = workload::whole_number(option, value, 1, 1L << 24);
+    else if (option == "--dims") dims = int(workload::whole_number(option, value, 1, 1024));
+    else if (option == "--centres") c.centres = int(workload::whole_number(option, value, 1, 64));
+    else if (option == "--clusters") c.clusters = int(workload::whole_number(option, value, 1, 4096));
     else if (option == "--threshold") threshold = std::atof(value);
     else return false;
     return true;

@@ -11,6 +11,7 @@
 #include <memprof/memprof.h>
 
 #include "command_line.h"
+#include "runtime.h"
 #include "labyrinth.h"
 #include "python_random.h"
 
@@ -51,27 +52,27 @@ bool write_labyrinth_input(const LabyrinthConfig& c, int fd) {
 
 namespace {
 
-using tm::usage_error;
+using workload::by_size;
+using workload::usage_error;
 
 // STAMP's labyrinth inputs: small a 32x32x3 maze with 96 paths, large 512x512x7 with 512.
 int run_labyrinth(const std::string& app, int argc, char** argv) {
   LabyrinthConfig c;
   int x = -1, y = -1, z = -1, paths = -1;
   std::string write_maze;
-  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
-    if (option == "--x") x = int(tm::whole_number(option, value, 2, 4096));
-    else if (option == "--y") y = int(tm::whole_number(option, value, 2, 4096));
-    else if (option == "--z") z = int(tm::whole_number(option, value, 1, 64));
-    else if (option == "--paths") paths = int(tm::whole_number(option, value, 1, 1 << 20));
+  workload::Common common = workload::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--x") x = int(workload::whole_number(option, value, 2, 4096));
+    else if (option == "--y") y = int(workload::whole_number(option, value, 2, 4096));
+    else if (option == "--z") z = int(workload::whole_number(option, value, 1, 64));
+    else if (option == "--paths") paths = int(workload::whole_number(option, value, 1, 1 << 20));
     else if (option == "--write-maze") write_maze = value;
     else return false;
     return true;
   });
-  if (common.size == "tiny") c.x = 16, c.y = 16, c.z = 2, c.paths = 16;
-  else if (common.size == "small") c.x = 32, c.y = 32, c.z = 3, c.paths = 96;
-  else if (common.size == "medium") c.x = 128, c.y = 128, c.z = 5, c.paths = 256;
-  else if (common.size == "large") c.x = 512, c.y = 512, c.z = 7, c.paths = 512;
-  else usage_error("--size takes tiny, small, medium or large, not '" + common.size + "'");
+  // tiny, small, medium, large
+  c.x = c.y = by_size(common.size, 16, 32, 128, 512);
+  c.z = by_size(common.size, 2, 3, 5, 7);
+  c.paths = by_size(common.size, 16, 96, 256, 512);
   if (x > 0) c.x = x;
   if (y > 0) c.y = y;
   if (z > 0) c.z = z;

@@ -35,11 +35,11 @@ const char* usage_text() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  tm::set_program({"stamp", usage_text()});
-  if (argc < 2) tm::usage_error("which app?");
+  workload::set_program({"stamp", usage_text()});
+  if (argc < 2) workload::usage_error("which app?");
   std::string name = argv[1];
   for (const stamp::App* app : kApps)
     for (const char* answer : app->names)
       if (answer && name == answer) return app->main(name, argc, argv);
-  tm::usage_error("unknown app '" + name + "'");
+  workload::usage_error("unknown app '" + name + "'");
 }

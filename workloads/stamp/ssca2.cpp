@@ -7,12 +7,14 @@
 #include <memprof/memprof.h>
 
 #include "command_line.h"
+#include "runtime.h"
 #include "ssca2.h"
 
 namespace allocstamp::stamp {
 namespace {
 
-using tm::usage_error;
+using workload::by_size;
+using workload::usage_error;
 
 float probability(const std::string& option, const char* text) {
   char* end = nullptr;
@@ -25,21 +27,18 @@ float probability(const std::string& option, const char* text) {
 int run_ssca2(const std::string& app, int argc, char** argv) {
   Ssca2Config c;
   int scale = -1;
-  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
-    if (option == "--scale") scale = int(tm::whole_number(option, value, 1, 30));
-    else if (option == "--max-path") c.max_path = int(tm::whole_number(option, value, 1, 64));
-    else if (option == "--max-parallel") c.max_parallel = int(tm::whole_number(option, value, 1, 64));
+  workload::Common common = workload::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--scale") scale = int(workload::whole_number(option, value, 1, 30));
+    else if (option == "--max-path") c.max_path = int(workload::whole_number(option, value, 1, 64));
+    else if (option == "--max-parallel") c.max_parallel = int(workload::whole_number(option, value, 1, 64));
     else if (option == "--unidirectional") c.unidirectional = probability(option, value);
     else if (option == "--interclique") c.interclique = probability(option, value);
     else if (option == "--int-weights") c.int_weights = probability(option, value);
     else return false;
     return true;
   });
-  if (common.size == "tiny") c.scale = 12;  // the least at which STAMP's generator keeps within its buffers
-  else if (common.size == "small") c.scale = 13;
-  else if (common.size == "medium") c.scale = 17;
-  else if (common.size == "large") c.scale = 20;
-  else usage_error("--size takes tiny, small, medium or large, not '" + common.size + "'");
+  // tiny is the least scale at which STAMP's generator keeps within its buffers.
+  c.scale = by_size(common.size, 12, 13, 17, 20);
   if (scale > 0) c.scale = scale;
   if (c.scale < 3 || c.scale > 30) usage_error("--scale takes 3 to 30");
   c.threads = common.threads;

@@ -7,20 +7,20 @@
 #include <memprof/memprof.h>
 
 #include "command_line.h"
+#include "runtime.h"
 #include "vacation.h"
 
 namespace allocstamp::stamp {
 namespace {
 
-using tm::usage_error;
+using workload::by_size;
+using workload::usage_error;
 
 // STAMP's vacation inputs: small -r16384 -t4096, large -r1048576 -t4194304.
 void size_vacation(VacationConfig& c, const std::string& size) {
-  if (size == "tiny") c.relations = 1024, c.transactions = 2048;
-  else if (size == "small") c.relations = 16384, c.transactions = 4096;
-  else if (size == "medium") c.relations = 131072, c.transactions = 262144;
-  else if (size == "large") c.relations = 1048576, c.transactions = 4194304;
-  else usage_error("--size takes tiny, small, medium or large, not '" + size + "'");
+  // tiny, small, medium, large
+  c.relations = by_size<long>(size, 1024, 16384, 131072, 1048576);
+  c.transactions = by_size<long>(size, 2048, 4096, 262144, 4194304);
 }
 
 int run_vacation(const std::string& app, int argc, char** argv) {
@@ -28,12 +28,12 @@ int run_vacation(const std::string& app, int argc, char** argv) {
   if (app == "vacation-low") c.queries = 2, c.query_percent = 90, c.user_percent = 98;  // -n2 -q90 -u98
   else c.queries = 4, c.query_percent = 60, c.user_percent = 90;                         // -n4 -q60 -u90
   long relations = -1, transactions = -1;
-  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
-    if (option == "--relations") relations = tm::whole_number(option, value, 1, 1L << 30);
-    else if (option == "--transactions") transactions = tm::whole_number(option, value, 0, 1L << 40);
-    else if (option == "--queries") c.queries = int(tm::whole_number(option, value, 1, 64));
-    else if (option == "--query-percent") c.query_percent = int(tm::whole_number(option, value, 1, 100));
-    else if (option == "--user-percent") c.user_percent = int(tm::whole_number(option, value, 0, 100));
+  workload::Common common = workload::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--relations") relations = workload::whole_number(option, value, 1, 1L << 30);
+    else if (option == "--transactions") transactions = workload::whole_number(option, value, 0, 1L << 40);
+    else if (option == "--queries") c.queries = int(workload::whole_number(option, value, 1, 64));
+    else if (option == "--query-percent") c.query_percent = int(workload::whole_number(option, value, 1, 100));
+    else if (option == "--user-percent") c.user_percent = int(workload::whole_number(option, value, 0, 100));
     else return false;
     return true;
   });

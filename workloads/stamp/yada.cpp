@@ -13,12 +13,14 @@
 #include <memprof/memprof.h>
 
 #include "command_line.h"
+#include "runtime.h"
 #include "yada.h"
 
 namespace allocstamp::stamp {
 namespace {
 
-using tm::usage_error;
+using workload::by_size;
+using workload::usage_error;
 
 // A folder of its own for the mesh files (they are read inside the measured
 // phase, as STAMP reads its inputs), removed after the run. Paths live in
@@ -49,20 +51,18 @@ int run_yada(const std::string& app, int argc, char** argv) {
   long points = -1;
   double angle = -1;
   std::string write_mesh;
-  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
-    if (option == "--points") points = tm::whole_number(option, value, 4, 1L << 26);
-    else if (option == "--angle") angle = double(tm::whole_number(option, value, 1, 30));
+  workload::Common common = workload::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--points") points = workload::whole_number(option, value, 4, 1L << 26);
+    else if (option == "--angle") angle = double(workload::whole_number(option, value, 1, 30));
     else if (option == "--write-mesh") write_mesh = value;
     else return false;
     return true;
   });
   // STAMP's inputs: 633.2 at -a20 (its simulator input), ttimeu1000000.2 at
   // -a15; medium is ttimeu10000.2's size.
-  if (common.size == "tiny") c.points = 100, c.angle = 20;
-  else if (common.size == "small") c.points = 633, c.angle = 20;
-  else if (common.size == "medium") c.points = 10000, c.angle = 20;
-  else if (common.size == "large") c.points = 1000000, c.angle = 15;
-  else usage_error("--size takes tiny, small, medium or large, not '" + common.size + "'");
+  // tiny, small, medium, large
+  c.points = by_size<long>(common.size, 100, 633, 10000, 1000000);
+  c.angle = by_size<double>(common.size, 20, 20, 20, 15);
   if (points > 0) c.points = points;
   if (angle > 0) c.angle = angle;
   c.threads = common.threads;

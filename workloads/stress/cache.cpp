@@ -68,10 +68,10 @@ void* thrash_worker(void* argument) {
 
 int run_cache(const std::string& app, int argc, char** argv, bool scratch) {
   long iterations = -1, repetitions = -1, object_size = 1;
-  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
-    if (option == "--iterations") iterations = tm::whole_number(option, value, 1, 1L << 30);
-    else if (option == "--repetitions") repetitions = tm::whole_number(option, value, 1, 1L << 30);
-    else if (option == "--object-size") object_size = tm::whole_number(option, value, 1, 1L << 20);
+  workload::Common common = workload::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--iterations") iterations = workload::whole_number(option, value, 1, 1L << 30);
+    else if (option == "--repetitions") repetitions = workload::whole_number(option, value, 1, 1L << 30);
+    else if (option == "--object-size") object_size = workload::whole_number(option, value, 1, 1L << 20);
     else return false;
     return true;
   });

@@ -14,6 +14,8 @@
 
 #include <memprof/memprof.h>
 
+#include "command_line.h"
+
 namespace allocstamp {
 namespace {
 
@@ -130,12 +132,12 @@ void churn(unsigned thread_index, const Config& config, std::vector<BlockRing>& 
   incoming.free_received();
 }
 
+const char kUsage[] =
+    "usage: churn [--threads N (2)] [--iterations N per thread (4000000)]"
+    " [--size tiny|small|medium|large] [--slots N (4096)] [--seed S (1)] [--use ends|all (ends)]\n";
+
 [[noreturn]] void usage_error(const char* message, std::string_view argument) {
-  std::fprintf(stderr,
-               "churn: %s '%.*s'\n"
-               "usage: churn [--threads N (2)] [--iterations N per thread (4000000)]"
-               " [--size tiny|small|medium|large] [--slots N (4096)] [--seed S (1)] [--use ends|all (ends)]\n",
-               message, int(argument.size()), argument.data());
+  std::fprintf(stderr, "churn: %s '%.*s'\n%s", message, int(argument.size()), argument.data(), kUsage);
   std::exit(2);
 }
 
@@ -149,12 +151,9 @@ std::uint64_t parse_count(std::string_view option, const char* text, std::uint64
 }
 
 // --size as bench passes it (Contract 3): iterations per thread.
-std::uint64_t iterations_for_size(std::string_view size) {
-  if (size == "tiny") return 20'000;
-  if (size == "small") return 1'000'000;
-  if (size == "medium") return 4'000'000;
-  if (size == "large") return 16'000'000;
-  usage_error("--size takes tiny, small, medium or large, not", size);
+std::uint64_t iterations_for_size(const char* size) {
+  workload::set_program({"churn", kUsage});
+  return workload::by_size<std::uint64_t>(size, 20'000, 1'000'000, 4'000'000, 16'000'000);
 }
 
 Config parse_arguments(int argc, char** argv) {

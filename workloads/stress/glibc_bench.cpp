@@ -66,9 +66,9 @@ long bench_size(size_t size, long allocations) {
 
 int run_simple(const std::string& app, int argc, char** argv) {
   long allocations = -1, size = 16;
-  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
-    if (option == "--allocations") allocations = tm::whole_number(option, value, kLargestBatch, 1L << 40);
-    else if (option == "--block-size") size = tm::whole_number(option, value, 1, 1L << 24);
+  workload::Common common = workload::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--allocations") allocations = workload::whole_number(option, value, kLargestBatch, 1L << 40);
+    else if (option == "--block-size") size = workload::whole_number(option, value, 1, 1L << 24);
     else return false;
     return true;
   });
@@ -141,8 +141,8 @@ long replace_blocks(const Draws& d, long operations) {
 
 int run_thread(const std::string& app, int argc, char** argv) {
   long operations = -1;
-  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
-    if (option == "--operations") operations = tm::whole_number(option, value, 1, 1L << 40);
+  workload::Common common = workload::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--operations") operations = workload::whole_number(option, value, 1, 1L << 40);
     else return false;
     return true;
   });

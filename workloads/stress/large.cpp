@@ -47,8 +47,8 @@ long replace_arrays(long steps, uint64_t seed) {
 
 int run_large(const std::string& app, int argc, char** argv) {
   long steps = -1;
-  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
-    if (option == "--steps") steps = tm::whole_number(option, value, 1, 1L << 30);
+  workload::Common common = workload::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--steps") steps = workload::whole_number(option, value, 1, 1L << 30);
     else return false;
     return true;
   });
@@ -208,16 +208,16 @@ void test_thread(TesterThread* t) {
 int run_alloc_test(const std::string& app, int argc, char** argv) {
   constexpr int kMaxThreads = 32;  // the original's
   long operations = -1, items = 1 << 18;
-  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
-    if (option == "--operations") operations = tm::whole_number(option, value, 32, 1L << 40);
-    else if (option == "--items") items = tm::whole_number(option, value, 32, 1L << 30);
+  workload::Common common = workload::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--operations") operations = workload::whole_number(option, value, 32, 1L << 40);
+    else if (option == "--items") items = workload::whole_number(option, value, 32, 1L << 30);
     else return false;
     return true;
   });
   // The skew's smallest range holds 0.0064% of a thread's slots; empty, it
   // would divide by zero (the original's limit: 16 threads of 2^18 items).
   if (common.threads > kMaxThreads || double(items / common.threads) * 0.000064 < 1)
-    tm::usage_error("alloc-test with --items " + std::to_string(items) + " and --threads " +
+    workload::usage_error("alloc-test with --items " + std::to_string(items) + " and --threads " +
                     std::to_string(common.threads) + " leaves a thread fewer than 15625 slots or runs more than 32 " +
                     "threads — lower --threads or raise --items (the default 262144 allows 16 threads)");
   // The original: 100,000,000 visits per thread (medium, large); small a tenth.

@@ -141,23 +141,23 @@ T* bookkeeping(size_t n) {
 int run_larson(const std::string& app, int argc, char** argv) {
   Config c;
   long replacements = -1, rounds = -1;
-  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
-    if (option == "--replacements") replacements = tm::whole_number(option, value, 1, 1L << 40);
-    else if (option == "--rounds") rounds = tm::whole_number(option, value, 1, 1L << 20);
-    else if (option == "--blocks") c.blocks = tm::whole_number(option, value, 2, 1L << 20);
-    else if (option == "--min-size") c.min_size = tm::whole_number(option, value, 2, 1L << 30);
-    else if (option == "--max-size") c.max_size = tm::whole_number(option, value, 2, 1L << 30);
-    else if (option == "--sized") c.sized = tm::whole_number(option, value, 0, 1) == 1;
+  workload::Common common = workload::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--replacements") replacements = workload::whole_number(option, value, 1, 1L << 40);
+    else if (option == "--rounds") rounds = workload::whole_number(option, value, 1, 1L << 20);
+    else if (option == "--blocks") c.blocks = workload::whole_number(option, value, 2, 1L << 20);
+    else if (option == "--min-size") c.min_size = workload::whole_number(option, value, 2, 1L << 30);
+    else if (option == "--max-size") c.max_size = workload::whole_number(option, value, 2, 1L << 30);
+    else if (option == "--sized") c.sized = workload::whole_number(option, value, 0, 1) == 1;
     else return false;
     return true;
   });
   // tiny: five short lifetimes; small ≈ 1 s under glibc here at one thread;
   // medium and large about what the original does in its 5 s and 20 s.
   c.replacements = by_size(common.size, 100'000, 10'000'000, 50'000'000, 200'000'000);
-  c.rounds = common.size == "tiny" ? 4 : 100;
+  c.rounds = by_size(common.size, 4, 100, 100, 100);
   if (replacements > 0) c.replacements = replacements;
   if (rounds > 0) c.rounds = rounds;
-  if (c.min_size > c.max_size) tm::usage_error("--min-size cannot exceed --max-size");
+  if (c.min_size > c.max_size) workload::usage_error("--min-size cannot exceed --max-size");
   c.threads = common.threads;
   c.seed = long(common.seed);
 

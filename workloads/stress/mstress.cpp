@@ -141,9 +141,9 @@ void run_round(Shared& shared, int threads) {
 
 int run_mstress(const std::string& app, int argc, char** argv) {
   long scale = -1, iterations = -1;
-  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
-    if (option == "--scale") scale = tm::whole_number(option, value, 1, 1L << 20);
-    else if (option == "--iterations") iterations = tm::whole_number(option, value, 1, 1L << 20);
+  workload::Common common = workload::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--scale") scale = workload::whole_number(option, value, 1, 1L << 20);
+    else if (option == "--iterations") iterations = workload::whole_number(option, value, 1, 1L << 20);
     else return false;
     return true;
   });

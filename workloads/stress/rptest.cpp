@@ -251,17 +251,17 @@ int run_rptest(const std::string& app, int argc, char** argv) {
   static Shared s;
   Params& p = s.p;
   long loops = -1;
-  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
-    if (option == "--loops") loops = tm::whole_number(option, value, 1, 1L << 24);
-    else if (option == "--allocs") p.allocs = tm::whole_number(option, value, 1, 1L << 24);
-    else if (option == "--ops") p.ops = tm::whole_number(option, value, 1, 1L << 24);
-    else if (option == "--cross-rate") p.cross_rate = tm::whole_number(option, value, 0, 1L << 24);
-    else if (option == "--min-size") p.min_size = size_t(tm::whole_number(option, value, 4, 1L << 30));
-    else if (option == "--max-size") p.max_size = size_t(tm::whole_number(option, value, 4, 1L << 30));
+  workload::Common common = workload::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--loops") loops = workload::whole_number(option, value, 1, 1L << 24);
+    else if (option == "--allocs") p.allocs = workload::whole_number(option, value, 1, 1L << 24);
+    else if (option == "--ops") p.ops = workload::whole_number(option, value, 1, 1L << 24);
+    else if (option == "--cross-rate") p.cross_rate = workload::whole_number(option, value, 0, 1L << 24);
+    else if (option == "--min-size") p.min_size = size_t(workload::whole_number(option, value, 4, 1L << 30));
+    else if (option == "--max-size") p.max_size = size_t(workload::whole_number(option, value, 4, 1L << 30));
     else return false;
     return true;
   });
-  if (p.min_size > p.max_size) tm::usage_error("--min-size cannot exceed --max-size");
+  if (p.min_size > p.max_size) workload::usage_error("--min-size cannot exceed --max-size");
   // bench.sh: `rptest N 0 1 2 500 1000 100 8 16000` (medium); its timed part
   // takes 0.06 s at one thread here, so small runs five times the loops.
   p.loops = loops > 0 ? loops : by_size(common.size, 20, 2500, 500, 10000);

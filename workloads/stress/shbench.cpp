@@ -145,9 +145,9 @@ void* sh6_thread(void* argument) {
 
 int run_sh6(const std::string& app, int argc, char** argv) {
   long calls = -1, max_size = 1000;
-  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
-    if (option == "--calls") calls = tm::whole_number(option, value, 1, 1L << 30);
-    else if (option == "--max-size") max_size = tm::whole_number(option, value, 2, 1L << 30);
+  workload::Common common = workload::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--calls") calls = workload::whole_number(option, value, 1, 1L << 30);
+    else if (option == "--max-size") max_size = workload::whole_number(option, value, 2, 1L << 30);
     else return false;
     return true;
   });
@@ -238,10 +238,10 @@ void* sh8_thread(void* argument) {
 
 int run_sh8(const std::string& app, int argc, char** argv) {
   long heap = -1, iterations = -1, foreign = -1;
-  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
-    if (option == "--heap") heap = tm::whole_number(option, value, 5, 1L << 32);
-    else if (option == "--iterations") iterations = tm::whole_number(option, value, 1, 1L << 32);
-    else if (option == "--foreign") foreign = tm::whole_number(option, value, 0, 1L << 32);
+  workload::Common common = workload::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--heap") heap = workload::whole_number(option, value, 5, 1L << 32);
+    else if (option == "--iterations") iterations = workload::whole_number(option, value, 1, 1L << 32);
+    else if (option == "--foreign") foreign = workload::whole_number(option, value, 0, 1L << 32);
     else return false;
     return true;
   });
@@ -257,7 +257,7 @@ int run_sh8(const std::string& app, int argc, char** argv) {
   // Every thread frees an equal share of every thread's equal part.
   const long square = long(threads) * threads;
   foreign = foreign / square * square;
-  if (foreign == 0) tm::usage_error("--foreign must be at least (2 x --threads) squared");
+  if (foreign == 0) workload::usage_error("--foreign must be at least (2 x --threads) squared");
   Sh8 c;
   c.iterations = iterations / threads;
   c.ring = heap / threads;

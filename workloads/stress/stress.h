@@ -18,6 +18,8 @@
 
 #include <memprof/memprof.h>
 
+#include "command_line.h"
+
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/lsan_interface.h>
 #endif
@@ -104,11 +106,13 @@ class Phase {
   std::chrono::steady_clock::time_point start_;
 };
 
-// A size's parameter: tiny (tests), small (the original's arguments scaled
-// so a run takes 0.3-2 s at one thread here; each program's scaling is in
-// workloads/stress/reference/programs/<program>.json), medium and large (the
-// originals' own or larger). Usage error for another size.
-long by_size(const std::string& size, long tiny, long small, long medium, long large);
+// A size's parameter (the workloads' common ladder): tiny (tests), small
+// (the original's arguments scaled so a run takes 0.3-2 s at one thread here;
+// each program's scaling is in workloads/stress/reference/programs/<program>.json),
+// medium and large (the originals' own or larger).
+inline long by_size(const std::string& size, long tiny, long small, long medium, long large) {
+  return workload::by_size(size, tiny, small, medium, large);
+}
 
 // Runs body(thread_index) on `threads` new threads in the parallel region and
 // waits for them all.

@@ -30,19 +30,11 @@ const char* usage_text() {
 
 }  // namespace
 
-long allocstamp::stress::by_size(const std::string& size, long tiny, long small, long medium, long large) {
-  if (size == "tiny") return tiny;
-  if (size == "small") return small;
-  if (size == "medium") return medium;
-  if (size == "large") return large;
-  tm::usage_error("--size takes tiny, small, medium or large, not '" + size + "'");
-}
-
 int main(int argc, char** argv) {
-  tm::set_program({"stress", usage_text()});
-  if (argc < 2) tm::usage_error("which app?");
+  workload::set_program({"stress", usage_text()});
+  if (argc < 2) workload::usage_error("which app?");
   std::string name = argv[1];
   for (const stress::App* app : kApps)
     if (name == app->name) return app->main(name, argc, argv);
-  tm::usage_error("unknown app '" + name + "'");
+  workload::usage_error("unknown app '" + name + "'");
 }

@@ -110,9 +110,9 @@ void* consume(void* argument) {
 
 int run_xmalloc(const std::string& app, int argc, char** argv) {
   long batches = -1;
-  tm::Common common = tm::parse_common(argc, argv, [&](const std::string& option, const char* value) {
-    if (option == "--batches") batches = tm::whole_number(option, value, 1, 1L << 30);
-    else if (option == "--object-size") x.object_size = size_t(tm::whole_number(option, value, 1, 1L << 30));
+  workload::Common common = workload::parse_common(argc, argv, [&](const std::string& option, const char* value) {
+    if (option == "--batches") batches = workload::whole_number(option, value, 1, 1L << 30);
+    else if (option == "--object-size") x.object_size = size_t(workload::whole_number(option, value, 1, 1L << 30));
     else return false;
     return true;
   });

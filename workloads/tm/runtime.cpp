@@ -1,10 +1,12 @@
 // runtime.cpp — method parsing, ITM_DEFAULT_METHOD, and the process-wide sums of
-// the thread-local attempt/commit counters.
+// the thread-local attempt/commit counters and their @metric lines.
 #include "runtime.h"
 
 #include <atomic>
 #include <cstdlib>
 #include <mutex>
+
+#include <memprof/memprof.h>
 
 #define ALLOCSTAMP_TM_SEQ  // only for the declarations; no transactions here
 #include "tm.h"
@@ -48,5 +50,25 @@ void reset_totals() {
   total_commits.store(0);
   counts = Counts{};
 }
+
+Method method_for(const workload::Common& common) {
+  Method method;
+  if (!parse_method(common.method, method)) workload::usage_error("unknown --tm '" + common.method + "'");
+  if (method.build == Build::seq && common.threads != 1) workload::usage_error("--tm seq runs one thread only");
+  apply(method);
+  return method;
+}
+
+void report_transactions() {
+  Totals t = totals();
+  memprof::metric("tx_attempts_count", int64_t(t.attempts));
+  memprof::metric("tx_commits_count", int64_t(t.commits));
+}
+
+double abort_rate() {
+  Totals t = totals();
+  return t.attempts ? 1.0 - double(t.commits) / double(t.attempts) : 0.0;
+}
+
 
 }  // namespace allocstamp::tm

@@ -1,9 +1,11 @@
 // runtime.h — what a TM workload's main needs around its variants: parsing
 // --tm, selecting the build, setting libitm's method explicitly, and summing
-// the per-thread transaction counts.
+// the per-thread transaction counts (reported as @metric lines).
 #pragma once
 #include <cstdint>
 #include <string>
+
+#include "command_line.h"
 
 namespace allocstamp::tm {
 
@@ -27,5 +29,11 @@ struct Totals {
 };
 Totals totals();
 void reset_totals();
+
+// The build and method --tm names (checked, ITM_DEFAULT_METHOD set).
+Method method_for(const workload::Common& common);
+// @metric tx_attempts_count and tx_commits_count.
+void report_transactions();
+double abort_rate();
 
 }  // namespace allocstamp::tm

@@ -1,13 +1,12 @@
-// command_line.h — Contract 3's command line for the TM workload binaries:
-// the common options (--threads, --size, --seed, --tm), whole numbers, and
-// usage errors that name the program and exit 2; plus the transaction metrics.
+// command_line.h — Contract 3's command line, shared by every workload
+// family: the common options (--threads, --size, --seed, --tm), the size
+// ladder (what tiny, small, medium and large mean to one program), whole
+// numbers, and usage errors that name the program and exit 2.
 #pragma once
 #include <cstdint>
 #include <string>
 
-#include "runtime.h"
-
-namespace allocstamp::tm {
+namespace allocstamp::workload {
 
 struct Program {
   const char* name;   // "stamp", "intset"
@@ -43,10 +42,20 @@ Common parse_common(int argc, char** argv, AppOption app_option) {
   return common;
 }
 
-// The build and method --tm names (checked, ITM_DEFAULT_METHOD set).
-Method method_for(const Common& common);
-// @metric tx_attempts_count and tx_commits_count.
-void report_transactions();
-double abort_rate();
+// The rung of the size ladder --size names: 0 tiny, 1 small, 2 medium, 3
+// large; any other word is a usage error.
+int size_rung(const std::string& size);
 
-}  // namespace allocstamp::tm
+// What --size means to a program, one value per rung (a number, or a struct
+// of the program's parameters): by_size(common.size, tiny, small, medium, large).
+template <typename T>
+T by_size(const std::string& size, T tiny, T small, T medium, T large) {
+  switch (size_rung(size)) {
+    case 0: return tiny;
+    case 1: return small;
+    case 2: return medium;
+    default: return large;
+  }
+}
+
+}  // namespace allocstamp::workload
