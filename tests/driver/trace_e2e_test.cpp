@@ -1,7 +1,7 @@
 // trace_e2e_test — `bench trace` through the real binary: a recording of a
 // program that makes every kind of call (threads, fork, exec, C++ operators,
 // aligned and never-freed blocks) gives the figures memprof's own record of the
-// same run gives; its replay under each of the five allocators counts as the
+// same run gives; its replay under each allocator of the registry counts as the
 // recording did; a real program (Python) likewise; and a damaged trace — cut,
 // a flipped bit, another version — is refused with exit status 2, never a crash.
 #include <gtest/gtest.h>
@@ -13,6 +13,7 @@
 #include <map>
 #include <sstream>
 
+#include "profiled_run.h"
 #include "run_command.h"
 #include "results/runs.h"
 
@@ -50,10 +51,14 @@ class TraceEndToEnd : public ::testing::Test {
     return keys;
   }
 
-  // Replays `trace` under the five allocators; every profiled run's counts must be the recording's.
+  // Replays `trace` under every allocator of the registry; every profiled
+  // run's counts must be the recording's.
   void expect_replay_counts(const fs::path& trace) {
     fs::path out = dir_ / "replay";
-    Result r = bench({"trace", "replay", trace.string(), "--alloc=glibc,jemalloc,tcmalloc,mimalloc,tbbmalloc",
+    std::string allocators;
+    for (const testing::TestAllocator& a : testing::test_allocators())
+      allocators += (allocators.empty() ? "" : ",") + a.name;
+    Result r = bench({"trace", "replay", trace.string(), "--alloc=" + allocators,
                       "--reps=1", "--profile-reps=1", "--no-series", "--out=" + out.string()});
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
     auto recorded = record_of(trace);
@@ -70,7 +75,7 @@ class TraceEndToEnd : public ::testing::Test {
         EXPECT_EQ(runs.text(row, key), recorded.at(key)) << key << " under " << runs.text(row, "allocator");
       }
     }
-    EXPECT_EQ(profiled, 5u) << "one profiled replay per allocator";
+    EXPECT_EQ(profiled, testing::test_allocators().size()) << "one profiled replay per allocator";
   }
 
   testing::ScratchDir scratch_{"trace-e2e"};
