@@ -254,7 +254,7 @@ TEST_P(Preload, LargeBlocksKeepThePeakExact) {
 // An allocator whose usable size is not its requested size's: the memo's check
 // notices, says so, and every block still takes back the usable bytes it added.
 TEST(PreloadStandalone, UsableMemoNoticesAnAllocatorThatIsNotSizeClassed) {
-  TestAllocator shifty{"shifty", SHIFTY_ALLOCATOR};
+  TestAllocator shifty{"shifty", SHIFTY_ALLOCATOR, "shifty"};
   RunResult base = run_program(target("usable"), {"0"}, shifty);
   RunResult work = run_program(target("usable"), {"1"}, shifty);
   ASSERT_EQ(base.exit_code, 0) << base.describe();

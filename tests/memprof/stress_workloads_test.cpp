@@ -8,16 +8,19 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <set>
+#include <sstream>
 #include <string>
 #include <tuple>
 
 #include "profiled_run.h"
+#include "run_command.h"
 
 namespace allocstamp::testing {
 namespace {
 
-const char* const kApps[] = {"larson",   "xmalloc",  "cache-scratch", "cache-thrash", "mstress",      "rptest",
-                             "sh6bench", "sh8bench", "glibc-simple",  "glibc-thread", "malloc-large", "alloc-test"};
+// Every program of the stress binary, as workloads.json names them.
+const std::vector<std::string> kApps = registry_apps("bin/stress");
 
 // Hoard's cache tests allocate only in main, as mimalloc-bench's compiled
 // binaries do (workloads/stress/cache.cpp): that many blocks under every
@@ -28,7 +31,7 @@ long exact_allocations(const std::string& app, int threads) {
   return -1;
 }
 
-class StressApp : public ::testing::TestWithParam<std::tuple<TestAllocator, const char*>> {};
+class StressApp : public ::testing::TestWithParam<std::tuple<TestAllocator, std::string>> {};
 
 TEST_P(StressApp, VerifiesAtOneAndTwoThreads) {
   const auto& [allocator, app] = GetParam();
@@ -63,6 +66,23 @@ INSTANTIATE_TEST_SUITE_P(AllocatorsAndApps, StressApp,
                            for (char& ch : app) ch = ch == '-' ? '_' : ch;
                            return std::get<0>(info.param).id + "_" + app;
                          });
+
+// The programs the stress binary knows (its usage line, `stress <a|b|...>`)
+// are the ones workloads.json runs: a program registered in its file but not
+// in the registry (or the other way) fails here.
+TEST(StressRegistry, TheBinaryAndTheRegistryNameTheSamePrograms) {
+  CommandResult r = run_command({std::string(STRESS_BINARY)});
+  EXPECT_EQ(r.exit_code, 2);
+  const std::string marker = "usage: stress <";
+  auto at = r.err.find(marker);
+  ASSERT_NE(at, std::string::npos) << r.err;
+  auto end = r.err.find('>', at);
+  std::set<std::string> known;
+  std::stringstream names(r.err.substr(at + marker.size(), end - at - marker.size()));
+  for (std::string name; std::getline(names, name, '|');) known.insert(name);
+  EXPECT_EQ(known, std::set<std::string>(kApps.begin(), kApps.end()));
+  EXPECT_GE(known.size(), 12u);
+}
 
 const char* const kMicroFamilies[] = {"malloc-free", "batch", "new-delete", "realloc", "aligned", "calloc", "cross-thread"};
 

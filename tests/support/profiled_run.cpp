@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -43,6 +44,19 @@ const std::vector<TestAllocator>& test_allocators() {
     return out;
   }();
   return all;
+}
+
+std::vector<std::string> registry_apps(const std::string& binary) {
+  std::ifstream in(WORKLOADS_JSON);
+  if (!in) throw std::runtime_error("cannot read " + std::string(WORKLOADS_JSON));
+  const nlohmann::json registry = nlohmann::json::parse(in);
+  std::vector<std::string> apps;
+  for (const auto& entry : registry.at("workloads")) {
+    if (entry.at("binary").get<std::string>() != binary) continue;
+    std::string app = entry.at("app").get<std::string>();
+    if (std::find(apps.begin(), apps.end(), app) == apps.end()) apps.push_back(app);
+  }
+  return apps;
 }
 
 bool installed(const TestAllocator& allocator) {

@@ -23,6 +23,9 @@ inline void PrintTo(const TestAllocator& allocator, std::ostream* os) { *os << a
 // The allocators the tests must pass under: every entry of allocators/allocators.json.
 const std::vector<TestAllocator>& test_allocators();
 bool installed(const TestAllocator& allocator);
+// The apps of workloads/workloads.json's entries run by build/<binary> (e.g.
+// "bin/stress"), each once, in the file's order: the tests' list of a binary's programs.
+std::vector<std::string> registry_apps(const std::string& binary);
 // Whether a test may run under `allocator`. When not, it says why as gtest
 // would: a failure when the allocator is missing (a skip with
 // ALLOCSTAMP_ALLOW_MISSING_ALLOCATORS set). The caller then returns.

@@ -142,9 +142,11 @@ const App kCacheScratch = {"cache-scratch",
                            "cache-scratch options: [--iterations N] [--repetitions R (shared by the threads)] "
                            "[--object-size B]",
                            run_scratch};
+const Registration kCacheScratchRegistered(kCacheScratch);
 const App kCacheThrash = {"cache-thrash",
                           "cache-thrash options: [--iterations N] [--repetitions R (shared by the threads)] "
                           "[--object-size B]",
                           run_thrash};
+const Registration kCacheThrashRegistered(kCacheThrash);
 
 }  // namespace allocstamp::stress

@@ -165,6 +165,8 @@ int run_thread(const std::string& app, int argc, char** argv) {
 }  // namespace
 
 const App kGlibcSimple = {"glibc-simple", "glibc-simple options: [--allocations A] [--block-size B]", run_simple};
+const Registration kGlibcSimpleRegistered(kGlibcSimple);
 const App kGlibcThread = {"glibc-thread", "glibc-thread options: [--operations N]", run_thread};
+const Registration kGlibcThreadRegistered(kGlibcThread);
 
 }  // namespace allocstamp::stress

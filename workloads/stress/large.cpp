@@ -248,6 +248,8 @@ int run_alloc_test(const std::string& app, int argc, char** argv) {
 }  // namespace
 
 const App kMallocLarge = {"malloc-large", "malloc-large options: [--steps N]", run_large};
+const Registration kMallocLargeRegistered(kMallocLarge);
 const App kAllocTest = {"alloc-test", "alloc-test options: [--operations N] [--items I]", run_alloc_test};
+const Registration kAllocTestRegistered(kAllocTest);
 
 }  // namespace allocstamp::stress

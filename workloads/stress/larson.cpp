@@ -231,5 +231,6 @@ const App kLarson = {"larson",
                      "larson options: [--replacements N] [--rounds R] [--blocks B] [--min-size S] [--max-size S] "
                      "[--sized 0|1]",
                      run_larson};
+const Registration kLarsonRegistered(kLarson);
 
 }  // namespace allocstamp::stress

@@ -174,5 +174,6 @@ int run_mstress(const std::string& app, int argc, char** argv) {
 
 const App kMstress = {"mstress", "mstress options: [--scale S] [--iterations I] (bench.sh: --scale 50 --iterations 25)",
                       run_mstress};
+const Registration kMstressRegistered(kMstress);
 
 }  // namespace allocstamp::stress

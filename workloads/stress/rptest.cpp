@@ -312,5 +312,6 @@ const App kRptest = {"rptest",
                      "rptest options: [--loops L] [--allocs A] [--ops O] [--cross-rate R] [--min-size S] [--max-size S] "
                      "(bench.sh: --loops 500 --allocs 1000 --ops 100 --cross-rate 2 --min-size 8 --max-size 16000)",
                      run_rptest};
+const Registration kRptestRegistered(kRptest);
 
 }  // namespace allocstamp::stress

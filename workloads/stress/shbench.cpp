@@ -303,6 +303,8 @@ int run_sh8(const std::string& app, int argc, char** argv) {
 }  // namespace
 
 const App kSh6bench = {"sh6bench", "sh6bench options: [--calls C] [--max-size S]", run_sh6};
+const Registration kSh6benchRegistered(kSh6bench);
 const App kSh8bench = {"sh8bench", "sh8bench options: [--heap H] [--iterations I] [--foreign F]", run_sh8};
+const Registration kSh8benchRegistered(kSh8bench);
 
 }  // namespace allocstamp::stress

@@ -32,9 +32,15 @@ struct App {
   int (*main)(const std::string& app, int argc, char** argv);
 };
 
-// Every app's entry, defined in its own file.
-extern const App kLarson, kXmalloc, kCacheScratch, kCacheThrash, kMstress, kRptest, kSh6bench, kSh8bench,
-    kGlibcSimple, kGlibcThread, kMallocLarge, kAllocTest;
+// Every app registers itself in its own file, after its entry:
+//   const App kLarson = {"larson", "larson options: ...", run_larson};
+//   const Registration kLarsonRegistered(kLarson);
+// so a new program is one new file (and its line in CMakeLists.txt).
+struct Registration {
+  explicit Registration(const App& app);
+};
+// The registered apps, by name (filled before main).
+int registered_apps(const App* const** apps);
 
 // xorshift64* seeded through splitmix: cheap, so the allocator dominates.
 class Rng {

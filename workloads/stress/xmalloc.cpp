@@ -156,5 +156,6 @@ const App kXmalloc = {"xmalloc",
                       "xmalloc options: [--batches B] [--object-size S] (--threads N: N producers, N consumers; "
                       "bench.sh: --object-size 64 for 5 s)",
                       run_xmalloc};
+const Registration kXmallocRegistered(kXmalloc);
 
 }  // namespace allocstamp::stress
