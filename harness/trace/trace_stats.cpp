@@ -37,10 +37,7 @@ struct HeapStep {
 
 }  // namespace
 
-bool is_exact_figure(const std::string& key) {
-  return key != keys::load_total_byte_ns && key != keys::load_avg_bytes && key != keys::duration_ns &&
-         key != keys::threads_peak_count;
-}
+bool is_exact_figure(const std::string& key) { return !keys::approximate_in_trace(key); }
 
 Figures compute_figures(const Trace& trace) {
   std::array<uint64_t, 3> allocs{}, frees{}, requested{};

@@ -166,9 +166,7 @@ int record(const TraceOptions& o, const Paths& paths, std::ostream& out) {
       << "trace" << "\n";
   // With more than one thread alive, memprof's peaks are bounds: it states their error.
   auto stated_error = [&](const std::string& key) -> double {
-    const char* error_key = key == keys::heap_requested_peak_bytes ? keys::heap_peak_error_bytes
-                            : key == keys::live_blocks_peak_count  ? keys::live_blocks_peak_error_count
-                                                               : nullptr;
+    const char* error_key = keys::error_bound_of(key);
     auto it = error_key ? live.find(error_key) : live.end();
     return it == live.end() ? 0 : std::stod(it->second);
   };
