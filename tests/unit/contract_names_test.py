@@ -1,7 +1,9 @@
-# contract_names_test — no metric named by hand in the driver or the trace
-# reader: every key of harness/contract/keys.def that is a measurement (not
-# one of the run's identity columns) is written keys::NAME (key_names.h), so a
-# misspelled name fails to compile instead of silently reading nothing. The
+# contract_names_test — no metric named by hand in the driver, the trace
+# reader or memprof: every key of harness/contract/keys.def that is a
+# measurement (not one of the run's identity columns), and every column of the
+# side tables (scopes, series, micro, callsites) that only a column can be, is
+# written keys::NAME or keys::<table>::NAME (key_names.h), so a misspelled
+# name fails to compile instead of silently reading nothing. The
 # scan looks at code, not comments: a string literal that is exactly a key's
 # name, or a piece of one joined with `+` (e.g. "size_" + bin + "_count").
 import glob
@@ -12,7 +14,8 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 KEYS_DEF = os.path.join(ROOT, "harness", "contract", "keys.def")
-SCANNED = ["harness/driver/**/*.cpp", "harness/driver/**/*.h", "harness/trace/*.cpp", "harness/trace/*.h"]
+SCANNED = ["harness/driver/**/*.cpp", "harness/driver/**/*.h", "harness/trace/*.cpp", "harness/trace/*.h",
+           "harness/memprof/src/*.cpp", "harness/memprof/src/*.h"]
 LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
 
@@ -23,6 +26,19 @@ def metric_keys(path=KEYS_DEF):
         for line in f:
             m = re.match(r"KEY\((\w+), \w+, \w+, (\w+),", line)
             if m and m.group(2) != "id":
+                names.append(m.group(1))
+    return names
+
+
+def side_table_columns(path=KEYS_DEF):
+    """The side tables' column names (SCOPES_COLUMN, SERIES_COLUMN, MICRO_COLUMN,
+    CALLSITES_COLUMN) that only a column can be: those with an underscore, but
+    run_id (an identity column of every table)."""
+    names = []
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"(?:SCOPES|SERIES|MICRO|CALLSITES)_COLUMN\((\w+),", line)
+            if m and "_" in m.group(1) and m.group(1) != "run_id":
                 names.append(m.group(1))
     return names
 
@@ -71,6 +87,9 @@ class ContractNames(unittest.TestCase):
     def test_no_metric_is_named_by_hand(self):
         keys = metric_keys()
         self.assertGreater(len(keys), 50, "keys.def could not be read")
+        side = side_table_columns()
+        self.assertIn("heap_requested_max_bytes", side, "keys.def's side tables could not be read")
+        keys += side
         found = []
         for pattern in SCANNED:
             for path in sorted(glob.glob(os.path.join(ROOT, pattern), recursive=True)):

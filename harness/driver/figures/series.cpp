@@ -14,7 +14,8 @@ void series_figures(FigureMaker& make) {
     auto it = std::find(header.begin(), header.end(), name);
     return it == header.end() ? -1 : it - header.begin();
   };
-  std::ptrdiff_t t_col = column("t_ns"), heap_col = column("heap_requested_max_bytes"), rss_col = column(keys::rss_kb);
+  std::ptrdiff_t t_col = column(keys::series::t_ns), heap_col = column(keys::series::heap_requested_max_bytes),
+                 rss_col = column(keys::series::rss_kb);
   if (t_col < 0) return make.skip("series", "series.csv has no t_ns column: no memory-over-time figures");
   // One run per group and allocator: the lowest repetition at the most threads that has points.
   struct Line {

@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "key_names.h"
 #include "results/csv.h"
 #include "errors.h"
 
@@ -129,11 +130,11 @@ CallsiteFile read_callsites(const fs::path& file) {
       else if (key == "dropped") out.dropped = parse_number(value, file);
       else if (key == "samples") stack.samples = parse_number(value, file);
       else if (key == "freed_samples") stack.freed_samples = parse_number(value, file);
-      else if (key == "est_alloc_bytes") stack.est_alloc_bytes = parse_number(value, file);
-      else if (key == "est_alloc_count") stack.est_alloc_count = parse_number(value, file);
+      else if (key == keys::callsites::est_alloc_bytes) stack.est_alloc_bytes = parse_number(value, file);
+      else if (key == keys::callsites::est_alloc_count) stack.est_alloc_count = parse_number(value, file);
       else if (key == "est_freed_bytes") stack.est_freed_bytes = parse_number(value, file);
       else if (key == "est_freed_count") stack.est_freed_count = parse_number(value, file);
-      else if (key == "est_live_bytes_at_peak") stack.est_live_bytes_at_peak = parse_number(value, file);
+      else if (key == keys::callsites::est_live_bytes_at_peak) stack.est_live_bytes_at_peak = parse_number(value, file);
       else if (key == "frames") {
         std::istringstream list(value);
         for (std::string f; std::getline(list, f, ',');) stack.frames.push_back(parse_number(f, file, 16));
@@ -207,7 +208,10 @@ std::vector<SiteRow> read_site_rows(const fs::path& dir) {
   if (!fs::exists(file)) return rows;
   std::vector<std::size_t> at;
   std::vector<CsvRow> table = read_csv_columns(
-      file, {"run_id", "function", "file", "line", "samples", "est_alloc_bytes", "est_live_bytes_end"}, at);
+      file,
+      {keys::callsites::run_id, keys::callsites::function, keys::callsites::file, keys::callsites::line,
+       keys::callsites::samples, keys::callsites::est_alloc_bytes, keys::callsites::est_live_bytes_end},
+      at);
   const std::size_t run = at[0], function = at[1], source = at[2], line = at[3], samples = at[4], bytes = at[5],
                     live = at[6];
   for (const CsvRow& r : table) {
@@ -229,8 +233,7 @@ std::size_t write_callsites(const fs::path& dir) {
   std::sort(files.begin(), files.end());
   std::ofstream csv(dir / "callsites.csv");
   csv << schema_line("callsites.csv") << "\n";
-  write_row(csv, {"run_id", "site_rank", "function", "file", "line", "stack_id", "samples", "est_alloc_bytes",
-                  "est_alloc_count", "est_live_bytes_end", "est_live_count_end", "est_live_bytes_at_peak"});
+  write_row(csv, CsvRow(std::begin(keys::callsites::columns), std::end(keys::callsites::columns)));
   for (const auto& [run_id, path] : files) {
     CallsiteFile file = read_callsites(path);
     std::vector<std::vector<Frame>> frames = symbolise(file);

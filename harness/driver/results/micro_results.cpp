@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 
+#include "key_names.h"
 #include "results/csv.h"
 #include "errors.h"
 
@@ -22,9 +23,11 @@ std::vector<MicroRow> load_micro(const fs::path& path) {
       if (header[i] == name) return i;
     throw UsageError(file.string() + " lacks the column '" + name + "'", "it is not a micro.csv written by bench");
   };
-  const std::size_t id = column("run_id"), kind = column("kind"), bench = column("benchmark"), size = column("size_bytes"),
-                    threads = column("threads"), rep = column("repetition"), iters = column("iterations"),
-                    real = column("real_ns_per_op"), cpu = column("cpu_ns_per_op"), items = column("items_per_s");
+  namespace mc = keys::micro;
+  const std::size_t id = column(mc::run_id), kind = column(mc::kind), bench = column(mc::benchmark),
+                    size = column(mc::size_bytes), threads = column(mc::threads), rep = column(mc::repetition),
+                    iters = column(mc::iterations), real = column(mc::real_ns_per_op), cpu = column(mc::cpu_ns_per_op),
+                    items = column(mc::items_per_s);
   for (std::size_t r = 0; r < rows.size(); ++r) {
     const CsvRow& row = rows[r];
     if (row.size() != header.size())

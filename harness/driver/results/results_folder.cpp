@@ -40,9 +40,10 @@ std::vector<Column> columns_from_keys() {
 
 const std::vector<Column> kColumns = columns_from_keys();
 
-// One row per named scope of a run (memprof's @scope records).
-const std::vector<std::string> kScopeColumns = {"run_id", "name", "calls_count", "allocs_count", "requested_bytes",
-                                                "held_bytes", keys::duration_ns};
+// The side tables' columns, from keys.def: one row per named scope of a run
+// (memprof's @scope records), per repetition of a micro-benchmark (@micro),
+// per time-series point (@sample).
+const std::vector<std::string> kScopeColumns(std::begin(keys::scopes::columns), std::end(keys::scopes::columns));
 
 }  // namespace
 
@@ -50,13 +51,8 @@ const std::vector<std::string>& scope_columns() { return kScopeColumns; }
 
 namespace {
 
-// One row per repetition of a micro-benchmark (the micro workloads' @micro records).
-const std::vector<std::string> kMicroColumns = {"run_id",     "kind",       "benchmark",      "size_bytes",
-                                                "threads",    "repetition", "iterations",     "real_ns_per_op",
-                                                "cpu_ns_per_op", "items_per_s"};
-
-const std::vector<std::string> kSeriesColumns = {"run_id", "t_ns", "heap_requested_bytes", "heap_requested_max_bytes",
-                                                 "heap_usable_bytes", keys::rss_kb};
+const std::vector<std::string> kMicroColumns(std::begin(keys::micro::columns), std::end(keys::micro::columns));
+const std::vector<std::string> kSeriesColumns(std::begin(keys::series::columns), std::end(keys::series::columns));
 
 // One row per record: the row's first fields (`lead`: the run's id, ...), then
 // the record's value of each remaining column.

@@ -123,9 +123,9 @@ void write_records(int fd, const Figures& f) {
   uint32_t n = scope_totals(scopes, kMaxScopes);
   for (uint32_t i = 0; i < n; ++i) {
     Records s(fd, "scope", uint64_t(getpid()));
-    s.kvstr("name", scopes[i].name).kv("calls_count", scopes[i].calls).kv("allocs_count", scopes[i].allocs)
-        .kv("requested_bytes", scopes[i].bytes).kvs("held_bytes", scopes[i].held)
-        .kv("duration_ns", scopes[i].duration_ns);
+    s.kvstr(keys::scopes::name, scopes[i].name).kv(keys::scopes::calls_count, scopes[i].calls)
+        .kv(keys::scopes::allocs_count, scopes[i].allocs).kv(keys::scopes::requested_bytes, scopes[i].bytes)
+        .kvs(keys::scopes::held_bytes, scopes[i].held).kv(keys::scopes::duration_ns, scopes[i].duration_ns);
     s.finish();
   }
 
@@ -134,9 +134,9 @@ void write_records(int fd, const Figures& f) {
   text::Line batch;
   for (uint64_t i = 0; i < count; ++i) {
     text::Line one;
-    one.add("@sample").kv("t_ns", points[i].t_ns).kvs("heap_requested_bytes", points[i].heap_req)
-        .kvs("heap_requested_max_bytes", points[i].heap_req_max)
-        .kvs("heap_usable_bytes", points[i].heap_use).kv("rss_kb", points[i].rss_kb).add('\n');
+    one.add("@sample").kv(keys::series::t_ns, points[i].t_ns).kvs(keys::series::heap_requested_bytes, points[i].heap_req)
+        .kvs(keys::series::heap_requested_max_bytes, points[i].heap_req_max)
+        .kvs(keys::series::heap_usable_bytes, points[i].heap_use).kv(keys::series::rss_kb, points[i].rss_kb).add('\n');
     if (batch.size() + one.size() >= text::Line::kCapacity) {
       batch.write_to(fd);
       batch.clear();
