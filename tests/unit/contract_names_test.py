@@ -76,6 +76,43 @@ def offences(text, keys):
     return found
 
 
+def id_keys(path=KEYS_DEF):
+    """The names of keys.def's identity columns (kind `id`)."""
+    names = []
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"KEY\((\w+), \w+, \w+, id,", line)
+            if m:
+                names.append(m.group(1))
+    return names
+
+
+def id_column_offences(text, ids):
+    """[(line number, literal)] of identity columns named by hand where a column
+    is read or written: a row's field (text, number, has, column with the name as
+    the last argument) or a map of values indexed by it. (An identity key's name
+    is also a plain word, "size" or "threads", in labels and options: only these
+    uses are a column's.)"""
+    alt = "|".join(map(re.escape, ids))
+    use = re.compile(r'\b(?:text|number|has|column)\((?:[^()"]*,\s*)?"(' + alt + r')"\)|\["(' + alt + r')"\]')
+    found = []
+    for number, line in enumerate(text.splitlines(), 1):
+        for m in use.finditer(code_of(line)):
+            found.append((number, m.group(1) or m.group(2)))
+    return found
+
+
+def scan(find):
+    """["path:line: \"literal\""] of what `find` (text -> [(line, literal)]) finds in the scanned sources."""
+    found = []
+    for pattern in SCANNED:
+        for path in sorted(glob.glob(os.path.join(ROOT, pattern), recursive=True)):
+            with open(path) as f:
+                for number, literal in find(f.read()):
+                    found.append("%s:%d: \"%s\"" % (os.path.relpath(path, ROOT), number, literal))
+    return found
+
+
 class ContractNames(unittest.TestCase):
     def test_the_scan_finds_what_it_must(self):
         keys = ["allocs_seq_count", "elapsed_ns"]
@@ -84,19 +121,28 @@ class ContractNames(unittest.TestCase):
         self.assertEqual(offences('x = row[keys::elapsed_ns];  // not "elapsed_ns"', keys), [])
         self.assertEqual(offences('s = "the elapsed_ns of a run";', keys), [])
 
+    def test_the_identity_scan_finds_column_uses_only(self):
+        ids = ["workload", "threads", "run_id"]
+        self.assertEqual(id_column_offences('x = t.text(row, "workload");', ids), [(1, "workload")])
+        self.assertEqual(id_column_offences('if (t.has("run_id")) v["threads"] = 1;', ids),
+                         [(1, "run_id"), (1, "threads")])
+        self.assertEqual(id_column_offences('text << label("threads"); j.value("workload", w);', ids), [])
+        self.assertEqual(id_column_offences('x = t.text(row, keys::workload);', ids), [])
+
+    def test_no_identity_column_is_named_by_hand(self):
+        ids = id_keys()
+        self.assertIn("workload", ids, "keys.def could not be read")
+        self.assertEqual(scan(lambda text: id_column_offences(text, ids)), [],
+                         "write keys::NAME (harness/contract/key_names.h) instead")
+
     def test_no_metric_is_named_by_hand(self):
         keys = metric_keys()
         self.assertGreater(len(keys), 50, "keys.def could not be read")
         side = side_table_columns()
         self.assertIn("heap_requested_max_bytes", side, "keys.def's side tables could not be read")
         keys += side
-        found = []
-        for pattern in SCANNED:
-            for path in sorted(glob.glob(os.path.join(ROOT, pattern), recursive=True)):
-                with open(path) as f:
-                    for number, literal in offences(f.read(), keys):
-                        found.append("%s:%d: \"%s\"" % (os.path.relpath(path, ROOT), number, literal))
-        self.assertEqual(found, [], "write keys::NAME (harness/contract/key_names.h) instead")
+        self.assertEqual(scan(lambda text: offences(text, keys)), [],
+                         "write keys::NAME (harness/contract/key_names.h) instead")
 
 
 if __name__ == "__main__":

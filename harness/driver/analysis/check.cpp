@@ -283,7 +283,7 @@ MicroSamples micro_by_cell(const Side& side, const std::vector<MicroRow>& rows) 
   std::map<long, CellId> cell_of;
   for (const Cell& cell : side.cells.cells)
     for (const CsvRow* row : cell.ok)
-      if (side.table->kind(*row) == RunKind::timed) cell_of[std::atol(side.table->text(*row, "run_id").c_str())] = cell.id;
+      if (side.table->kind(*row) == RunKind::timed) cell_of[std::atol(side.table->text(*row, keys::run_id).c_str())] = cell.id;
   MicroSamples out;
   for (const MicroRow& m : rows)
     if (auto it = cell_of.find(m.run_id); it != cell_of.end() && m.kind == RunKind::timed)
@@ -379,7 +379,7 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
   if (!only_base.empty()) result.warnings.push_back("metrics only in the baseline, not compared: " + only_base);
   if (!only_cur.empty()) result.warnings.push_back("metrics only in the current runs, not compared: " + only_cur);
   for (const auto& [side, table] : {std::pair{"baseline", base.table}, std::pair{"current runs", cur.table}})
-    if (!table->has("args") && (base.table->has("args") || cur.table->has("args")))
+    if (!table->has(keys::args) && (base.table->has(keys::args) || cur.table->has(keys::args)))
       result.notes.push_back(std::string("the ") + side + " (" + table->source +
                                 ") is older than schema 4: it does not record the workloads' arguments, environment "
                                 "and allocator libraries, so cells are paired by name alone");

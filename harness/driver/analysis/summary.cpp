@@ -34,7 +34,8 @@ std::string num(double v) {
 }  // namespace
 
 fs::path write_summary(const fs::path& dir) {
-  CsvRow head = {"workload", "app", "size", "args", "allocator", "alloc_library", "alloc_env", "tm", "threads"};
+  CsvRow head = {keys::workload,  keys::app,       keys::size, keys::args,   keys::allocator,
+                 keys::alloc_library, keys::alloc_env, keys::tm,   keys::threads};
   for (const char* h : {"metric", "kind", "n", "mean", "median", "stddev", "ci95_low", "ci95_high", "geomean",
                         "geomean_ci95_low", "geomean_ci95_high", "vs_reference", "vs_reference_ci95_low",
                         "vs_reference_ci95_high", "standing"})

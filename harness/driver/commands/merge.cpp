@@ -15,6 +15,7 @@
 #include <set>
 
 #include "commands.h"
+#include "key_names.h"
 #include "results/csv.h"
 #include "errors.h"
 #include "results/meta.h"
@@ -112,8 +113,8 @@ int command_merge(const MergeOptions& o, std::ostream& out) {
   for (const Part& p : parts) {
     RunsTable runs = load_runs(p.dir, "part " + p.dir.string());
     for (const CsvRow& r : runs.rows)
-      if (!ids.insert(runs.text(r, "run_id")).second)
-        throw UsageError(p.dir.string() + " holds run " + runs.text(r, "run_id") + " that another part holds too",
+      if (!ids.insert(runs.text(r, keys::run_id)).second)
+        throw UsageError(p.dir.string() + " holds run " + runs.text(r, keys::run_id) + " that another part holds too",
                          "merge the parts of one split, each once");
   }
 

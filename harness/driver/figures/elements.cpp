@@ -24,7 +24,7 @@ void element_figures(FigureMaker& make) {
         if (make.index.table().number(*r, "elements_count") > 0) {
           has = true;
           thread_counts.insert(t);
-          if (make.index.table().text(*r, "app") == "insert" &&
+          if (make.index.table().text(*r, keys::app) == "insert" &&
               std::find(inserts.begin(), inserts.end(), group) == inserts.end())
             inserts.push_back(group);
           if (std::find(allocators.begin(), allocators.end(), a) == allocators.end()) allocators.push_back(a);

@@ -1,5 +1,6 @@
 // micro.cpp — the figure kind "micro": the micro-benchmarks' times (ladder.gp and bars.gp).
 #include "figures/figure_kit.h"
+#include "key_names.h"
 
 namespace allocstamp::figures {
 
@@ -9,8 +10,8 @@ void micro_figures(FigureMaker& make) {
   std::map<std::string, bool> ok;
   for (const Cell& c : make.view.cells.cells)
     for (const CsvRow* r : c.ok) {
-      allocator_of[make.view.table->text(*r, "run_id")] = c.allocator;
-      ok[make.view.table->text(*r, "run_id")] = true;
+      allocator_of[make.view.table->text(*r, keys::run_id)] = c.allocator;
+      ok[make.view.table->text(*r, keys::run_id)] = true;
     }
   // (benchmark, threads) -> allocator -> ns per op of every timed repetition
   std::map<std::pair<std::string, long>, std::map<std::string, std::vector<stats::Sample>>> samples;

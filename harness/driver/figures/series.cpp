@@ -31,16 +31,16 @@ void series_figures(FigureMaker& make) {
     for (const auto& a : t ? make.index.allocators(group, t) : std::vector<std::string>{}) {
       std::vector<const CsvRow*> runs = make.index.rows(group, t, a);
       std::sort(runs.begin(), runs.end(), [&](const CsvRow* x, const CsvRow* y) {
-        return table.number(*x, "rep") < table.number(*y, "rep");
+        return table.number(*x, keys::rep) < table.number(*y, keys::rep);
       });
       auto chosen = std::find_if(runs.begin(), runs.end(),
-                                 [&](const CsvRow* r) { return with_points.count(table.text(*r, "run_id")); });
+                                 [&](const CsvRow* r) { return with_points.count(table.text(*r, keys::run_id)); });
       if (chosen == runs.end()) {
         without[group].push_back(a);
         continue;
       }
       lines[group].push_back({a, *chosen});
-      wanted.insert(table.text(**chosen, "run_id"));
+      wanted.insert(table.text(**chosen, keys::run_id));
     }
   }
   std::map<std::string, std::vector<CsvRow>> points;  // run_id -> its rows, for the chosen runs only
@@ -60,8 +60,8 @@ void series_figures(FigureMaker& make) {
     std::string names;
     std::set<std::string> reps;
     for (const Line& line : lines[group]) {
-      const std::string& id = table.text(*line.run, "run_id");
-      reps.insert(table.text(*line.run, "rep"));
+      const std::string& id = table.text(*line.run, keys::run_id);
+      reps.insert(table.text(*line.run, keys::rep));
       if (!names.empty()) text << "\n\n";
       text << "# " << line.allocator << ", run " << id
            << ": seconds, live requested heap (maximum since the previous point) MiB, RSS MiB\n";

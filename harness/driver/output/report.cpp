@@ -11,6 +11,7 @@
 #include <set>
 #include <tuple>
 
+#include "key_names.h"
 #include "results/callsites.h"
 #include "results/csv.h"
 #include "errors.h"
@@ -163,7 +164,7 @@ void setup_section(const ResultsView& view, Document& doc) {
 std::map<std::string, const Cell*> cells_by_run(const ResultsView& view) {
   std::map<std::string, const Cell*> out;
   for (const Cell& cell : view.cells.cells)
-    for (const CsvRow* r : cell.runs) out[view.table->text(*r, "run_id")] = &cell;
+    for (const CsvRow* r : cell.runs) out[view.table->text(*r, keys::run_id)] = &cell;
   return out;
 }
 

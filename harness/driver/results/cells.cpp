@@ -68,7 +68,7 @@ std::string args_but_threads(const std::string& args) {
   return out;
 }
 
-long rep_of(const RunsTable& t, const CsvRow& row) { return std::strtol(t.text(row, "rep").c_str(), nullptr, 10); }
+long rep_of(const RunsTable& t, const CsvRow& row) { return std::strtol(t.text(row, keys::rep).c_str(), nullptr, 10); }
 
 }  // namespace
 
@@ -109,18 +109,18 @@ Cells cells_of(const RunsTable& t) {
   std::set<std::string> sizes, tms;
   std::map<std::string, std::set<std::string>> args_of;  // workload|tm|size -> args
   for (const CsvRow& row : t.rows) {
-    sizes.insert(t.text(row, "size"));
-    if (!t.text(row, "tm").empty()) tms.insert(t.text(row, "tm"));
-    args_of[t.text(row, "workload") + "|" + t.text(row, "tm") + "|" + t.text(row, "size")].insert(
-        args_but_threads(t.text(row, "args")));
+    sizes.insert(t.text(row, keys::size));
+    if (!t.text(row, keys::tm).empty()) tms.insert(t.text(row, keys::tm));
+    args_of[t.text(row, keys::workload) + "|" + t.text(row, keys::tm) + "|" + t.text(row, keys::size)].insert(
+        args_but_threads(t.text(row, keys::args)));
   }
   std::map<std::string, std::vector<std::pair<std::string, std::string>>> identities;  // allocator -> (library, env)
   std::map<CellId, std::size_t> index;
   std::set<int> threads;
   for (const CsvRow& row : t.rows) {
-    CellId id{t.text(row, "workload"), t.text(row, "app"), t.text(row, "size"), args_but_threads(t.text(row, "args")),
-              t.text(row, "allocator"), t.text(row, "alloc_library"), t.text(row, "alloc_env"), t.text(row, "tm"),
-              int(std::strtol(t.text(row, "threads").c_str(), nullptr, 10))};
+    CellId id{t.text(row, keys::workload), t.text(row, keys::app), t.text(row, keys::size), args_but_threads(t.text(row, keys::args)),
+              t.text(row, keys::allocator), t.text(row, keys::alloc_library), t.text(row, keys::alloc_env), t.text(row, keys::tm),
+              int(std::strtol(t.text(row, keys::threads).c_str(), nullptr, 10))};
     auto [it, fresh] = index.emplace(id, out.cells.size());
     if (fresh) {
       Cell cell;

@@ -228,13 +228,13 @@ fs::path ResultsFolder::log_path(const Run& run) const {
 
 std::set<std::string> ResultsFolder::completed_keys(bool skipped) const {
   const RunsTable t = load_runs(dir_, "results", Damaged::skip);
-  std::set<std::string> keys;
+  std::set<std::string> done;
   for (const auto& row : t.rows)
     if ((t.status(row) == Status::skipped) == skipped)
-      keys.insert(t.text(row, "workload") + "|" + t.text(row, "size") + "|" + t.text(row, "allocator") + "|" +
-                  t.text(row, "tm") + "|" + t.text(row, "threads") + "|" + t.text(row, "rep") + "|" +
+      done.insert(t.text(row, keys::workload) + "|" + t.text(row, keys::size) + "|" + t.text(row, keys::allocator) + "|" +
+                  t.text(row, keys::tm) + "|" + t.text(row, keys::threads) + "|" + t.text(row, keys::rep) + "|" +
                   kind_name(t.kind(row)));
-  return keys;
+  return done;
 }
 
 void replace_file(const fs::path& file, const std::string& text) {
@@ -257,18 +257,18 @@ void ResultsFolder::append(const Run& run, const RunSetting& setting, Status sta
                            const Records& r) {
   KeyValues values = r.memprof;
   for (const auto& [k, v] : r.metrics) values[k] = v;
-  values["run_id"] = std::to_string(run.id);
-  values["workload"] = run.workload.name;
-  values["app"] = run.workload.app;
-  values["size"] = run.size;
-  values["args"] = setting.args;
-  values["allocator"] = run.allocator.name;
-  values["alloc_library"] = setting.alloc_library;
-  values["alloc_env"] = setting.alloc_env;
-  values["tm"] = run.tm;
-  values["threads"] = std::to_string(run.threads);
-  values["rep"] = std::to_string(run.rep);
-  values["kind"] = kind_name(run.kind);
+  values[keys::run_id] = std::to_string(run.id);
+  values[keys::workload] = run.workload.name;
+  values[keys::app] = run.workload.app;
+  values[keys::size] = run.size;
+  values[keys::args] = setting.args;
+  values[keys::allocator] = run.allocator.name;
+  values[keys::alloc_library] = setting.alloc_library;
+  values[keys::alloc_env] = setting.alloc_env;
+  values[keys::tm] = run.tm;
+  values[keys::threads] = std::to_string(run.threads);
+  values[keys::rep] = std::to_string(run.rep);
+  values[keys::kind] = kind_name(run.kind);
   values[keys::status] = status_name(status);
   values[keys::exit_code] = f.exit_code >= 0 && !f.signal ? std::to_string(f.exit_code) : "";
   values[keys::signal] = f.signal ? std::to_string(f.signal) : "";

@@ -52,8 +52,8 @@ ResultsView load_results(const fs::path& dir) {
   ResultsView view;
   view.dir = dir;
   auto table = std::make_shared<RunsTable>(load_runs(dir, "results", Damaged::skip));
-  if (!table->has("run_id") || !table->has("rep"))
-    throw UsageError(dir.string() + "/runs.csv has no column " + (table->has("run_id") ? "rep" : "run_id"), fix);
+  if (!table->has(keys::run_id) || !table->has(keys::rep))
+    throw UsageError(dir.string() + "/runs.csv has no column " + (table->has(keys::run_id) ? keys::rep : keys::run_id), fix);
   if (table->rows.empty())
     throw UsageError(dir.string() + "/runs.csv holds no runs", "finish the sweep (bench --resume " + dir.string() + ") or " + fix);
   if (table->damaged_rows)

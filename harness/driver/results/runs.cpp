@@ -124,17 +124,17 @@ void validate(const RunsTable& t, const std::string& role) {
                            what,
                        "the file is damaged: repair that row or rerun the benchmark");
     };
-    if (t.has("run_id")) {
-      const std::string& id = t.text(row, "run_id");
-      if (!is_count(id) || id == "0" || id[0] == '0') bad("run_id", "'" + id + "' is not a run number");
-      if (!ids.insert(id).second) bad("run_id", "run " + id + " appears twice");
+    if (t.has(keys::run_id)) {
+      const std::string& id = t.text(row, keys::run_id);
+      if (!is_count(id) || id == "0" || id[0] == '0') bad(keys::run_id, "'" + id + "' is not a run number");
+      if (!ids.insert(id).second) bad(keys::run_id, "run " + id + " appears twice");
     }
-    const std::string& threads = t.text(row, "threads");
-    if (!is_count(threads) || threads[0] == '0') bad("threads", "'" + threads + "' is not a thread count");
+    const std::string& threads = t.text(row, keys::threads);
+    if (!is_count(threads) || threads[0] == '0') bad(keys::threads, "'" + threads + "' is not a thread count");
     Status status;
     if (!parse_status(t.text(row, keys::status), status)) bad(keys::status, "'" + t.text(row, keys::status) + "' is not a status");
-    if (t.has("kind") && t.text(row, "kind") != "timed" && t.text(row, "kind") != "profiled")
-      bad("kind", "'" + t.text(row, "kind") + "' is not timed or profiled");
+    if (t.has(keys::kind) && t.text(row, keys::kind) != "timed" && t.text(row, keys::kind) != "profiled")
+      bad(keys::kind, "'" + t.text(row, keys::kind) + "' is not timed or profiled");
     for (std::size_t c = 0; c < row.size(); ++c) {
       const std::string& field = row[c];
       if (field.empty()) continue;
@@ -167,7 +167,7 @@ RunsTable load_runs(const fs::path& path, const std::string& role, Damaged damag
   RunsTable t;
   t.source = file.string();
   t.rows = read_csv(file, &t.header);
-  for (const char* key : {"workload", "app", "size", "allocator", "tm", "threads", keys::status})
+  for (const char* key : {keys::workload, keys::app, keys::size, keys::allocator, keys::tm, keys::threads, keys::status})
     if (column_of(t.header, key) == t.header.size())
       throw UsageError(role + " " + t.source + " lacks the column '" + key + "'", "it is not a runs.csv written by bench");
   refuse_damage(t, role);
@@ -180,7 +180,7 @@ RunsTable load_runs(const fs::path& path, const std::string& role, Damaged damag
   t.damaged_rows = std::size_t(std::count_if(t.rows.begin(), t.rows.end(), wrong_width));
   t.rows.erase(std::remove_if(t.rows.begin(), t.rows.end(), wrong_width), t.rows.end());
   validate(t, role);
-  if (!t.has("kind") && read_meta(file.parent_path(), MetaMissing::allow).unprofiled()) t.default_kind = RunKind::timed;
+  if (!t.has(keys::kind) && read_meta(file.parent_path(), MetaMissing::allow).unprofiled()) t.default_kind = RunKind::timed;
   return t;
 }
 
@@ -197,7 +197,7 @@ double RunsTable::number(const CsvRow& row, const std::string& name) const {
   if (field.empty()) return extra_number(row, name);
   const double v = field_number(field);
   if (std::isnan(v)) {
-    std::size_t id = column("run_id");
+    std::size_t id = column(keys::run_id);
     throw UsageError(source + ": column " + name + (id < row.size() ? " of run " + row[id] : "") + " holds '" + field +
                          "', not a number",
                      "the file is damaged: repair that row or rerun the benchmark");
@@ -239,11 +239,11 @@ bool from_timed_runs(const std::string& key) {
 }
 
 RunKind RunsTable::kind(const CsvRow& row) const {
-  if (!has("kind")) return default_kind;
-  const std::string& field = text(row, "kind");
+  if (!has(keys::kind)) return default_kind;
+  const std::string& field = text(row, keys::kind);
   if (field == "timed") return RunKind::timed;
   if (field == "profiled") return RunKind::profiled;
-  std::size_t id = column("run_id");
+  std::size_t id = column(keys::run_id);
   throw UsageError(source + ": the kind" + (id < row.size() ? " of run " + row[id] : "") + " is '" + field +
                        "', not timed or profiled",
                    "the file is damaged: repair that row or rerun the benchmark");
@@ -262,7 +262,7 @@ Status RunsTable::status(const CsvRow& row) const {
   Status s;
   const std::string& field = text(row, keys::status);
   if (parse_status(field, s)) return s;
-  std::size_t id = column("run_id");
+  std::size_t id = column(keys::run_id);
   throw UsageError(source + ": the status" + (id < row.size() ? " of run " + row[id] : "") + " is '" + field +
                        "', not one of ok, failed, verify_failed, crashed, timeout, skipped",
                    "the file is damaged: repair that row or rerun the benchmark");
