@@ -33,15 +33,16 @@ fs::path scratch(const std::string& name) {
   return p;
 }
 
-// Runs bench; `interrupt_after_ms` > 0 sends SIGINT after that long.
-BenchResult bench(std::vector<std::string> args, std::vector<std::string> env = {}, int interrupt_after_ms = 0) {
+// Runs bench; `interrupt_when`, polled while it runs, sends SIGINT once true.
+BenchResult bench(std::vector<std::string> args, std::vector<std::string> env = {},
+                  std::function<bool()> interrupt_when = {}) {
   args.insert(args.begin(), BENCH_BINARY);
   testing::CommandOptions options;
   // The test workloads, one thread and no figures unless a test says otherwise
   // (the default job these flags narrow runs 1 and 2 threads and draws figures).
   options.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS), "ALLOCSTAMP_THREADS=1", "ALLOCSTAMP_NO_PLOT=1"};
   options.env.insert(options.env.end(), env.begin(), env.end());
-  options.interrupt_after_ms = interrupt_after_ms;
+  options.interrupt_when = std::move(interrupt_when);
   return testing::run_command(args, options);
 }
 
@@ -177,11 +178,20 @@ TEST(BenchEndToEnd, InterruptThenResume) {
   fs::path dir = scratch("resume");
   std::vector<std::string> args = {"--alloc=glibc,jemalloc", "--workload=test-slow", "--reps=3", "--profile-reps=1",
                                    "--out=" + dir.string()};
-  BenchResult first = bench(args, {}, 1000);  // 2 x (3 timed + 1 profiled) runs of 300 ms: interrupted after about 3
+  // 2 x (3 timed + 1 profiled) runs of 300 ms, interrupted once two rows are
+  // written (an event, however slow the machine).
+  auto two_rows = [&] {
+    try {
+      return fs::exists(dir / "runs.csv") && rows_of(dir).size() >= 2;
+    } catch (const std::exception&) {
+      return false;  // a row being written
+    }
+  };
+  BenchResult first = bench(args, {}, two_rows);
   EXPECT_EQ(first.exit_code, 130) << first.err;
   EXPECT_NE(first.err.find("--resume"), std::string::npos) << first.err;
   size_t recorded = rows_of(dir).size();
-  EXPECT_GT(recorded, 0u);
+  EXPECT_GE(recorded, 2u);
   EXPECT_LT(recorded, 8u);
   for (auto& row : rows_of(dir)) EXPECT_EQ(row["status"], "ok") << "an interrupted run is not recorded";
   BenchResult preview = bench({"--resume=" + dir.string(), "--dry-run"});

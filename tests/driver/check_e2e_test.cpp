@@ -119,7 +119,11 @@ std::string verdict(const std::string& table, const std::string& metric) {
 TEST_F(CheckEndToEnd, SameBuildTwicePasses) {
   SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
   fs::path a = sweep("a"), b = sweep("b");
-  Result r = bench({"check", "--baseline=" + a.string(), "--current=" + b.string(), "--all"});
+  // The deterministic figures: whether two sweeps' times agree depends on the
+  // machine (3 runs against 3 on a loaded one can differ), so no verdict on
+  // time is asserted here; the time verdicts are tested on fabricated runs
+  // with known answers (below).
+  Result r = bench({"check", "--baseline=" + a.string(), "--current=" + b.string(), "--all", "--deterministic-only"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(verdict(r.out, "requested_seq_bytes"), "ok") << r.out;
   EXPECT_EQ(verdict(r.out, "allocs_seq_count"), "ok") << r.out;

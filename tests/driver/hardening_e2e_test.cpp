@@ -47,7 +47,16 @@ TEST_F(Hardening, ASecondWriterOfAFolderIsRefused) {
   std::thread sweep([&] {
     first = bench({"--workload=test-slow", "--alloc=glibc", "--size=tiny", "--reps=3", "--no-profile", out});
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(400));  // the first holds the folder by now
+  // Waits for the event, not for a time: the first holds the folder once its
+  // .lock carries its pid (written after the lock is taken).
+  const fs::path lock = dir_ / "busy" / ".lock";
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!(fs::exists(lock) && fs::file_size(lock) > 0) && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  if (!(fs::exists(lock) && fs::file_size(lock) > 0)) {
+    sweep.join();
+    FAIL() << "the first bench never took the folder: " << first.err;
+  }
   Result second = bench({"--resume", (dir_ / "busy").string()});
   sweep.join();
   ASSERT_EQ(first.exit_code, 0) << first.err;
@@ -83,7 +92,7 @@ TEST_F(Hardening, ATornRowIsCutOffAndItsRunMadeAgain) {
 // A disk that fills at the start (a file-size limit here): meta.json is written
 // first, or nothing is left — never a folder --resume cannot take.
 TEST_F(Hardening, AFullDiskAtTheStartLeavesNoHalfFolder) {
-  if (!fs::exists("/usr/bin/prlimit")) GTEST_SKIP() << "no prlimit (util-linux)";
+  SKIP_UNLESS_INSTALLED(fs::exists("/usr/bin/prlimit"), "prlimit (util-linux)");
   for (const char* limit : {"--fsize=100", "--fsize=3000"}) {  // meta.json fails; then the CSVs
     const fs::path folder = dir_ / (std::string("full") + limit);
     testing::CommandOptions options;

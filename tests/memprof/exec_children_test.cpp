@@ -44,7 +44,7 @@ TEST(ExecChildren, ACompilersChildrenRecordToTheSameFile) {
 }
 
 TEST(ExecChildren, GitPrintsWhatItPrintsWithoutMemprof) {
-  if (!fs::exists("/usr/bin/git")) GTEST_SKIP() << "no /usr/bin/git";
+  SKIP_UNLESS_INSTALLED(fs::exists("/usr/bin/git"), "git");
   testing::ScratchDir dir("exec-git");
   const std::string repo = (dir / "repo").string();
   testing::CommandOptions quiet;

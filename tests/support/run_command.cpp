@@ -84,8 +84,24 @@ CommandResult run_command(std::vector<std::string> argv, const CommandOptions& o
     kill(pid, SIGINT);
   }
   int status = 0;
+  bool reaped = false;
+  if (options.interrupt_when) {
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    for (;;) {
+      if (waitpid(pid, &status, WNOHANG) == pid) {
+        reaped = true;  // it ended before the event
+        break;
+      }
+      if (options.interrupt_when()) {
+        kill(pid, SIGINT);
+        break;
+      }
+      if (std::chrono::steady_clock::now() > give_up) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(options.timeout_seconds);
-  while (options.timeout_seconds > 0 && waitpid(pid, &status, WNOHANG) != pid) {
+  while (!reaped && options.timeout_seconds > 0 && waitpid(pid, &status, WNOHANG) != pid) {
     if (std::chrono::steady_clock::now() > deadline) {
       kill(pid, SIGKILL);
       r.timed_out = true;
@@ -93,7 +109,7 @@ CommandResult run_command(std::vector<std::string> argv, const CommandOptions& o
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  if (options.timeout_seconds <= 0 || r.timed_out) waitpid(pid, &status, 0);
+  if (!reaped && (options.timeout_seconds <= 0 || r.timed_out)) waitpid(pid, &status, 0);
   r.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + r.signal;
   r.out = slurp(out);

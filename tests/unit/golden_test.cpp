@@ -2,8 +2,8 @@
 // (tests/expected/): the report of the fixture folder (Markdown, HTML), the
 // ranking (text), `bench check`'s table (text) and CSV on the fixture against
 // a copy with a planted change, and --columns (Markdown). A failing test
-// prints the difference's first line; ALLOCSTAMP_UPDATE_GOLDEN=1 rewrites the
-// expected files (review them with git diff before committing).
+// prints the difference's first line; scripts/update-golden rewrites the
+// expected files and prints their difference (never under CI=true).
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -35,10 +35,12 @@ using testing::slurp;
 void expect_golden(const std::string& name, const std::string& actual) {
   const fs::path file = fs::path(EXPECTED_DIR) / name;
   if (std::getenv("ALLOCSTAMP_UPDATE_GOLDEN")) {
+    // Never under CI=true: there a changed output must fail, not become the expectation.
+    ASSERT_FALSE(testing::in_ci()) << "ALLOCSTAMP_UPDATE_GOLDEN is refused under CI=true";
     std::ofstream(file, std::ios::trunc) << actual;
     return;
   }
-  ASSERT_TRUE(fs::exists(file)) << file << " is missing: run with ALLOCSTAMP_UPDATE_GOLDEN=1 to write it";
+  ASSERT_TRUE(fs::exists(file)) << file << " is missing: scripts/update-golden writes it";
   const std::string expected = slurp(file);
   if (expected == actual) return;
   std::istringstream a(actual), e(expected);
@@ -46,7 +48,7 @@ void expect_golden(const std::string& name, const std::string& actual) {
   int line = 1;
   while (std::getline(a, la) && std::getline(e, le) && la == le) ++line;
   ADD_FAILURE() << name << " differs from " << file << " at line " << line << ":\n  expected: " << le
-                << "\n  actual:   " << la << "\n(ALLOCSTAMP_UPDATE_GOLDEN=1 rewrites it)";
+                << "\n  actual:   " << la << "\n(scripts/update-golden rewrites it and shows the difference)";
 }
 
 class Golden : public ::testing::Test {

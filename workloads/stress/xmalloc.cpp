@@ -30,10 +30,14 @@ struct Batch {
   void* blocks[kPerBatch];
 };
 
-// One cache line per consumer, so their counts do not share one.
-struct alignas(64) Count {
+// One cache line's worth per consumer, so their counts do not share one
+// (malloc'd as the original's array is: padded, not alignas, which a block
+// from malloc need not honour — UBSan caught the misaligned access).
+struct Count {
   long freed;
+  char pad[64 - sizeof(long)];
 };
+static_assert(sizeof(Count) == 64, "the original's 64-byte count");
 
 struct Xmalloc {
   long batches = 0;  // per producer
