@@ -298,7 +298,9 @@ TEST(BenchEndToEnd, AForeignProgramRunsWithItsOwnArguments) {
     EXPECT_EQ(row["status"], "ok") << row["extra"];
     EXPECT_TRUE(row["elapsed_ns"].empty()) << "it reports nothing itself";
     EXPECT_FALSE(row["wall_ns"].empty());
-    if (row["kind"] == "profiled") EXPECT_GT(std::stoll(row["allocs_seq_count"]), 100) << "memprof counted its mallocs";
+    if (row["kind"] == "profiled") {
+      EXPECT_GT(std::stoll(row["allocs_seq_count"]), 100) << "memprof counted its mallocs";
+    }
     EXPECT_NE(slurp(dir / row["log"]).find("built 20000"), std::string::npos) << "its own output, in its log";
   }
   fs::remove_all(dir);

@@ -176,7 +176,9 @@ TEST(OneEstimate, TheTableOrderIsTheRatiosOrder) {
       if (after_reference) EXPECT_GE(ratio, 1.0) << "trial " << trial << ": " << allocator;
       else EXPECT_LE(ratio, 1.0) << "trial " << trial << ": " << allocator;
       for (const CellSummary& c : cells)
-        if (c.allocator == allocator && c.standing == "faster") EXPECT_FALSE(after_reference) << "trial " << trial;
+        if (c.allocator == allocator && c.standing == "faster") {
+          EXPECT_FALSE(after_reference) << "trial " << trial;
+        }
     }
   }
 }
@@ -202,8 +204,12 @@ TEST(OneEstimate, CheckChangeAgreesWithItsColumns) {
     for (const CheckRow& row : r.rows) {
       if (row.how != Comparison::measured) continue;
       EXPECT_NEAR(row.change, row.cur / row.base - 1, 1e-9) << "trial " << trial << " " << cell_label(row.cell);
-      if (row.verdict == Verdict::regressed) EXPECT_GT(row.cur, row.base) << "trial " << trial;
-      if (row.verdict == Verdict::improved) EXPECT_LT(row.cur, row.base) << "trial " << trial;
+      if (row.verdict == Verdict::regressed) {
+        EXPECT_GT(row.cur, row.base) << "trial " << trial;
+      }
+      if (row.verdict == Verdict::improved) {
+        EXPECT_LT(row.cur, row.base) << "trial " << trial;
+      }
     }
   }
 }
