@@ -10,49 +10,24 @@ namespace keys {
 #include "keys.def"
 #undef KEY
 
-// The side tables' columns: keys::scopes::calls_count, ..., and each table's
-// column names in its file's order (keys::scopes::columns).
+// The side tables' columns: keys::scopes::calls_count, ... (one namespace
+// per table), and every side column with its table, in each file's order.
 #define KEY(name, unit, source, kind, group, meaning)
-namespace scopes {
-#define SCOPES_COLUMN(name, unit, meaning) inline constexpr char name[] = #name;
+#define SIDE_COLUMN(table, name, unit, meaning) \
+  namespace table {                            \
+  inline constexpr char name[] = #name;        \
+  }
 #include "keys.def"
-#undef SCOPES_COLUMN
-inline constexpr const char* columns[] = {
-#define SCOPES_COLUMN(name, unit, meaning) #name,
-#include "keys.def"
-#undef SCOPES_COLUMN
+#undef SIDE_COLUMN
+
+struct SideColumn {
+  std::string_view table, name;
 };
-}  // namespace scopes
-namespace series {
-#define SERIES_COLUMN(name, unit, meaning) inline constexpr char name[] = #name;
+inline constexpr SideColumn side_columns[] = {
+#define SIDE_COLUMN(table, name, unit, meaning) {#table, #name},
 #include "keys.def"
-#undef SERIES_COLUMN
-inline constexpr const char* columns[] = {
-#define SERIES_COLUMN(name, unit, meaning) #name,
-#include "keys.def"
-#undef SERIES_COLUMN
+#undef SIDE_COLUMN
 };
-}  // namespace series
-namespace micro {
-#define MICRO_COLUMN(name, unit, meaning) inline constexpr char name[] = #name;
-#include "keys.def"
-#undef MICRO_COLUMN
-inline constexpr const char* columns[] = {
-#define MICRO_COLUMN(name, unit, meaning) #name,
-#include "keys.def"
-#undef MICRO_COLUMN
-};
-}  // namespace micro
-namespace callsites {
-#define CALLSITES_COLUMN(name, unit, meaning) inline constexpr char name[] = #name;
-#include "keys.def"
-#undef CALLSITES_COLUMN
-inline constexpr const char* columns[] = {
-#define CALLSITES_COLUMN(name, unit, meaning) #name,
-#include "keys.def"
-#undef CALLSITES_COLUMN
-};
-}  // namespace callsites
 #undef KEY
 
 // The key whose value bounds `figure`'s error (keys.def's KEY_ERROR_BOUND), or nullptr.

@@ -13,32 +13,25 @@
 #include <stdexcept>
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
+#include "cli/registry.h"
 #include "run_command.h"
 
 namespace allocstamp::testing {
 
 namespace fs = std::filesystem;
 
-// Every entry of allocators/allocators.json (the registry bench reads), with
-// the first of its libraries that exists (else its first: not installed).
+// Every entry of allocators/allocators.json, read by bench's own reader
+// (cli/registry), with the library it resolved (else its first: not installed).
 const std::vector<TestAllocator>& test_allocators() {
   static const std::vector<TestAllocator> all = [] {
-    std::ifstream in(ALLOCATORS_JSON);
-    if (!in) throw std::runtime_error("cannot read " + std::string(ALLOCATORS_JSON));
-    const nlohmann::json registry = nlohmann::json::parse(in);  // kept: the loop walks into it
+    std::vector<Allocator> registry;
+    load_allocators(ALLOCATORS_JSON, registry);
     std::vector<TestAllocator> out;
-    for (const auto& entry : registry.at("allocators")) {
-      TestAllocator a{entry.at("name").get<std::string>(), "", ""};
+    for (const Allocator& entry : registry) {
+      TestAllocator a{entry.name, entry.library, ""};
       for (char c : a.name) a.id += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-      const auto libraries = entry.at("libraries").get<std::vector<std::string>>();
-      for (const std::string& library : libraries)
-        if (fs::exists(library)) {
-          a.library = library;
-          break;
-        }
-      if (a.library.empty() && !libraries.empty()) a.library = libraries.front();
+      if (a.library.empty() && !entry.candidates.empty()) a.library = entry.candidates.front();
       out.push_back(a);
     }
     return out;
@@ -47,15 +40,11 @@ const std::vector<TestAllocator>& test_allocators() {
 }
 
 std::vector<std::string> registry_apps(const std::string& binary) {
-  std::ifstream in(WORKLOADS_JSON);
-  if (!in) throw std::runtime_error("cannot read " + std::string(WORKLOADS_JSON));
-  const nlohmann::json registry = nlohmann::json::parse(in);
+  std::vector<Workload> registry;
+  load_workloads(WORKLOADS_JSON, registry);
   std::vector<std::string> apps;
-  for (const auto& entry : registry.at("workloads")) {
-    if (entry.at("binary").get<std::string>() != binary) continue;
-    std::string app = entry.at("app").get<std::string>();
-    if (std::find(apps.begin(), apps.end(), app) == apps.end()) apps.push_back(app);
-  }
+  for (const Workload& w : registry)
+    if (w.binary == binary && std::find(apps.begin(), apps.end(), w.app) == apps.end()) apps.push_back(w.app);
   return apps;
 }
 

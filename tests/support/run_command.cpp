@@ -79,10 +79,6 @@ CommandResult run_command(std::vector<std::string> argv, const CommandOptions& o
   }
   CommandResult r;
   if (pid < 0) return r;
-  if (options.interrupt_after_ms > 0) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(options.interrupt_after_ms));
-    kill(pid, SIGINT);
-  }
   int status = 0;
   bool reaped = false;
   if (options.interrupt_when) {

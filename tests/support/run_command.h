@@ -43,7 +43,6 @@ struct CommandResult {
 struct CommandOptions {
   std::vector<std::string> env;            // NAME=value, replacing an inherited or earlier NAME
   std::vector<std::string> drop_prefixes;  // inherited entries starting so are left out
-  int interrupt_after_ms = 0;              // > 0: send SIGINT after that long
   std::function<bool()> interrupt_when;    // polled while it runs: SIGINT once it says true (an event, not a time)
   int timeout_seconds = 0;                 // > 0: SIGKILL after that long (timed_out)
 };

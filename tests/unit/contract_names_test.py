@@ -31,13 +31,12 @@ def metric_keys(path=KEYS_DEF):
 
 
 def side_table_columns(path=KEYS_DEF):
-    """The side tables' column names (SCOPES_COLUMN, SERIES_COLUMN, MICRO_COLUMN,
-    CALLSITES_COLUMN) that only a column can be: those with an underscore, but
-    run_id (an identity column of every table)."""
+    """The side tables' column names (SIDE_COLUMN) that only a column can be:
+    those with an underscore, but run_id (an identity column of every table)."""
     names = []
     with open(path) as f:
         for line in f:
-            m = re.match(r"(?:SCOPES|SERIES|MICRO|CALLSITES)_COLUMN\((\w+),", line)
+            m = re.match(r"SIDE_COLUMN\(\w+, (\w+),", line)
             if m and "_" in m.group(1) and m.group(1) != "run_id":
                 names.append(m.group(1))
     return names

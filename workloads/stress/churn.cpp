@@ -152,7 +152,6 @@ std::uint64_t parse_count(std::string_view option, const char* text, std::uint64
 
 // --size as bench passes it (Contract 3): iterations per thread.
 std::uint64_t iterations_for_size(const char* size) {
-  workload::set_program({"churn", kUsage});
   return workload::by_size<std::uint64_t>(size, 20'000, 1'000'000, 4'000'000, 16'000'000);
 }
 
@@ -190,6 +189,7 @@ Config parse_arguments(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace allocstamp;
+  workload::set_program({"churn", kUsage});  // a --size error names churn
   Config config = parse_arguments(argc, argv);
   std::vector<BlockRing> rings(config.threads);
   std::barrier all_done_sending(config.threads);

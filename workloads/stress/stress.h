@@ -116,9 +116,7 @@ class Phase {
 // (the original's arguments scaled so a run takes 0.3-2 s at one thread here;
 // each program's scaling is in workloads/stress/reference/programs/<program>.json),
 // medium and large (the originals' own or larger).
-inline long by_size(const std::string& size, long tiny, long small, long medium, long large) {
-  return workload::by_size(size, tiny, small, medium, large);
-}
+using workload::by_size;
 
 // Runs body(thread_index) on `threads` new threads in the parallel region and
 // waits for them all.

@@ -16,6 +16,7 @@
 
 #include "key_names.h"
 #include "results/csv.h"
+#include "results/results_folder.h"
 #include "errors.h"
 
 extern char** environ;
@@ -233,7 +234,7 @@ std::size_t write_callsites(const fs::path& dir) {
   std::sort(files.begin(), files.end());
   std::ofstream csv(dir / "callsites.csv");
   csv << schema_line("callsites.csv") << "\n";
-  write_row(csv, CsvRow(std::begin(keys::callsites::columns), std::end(keys::callsites::columns)));
+  write_row(csv, side_table_columns("callsites"));
   for (const auto& [run_id, path] : files) {
     CallsiteFile file = read_callsites(path);
     std::vector<std::vector<Frame>> frames = symbolise(file);

@@ -40,19 +40,22 @@ std::vector<Column> columns_from_keys() {
 
 const std::vector<Column> kColumns = columns_from_keys();
 
-// The side tables' columns, from keys.def: one row per named scope of a run
-// (memprof's @scope records), per repetition of a micro-benchmark (@micro),
-// per time-series point (@sample).
-const std::vector<std::string> kScopeColumns(std::begin(keys::scopes::columns), std::end(keys::scopes::columns));
-
 }  // namespace
 
-const std::vector<std::string>& scope_columns() { return kScopeColumns; }
+std::vector<std::string> side_table_columns(std::string_view table) {
+  std::vector<std::string> out;
+  for (const keys::SideColumn& c : keys::side_columns)
+    if (c.table == table) out.emplace_back(c.name);
+  return out;
+}
 
 namespace {
 
-const std::vector<std::string> kMicroColumns(std::begin(keys::micro::columns), std::end(keys::micro::columns));
-const std::vector<std::string> kSeriesColumns(std::begin(keys::series::columns), std::end(keys::series::columns));
+// One row per named scope of a run (memprof's @scope records), per repetition
+// of a micro-benchmark (@micro), per time-series point (@sample).
+const std::vector<std::string> kScopeColumns = side_table_columns("scopes");
+const std::vector<std::string> kMicroColumns = side_table_columns("micro");
+const std::vector<std::string> kSeriesColumns = side_table_columns("series");
 
 // One row per record: the row's first fields (`lead`: the run's id, ...), then
 // the record's value of each remaining column.

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -29,9 +30,9 @@ struct Column {
 };
 // runs.csv's columns, in order (extra and log last).
 const std::vector<Column>& run_columns();
-// scopes.csv's columns, in order: run_id, name, calls_count, allocs_count,
-// requested_bytes, held_bytes, duration_ns.
-const std::vector<std::string>& scope_columns();
+// A side table's columns, in its file's order (keys.def's SIDE_COLUMN):
+// "scopes", "series", "micro" or "callsites".
+std::vector<std::string> side_table_columns(std::string_view table);
 
 // The status of a finished run: ok, failed, verify_failed, crashed, timeout.
 Status status_of(const Finished& f);
