@@ -178,6 +178,28 @@ TEST_P(Preload, OneTransactionFreesTenThousandBlocks) {
   }
 }
 
+// libitm allocates for itself outside transactions too: its thread descriptor
+// at the first transaction, under ml_wt its 512 KiB ownership-record table.
+// Known by the caller (libitm's code), they are libitm's under every method,
+// so the program's figures are the same whichever method runs it: 100
+// blocks of 24 bytes and stdout's buffer (one block over 1024 bytes).
+TEST_P(Preload, LibitmBlocksOutsideTransactionsAreLibitms) {
+  int64_t first_bytes = -1;
+  for (const char* method : {"serialirr", "ml_wt", "gl_wt"}) {
+    RunResult r = run("tm", {"many", "100"}, RunOptions{.env = {{"ITM_DEFAULT_METHOD", method}}});
+    ASSERT_EQ(r.exit_code, 0) << method << " " << r.describe();
+    EXPECT_EQ(r.num("allocs_seq_count"), 101) << method;
+    EXPECT_EQ(r.num("size_le32_count"), 100) << method;
+    EXPECT_EQ(r.num("size_gt1024_count"), 1) << method;
+    int64_t bytes = r.num("requested_seq_bytes");
+    EXPECT_LE(bytes, 100 * 24 + 65536) << method;
+    if (first_bytes < 0) first_bytes = bytes;
+    EXPECT_EQ(bytes, first_bytes) << method << ": the same program's bytes as under serialirr";
+    EXPECT_GE(r.num("allocs_tm_internal_count"), 2) << method << ": the thread descriptor at least";
+    EXPECT_EQ(r.num("frees_untracked_count"), 0) << method;
+  }
+}
+
 // A transaction marked through memprof_tx_begin/end (no libitm): what it
 // allocates and frees is `tx`, nested marks are one transaction.
 TEST_P(Preload, MarkedTransactionsCountedAsTx) {

@@ -244,10 +244,19 @@ void counted_delete(uint8_t op, Fn fn, void* p, const Args&... args) {
 
 using namespace memprof;
 
+// Every allocating entry point notes, at depth 0, whether libitm called it
+// (recorder.h, from_libitm): in the function itself, where
+// __builtin_return_address(0) is its caller. Not on the hot path, which runs
+// only while libitm is absent.
+#define MEMPROF_NOTE_CALLER() note_caller(self, __builtin_return_address(0))
+
 // malloc, calloc and free take the hot path (recorder.h) when they can.
 extern "C" MEMPROF_EXPORT void* malloc(size_t n) {
   ThreadState& t = self;
-  if (__builtin_expect(!on_hot_path(t), 0)) return do_malloc(n);
+  if (__builtin_expect(!on_hot_path(t), 0)) {
+    MEMPROF_NOTE_CALLER();
+    return do_malloc(n);
+  }
   t.depth = 1;
   return hot_alloc_done(t, real.malloc(n), n, true);
 }
@@ -255,13 +264,18 @@ extern "C" MEMPROF_EXPORT void* malloc(size_t n) {
 extern "C" MEMPROF_EXPORT void* calloc(size_t count, size_t size) {
   ThreadState& t = self;
   size_t n;
-  if (__builtin_expect(!on_hot_path(t) | __builtin_mul_overflow(count, size, &n), 0))
+  if (__builtin_expect(!on_hot_path(t) | __builtin_mul_overflow(count, size, &n), 0)) {
+    MEMPROF_NOTE_CALLER();
     return do_calloc(count, size);
+  }
   t.depth = 1;
   return hot_alloc_done(t, real.calloc(count, size), n, true);
 }
 
-extern "C" MEMPROF_EXPORT void* realloc(void* p, size_t n) { return do_realloc(p, n); }
+extern "C" MEMPROF_EXPORT void* realloc(void* p, size_t n) {
+  MEMPROF_NOTE_CALLER();
+  return do_realloc(p, n);
+}
 
 extern "C" MEMPROF_EXPORT void free(void* p) {
   if (__builtin_expect(p == nullptr, 0)) return;
@@ -286,12 +300,25 @@ extern "C" MEMPROF_EXPORT void free(void* p) {
 }
 
 extern "C" MEMPROF_EXPORT void cfree(void* p) { free(p); }
-extern "C" MEMPROF_EXPORT int posix_memalign(void** out, size_t align, size_t n) { return do_posix_memalign(out, align, n); }
-extern "C" MEMPROF_EXPORT void* aligned_alloc(size_t align, size_t n) { return do_aligned_alloc(align, n); }
-extern "C" MEMPROF_EXPORT void* memalign(size_t align, size_t n) { return do_memalign(align, n); }
-extern "C" MEMPROF_EXPORT void* valloc(size_t n) { return do_memalign(kPage, n); }
+extern "C" MEMPROF_EXPORT int posix_memalign(void** out, size_t align, size_t n) {
+  MEMPROF_NOTE_CALLER();
+  return do_posix_memalign(out, align, n);
+}
+extern "C" MEMPROF_EXPORT void* aligned_alloc(size_t align, size_t n) {
+  MEMPROF_NOTE_CALLER();
+  return do_aligned_alloc(align, n);
+}
+extern "C" MEMPROF_EXPORT void* memalign(size_t align, size_t n) {
+  MEMPROF_NOTE_CALLER();
+  return do_memalign(align, n);
+}
+extern "C" MEMPROF_EXPORT void* valloc(size_t n) {
+  MEMPROF_NOTE_CALLER();
+  return do_memalign(kPage, n);
+}
 
 extern "C" MEMPROF_EXPORT void* pvalloc(size_t n) {
+  MEMPROF_NOTE_CALLER();
   size_t rounded = (n + kPage - 1) & ~(kPage - 1);
   if (rounded < n) {
     errno = ENOMEM;
@@ -301,6 +328,7 @@ extern "C" MEMPROF_EXPORT void* pvalloc(size_t n) {
 }
 
 extern "C" MEMPROF_EXPORT void* reallocarray(void* p, size_t count, size_t size) {
+  MEMPROF_NOTE_CALLER();
   size_t n;
   if (__builtin_mul_overflow(count, size, &n)) {
     errno = ENOMEM;
@@ -317,6 +345,7 @@ extern "C" MEMPROF_EXPORT size_t malloc_usable_size(void* p) {
 }
 
 extern "C" MEMPROF_EXPORT char* strdup(const char* s) {
+  MEMPROF_NOTE_CALLER();
   size_t n = strlen(s) + 1;
   char* p = static_cast<char*>(do_malloc(n));
   if (p) memcpy(p, s, n);
@@ -324,6 +353,7 @@ extern "C" MEMPROF_EXPORT char* strdup(const char* s) {
 }
 
 extern "C" MEMPROF_EXPORT char* strndup(const char* s, size_t max) {
+  MEMPROF_NOTE_CALLER();
   size_t n = strnlen(s, max);
   char* p = static_cast<char*>(do_malloc(n + 1));
   if (p) {
@@ -354,34 +384,42 @@ using DeleteAlignedNothrow = void (*)(void*, std::align_val_t, const std::nothro
 
 
 MEMPROF_EXPORT void* operator new(size_t n) {
+  MEMPROF_NOTE_CALLER();
   MEMPROF_NEXT(New, "_Znwm");
   return fn ? counted_new(trace::kNew, fn, n) : do_malloc(n);
 }
 MEMPROF_EXPORT void* operator new[](size_t n) {
+  MEMPROF_NOTE_CALLER();
   MEMPROF_NEXT(New, "_Znam");
   return fn ? counted_new(trace::kNewArray, fn, n) : do_malloc(n);
 }
 MEMPROF_EXPORT void* operator new(size_t n, const std::nothrow_t& tag) noexcept {
+  MEMPROF_NOTE_CALLER();
   MEMPROF_NEXT(NewNothrow, "_ZnwmRKSt9nothrow_t");
   return fn ? counted_new(trace::kNew, fn, n, tag) : do_malloc(n);
 }
 MEMPROF_EXPORT void* operator new[](size_t n, const std::nothrow_t& tag) noexcept {
+  MEMPROF_NOTE_CALLER();
   MEMPROF_NEXT(NewNothrow, "_ZnamRKSt9nothrow_t");
   return fn ? counted_new(trace::kNewArray, fn, n, tag) : do_malloc(n);
 }
 MEMPROF_EXPORT void* operator new(size_t n, std::align_val_t al) {
+  MEMPROF_NOTE_CALLER();
   MEMPROF_NEXT(NewAligned, "_ZnwmSt11align_val_t");
   return fn ? counted_new(trace::kNewAligned, fn, n, al) : do_aligned_alloc(size_t(al), n);
 }
 MEMPROF_EXPORT void* operator new[](size_t n, std::align_val_t al) {
+  MEMPROF_NOTE_CALLER();
   MEMPROF_NEXT(NewAligned, "_ZnamSt11align_val_t");
   return fn ? counted_new(trace::kNewArrayAligned, fn, n, al) : do_aligned_alloc(size_t(al), n);
 }
 MEMPROF_EXPORT void* operator new(size_t n, std::align_val_t al, const std::nothrow_t& tag) noexcept {
+  MEMPROF_NOTE_CALLER();
   MEMPROF_NEXT(NewAlignedNothrow, "_ZnwmSt11align_val_tRKSt9nothrow_t");
   return fn ? counted_new(trace::kNewAligned, fn, n, al, tag) : do_aligned_alloc(size_t(al), n);
 }
 MEMPROF_EXPORT void* operator new[](size_t n, std::align_val_t al, const std::nothrow_t& tag) noexcept {
+  MEMPROF_NOTE_CALLER();
   MEMPROF_NEXT(NewAlignedNothrow, "_ZnamSt11align_val_tRKSt9nothrow_t");
   return fn ? counted_new(trace::kNewArrayAligned, fn, n, al, tag) : do_aligned_alloc(size_t(al), n);
 }

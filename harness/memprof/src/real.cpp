@@ -3,6 +3,7 @@
 #include "real.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -42,6 +43,30 @@ bool same_object(void* a, void* b) {
   return ia.dli_fbase == ib.dli_fbase;
 }
 
+// The executable segments of the object holding `symbol`, read from its
+// program headers in memory (dli_fbase is its ELF header): one range from the
+// lowest to the highest executable byte. No lock but dladdr's.
+void find_text(void* symbol, uintptr_t* begin, uintptr_t* end) {
+  Dl_info info;
+  link_map* map = nullptr;
+  if (!symbol || !dladdr1(symbol, &info, reinterpret_cast<void**>(&map), RTLD_DL_LINKMAP) || !map ||
+      !info.dli_fbase)
+    return;
+  auto* header = static_cast<const ElfW(Ehdr)*>(info.dli_fbase);
+  auto* segments = reinterpret_cast<const ElfW(Phdr)*>(static_cast<const char*>(info.dli_fbase) + header->e_phoff);
+  uintptr_t low = UINTPTR_MAX, high = 0;
+  for (int i = 0; i < header->e_phnum; ++i) {
+    const ElfW(Phdr)& s = segments[i];
+    if (s.p_type != PT_LOAD || !(s.p_flags & PF_X)) continue;
+    if (map->l_addr + s.p_vaddr < low) low = map->l_addr + s.p_vaddr;
+    if (map->l_addr + s.p_vaddr + s.p_memsz > high) high = map->l_addr + s.p_vaddr + s.p_memsz;
+  }
+  if (low < high) {
+    *begin = low;
+    *end = high;
+  }
+}
+
 }  // namespace
 
 bool resolving() { return resolve_state.load(std::memory_order_acquire) == 1; }
@@ -63,6 +88,7 @@ void resolve_real() {
   find(r.aligned_alloc, "aligned_alloc", false);
   find(r.malloc_usable_size, "malloc_usable_size", true);
   r.in_transaction = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "_ITM_inTransaction"));
+  find_text(reinterpret_cast<void*>(r.in_transaction), &r.itm_text_begin, &r.itm_text_end);
   void* libc = dlsym(RTLD_DEFAULT, "gnu_get_libc_version");
   r.glibc_layout = same_object(reinterpret_cast<void*>(r.malloc_usable_size), libc) &&
                    same_object(reinterpret_cast<void*>(r.malloc), libc);
@@ -73,8 +99,12 @@ void resolve_real() {
 void* next_symbol(const char* name) { return dlsym(RTLD_NEXT, name); }
 
 bool refresh_tm_symbols() {
-  if (!real.in_transaction)
-    real.in_transaction = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "_ITM_inTransaction"));
+  if (!real.in_transaction) {
+    auto found = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "_ITM_inTransaction"));
+    // The range first: a thread that sees libitm's state function sees its code's range too.
+    find_text(reinterpret_cast<void*>(found), &real.itm_text_begin, &real.itm_text_end);
+    __atomic_store_n(&real.in_transaction, found, __ATOMIC_RELEASE);
+  }
   return real.in_transaction != nullptr;
 }
 

@@ -17,6 +17,9 @@ struct RealFunctions {
   void* (*memalign)(size_t, size_t);
   size_t (*malloc_usable_size)(void*);
   int (*in_transaction)();  // libitm's _ITM_inTransaction, null without libitm
+  // libitm's executable code: a call from there is libitm's (its own
+  // bookkeeping, or the program's block it allocates inside a transaction).
+  uintptr_t itm_text_begin, itm_text_end;
   bool glibc_layout;        // the allocator is glibc's own malloc (chunk headers readable)
 };
 
@@ -32,6 +35,10 @@ void* next_symbol(const char* name);
 // Looks up _ITM_inTransaction again (libitm may be dlopened after start);
 // true when libitm is there.
 bool refresh_tm_symbols();
+// True when `code` (a return address) lies in libitm's executable code.
+inline bool in_libitm(const void* code) {
+  return reinterpret_cast<uintptr_t>(code) - real.itm_text_begin < real.itm_text_end - real.itm_text_begin;
+}
 
 // The bootstrap arena: bump allocation, never freed.
 constexpr size_t kBootstrapBytes = 256 * 1024;

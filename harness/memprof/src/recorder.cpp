@@ -82,6 +82,8 @@ void publish_change(ThreadState& t, int64_t req, int64_t use, int64_t blocks) {
 }
 
 int alloc_region(ThreadState& t, size_t n, void* p) {
+  bool from_libitm = t.from_libitm;
+  t.from_libitm = false;
   if (t.itm_pending != 0 && t.itm_pending == n + 1) {
     t.itm_pending = 0;  // the program's block; what libitm allocates next is its own
     trace::note_call(t, allocstamp::trace::kTmMalloc);
@@ -89,7 +91,7 @@ int alloc_region(ThreadState& t, size_t n, void* p) {
     return kTx;
   }
   if (t.tx_marked != 0) return kTx;
-  int state = tm_state();
+  int state = from_libitm ? 1 : tm_state();  // libitm's own block, in a transaction or not
   if (state == 2) return kTx;
   if (state == 1 || t.in_tm_runtime != 0) {
     // libitm frees its own blocks after commit too: known by address, not by state.

@@ -123,8 +123,8 @@ inline bool lanes_below(const HeapLanes& local, const HeapLanes& limit) {
 
 // ---- the thread's state and the accounting ----
 
-// kTmInternal: libitm's own bookkeeping inside a transaction, kept out of the
-// program's region counts and histogram.
+// kTmInternal: libitm's own bookkeeping (inside a transaction or not), kept
+// out of the program's region counts and histogram.
 enum Region : int { kSeq = 0, kPar = 1, kTx = 2, kTmInternal = 3 };
 enum ThreadStatus : uint8_t { kNew = 0, kLive = 1, kExited = 2 };
 // What the hooks keep of each block: MEMPROF_HEAP=0 counts only; else its size
@@ -161,6 +161,12 @@ struct ThreadState {
   // then glibc's own (a TLS vector it allocated inside pthread_create, which is
   // not counted), not one of the program's, and is not counted as untracked.
   uint8_t teardown;
+  // The allocating hook in progress was called from libitm's code: the block
+  // is libitm's own (its thread descriptor, its ownership-record table, its
+  // logs), made outside a transaction too, unless itm_pending names it the
+  // program's. Noted at depth 0 by every allocating entry point, read and
+  // cleared by alloc_region.
+  bool from_libitm;
   uint64_t itm_pending;   // requested size + 1 of the block libitm is about to allocate for the program
   uint64_t new_request;   // size + 1 the program gave operator new (libstdc++ may pass malloc another)
   Counters c;
@@ -303,6 +309,11 @@ inline void heap_change(ThreadState& t, int64_t req, int64_t use, int64_t blocks
 // A block arrived, or left.
 inline void heap_grow(ThreadState& t, int64_t req, int64_t use) { heap_change(t, req, use, 1); }
 inline void heap_shrink(ThreadState& t, int64_t req, int64_t use) { heap_change(t, -req, -use, -1); }
+
+// An allocating entry point was called from `code` (hooks.cpp, MEMPROF_NOTE_CALLER).
+inline void note_caller(ThreadState& t, const void* code) {
+  if (t.depth == 0) t.from_libitm = in_libitm(code);
+}
 
 // The transactional state libitm reports: 0 outside, 1 retryable, 2 irrevocable.
 inline int tm_state() { return real.in_transaction ? real.in_transaction() : 0; }
