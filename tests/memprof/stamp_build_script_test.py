@@ -37,6 +37,12 @@ TM_H = """#ifndef TM_H
 """
 
 
+def fake_stamp(folder):
+    """A folder that looks like STAMP to build-stamp's first checks: lib/tm.h."""
+    os.makedirs(os.path.join(folder, "lib"))
+    open(os.path.join(folder, "lib", "tm.h"), "w").write(TM_H)
+
+
 def run_script(*args):
     return subprocess.run([sys.executable, os.path.join(REFERENCE, "build-stamp")] + list(args),
                           capture_output=True, text=True)
@@ -74,8 +80,7 @@ class Refusals(unittest.TestCase):
 
     def test_another_commit(self):
         with tempfile.TemporaryDirectory() as tmp:
-            os.makedirs(os.path.join(tmp, "lib"))
-            open(os.path.join(tmp, "lib", "tm.h"), "w").write(TM_H)
+            fake_stamp(tmp)
             git = ["git", "-C", tmp, "-c", "user.name=t", "-c", "user.email=t@t"]
             subprocess.run(git[:3] + ["init", "-q"], check=True)
             subprocess.run(git + ["add", "."], check=True)
@@ -86,8 +91,7 @@ class Refusals(unittest.TestCase):
 
     def test_existing_output(self):
         with tempfile.TemporaryDirectory() as tmp:
-            os.makedirs(os.path.join(tmp, "lib"))
-            open(os.path.join(tmp, "lib", "tm.h"), "w").write(TM_H)
+            fake_stamp(tmp)
             p = run_script("--stamp", tmp, "--out", tmp)
         self.assertEqual(p.returncode, 2)
         self.assertIn("exists", p.stderr)
