@@ -50,9 +50,15 @@ struct Info {  // reservation_info_t: 24 B
   long price;
 };
 
+// STAMP's reservation_info_compare subtracts the two types as its enum's type,
+// unsigned int: any two different types compare as "greater" both ways, so a
+// customer's list is sorted by id within a run of one type only, and an insert
+// can miss a duplicate held behind a node of another type (then STAMP keeps
+// both). Kept so: the same lists, the same nodes and frees, in the same order
+// (at large it is 4 more list nodes for vacation-low, 14 for vacation-high).
 struct InfoOrder {
   static long compare(const Info* a, const Info* b) {
-    long kind = long(a->kind) - long(b->kind);
+    long kind = long(unsigned(a->kind) - unsigned(b->kind));
     return kind != 0 ? kind : a->id - b->id;
   }
 };
