@@ -219,13 +219,13 @@ TEST_F(CheckEndToEnd, PlantedAllocationRegressionFails) {
   EXPECT_EQ(verdict(r.out, "allocs_seq_count"), "regressed") << r.out;
   const std::vector<std::string> allocs = row_of(r.out, "allocs_seq_count");
   EXPECT_EQ(allocs, (std::vector<std::string>{"test-alloc:alloc/tiny/glibc/t1", "allocs_seq_count", "1002", "1102",
-                                              "+9.98%", "exact", "-", "regressed"}))
+                                              "+9.98%", "exact", "-", "-", "regressed"}))
       << r.out;
   EXPECT_NE(r.out.find("— FAIL\n"), std::string::npos) << r.out;
   const std::string rows = slurp(csv);
-  EXPECT_EQ(rows.rfind("# allocstamp check.csv schema 3\n", 0), 0u) << rows;
+  EXPECT_EQ(rows.rfind("# allocstamp check.csv schema 4\n", 0), 0u) << rows;
   EXPECT_NE(rows.find(",requested_seq_bytes,exact,3,3,76096,"), std::string::npos) << rows;
-  EXPECT_NE(rows.find(",status,status,6,6,6,6,,,,,,ok,"), std::string::npos) << "every row, ok ones too: " << rows;
+  EXPECT_NE(rows.find(",status,status,6,6,6,6,,,,,,,ok,"), std::string::npos) << "every row, ok ones too: " << rows;
 
   // The CI gate sees it too; a threshold above the change lets it through.
   EXPECT_EQ(bench({"check", "--baseline=" + a.string(), "--current=" + b.string(), "--deterministic-only"}).exit_code, 1);
@@ -245,9 +245,23 @@ TEST_F(CheckEndToEnd, TimingNoiseDoesNotFail) {
   fs::path close = fabricate("close.csv", "elapsed_ns", {101e6, 149e6, 92e6, 158e6, 96e6});
   Result r = bench({"check", "--baseline=" + base.string(), "--current=" + noisy.string(), "--all"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_EQ(verdict(r.out, "elapsed_ns"), "noisy") << r.out;
+  // Samples this spread (±30%) could not have seen 5%: undecided, never ok.
+  EXPECT_EQ(verdict(r.out, "elapsed_ns"), "undecided") << r.out;
   EXPECT_EQ(verdict(r.out, "requested_seq_bytes"), "ok") << r.out;
-  Result ok = bench({"check", "--baseline=" + base.string(), "--current=" + close.string(), "--all"});
+  EXPECT_NE(r.err.find("detectable: 0 of 1 timed comparison(s) could see a change of 5% (power 0.8); median "
+                       "detectable change 66%"),
+            std::string::npos)
+      << r.err;
+  Result close_check = bench({"check", "--baseline=" + base.string(), "--current=" + close.string(), "--all"});
+  EXPECT_EQ(close_check.exit_code, 0) << close_check.out << close_check.err;
+  EXPECT_EQ(verdict(close_check.out, "elapsed_ns"), "undecided") << close_check.out;
+  EXPECT_EQ(bench({"check", "--baseline=" + base.string(), "--current=" + close.string(), "--fail-on-undecided"})
+                .exit_code, 1) << "a gate that must see its threshold";
+  // Tight repetitions see 5%: ok, and --fail-on-undecided passes.
+  fs::path steady = fabricate("steady.csv", "elapsed_ns", {100e6, 100.2e6, 100.4e6, 100.1e6, 100.3e6});
+  fs::path steady_too = fabricate("steady-too.csv", "elapsed_ns", {100.1e6, 100.3e6, 100.2e6, 100.4e6, 100.0e6});
+  Result ok = bench({"check", "--baseline=" + steady.string(), "--current=" + steady_too.string(), "--all",
+                     "--fail-on-undecided"});
   EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
   EXPECT_EQ(verdict(ok.out, "elapsed_ns"), "ok") << ok.out;
 

@@ -224,13 +224,48 @@ TEST(Check, MeasuredRegressionNeedsThresholdAndSignificance) {
   // Beyond the threshold only: ok.
   add_threshold("time=25", config.thresholds);
   EXPECT_EQ(verdict_of(compare_runs(base, slower, config), "w", "elapsed_ns"), Verdict::ok);
-  // A stricter alpha than the p: noisy.
+  // A stricter alpha than the p: not significant, and at that level five such
+  // repetitions could not see 5%: undecided, not ok.
   config.thresholds = {};
   config.alpha = row->p / 2;
-  EXPECT_EQ(verdict_of(compare_runs(base, slower, config), "w", "elapsed_ns"), Verdict::noisy);
+  EXPECT_EQ(verdict_of(compare_runs(base, slower, config), "w", "elapsed_ns"), Verdict::undecided);
 }
 
-TEST(Check, OverlappingSamplesAreNoisyNotRegressed) {
+// A time is ok only when its repetitions could have seen a change of its
+// threshold: the smallest slowdown detectable (power 0.8, at alpha over the
+// times tested) is computed for every time, and above the threshold the
+// verdict is undecided, which fails only with --fail-on-undecided.
+TEST(Check, ATimeThatCouldNotSeeItsThresholdIsUndecided) {
+  Table base, tight, wide_base, wide;
+  base.runs("w", 1, {{"elapsed_ns", {1000, 1001, 1002, 1003, 1004}}});
+  tight.runs("w", 1, {{"elapsed_ns", {1001, 1002, 1003, 1004, 1005}}});
+  wide_base.runs("w", 1, {{"elapsed_ns", {1000, 900, 1100, 950, 1050}}});
+  wide.runs("w", 1, {{"elapsed_ns", {1010, 910, 1090, 960, 1060}}});
+  CheckConfig config;
+  CheckResult seen = compare_runs(base, tight, config);
+  const CheckRow* row = find(seen, "w", "elapsed_ns");
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->verdict, Verdict::ok);
+  // sd of the logs ~0.0016 a side: (t(0.975, 8) + t(0.8, 8)) * SE ~ 0.3%.
+  EXPECT_GT(row->detectable, 0.0);
+  EXPECT_LT(row->detectable, 0.01);
+  CheckResult blind = compare_runs(wide_base, wide, config);
+  row = find(blind, "w", "elapsed_ns");
+  ASSERT_NE(row, nullptr);
+  EXPECT_NEAR(row->change, 0.0, 0.02) << "no change to see";
+  // sd of the logs ~0.079 a side, SE 0.05, dof ~8: (2.31 + 0.89) * 0.05 ~ 0.17.
+  EXPECT_NEAR(row->detectable, std::exp(0.16) - 1, 0.03);
+  EXPECT_EQ(row->verdict, Verdict::undecided);
+  EXPECT_NE(row->note.find("could detect only a change of 1"), std::string::npos) << row->note;
+  EXPECT_FALSE(blind.failed(config)) << "undecided is not a regression";
+  config.fail_on_undecided = true;
+  EXPECT_TRUE(blind.failed(config));
+  EXPECT_FALSE(seen.failed(config));
+  // Memory and counts get no detectable change.
+  EXPECT_TRUE(std::isnan(find(seen, "w", "status")->detectable));
+}
+
+TEST(Check, OverlappingSamplesAreUndecidedNotRegressed) {
   Table base, cur;
   base.runs("w", 1, {{"elapsed_ns", {100, 150, 90, 160, 95}}});
   cur.runs("w", 1, {{"elapsed_ns", {130, 95, 170, 110, 140}}});
@@ -241,8 +276,9 @@ TEST(Check, OverlappingSamplesAreNoisyNotRegressed) {
   // Geometric means 116.4 -> 127.5 (medians would say 100 -> 130, +30%, while the test sees the logs' means).
   EXPECT_NEAR(row->change, geomean({130, 95, 170, 110, 140}) / geomean({100, 150, 90, 160, 95}) - 1, 1e-12);
   EXPECT_GT(row->p, 0.2);
-  EXPECT_EQ(row->verdict, Verdict::noisy);
-  EXPECT_EQ(row->note, "not significant over the whole check");
+  // Beyond the threshold and not significant; nor could five such repetitions have seen 5%.
+  EXPECT_EQ(row->verdict, Verdict::undecided);
+  EXPECT_EQ(row->note, "not significant over the whole check; could detect only a change of 66% or more (power 0.8)");
   EXPECT_FALSE(r.failed(config));
 }
 
@@ -259,7 +295,8 @@ TEST(Check, ThreeRepetitionsCanShowAChangeAndOneCannot) {
   one_base.runs("w", 1, {{"elapsed_ns", {100}}});
   one_cur.runs("w", 1, {{"elapsed_ns", {200}}});
   CheckResult one = compare_runs(one_base, one_cur, CheckConfig{});
-  EXPECT_EQ(verdict_of(one, "w", "elapsed_ns"), Verdict::noisy);
+  EXPECT_EQ(verdict_of(one, "w", "elapsed_ns"), Verdict::undecided);
+  EXPECT_TRUE(std::isinf(find(one, "w", "elapsed_ns")->detectable)) << "one repetition a side cannot be tested";
   ASSERT_EQ(one.warnings.size(), 1u);
   EXPECT_NE(one.warnings[0].find("1 cell(s) have 1 vs 1 repetitions"), std::string::npos) << one.warnings[0];
   EXPECT_NE(one.warnings[0].find("--reps and --profile-reps 2 or more"), std::string::npos) << one.warnings[0];
@@ -519,9 +556,9 @@ TEST(CheckReport, TableShowsTheRowsThatAreNotOk) {
   std::ostringstream out;
   print_check_table(r, false, out);
   EXPECT_EQ(out.str(),
-            "cell                    metric               baseline  current   change  limit  q  verdict    note\n"
-            "gone:app/tiny/glibc/t1  cell                   3 runs        -        -      -  -  missing    not in the current runs\n"
-            "w:app/tiny/glibc/t1     requested_seq_bytes      1000     1100  +10.00%  exact  -  regressed\n");
+            "cell                    metric               baseline  current   change  limit  detects  q  verdict    note\n"
+            "gone:app/tiny/glibc/t1  cell                   3 runs        -        -      -        -  -  missing    not in the current runs\n"
+            "w:app/tiny/glibc/t1     requested_seq_bytes      1000     1100  +10.00%  exact        -  -  regressed\n");
   EXPECT_EQ(check_verdict_line(r, config), "check: 1 regressed, 1 missing, 5 ok — FAIL");
 }
 
@@ -532,13 +569,13 @@ TEST(CheckReport, CsvHoldsEveryRow) {
   std::ostringstream out;
   write_check_csv(compare_runs(base, cur, CheckConfig{}), out);
   EXPECT_EQ(out.str(),
-            "# allocstamp check.csv schema 3\n"
+            "# allocstamp check.csv schema 4\n"
             "workload,app,size,allocator,tm,threads,metric,comparison,n_baseline,n_current,baseline,current,"
-            "relative_to,change_pct,p,q,threshold_pct,verdict,note\n"
-            "w,app,tiny,glibc,,1,status,status,3,3,3,3,,,,,,ok,\n"
+            "relative_to,change_pct,p,q,threshold_pct,detectable_pct,verdict,note\n"
+            "w,app,tiny,glibc,,1,status,status,3,3,3,3,,,,,,,ok,\n"
             // Geometric means (1030200^(1/3) = 100.9967, 8120605^(1/3) = 200.9983) and their quotient.
             "w,app,tiny,glibc,,1,elapsed_ns,measured,3,3,100.9966996,200.9983416,,99.01476235,2.143779887e-06,"
-            "2.143779887e-06,5,regressed,\n");
+            "2.143779887e-06,5,2.71994153,regressed,\n");
 }
 
 // Unusable files: each a clear UsageError, never a crash.

@@ -206,6 +206,7 @@ const char* verdict_name(Verdict v) {
     case Verdict::regressed: return "regressed";
     case Verdict::improved: return "improved";
     case Verdict::noisy: return "noisy";
+    case Verdict::undecided: return "undecided";
     case Verdict::missing: return "missing";
     case Verdict::failed: return "failed";
     case Verdict::not_comparable: return "not comparable";
@@ -271,7 +272,8 @@ bool CheckResult::failed(const CheckConfig& config) const {
   return std::any_of(rows.begin(), rows.end(), [&](const CheckRow& r) {
     return r.verdict == Verdict::failed || r.verdict == Verdict::regressed ||
            (config.fail_on_missing && r.verdict == Verdict::missing && r.n_cur == 0) ||
-           (config.fail_on_change && r.how == Comparison::exact && r.verdict == Verdict::improved);
+           (config.fail_on_change && r.how == Comparison::exact && r.verdict == Verdict::improved) ||
+           (config.fail_on_undecided && r.verdict == Verdict::undecided);
   });
 }
 

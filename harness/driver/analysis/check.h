@@ -24,6 +24,7 @@ struct CheckConfig {
   bool deterministic_only = false;  // compare no measured metric
   bool fail_on_missing = false;     // a cell absent from the current side fails
   bool fail_on_change = false;      // an exact compare that moved either way fails (a CI gate)
+  bool fail_on_undecided = false;   // a time whose detectable change is above its threshold fails
   // Differences in how two cells ran that the user allows by name
   // (difference_names()); any other makes the cell not comparable.
   std::set<std::string> allow_different;
@@ -40,8 +41,11 @@ void add_threshold(const std::string& assignment, std::map<std::string, double>&
 void add_thresholds_file(const std::filesystem::path& file, std::map<std::string, double>& thresholds);
 
 // not_comparable: the two cells ran differently (arguments, environment,
-// allocator library, TM method): listed, never compared.
-enum class Verdict { ok, regressed, improved, noisy, missing, failed, not_comparable };
+// allocator library, TM method): listed, never compared. undecided: a time
+// whose repetitions could not have shown a change of its threshold (the
+// smallest change they detect, `detectable`, is above it): neither ok nor
+// regressed.
+enum class Verdict { ok, regressed, improved, noisy, undecided, missing, failed, not_comparable };
 const char* verdict_name(Verdict v);
 
 // How a row was compared: the runs' status, a cell on one side only, an exact
@@ -62,6 +66,11 @@ struct CheckRow {
   double p = NAN;             // measured: the test's p-value (Welch's t on logs, else the U-test); NaN when not tested
   double q = NAN;             // p adjusted by Benjamini–Hochberg over every measured comparison of the check
   double threshold = 0;       // percent applied
+  // Times: the smallest slowdown (relative, 0.05 = 5%) this comparison detects
+  // with probability 0.8 at its repetitions and spread, at the level a single
+  // change needs after the correction over the check's times (alpha / their
+  // number); +inf when it cannot be tested. NaN for other rows.
+  double detectable = NAN;
   Verdict verdict = Verdict::ok;
   std::string note;           // why, when it is not obvious
   std::string relative;       // "" or the reference allocator the base and cur values are ratios to

@@ -74,6 +74,32 @@ bool prepare(const std::vector<double>& vb, const std::vector<double>& vc, Check
   return true;
 }
 
+namespace {
+
+// Within the threshold: ok; beyond it, regressed or improved when significant
+// over the whole check (q < alpha), else noisy.
+void decide_row(CheckRow& r, const Measured& m, double alpha) {
+  if (std::fabs(r.change) <= r.threshold / 100.0 + kEpsilon) return;
+  // Memory and counts move by a little between two sweeps whatever the
+  // allocator (a page, a call at two threads): below the unit's absolute
+  // floor (16 calls, 4 KiB, 1 MiB of RSS) a change is not judged at all.
+  if (!is_time(r.metric) && std::fabs(r.cur - r.base) <= zero_baseline_limit(r.metric)) {
+    r.note = r.note.empty() ? "within the absolute floor" : r.note + "; within the absolute floor";
+    return;
+  }
+  if (r.q < alpha) {
+    r.verdict = r.change > 0 ? Verdict::regressed : Verdict::improved;
+    return;
+  }
+  r.verdict = Verdict::noisy;
+  const std::string why = std::isnan(r.q) ? std::to_string(m.vb.size()) + " vs " + std::to_string(m.vc.size()) +
+                                                " repetitions cannot be significant"
+                                          : "not significant over the whole check";
+  r.note = r.note.empty() ? why : r.note + "; " + why;
+}
+
+}  // namespace
+
 std::vector<double> logs_of(const std::vector<double>& v, double shift) {
   std::vector<double> out;
   for (double x : v) out.push_back(x > 0 ? std::log(x) - shift : kNaN);
@@ -110,9 +136,12 @@ void decide(std::vector<CheckRow>& rows, const std::vector<Measured>& measured, 
     notes.push_back(text);
   }
   std::vector<double> p;
+  // Times: the two samples their test compares (log values), for the change it could detect.
+  std::vector<std::pair<std::vector<double>, std::vector<double>>> tested(measured.size());
   for (const Measured& m : measured) {
     CheckRow& r = rows[m.row];
     if (m.paired_b.size() >= 2 && m.paired_c.size() >= 2) {
+      tested[p.size()] = {m.paired_b, m.paired_c};
       // Against the reference, repetition by repetition: drift shared by
       // neighbouring runs cancels, so no sweep-wide shift is taken out.
       r.p = stats::welch(m.paired_b, m.paired_c).p;
@@ -129,7 +158,8 @@ void decide(std::vector<CheckRow>& rows, const std::vector<Measured>& measured, 
     auto positive = [](const std::vector<double>& v) { return std::all_of(v.begin(), v.end(), [](double x) { return x > 0; }); };
     if (positive(m.vb) && positive(m.vc) && m.vb.size() >= 2 && m.vc.size() >= 2) {
       const double d = s == shift.end() ? 0.0 : s->second;
-      r.p = stats::welch(logs_of(m.vb, 0), logs_of(m.vc, d)).p;
+      tested[p.size()] = {logs_of(m.vb, 0), logs_of(m.vc, d)};
+      r.p = stats::welch(tested[p.size()].first, tested[p.size()].second).p;
       if (d != 0) {
         // The current value shown is the one compared: with the drift taken out.
         r.cur = r.cur * std::exp(-d);
@@ -160,29 +190,33 @@ void decide(std::vector<CheckRow>& rows, const std::vector<Measured>& measured, 
     const std::vector<double> adjusted = stats::benjamini_hochberg(part);
     for (std::size_t k = 0; k < members.size(); ++k) q[members[k]] = adjusted[k];
   }
+  // What each time could have detected: at the level one change needs to pass
+  // Benjamini–Hochberg on its own (alpha over the family's tested rows).
+  std::size_t times_tested = 0;
+  for (std::size_t i = 0; i < measured.size(); ++i)
+    if (measured[i].family == "time" && !std::isnan(p[i])) ++times_tested;
+  const double level = alpha / static_cast<double>(std::max<std::size_t>(times_tested, 1));
+  for (std::size_t i = 0; i < measured.size(); ++i) {
+    CheckRow& r = rows[measured[i].row];
+    if (!is_time(r.metric)) continue;
+    const double d = stats::welch_detectable(tested[i].first, tested[i].second, level);
+    r.detectable = std::isnan(d) ? std::numeric_limits<double>::infinity() : std::exp(d) - 1;
+  }
   for (std::size_t i = 0; i < measured.size(); ++i) {
     CheckRow& r = rows[measured[i].row];
     r.q = q[i];
-    if (std::fabs(r.change) <= r.threshold / 100.0 + kEpsilon) continue;
-    // Memory and counts move by a little between two sweeps whatever the
-    // allocator (a page, a call at two threads): below the unit's absolute
-    // floor (16 calls, 4 KiB, 1 MiB of RSS) a change is not judged at all.
-    if (!is_time(r.metric) && std::fabs(r.cur - r.base) <= zero_baseline_limit(r.metric)) {
-      r.note = r.note.empty() ? "within the absolute floor" : r.note + "; within the absolute floor";
-      continue;
+    decide_row(r, measured[i], alpha);
+    if (is_time(r.metric) && (r.verdict == Verdict::ok || r.verdict == Verdict::noisy) &&
+        !(r.detectable <= r.threshold / 100.0 + kEpsilon)) {
+      r.verdict = Verdict::undecided;
+      const std::string why = std::isinf(r.detectable)
+                                  ? std::string("too few repetitions to test")
+                                  : "could detect only a change of " + std::to_string(static_cast<int>(std::ceil(r.detectable * 100))) +
+                                        "% or more (power 0.8)";
+      r.note = r.note.empty() ? why : r.note + "; " + why;
     }
-    if (r.q < alpha) {
-      r.verdict = r.change > 0 ? Verdict::regressed : Verdict::improved;
-      continue;
-    }
-    r.verdict = Verdict::noisy;
-    const std::string why = std::isnan(r.q) ? std::to_string(measured[i].vb.size()) + " vs " +
-                                                  std::to_string(measured[i].vc.size()) + " repetitions cannot be significant"
-                                            : "not significant over the whole check";
-    r.note = r.note.empty() ? why : r.note + "; " + why;
   }
 }
-
 
 double relative_change(double cur, double base) {
   if (cur == base) return 0.0;

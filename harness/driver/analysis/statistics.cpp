@@ -277,6 +277,17 @@ WelchTest welch(std::span<const double> x, std::span<const double> y) {
   return {t, dof, std::min(1.0, p)};
 }
 
+double welch_detectable(std::span<const double> x, std::span<const double> y, double alpha, double power) {
+  const Summary a = summarize(x), b = summarize(y);
+  if (a.n < 2 || b.n < 2) return kNaN;
+  const double va = a.stddev * a.stddev / static_cast<double>(a.n), vb = b.stddev * b.stddev / static_cast<double>(b.n);
+  const double se2 = va + vb;
+  if (!(se2 > 0.0)) return 0.0;
+  const double dof = se2 * se2 / (va * va / static_cast<double>(a.n - 1) + vb * vb / static_cast<double>(b.n - 1));
+  const boost::math::students_t t(dof);
+  return (boost::math::quantile(t, 1.0 - alpha / 2.0) + boost::math::quantile(t, power)) * std::sqrt(se2);
+}
+
 std::vector<double> benjamini_hochberg(std::span<const double> p) {
   std::vector<double> q(p.size(), kNaN);
   std::vector<std::size_t> order;

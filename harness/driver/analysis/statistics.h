@@ -98,6 +98,14 @@ struct WelchTest {
 // when they differ.
 WelchTest welch(std::span<const double> x, std::span<const double> y);
 
+// The smallest true difference of means (y's over x's, in their units: for
+// logs, a log ratio) that Welch's test of samples with x's and y's sizes and
+// spread detects with probability `power` at two-sided level `alpha`:
+// (t(1 - alpha/2) + t(power)) × the standard error, at the Welch–Satterthwaite
+// degrees of freedom. 0 when neither sample has any spread; NaN when either
+// has fewer than 2 values.
+double welch_detectable(std::span<const double> x, std::span<const double> y, double alpha, double power = 0.8);
+
 // Benjamini–Hochberg adjusted p-values (q-values), in the input's order: a
 // hypothesis whose q is below alpha is rejected with the false discovery rate
 // over all of them held at alpha. NaN entries are left out of the family and

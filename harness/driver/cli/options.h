@@ -90,6 +90,7 @@ struct CheckOptions {
   bool deterministic_only = false;
   bool fail_on_missing = false;
   bool fail_on_change = false;
+  bool fail_on_undecided = false;
   std::vector<std::string> allow_different;  // args, env, library, tm, machine: compared anyway
   bool all = false;                     // print ok rows too
   std::string csv;                      // every row as CSV; "-": stdout

@@ -23,6 +23,7 @@ int command_check(const CheckOptions& options, std::ostream& out, std::ostream& 
   config.deterministic_only = options.deterministic_only;
   config.fail_on_missing = options.fail_on_missing;
   config.fail_on_change = options.fail_on_change;
+  config.fail_on_undecided = options.fail_on_undecided;
   config.allow_different.insert(options.allow_different.begin(), options.allow_different.end());
 
   const RunsTable baseline = load_runs(options.baseline, "baseline");
@@ -59,6 +60,7 @@ int command_check(const CheckOptions& options, std::ostream& out, std::ostream& 
     err << "warning: the two sides ran on different setups (" << d
         << "): a difference may come from there — re-record the baseline on this setup if so\n";
   for (const std::string& n : result.notes) err << "note: " << n << '\n';
+  if (const std::string seen = check_detectable_line(result); !seen.empty()) err << seen << '\n';
   err.flush();
   (options.csv == "-" ? err : out) << check_verdict_line(result, config) << '\n';
   if (!result.not_comparable.empty()) {
@@ -97,12 +99,18 @@ Each compared cell is judged on its ok runs:
   p-values are adjusted by Benjamini-Hochberg per family (time, memory, counts):
   a change is significant when q < --alpha (a level for the q-values, not for
   each test). Cells measured on a busy machine are named.
+  Each time also gets the smallest slowdown its repetitions could detect (power
+  0.8, at alpha over the number of times tested: one change alone must pass the
+  correction): "detects" in the table, detectable_pct in the CSV.
 Verdicts: ok, regressed (worse beyond the threshold: exactly, or significantly),
-  improved, noisy (beyond the threshold, not significant), missing (a cell or
-  metric on one side only), failed (runs that were ok in the baseline now fail),
-  not comparable (the cells ran differently).
+  improved, noisy (beyond the threshold, not significant), undecided (a time
+  whose repetitions could not have detected a change of its threshold: more
+  --reps, or a quieter machine, decide it), missing (a cell or metric on one
+  side only), failed (runs that were ok in the baseline now fail), not
+  comparable (the cells ran differently).
 Exit status: 0 pass, 1 regressed or failed (missing too with --fail-on-missing, a
-  deterministic metric that fell too with --fail-on-change),
+  deterministic metric that fell too with --fail-on-change, an undecided time
+  too with --fail-on-undecided),
   2 unusable input (missing file, not runs.csv, another schema, damaged rows) or
   cells that ran differently.
 
@@ -145,6 +153,9 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
   check->add_flag("--fail-on-change", options.fail_on_change,
                   "A deterministic metric that moved either way fails (fewer allocations too: for a CI gate, "
                   "where an intended change re-records the baseline)");
+  check->add_flag("--fail-on-undecided", options.fail_on_undecided,
+                  "A time whose repetitions could not have detected a change of its threshold fails (a gate that "
+                  "must see the threshold, not only not see a change)");
   check->add_flag("--all", options.all, "Print every row, not only those that are not ok");
   check->add_option("--csv", options.csv, "Also write every row as CSV to this file (-: CSV on stdout instead of the table)");
   return check;

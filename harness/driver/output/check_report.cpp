@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <set>
 
 #include "results/csv.h"
 #include "output/document.h"
@@ -17,9 +18,9 @@ namespace allocstamp {
 
 namespace {
 
-constexpr std::array<Verdict, 7> kVerdictOrder = {Verdict::not_comparable, Verdict::failed, Verdict::regressed,
-                                                  Verdict::missing,        Verdict::noisy,  Verdict::improved,
-                                                  Verdict::ok};
+constexpr std::array<Verdict, 8> kVerdictOrder = {Verdict::not_comparable, Verdict::failed,   Verdict::regressed,
+                                                  Verdict::missing,        Verdict::noisy,    Verdict::undecided,
+                                                  Verdict::improved,       Verdict::ok};
 
 // Integers (counts, bytes, ns) in full; medians of an even count may end in .5.
 std::string number(double v) {
@@ -47,6 +48,13 @@ std::string limit_text(const CheckRow& r) {
 
 std::string p_text(double p) { return number_text("%.3g", p); }
 
+// The smallest slowdown a time could detect; "-" for other rows.
+std::string detectable_text(double d) {
+  if (std::isnan(d)) return "-";
+  if (std::isinf(d)) return "untestable";
+  return number_text("%.0f%%", std::ceil(d * 100.0));
+}
+
 const char* comparison_name(Comparison c) {
   switch (c) {
     case Comparison::status: return keys::status;
@@ -60,12 +68,13 @@ const char* comparison_name(Comparison c) {
 }  // namespace
 
 void print_check_table(const CheckResult& result, bool all, std::ostream& out) {
-  Block t = table({{"cell", "metric", "baseline", "current", "change", "limit", "q", "verdict", "note"}});
-  t.align = "llrrrrrll";
+  Block t = table({{"cell", "metric", "baseline", "current", "change", "limit", "detects", "q", "verdict", "note"}});
+  t.align = "llrrrrrrll";
   for (const CheckRow& r : result.rows) {
     if (!all && r.verdict == Verdict::ok) continue;
     t.rows.push_back({cell_label(r.cell), r.metric, value_text(r, r.base, r.n_base), value_text(r, r.cur, r.n_cur),
-                      change_text(r.change), limit_text(r), p_text(r.q), verdict_name(r.verdict), r.note});
+                      change_text(r.change), limit_text(r), detectable_text(r.detectable), p_text(r.q),
+                      verdict_name(r.verdict), r.note});
   }
   if (t.rows.size() > 1) out << render_text({t});
 }
@@ -80,10 +89,29 @@ std::string check_verdict_line(const CheckResult& result, const CheckConfig& con
   return "check: " + counts + " — " + (result.failed(config) ? "FAIL" : "PASS");
 }
 
+std::string check_detectable_line(const CheckResult& result) {
+  std::vector<double> detectable;
+  std::size_t seeing = 0;
+  std::set<double> thresholds;
+  for (const CheckRow& r : result.rows) {
+    if (std::isnan(r.detectable)) continue;
+    detectable.push_back(r.detectable);
+    thresholds.insert(r.threshold);
+    if (r.detectable <= r.threshold / 100.0 + 1e-9) ++seeing;
+  }
+  if (detectable.empty()) return "";
+  std::sort(detectable.begin(), detectable.end());
+  const double median = detectable[detectable.size() / 2];
+  std::string limit = thresholds.size() == 1 ? number_text("%g%%", *thresholds.begin()) : "their threshold";
+  return "detectable: " + std::to_string(seeing) + " of " + std::to_string(detectable.size()) +
+         " timed comparison(s) could see a change of " + limit + " (power 0.8); median detectable change " +
+         detectable_text(median) + (seeing < detectable.size() ? " — more --reps or a quieter machine see more" : "");
+}
+
 void write_check_csv(const CheckResult& result, std::ostream& out) {
   Block t = table({{"workload", "app", "size", "allocator", "tm", "threads", "metric", "comparison", "n_baseline",
                     "n_current", "baseline", "current", "relative_to", "change_pct", "p", "q", "threshold_pct",
-                    "verdict", "note"}});
+                    "detectable_pct", "verdict", "note"}});
   for (const CheckRow& r : result.rows) {
     std::vector<std::string> row = {r.cell.workload, r.cell.app,      r.cell.size,
                                     r.cell.allocator, r.cell.tm, std::to_string(r.cell.threads)};
@@ -92,10 +120,11 @@ void write_check_csv(const CheckResult& result, std::ostream& out) {
                            csv_number(r.base), csv_number(r.cur), r.relative,
                            std::isinf(r.change) ? (r.change > 0 ? "inf" : "-inf") : csv_number(r.change * 100.0),
                            csv_number(r.p), csv_number(r.q), limited ? csv_number(r.threshold) : "",
+                           std::isinf(r.detectable) ? "inf" : csv_number(r.detectable * 100.0),
                            verdict_name(r.verdict), r.note});
     t.rows.push_back(std::move(row));
   }
-  out << "# allocstamp check.csv schema 3\n" << render_csv(t);
+  out << "# allocstamp check.csv schema 4\n" << render_csv(t);
 }
 
 }  // namespace allocstamp
