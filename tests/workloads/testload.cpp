@@ -12,7 +12,8 @@
 //   hang         [--ignore-term]                      sleeps forever
 //   fail-verify                                       reports elapsed_ns, exits 3
 //   fail                                              exits 1
-//   slow         [--ms M]                             sleeps M ms in the phase
+//   slow         [--ms M] [--jitter-pct J]            sleeps M ms in the phase, give or take
+//                                                    a random J% (drawn anew by each process)
 #include <memprof/memprof.h>
 
 #include <signal.h>
@@ -25,6 +26,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <random>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -55,6 +57,7 @@ struct Options {
   bool ignore_term = false;
   // slow
   uint64_t ms = 200;
+  uint64_t jitter_pct = 0;
 };
 
 [[noreturn]] void usage_error(const std::string &message) {
@@ -154,6 +157,10 @@ Options parse(int argc, char **argv) {
     } else if (name == "--ms") {
       app_only("slow");
       o.ms = take_u64(0);
+    } else if (name == "--jitter-pct") {
+      app_only("slow");
+      o.jitter_pct = take_u64(0);
+      if (o.jitter_pct > 100) usage_error("option --jitter-pct: at most 100");
     } else {
       usage_error("unknown option '" + arg + "'");
     }
@@ -322,7 +329,10 @@ int app_fail() {
 int app_slow(const Options &o) {
   memprof::phase_begin();
   const int64_t start = now_ns();
-  std::this_thread::sleep_for(std::chrono::milliseconds(o.ms));
+  // A time that no number of repetitions makes precise (bench --precision's tests).
+  const double jitter =
+      o.jitter_pct ? (double(std::random_device{}() % 2001) / 1000.0 - 1.0) * double(o.jitter_pct) / 100.0 : 0.0;
+  std::this_thread::sleep_for(std::chrono::microseconds(int64_t(double(o.ms) * 1000.0 * (1.0 + jitter))));
   const int64_t elapsed = now_ns() - start;
   memprof::phase_end();
   memprof::metric("elapsed_ns", elapsed);

@@ -27,7 +27,8 @@ void to_json(nlohmann::json& j, const Options& o) {
                      {"callsites", o.callsites}, {"shard", o.shard}, {"shuffle", o.shuffle},  {"seed", o.seed},           {"registry", o.registries},
                      {"workloads_file", o.workload_files}, {"preset", o.preset},
                      {"sizes", o.workload_sizes}, {"args", o.workload_args},
-                     {"no_plot", o.no_plot}};
+                     {"no_plot", o.no_plot}, {"precision", o.precision}, {"max_reps", o.max_reps},
+                     {"budget", o.budget_minutes}};
 }
 
 void from_json(const nlohmann::json& j, Options& o) {
@@ -59,6 +60,9 @@ void from_json(const nlohmann::json& j, Options& o) {
   o.workload_sizes = j.value("sizes", std::map<std::string, std::string>{});
   o.workload_args = j.value("args", std::map<std::string, std::vector<std::string>>{});
   o.no_plot = j.value("no_plot", false);
+  o.precision = j.value("precision", 0.0);
+  o.max_reps = j.value("max_reps", 30);
+  o.budget_minutes = j.value("budget", 0.0);
 }
 
 namespace {
@@ -235,6 +239,16 @@ Command parse_command_line(int argc, char** argv) {
       ->default_str("the preset's, per workload (default job: each at ~100 ms or more)");
   app.add_option("--reps", o.reps, "Timed runs of every cell: the allocator alone, no memprof (their times are the ones published)")
       ->envname("ALLOCSTAMP_REPS")->check(CLI::Range(1, 1000))->default_str("the preset's (default job: 5)");
+  app.add_option("--precision", o.precision,
+                 "Repeat each cell group's timed runs (all its allocators together, interleaved) until the 95% "
+                 "interval of every time ratio to the reference allocator is within ±P percent, from --reps up to "
+                 "--max-reps; the groups still short are named at the end")
+      ->envname("ALLOCSTAMP_PRECISION")->check(CLI::Range(0.1, 100.0))->default_str("the preset's (default: off)");
+  app.add_option("--max-reps", o.max_reps, "With --precision: at most this many timed runs per cell")
+      ->envname("ALLOCSTAMP_MAX_REPS")->check(CLI::Range(2, 1000))->default_str("30");
+  app.add_option("--budget", o.budget_minutes,
+                 "With --precision: add no repetition round once the sweep has run this many minutes")
+      ->envname("ALLOCSTAMP_BUDGET")->check(CLI::PositiveNumber)->default_str("none");
   app.add_option("--profile-reps", o.profile_reps,
                  "Profiled runs of every cell (memprof in front: the memory figures); default 1 at one thread, "
                  "where memprof's counts are exact, and 3 at more; 0: none")

@@ -20,6 +20,12 @@ struct Options {
   std::map<std::string, std::string> workload_sizes;
   std::map<std::string, std::vector<std::string>> workload_args;
   int reps = 3;                         // timed runs per cell (the allocator alone)
+  // --precision P: after `reps`, more interleaved timed rounds for the cell
+  // groups whose time ratios' 95% intervals are wider than ±P% (run/precision.h),
+  // up to `max_reps` per cell or `budget_minutes` of sweep; 0: off.
+  double precision = 0;
+  int max_reps = 30;
+  double budget_minutes = 0;            // 0: no limit
   int profile_reps = -1;                // profiled runs per cell; -1: 1 at one thread, 3 at more; 0: none
   std::string tm = "ml_wt";
   std::string out;                      // results folder; empty: results/runs/<timestamp>

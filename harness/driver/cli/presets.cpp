@@ -39,6 +39,9 @@ Preset preset_from(const json& entry, const fs::path& file) {
     p.sizes = entry.value("sizes", std::map<std::string, std::string>{});
     p.args = entry.value("args", std::map<std::string, std::vector<std::string>>{});
     p.timeout_seconds = entry.value("timeout", 0.0);
+    p.precision = entry.value("precision", 0.0);
+    p.max_reps = entry.value("max_reps", 0);
+    p.budget_minutes = entry.value("budget", 0.0);
     p.plot = entry.value("plot", false);
     if (entry.contains("series")) p.series = entry["series"].get<bool>() ? 1 : 0;
   } catch (const json::exception& e) {
@@ -54,6 +57,8 @@ Preset preset_from(const json& entry, const fs::path& file) {
   if (!p.profile.empty() && std::find(profiles.begin(), profiles.end(), p.profile) == profiles.end())
     throw UsageError(where("has profile '" + p.profile + "'"), "use full, counts or none");
   if (p.timeout_seconds < 0) throw UsageError(where("has a negative timeout"), "give seconds, or leave it out");
+  if (p.precision < 0 || p.precision > 100 || p.max_reps < 0 || p.budget_minutes < 0)
+    throw UsageError(where("has a precision outside 0-100, or a negative max_reps or budget"), "fix the file");
   if (p.profile_reps < -1) throw UsageError(where("has a negative profile_reps"), "give 0 or more, or leave it out");
   if (p.reps < 0 || std::any_of(p.threads.begin(), p.threads.end(), [](int t) { return t < 1; }))
     throw UsageError(where("has a repetition or thread count below 1"), "fix the file");
@@ -155,6 +160,9 @@ void apply_preset(const Preset& p, Options& o) {
       !chosen(o, "--no-profile", "ALLOCSTAMP_NO_PROFILE") && o.profile != "none")
     o.profile_reps = p.profile_reps;
   if (p.timeout_seconds > 0 && !chosen(o, "--timeout", "ALLOCSTAMP_TIMEOUT")) o.timeout_seconds = p.timeout_seconds;
+  if (p.precision > 0 && !chosen(o, "--precision", "ALLOCSTAMP_PRECISION")) o.precision = p.precision;
+  if (p.max_reps > 0 && !chosen(o, "--max-reps", "ALLOCSTAMP_MAX_REPS")) o.max_reps = p.max_reps;
+  if (p.budget_minutes > 0 && !chosen(o, "--budget", "ALLOCSTAMP_BUDGET")) o.budget_minutes = p.budget_minutes;
   if (p.series >= 0 && !chosen(o, "--series", "ALLOCSTAMP_SERIES") && !chosen(o, "--no-series", "ALLOCSTAMP_SERIES"))
     o.series = p.series == 1;
   o.plot_after = p.plot && !o.no_plot;

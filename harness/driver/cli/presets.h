@@ -26,6 +26,9 @@ struct Preset {
   std::map<std::string, std::vector<std::string>> args;
   int series = -1;    // -1: not set; 0 / 1: --no-series / --series
   double timeout_seconds = 0;  // 0: not set
+  double precision = 0;        // 0: not set (--precision)
+  int max_reps = 0;            // 0: not set
+  double budget_minutes = 0;   // 0: not set
   bool plot = false;  // draw the figures and the report when the sweep ends
 };
 

@@ -37,6 +37,11 @@ void Progress::finished(const Run& run, const std::string& status, double second
   std::fprintf(stderr, "[%d/%d] %s: %s (%.2f s)\n", finished_, total_, describe(run).c_str(), status.c_str(), seconds);
 }
 
+void Progress::say(const std::string& line) {
+  std::fprintf(stderr, "%s%s\n", terminal_ ? "\r\033[K" : "", line.c_str());
+  std::fflush(stderr);
+}
+
 void Progress::done() {
   if (terminal_) std::fprintf(stderr, "\r\033[K");
 }

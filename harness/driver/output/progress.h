@@ -14,6 +14,10 @@ class Progress {
   void starting(const Run& run, int done);
   void finished(const Run& run, const std::string& status, double seconds);
   void done();
+  // More runs than planned (bench --precision adds repetition rounds).
+  void extend(int more) { total_ += more; }
+  // A line of its own between runs (what --precision decided).
+  void say(const std::string& line);
 
  private:
   int total_;

@@ -2,6 +2,7 @@
 // checked before the results folder exists, so a bad invocation leaves nothing.
 #include "run/sweep.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -10,10 +11,14 @@
 #include <iostream>
 #include <limits>
 #include <map>
+#include <random>
+#include <set>
 #include <thread>
 
 #include "results/callsites.h"
 #include "run/environment.h"
+#include "run/precision.h"
+#include "output/format.h"
 #include "errors.h"
 #include "key_names.h"
 #include "keys.h"
@@ -110,9 +115,97 @@ std::pair<int, int> busy_runs_of(const fs::path& dir) {
   return {busy, measured};
 }
 
+// --precision: after the planned runs, rounds of one more timed repetition
+// (every allocator of a cell group together, interleaved) for each group whose
+// time ratios are still wider than ±P% (run/precision.h), until none is, a
+// group reaches --max-reps, or the sweep has run --budget minutes. Prints what
+// it adds and the groups left short; returns what meta.json keeps of it.
+template <typename Execute>
+nlohmann::json add_rounds_for_precision(const Options& options, const std::vector<Run>& plan, const fs::path& dir,
+                                        std::size_t planned, std::chrono::steady_clock::time_point start,
+                                        Progress& progress, Execute& execute, bool& stopped) {
+  const double target = options.precision / 100.0;
+  char target_text[32];
+  std::snprintf(target_text, sizeof target_text, "±%g%%", options.precision);
+  std::vector<Run> models;  // the plan's first timed round: one run per workload, threads and allocator
+  for (const Run& run : plan)
+    if (run.kind == RunKind::timed && run.rep == 1) models.push_back(run);
+  std::map<std::pair<std::string, int>, int> next_rep;  // per group, the repetition a new round makes
+  int next_id = static_cast<int>(planned), rounds = 0;
+  std::string stopped_by = "precise";
+  std::mt19937 shuffler(options.seed + 1);
+  std::vector<GroupPrecision> short_of;
+  for (;;) {
+    short_of.clear();
+    for (const GroupPrecision& g : time_precision(dir))
+      if (!(g.half_width <= target)) short_of.push_back(g);
+    if (short_of.empty()) break;
+    std::set<std::pair<std::string, int>> grow;
+    for (const GroupPrecision& g : short_of) {
+      const auto key = std::make_pair(g.workload, g.threads);
+      int& rep = next_rep.try_emplace(key, g.last_rep + 1).first->second;
+      if (rep <= options.max_reps) grow.insert(key);
+    }
+    if (grow.empty()) {
+      stopped_by = "max_reps";
+      break;
+    }
+    const double minutes = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / 60.0;
+    if (options.budget_minutes > 0 && minutes >= options.budget_minutes) {
+      stopped_by = "budget";
+      break;
+    }
+    std::vector<Run> round;
+    for (const Run& model : models) {
+      const auto key = std::make_pair(model.workload.name, model.threads);
+      if (!grow.count(key)) continue;
+      Run run = model;
+      run.rep = next_rep[key];
+      run.id = ++next_id;
+      round.push_back(run);
+    }
+    for (const auto& key : grow) ++next_rep[key];
+    if (options.shuffle) std::shuffle(round.begin(), round.end(), shuffler);
+    const auto widest = std::max_element(short_of.begin(), short_of.end(), [](const auto& a, const auto& b) {
+      return a.half_width < b.half_width;
+    });
+    progress.extend(static_cast<int>(round.size()));
+    progress.say("precision: " + std::to_string(short_of.size()) + " cell group(s) wider than " + target_text +
+                 " (widest " + describe(*widest) + "): one more repetition for " + std::to_string(grow.size()) +
+                 " of them, " + std::to_string(round.size()) + " runs");
+    ++rounds;
+    for (const Run& run : round)
+      if (!execute(run)) {
+        stopped = true;
+        stopped_by = "interrupted";
+        break;
+      }
+    if (stopped) break;
+  }
+  nlohmann::json left = nlohmann::json::array();
+  std::string names;
+  for (const GroupPrecision& g : short_of) {
+    left.push_back({{"workload", g.workload}, {"threads", g.threads}, {"reps", g.reps}, {"widest", g.widest},
+                    {"half_width_pct", std::isinf(g.half_width) ? nlohmann::json(nullptr) : nlohmann::json(g.half_width * 100)}});
+    names += (names.empty() ? "" : "; ") + describe(g);
+  }
+  if (short_of.empty()) {
+    progress.say("precision: every cell group's time ratios within " + std::string(target_text) +
+                 " (95% interval), " + std::to_string(rounds) + " round(s) added");
+  } else if (!stopped) {
+    const std::string limit = stopped_by == "budget" ? "--budget " + number_text("%g", options.budget_minutes) + " min"
+                                                     : "--max-reps " + std::to_string(options.max_reps);
+    progress.say("precision: " + std::to_string(short_of.size()) + " cell group(s) short of " + target_text +
+                 " when " + limit + " stopped it: " + names);
+  }
+  return {{"target_pct", options.precision}, {"max_reps", options.max_reps}, {"budget_minutes", options.budget_minutes},
+          {"rounds_added", rounds}, {"stopped_by", stopped_by}, {"short", left}};
+}
+
 }  // namespace
 
 int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostream& out, fs::path* results_dir) {
+  const auto sweep_start = std::chrono::steady_clock::now();
   const bool resuming = !options.resume.empty();
   nlohmann::json saved_meta;
   if (resuming) {
@@ -136,6 +229,13 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     options.out = dir.string();
   }
 
+  auto typed = [&](const char* flag) { return std::count(options.given.begin(), options.given.end(), flag) > 0; };
+  if (options.precision <= 0 && (typed("--max-reps") || typed("--budget")))
+    throw UsageError("--max-reps and --budget bound --precision, which is not set",
+                     "add --precision P (percent, e.g. --precision 5), or leave them out");
+  if (options.precision > 0 && options.max_reps < options.reps)
+    throw UsageError("--max-reps " + std::to_string(options.max_reps) + " is below --reps " + std::to_string(options.reps),
+                     "give --max-reps at least the repetitions the sweep starts with");
   Catalog catalog = load_catalog(options, paths);
   std::vector<Allocator> allocators = select_allocators(options, catalog);
   std::vector<Workload> workloads = select_workloads(options, catalog, paths);
@@ -173,6 +273,9 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     out << left << " runs";
     if (!shard.whole()) out << " of shard " << shard.text() << " (the whole plan: " << plan_keys.size() << ")";
     if (resuming) out << " still to make (" << plan.size() - left << " of " << plan.size() << " recorded)";
+    if (options.precision > 0)
+      out << "; then, with --precision " << number_text("%g", options.precision)
+          << ", more timed rounds for the groups still wider (up to --max-reps " << options.max_reps << ")";
     out << "; nothing was run (--dry-run)\n";
     return 0;
   }
@@ -232,12 +335,9 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   int finished = 0;
   bool all_ok = true;
   bool stopped = false;
-  for (const Run& run : plan) {
-    if (already(run)) continue;
-    if (interrupted()) {
-      stopped = true;
-      break;
-    }
+  // Runs one planned run and records it; false when the sweep is interrupted.
+  auto execute = [&](const Run& run) {
+    if (interrupted()) return false;
     // What the run is run with beyond its plan: the child's arguments, the
     // allocator's build and the variables that tune it.
     auto setting_of = [&](const std::vector<std::string>& env) {
@@ -249,7 +349,7 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
                             "allocator not installed: apt-get install " + run.allocator.package);
       progress.finished(run, "skipped", 0);
       ++finished;
-      continue;
+      return true;
     }
     progress.starting(run, finished);
     Launch launch;
@@ -264,10 +364,7 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     launch.log_path = folder.log_path(run).string();
     launch.timeout_seconds = options.timeout_seconds;
     Finished f = executor.run(launch);
-    if (f.interrupted) {  // not recorded: --resume runs it again
-      stopped = true;
-      break;
-    }
+    if (f.interrupted) return false;  // not recorded: --resume runs it again
     Status status = status_of(f);
     if (f.start_failed) std::cerr << "error: " << f.error << "\n";
     Records records = parse_records(f.records);
@@ -283,6 +380,18 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     all_ok = all_ok && status == Status::ok;
     progress.finished(run, status_name(status), double(f.wall_ns) / 1e9);
     ++finished;
+    return true;
+  };
+  for (const Run& run : plan) {
+    if (already(run)) continue;
+    if (!execute(run)) {
+      stopped = true;
+      break;
+    }
+  }
+  if (options.precision > 0 && !stopped) {
+    meta["precision"] = add_rounds_for_precision(options, plan, dir, plan_keys.size(), sweep_start, progress, execute,
+                                                 stopped);
   }
   progress.done();
   meta["finished"] = timestamp("%Y-%m-%dT%H:%M:%S%z");

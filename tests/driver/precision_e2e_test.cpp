@@ -1,0 +1,123 @@
+// precision_e2e_test — `bench --precision P` end to end on the test workloads:
+// a time no repetition count makes precise (test-jittery: 5 to 15 ms at
+// random) gets rounds added up to --max-reps, all its allocators together, and
+// is named as short at the end and in meta.json; --budget stops the rounds; a
+// steady time (test-steady) stops early; bad combinations are refused.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "results/csv.h"
+#include "run_command.h"
+
+namespace allocstamp {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path scratch(const std::string& name) {
+  fs::path p = fs::temp_directory_path() / ("precision-e2e-" + std::to_string(getpid()) + "-" + name);
+  fs::remove_all(p);
+  return p;
+}
+
+testing::CommandResult bench(std::vector<std::string> args) {
+  args.insert(args.begin(), BENCH_BINARY);
+  testing::CommandOptions options;
+  options.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS), "ALLOCSTAMP_THREADS=1", "ALLOCSTAMP_NO_PLOT=1"};
+  return testing::run_command(args, options);
+}
+
+// Timed runs per allocator, and the repetitions each ran, from runs.csv.
+std::map<std::string, std::vector<int>> timed_reps(const fs::path& dir) {
+  CsvRow header;
+  auto rows = read_csv(dir / "runs.csv", &header);
+  std::map<std::string, std::size_t> at;
+  for (std::size_t i = 0; i < header.size(); ++i) at[header[i]] = i;
+  std::map<std::string, std::vector<int>> out;
+  for (const CsvRow& row : rows)
+    if (row[at["kind"]] == "timed" && row[at["status"]] == "ok") out[row[at["allocator"]]].push_back(std::stoi(row[at["rep"]]));
+  return out;
+}
+
+nlohmann::json precision_meta(const fs::path& dir) {
+  std::ifstream in(dir / "meta.json");
+  return nlohmann::json::parse(in).at("precision");
+}
+
+TEST(PrecisionEndToEnd, ATimeThatStaysImpreciseGrowsToMaxRepsAndIsNamed) {
+  fs::path dir = scratch("jittery");
+  auto r = bench({"--alloc=glibc,jemalloc", "--workload=test-jittery", "--size=tiny", "--reps=2", "--no-profile",
+                  "--precision=1", "--max-reps=4", "--out=" + dir.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto reps = timed_reps(dir);
+  // Rounds 3 and 4 added, every allocator of the group in each.
+  EXPECT_EQ(reps.at("glibc"), (std::vector<int>{1, 2, 3, 4}));
+  EXPECT_EQ(reps.at("jemalloc"), (std::vector<int>{1, 2, 3, 4}));
+  EXPECT_NE(r.err.find("precision: 1 cell group(s) wider than ±1% (widest test-jittery t1: ±"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("one more repetition for 1 of them, 2 runs"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("precision: 1 cell group(s) short of ±1% when --max-reps 4 stopped it: test-jittery t1: ±"),
+            std::string::npos)
+      << r.err;
+  const auto meta = precision_meta(dir);
+  EXPECT_EQ(meta["rounds_added"], 2);
+  EXPECT_EQ(meta["stopped_by"], "max_reps");
+  ASSERT_EQ(meta["short"].size(), 1u);
+  EXPECT_EQ(meta["short"][0]["workload"], "test-jittery");
+  EXPECT_EQ(meta["short"][0]["reps"], 4);
+  EXPECT_GT(meta["short"][0]["half_width_pct"].get<double>(), 1.0);
+  fs::remove_all(dir);
+}
+
+TEST(PrecisionEndToEnd, TheBudgetStopsTheRounds) {
+  fs::path dir = scratch("budget");
+  auto r = bench({"--alloc=glibc,jemalloc", "--workload=test-jittery", "--size=tiny", "--reps=2", "--no-profile",
+                  "--precision=1", "--budget=0.0001", "--out=" + dir.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(timed_reps(dir).at("glibc").size(), 2u) << "the planned repetitions only";
+  EXPECT_EQ(precision_meta(dir)["stopped_by"], "budget");
+  EXPECT_NE(r.err.find("when --budget 0.0001 min stopped it"), std::string::npos) << r.err;
+  fs::remove_all(dir);
+}
+
+TEST(PrecisionEndToEnd, ASteadyTimeStopsWhenPrecise) {
+  fs::path dir = scratch("steady");
+  // 100 ms sleeps agree to a few percent; ±50% is reached in a few repetitions
+  // however loaded the machine (an interval from two repetitions is 9x their spread).
+  auto r = bench({"--alloc=glibc,jemalloc", "--workload=test-steady", "--size=tiny", "--reps=2", "--no-profile",
+                  "--precision=50", "--max-reps=10", "--out=" + dir.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto meta = precision_meta(dir);
+  EXPECT_EQ(meta["stopped_by"], "precise") << r.err;
+  EXPECT_TRUE(meta["short"].empty());
+  EXPECT_LT(timed_reps(dir).at("glibc").size(), 10u);
+  EXPECT_NE(r.err.find("precision: every cell group's time ratios within ±50% (95% interval)"), std::string::npos)
+      << r.err;
+  fs::remove_all(dir);
+}
+
+TEST(PrecisionEndToEnd, BadCombinationsAreRefused) {
+  auto alone = bench({"--workload=test-steady", "--alloc=glibc", "--max-reps=5", "--dry-run"});
+  EXPECT_EQ(alone.exit_code, 2);
+  EXPECT_NE(alone.err.find("error: --max-reps and --budget bound --precision, which is not set — add --precision P"),
+            std::string::npos)
+      << alone.err;
+  auto below = bench({"--workload=test-steady", "--alloc=glibc", "--reps=5", "--precision=5", "--max-reps=3", "--dry-run"});
+  EXPECT_EQ(below.exit_code, 2);
+  EXPECT_NE(below.err.find("--max-reps 3 is below --reps 5"), std::string::npos) << below.err;
+  auto zero = bench({"--workload=test-steady", "--alloc=glibc", "--precision=0", "--dry-run"});
+  EXPECT_EQ(zero.exit_code, 2) << "a precision of 0% can never be reached";
+  auto plan = bench({"--workload=test-steady", "--alloc=glibc", "--precision=5", "--dry-run"});
+  EXPECT_EQ(plan.exit_code, 0) << plan.err;
+  EXPECT_NE(plan.out.find("then, with --precision 5, more timed rounds for the groups still wider (up to --max-reps 30)"),
+            std::string::npos)
+      << plan.out;
+}
+
+}  // namespace
+}  // namespace allocstamp
