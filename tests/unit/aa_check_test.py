@@ -30,5 +30,18 @@ class PlantedHits(unittest.TestCase):
         self.assertEqual(aa_check.planted_hits(regressed, PLANTED, "jemalloc"), set())
 
 
+class Plants(unittest.TestCase):
+    def test_the_default_levels_and_their_names(self):
+        plants = aa_check.parse_plants("0.10,0.15,0.30,1")
+        self.assertEqual(plants, [0.10, 0.15, 0.30, 1.0])
+        self.assertEqual([aa_check.plant_name(x) for x in plants], ["+10%", "+15%", "+30%", "x2"])
+
+    def test_a_bad_level_is_refused(self):
+        for text in ("", "0", "-0.1", "fast"):
+            with self.assertRaises(SystemExit) as e:
+                aa_check.parse_plants(text)
+            self.assertEqual(e.exception.code, 2)
+
+
 if __name__ == "__main__":
     sys.exit(unittest.main())
