@@ -3,8 +3,8 @@
 // holder's pid), a row torn by a full disk or a kill (cut off on --resume and
 // its run made again), flag values CLI11 alone lets through (an empty
 // value, empty list items, an empty or non-UTF-8 --out, nan numbers, a
-// timeout of 0, spaces around list items), and a library given as an
-// allocator that is none.
+// timeout of 0, spaces around list items), a library given as an
+// allocator that is none, and Slurm values that would end an #SBATCH line.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -395,6 +395,29 @@ TEST_F(Hardening, FlagValuesThatAreNotValuesExitTwo) {
     EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
   }
   EXPECT_FALSE(fs::exists(dir_ / "bad\xff\xfe"));
+}
+
+// #SBATCH lines cannot quote: a partition, time or account with a line break
+// would run the rest of the line as a command when the script runs.
+TEST_F(Hardening, SlurmValuesThatWouldEndTheirLineAreRefused) {
+  for (const char* flag : {"--partition", "--time", "--account"}) {
+    const fs::path out = dir_ / (std::string("slurm") + flag);
+    Result r = bench({"slurm", "--shards", "2", std::string(flag) + "=short\ntouch /tmp/pwn", "--workload=test-alloc",
+                      "--alloc=glibc", "--out=" + out.string()});
+    EXPECT_EQ(r.exit_code, 2) << flag << ": " << r.out << r.err;
+    EXPECT_NE(r.err.find(std::string(flag) + " 'short\\ntouch /tmp/pwn' is not a Slurm name or time"), std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(out / "slurm" / "array.sbatch")) << "nothing written";
+  }
+  const fs::path newline_out = dir_ / "out\nline";
+  Result r = bench({"slurm", "--shards", "2", "--workload=test-alloc", "--alloc=glibc", "--out=" + newline_out.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("--out holds a control character"), std::string::npos) << r.err;
+  Result fine = bench({"slurm", "--shards", "2", "--partition=short-1.a", "--time=04:00:00", "--account=lab_x",
+                       "--workload=test-alloc", "--alloc=glibc", "--out=" + (dir_ / "fine").string()});
+  EXPECT_EQ(fine.exit_code, 0) << fine.out << fine.err;
+  EXPECT_NE(testing::slurp(dir_ / "fine" / "slurm" / "array.sbatch").find("#SBATCH --partition=short-1.a\n"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -1,12 +1,18 @@
 // machine_test — the machine's state around a run (machine.h): the share of
 // the machine other processes and the hypervisor took, from /proc/stat ticks
-// against the run's own CPU time, and the one rule for a busy run.
+// against the run's own CPU time, and the one rule for a busy run; the
+// machine's description runs git with the source folder's name as an argument,
+// never through a shell (program_output.h).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
 #include <limits>
 
 #include "run/machine.h"
+#include "run/program_output.h"
 
 namespace allocstamp {
 namespace {
@@ -57,6 +63,35 @@ TEST(BusyRun, IsMoreThanAQuarterToOthersOrMoreThanATenthStolen) {
   EXPECT_FALSE(busy_run(nan, nan)) << "unknown is not busy";
   EXPECT_TRUE(busy_run(nan, 50.0));
   EXPECT_TRUE(busy_run(50.0, nan));
+}
+
+// A clone whose path holds shell syntax: describing the machine must not run it.
+TEST(DescribeMachine, ASourceFolderNameIsNeverACommand) {
+  namespace fs = std::filesystem;
+  const fs::path planted = fs::temp_directory_path() / ("planted-" + std::to_string(getpid()));
+  fs::remove(planted);
+  const fs::path source =
+      fs::temp_directory_path() / ("clone-'$(touch " + planted.string() + ")'-`touch " + planted.string() + "`");
+  fs::create_directories(source);
+  const nlohmann::json machine = describe_machine(source);
+  EXPECT_FALSE(fs::exists(planted)) << "a command in the folder's name ran";
+  EXPECT_EQ(machine["git_commit"], "") << "not a git clone";
+  fs::remove_all(source);
+  fs::remove(planted);
+}
+
+TEST(ProgramOutput, ReadsOutputStatusAndStandardError) {
+  const ProgramOutput echo = program_output({"printf", "%s\\n%s", "one; touch /nonexistent/x", "two"});
+  EXPECT_TRUE(echo.started);
+  EXPECT_EQ(echo.status, 0);
+  EXPECT_EQ(echo.out, "one; touch /nonexistent/x\ntwo");
+  EXPECT_EQ(first_line(echo.out), "one; touch /nonexistent/x");
+  const ProgramOutput failing = program_output({"ls", "/nonexistent-allocstamp"});
+  EXPECT_TRUE(failing.started);
+  EXPECT_NE(failing.status, 0);
+  EXPECT_EQ(failing.out, "") << "standard error is dropped";
+  EXPECT_NE(program_output({"ls", "/nonexistent-allocstamp"}, true).out, "") << "or kept when asked";
+  EXPECT_FALSE(program_output({"no-such-program-allocstamp"}).started);
 }
 
 }  // namespace

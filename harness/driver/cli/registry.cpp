@@ -2,6 +2,7 @@
 // resolving allocator libraries, naming their builds (dpkg's package versions,
 // else the ELF build-id).
 #include "cli/registry.h"
+#include "run/program_output.h"
 
 #include <gnu/libc-version.h>
 
@@ -144,14 +145,8 @@ std::string package_version(const std::string& package) {
   if (package.empty()) return "";
   for (char c : package)
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '+')) return "";
-  std::string command = "dpkg-query -W -f='${Version}' " + package + " 2>/dev/null";
-  FILE* p = popen(command.c_str(), "r");
-  if (!p) return "";
-  std::array<char, 256> buf{};
-  std::string out;
-  while (fgets(buf.data(), int(buf.size()), p)) out += buf.data();
-  pclose(p);
-  return out;
+  const ProgramOutput version = program_output({"dpkg-query", "-W", "--showformat=${Version}", package});
+  return version.status == 0 ? version.out : "";
 }
 
 std::string library_identity(const Allocator& allocator) {

@@ -12,12 +12,14 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 
 #include "commands.h"
 #include "errors.h"
+#include "run/program_output.h"
 #include "run/shell_words.h"
 
 namespace allocstamp {
@@ -44,19 +46,41 @@ std::vector<std::string> sweep_flags(const std::vector<std::string>& command_lin
   return flags;
 }
 
+// A partition, account or time limit as Slurm spells them: nothing that could
+// end an #SBATCH line or a word.
+bool slurm_word(const std::string& value) {
+  return std::all_of(value.begin(), value.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == ',' || c == ':' || c == '+' ||
+           c == '-';
+  });
+}
+
+// The value for an error message: control characters as \n, \t or \xNN.
+std::string printable(const std::string& value) {
+  std::string out;
+  for (char c : value) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n') out += "\\n";
+    else if (c == '\t') out += "\\t";
+    else if (u < 0x20 || u == 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", u);
+      out += hex;
+    } else out += c;
+  }
+  return out;
+}
+
 // Runs sbatch --parsable SCRIPT [extra] and returns the job id it prints.
 std::string submit(const fs::path& script, const std::vector<std::string>& extra) {
-  std::string command = "sbatch --parsable";
-  for (const auto& e : extra) command.append(" ").append(shell_word(e));  // GCC 12 warns wrongly on " " + word
-  command.append(" ").append(shell_word(script.string())).append(" 2>&1");
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) throw RunError("cannot run sbatch", "install Slurm's client (apt-get install slurm-client) or submit by hand");
-  std::string output;
-  std::array<char, 512> buf{};
-  while (fgets(buf.data(), int(buf.size()), pipe)) output += buf.data();
-  int status = pclose(pipe);
+  std::vector<std::string> argv = {"sbatch", "--parsable"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  argv.push_back(script.string());
+  const ProgramOutput run = program_output(argv, true);
+  if (!run.started) throw RunError("cannot run sbatch", "install Slurm's client (apt-get install slurm-client) or submit by hand");
+  std::string output = run.out;
   while (!output.empty() && (output.back() == '\n' || output.back() == '\r')) output.pop_back();
-  if (status != 0 || output.empty() || output.find_first_not_of("0123456789;") != std::string::npos)
+  if (run.status != 0 || output.empty() || output.find_first_not_of("0123456789;") != std::string::npos)
     throw RunError("sbatch " + script.string() + " failed: " + output,
                    "check the partition and time limit, or submit the script by hand");
   return output.substr(0, output.find(';'));
@@ -68,7 +92,18 @@ int command_slurm(const Command& command, const Paths& paths, std::ostream& out)
   const SlurmOptions& s = command.slurm;
   const Options& run = command.run;
   if (s.shards < 1) throw UsageError("--shards " + std::to_string(s.shards) + " is not a count", "give --shards N, N >= 1");
+  // #SBATCH lines cannot quote: a value is written as it is, so one with a
+  // line break (or any other control character, or a space) would end the
+  // directive and run the rest as a command.
+  for (const auto& [flag, value] : {std::pair<const char*, const std::string&>{"--partition", s.partition},
+                                    {"--time", s.time}, {"--account", s.account}})
+    if (!slurm_word(value))
+      throw UsageError(std::string(flag) + " '" + printable(value) + "' is not a Slurm name or time",
+                       "give it as sinfo/sacctmgr show it: letters, digits and _ . , : + - only");
   fs::path dir = fs::absolute(run.out.empty() ? paths.source / "results" / "slurm" : fs::path(run.out));
+  for (char c : dir.string())
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      throw UsageError("--out holds a control character", "name the results folder without line breaks or tabs");
   if (fs::exists(dir / "slurm")) throw UsageError(dir.string() + " holds a Slurm sweep already", "choose another --out");
   fs::create_directories(dir / "slurm");
   fs::create_directories(dir / "parts");

@@ -15,21 +15,12 @@
 
 #include <hwloc.h>
 
+#include "run/program_output.h"
 #include "version.h"
 
 namespace allocstamp {
 
 namespace {
-
-std::string first_line_of(const std::string& command) {
-  FILE* p = popen(command.c_str(), "r");
-  if (!p) return "";
-  char buf[512] = {0};
-  std::string out = fgets(buf, sizeof buf, p) ? buf : "";
-  pclose(p);
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-  return out;
-}
 
 std::string cpu_model() {
   std::ifstream in("/proc/cpuinfo");
@@ -68,6 +59,13 @@ nlohmann::json topology() {
   return out;
 }
 
+// Changes to tracked files (git diff exits 1) or files git does not track yet.
+bool git_dirty(const std::filesystem::path& source_dir) {
+  const std::string dir = source_dir.string();
+  return program_output({"git", "-C", dir, "diff", "--quiet", "HEAD", "--"}).status == 1 ||
+         !program_output({"git", "-C", dir, "ls-files", "--others", "--exclude-standard"}).out.empty();
+}
+
 }  // namespace
 
 nlohmann::json describe_machine(const std::filesystem::path& source_dir) {
@@ -75,7 +73,6 @@ nlohmann::json describe_machine(const std::filesystem::path& source_dir) {
   uname(&u);
   char host[256] = {0};
   gethostname(host, sizeof host - 1);
-  std::string quoted = "'" + source_dir.string() + "'";
   std::string kernel = u.sysname;  // appended step by step: GCC 12 warns wrongly on a + b + c here
   kernel.append(" ").append(u.release);
   return {{"host", host},
@@ -84,8 +81,9 @@ nlohmann::json describe_machine(const std::filesystem::path& source_dir) {
           {"kernel", kernel},
           {"compiler", std::string("g++ ") + __VERSION__},
           {"allocstamp_version", kVersion},
-          {"git_commit", first_line_of("git -C " + quoted + " rev-parse HEAD 2>/dev/null")},
-          {"git_dirty", !first_line_of("git -C " + quoted + " status --porcelain 2>/dev/null").empty()},
+          // git with an argument vector: the source folder's name is never read by a shell.
+          {"git_commit", first_line(program_output({"git", "-C", source_dir.string(), "rev-parse", "HEAD"}).out)},
+          {"git_dirty", git_dirty(source_dir)},
           {"transparent_hugepages", transparent_hugepages()},
           {"topology", topology()}};
 }
