@@ -102,7 +102,7 @@ TEST(PrecisionEndToEnd, ASteadyTimeStopsWhenPrecise) {
 }
 
 TEST(PrecisionEndToEnd, BadCombinationsAreRefused) {
-  auto alone = bench({"--workload=test-steady", "--alloc=glibc", "--max-reps=5", "--dry-run"});
+  auto alone = bench({"--workload=test-steady", "--alloc=glibc", "--precision=0", "--max-reps=5", "--dry-run"});
   EXPECT_EQ(alone.exit_code, 2);
   EXPECT_NE(alone.err.find("error: --max-reps and --budget bound --precision, which is not set — add --precision P"),
             std::string::npos)
@@ -110,11 +110,21 @@ TEST(PrecisionEndToEnd, BadCombinationsAreRefused) {
   auto below = bench({"--workload=test-steady", "--alloc=glibc", "--reps=5", "--precision=5", "--max-reps=3", "--dry-run"});
   EXPECT_EQ(below.exit_code, 2);
   EXPECT_NE(below.err.find("--max-reps 3 is below --reps 5"), std::string::npos) << below.err;
-  auto zero = bench({"--workload=test-steady", "--alloc=glibc", "--precision=0", "--dry-run"});
-  EXPECT_EQ(zero.exit_code, 2) << "a precision of 0% can never be reached";
+  auto negative = bench({"--workload=test-steady", "--alloc=glibc", "--precision=-1", "--dry-run"});
+  EXPECT_EQ(negative.exit_code, 2);
+  // 0 turns a preset's precision off; the default job's applies unless --reps is typed.
+  auto off = bench({"--workload=test-steady", "--alloc=glibc", "--precision=0", "--dry-run"});
+  EXPECT_EQ(off.exit_code, 0) << off.err;
+  EXPECT_EQ(off.out.find("with --precision"), std::string::npos) << off.out;
+  auto preset = bench({"--workload=test-steady", "--alloc=glibc", "--dry-run"});
+  EXPECT_NE(preset.out.find("then, with --precision 20, more timed rounds for the groups still wider (up to --max-reps 10)"),
+            std::string::npos)
+      << preset.out;
+  auto typed = bench({"--workload=test-steady", "--alloc=glibc", "--reps=3", "--dry-run"});
+  EXPECT_EQ(typed.out.find("with --precision"), std::string::npos) << "--reps 3 means three: " << typed.out;
   auto plan = bench({"--workload=test-steady", "--alloc=glibc", "--precision=5", "--dry-run"});
   EXPECT_EQ(plan.exit_code, 0) << plan.err;
-  EXPECT_NE(plan.out.find("then, with --precision 5, more timed rounds for the groups still wider (up to --max-reps 30)"),
+  EXPECT_NE(plan.out.find("then, with --precision 5, more timed rounds for the groups still wider (up to --max-reps 10)"),
             std::string::npos)
       << plan.out;
 }

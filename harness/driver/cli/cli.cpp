@@ -242,10 +242,11 @@ Command parse_command_line(int argc, char** argv) {
   app.add_option("--precision", o.precision,
                  "Repeat each cell group's timed runs (all its allocators together, interleaved) until the 95% "
                  "interval of every time ratio to the reference allocator is within ±P percent, from --reps up to "
-                 "--max-reps; the groups still short are named at the end")
-      ->envname("ALLOCSTAMP_PRECISION")->check(CLI::Range(0.1, 100.0))->default_str("the preset's (default: off)");
+                 "--max-reps; the groups still short are named at the end. 0: off. A preset's precision (the "
+                 "default job: 20) does not apply when --reps is given")
+      ->envname("ALLOCSTAMP_PRECISION")->check(CLI::Range(0.0, 100.0))->default_str("the preset's (default job: 20)");
   app.add_option("--max-reps", o.max_reps, "With --precision: at most this many timed runs per cell")
-      ->envname("ALLOCSTAMP_MAX_REPS")->check(CLI::Range(2, 1000))->default_str("30");
+      ->envname("ALLOCSTAMP_MAX_REPS")->check(CLI::Range(2, 1000))->default_str("30; the default job: 10");
   app.add_option("--budget", o.budget_minutes,
                  "With --precision: add no repetition round once the sweep has run this many minutes")
       ->envname("ALLOCSTAMP_BUDGET")->check(CLI::PositiveNumber)->default_str("none");

@@ -160,9 +160,12 @@ void apply_preset(const Preset& p, Options& o) {
       !chosen(o, "--no-profile", "ALLOCSTAMP_NO_PROFILE") && o.profile != "none")
     o.profile_reps = p.profile_reps;
   if (p.timeout_seconds > 0 && !chosen(o, "--timeout", "ALLOCSTAMP_TIMEOUT")) o.timeout_seconds = p.timeout_seconds;
-  if (p.precision > 0 && !chosen(o, "--precision", "ALLOCSTAMP_PRECISION")) o.precision = p.precision;
-  if (p.max_reps > 0 && !chosen(o, "--max-reps", "ALLOCSTAMP_MAX_REPS")) o.max_reps = p.max_reps;
-  if (p.budget_minutes > 0 && !chosen(o, "--budget", "ALLOCSTAMP_BUDGET")) o.budget_minutes = p.budget_minutes;
+  // A repetition count typed (--reps N) is taken as it is: the preset's
+  // precision, which would add repetitions to it, yields to it.
+  const bool reps_typed = chosen(o, "--reps", "ALLOCSTAMP_REPS");
+  if (p.precision > 0 && !reps_typed && !chosen(o, "--precision", "ALLOCSTAMP_PRECISION")) o.precision = p.precision;
+  if (p.max_reps > 0 && !reps_typed && !chosen(o, "--max-reps", "ALLOCSTAMP_MAX_REPS")) o.max_reps = p.max_reps;
+  if (p.budget_minutes > 0 && !reps_typed && !chosen(o, "--budget", "ALLOCSTAMP_BUDGET")) o.budget_minutes = p.budget_minutes;
   if (p.series >= 0 && !chosen(o, "--series", "ALLOCSTAMP_SERIES") && !chosen(o, "--no-series", "ALLOCSTAMP_SERIES"))
     o.series = p.series == 1;
   o.plot_after = p.plot && !o.no_plot;
