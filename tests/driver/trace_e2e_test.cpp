@@ -160,6 +160,14 @@ TEST_F(TraceEndToEnd, ADamagedTraceIsRefusedWithExitStatus2) {
   Result replay = bench({"trace", "replay", (dir_ / "cut.astrace").string(), "--alloc=glibc", "--out=" + out.string()});
   EXPECT_EQ(replay.exit_code, 2) << replay.err;
   EXPECT_FALSE(fs::exists(out));
+  // A replay that fails after its workload listing is written (an unknown
+  // allocator) leaves no listing behind in the temporary folder.
+  const fs::path tmp = dir_ / "tmp";
+  fs::create_directories(tmp);
+  Result unknown = bench({"trace", "replay", raw.string(), "--alloc=no-such-allocator", "--out=" + (dir_ / "x").string()},
+                         {"TMPDIR=" + tmp.string()});
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.err;
+  EXPECT_TRUE(fs::is_empty(tmp)) << "a listing was left in " << tmp;
   // The replay program itself refuses it too.
   Result direct = testing::run_command({REPLAY_BINARY, (dir_ / "version.astrace").string()});
   EXPECT_EQ(direct.exit_code, 2) << direct.err;

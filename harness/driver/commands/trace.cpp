@@ -89,6 +89,14 @@ int replay(const Command& command, const Paths& paths, std::ostream& out) {
       {"description", "replay of " + file + " (" + program + ")"}};
   nlohmann::json doc = {{"schema", 1}, {"workloads", {entry}}};
   fs::path listing = fs::temp_directory_path() / ("allocstamp-replay-" + std::to_string(getpid()) + ".json");
+  // Removed on every way out, a sweep that throws (a bad --alloc, say) too.
+  struct RemovedAtExit {
+    fs::path path;
+    ~RemovedAtExit() {
+      std::error_code ignored;
+      fs::remove(path, ignored);
+    }
+  } remove_listing{listing};
   {
     std::ofstream f(listing);
     f << doc.dump(2) << '\n';
@@ -97,9 +105,7 @@ int replay(const Command& command, const Paths& paths, std::ostream& out) {
   run.workloads = {"replay"};
   run.workload_files.push_back(listing.string());
   run.own_job = true;  // the replay's own matrix, not the default job's
-  int status = command_run(run, paths, out);
-  fs::remove(listing);
-  return status;
+  return command_run(run, paths, out);
 }
 
 // Runs the program with memprof and the trace on; its record goes beside the trace.
