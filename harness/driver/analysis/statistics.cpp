@@ -265,27 +265,47 @@ double mann_whitney_min_p(std::size_t n1, std::size_t n2) {
   return std::min(1.0, 2.0 / arrangements);
 }
 
+namespace {
+
+// What Welch's test and its detectable change share: the two summaries, the
+// squared standard error of the difference of means, and the
+// Welch–Satterthwaite degrees of freedom (NaN when se2 is 0). ok: n >= 2 both.
+struct WelchParts {
+  Summary a, b;
+  double se2, dof;
+  bool ok;
+};
+
+WelchParts welch_parts(std::span<const double> x, std::span<const double> y) {
+  WelchParts w{summarize(x), summarize(y), kNaN, kNaN, false};
+  if (w.a.n < 2 || w.b.n < 2) return w;
+  const double va = w.a.stddev * w.a.stddev / static_cast<double>(w.a.n);
+  const double vb = w.b.stddev * w.b.stddev / static_cast<double>(w.b.n);
+  w.se2 = va + vb;
+  if (w.se2 > 0.0)
+    w.dof = w.se2 * w.se2 / (va * va / static_cast<double>(w.a.n - 1) + vb * vb / static_cast<double>(w.b.n - 1));
+  w.ok = true;
+  return w;
+}
+
+}  // namespace
+
 WelchTest welch(std::span<const double> x, std::span<const double> y) {
-  const Summary a = summarize(x), b = summarize(y);
-  if (a.n < 2 || b.n < 2) return {kNaN, kNaN, kNaN};
-  const double va = a.stddev * a.stddev / static_cast<double>(a.n), vb = b.stddev * b.stddev / static_cast<double>(b.n);
-  const double se2 = va + vb;
-  if (!(se2 > 0.0)) return {a.mean == b.mean ? 0.0 : std::copysign(INFINITY, b.mean - a.mean), kNaN, a.mean == b.mean ? 1.0 : 0.0};
-  const double t = (b.mean - a.mean) / std::sqrt(se2);
-  const double dof = se2 * se2 / (va * va / static_cast<double>(a.n - 1) + vb * vb / static_cast<double>(b.n - 1));
-  const double p = 2.0 * boost::math::cdf(boost::math::complement(boost::math::students_t(dof), std::fabs(t)));
-  return {t, dof, std::min(1.0, p)};
+  const WelchParts w = welch_parts(x, y);
+  if (!w.ok) return {kNaN, kNaN, kNaN};
+  const Summary &a = w.a, &b = w.b;
+  if (!(w.se2 > 0.0)) return {a.mean == b.mean ? 0.0 : std::copysign(INFINITY, b.mean - a.mean), kNaN, a.mean == b.mean ? 1.0 : 0.0};
+  const double t = (b.mean - a.mean) / std::sqrt(w.se2);
+  const double p = 2.0 * boost::math::cdf(boost::math::complement(boost::math::students_t(w.dof), std::fabs(t)));
+  return {t, w.dof, std::min(1.0, p)};
 }
 
 double welch_detectable(std::span<const double> x, std::span<const double> y, double alpha, double power) {
-  const Summary a = summarize(x), b = summarize(y);
-  if (a.n < 2 || b.n < 2) return kNaN;
-  const double va = a.stddev * a.stddev / static_cast<double>(a.n), vb = b.stddev * b.stddev / static_cast<double>(b.n);
-  const double se2 = va + vb;
-  if (!(se2 > 0.0)) return 0.0;
-  const double dof = se2 * se2 / (va * va / static_cast<double>(a.n - 1) + vb * vb / static_cast<double>(b.n - 1));
-  const boost::math::students_t t(dof);
-  return (boost::math::quantile(t, 1.0 - alpha / 2.0) + boost::math::quantile(t, power)) * std::sqrt(se2);
+  const WelchParts w = welch_parts(x, y);
+  if (!w.ok) return kNaN;
+  if (!(w.se2 > 0.0)) return 0.0;
+  const boost::math::students_t t(w.dof);
+  return (boost::math::quantile(t, 1.0 - alpha / 2.0) + boost::math::quantile(t, power)) * std::sqrt(w.se2);
 }
 
 std::vector<double> benjamini_hochberg(std::span<const double> p) {
