@@ -21,10 +21,10 @@ namespace keys {
 #undef SIDE_COLUMN
 
 struct SideColumn {
-  std::string_view table, name;
+  std::string_view table, name, unit;
 };
 inline constexpr SideColumn side_columns[] = {
-#define SIDE_COLUMN(table, name, unit, meaning) {#table, #name},
+#define SIDE_COLUMN(table, name, unit, meaning) {#table, #name, #unit},
 #include "keys.def"
 #undef SIDE_COLUMN
 };

@@ -9,6 +9,8 @@ namespace allocstamp {
 class UsageError : public std::runtime_error {
  public:
   UsageError(const std::string& what, const std::string& fix) : std::runtime_error(what + " — " + fix) {}
+  // Another UsageError's message, with words before it (the file's role).
+  UsageError(const std::string& prefix, const UsageError& inner) : std::runtime_error(prefix + inner.what()) {}
 };
 
 class RunError : public std::runtime_error {

@@ -2,6 +2,8 @@
 // (commands/). Typed errors are caught here once: "error: what — how to fix",
 // exit 2 for bad usage, 1 for a failed run.
 #include <csignal>
+#include <filesystem>
+#include <new>
 #include <iostream>
 
 #include "commands.h"
@@ -33,6 +35,14 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const RunError& e) {
     std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // A path the user gave or a folder holds: a symbolic link loop, a missing
+    // folder, a permission. Not a bug in bench: the path is named.
+    std::cerr << "error: " << e.what() << " — check the path (bench refuses links that loop, and folders it cannot write)\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "error: out of memory — free memory, or run fewer runs at once\n";
     return 1;
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << " — this is a bug in bench; please report it\n";

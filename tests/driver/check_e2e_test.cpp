@@ -372,7 +372,7 @@ TEST_F(CheckEndToEnd, UnusableInputExitsTwoWithAMessage) {
       {{"--current=" + garbage.string()},
        "does not start with '# allocstamp runs.csv schema " + std::to_string(kResultsSchema) + "'"},
       {{"--current=" + newer.string()}, "has schema 99, newer than this bench reads"},
-      {{"--current=" + damaged.string()}, "data row 7 has 3 fields"},
+      {{"--current=" + damaged.string()}, "data row 7 (line 9) has 3 fields"},
       {{"--current=" + (dir_ / "nosuch").string()}, "current " + (dir_ / "nosuch").string() + " does not exist"},
       {{"--current=" + dir_.string()}, "holds no runs.csv"},
       {{"--current=" + other.string()}, "no cell (workload, app, size, allocator, tm, threads) is in both"},

@@ -159,7 +159,7 @@ TEST_F(Hardening, DamagedRunsFilesAreRefusedByEveryCommand) {
       {duplicate_id, "appears twice"},
       {twice_header, "twice"},
       {with_field("allocs_seq_count", "0x10"), "column allocs_seq_count"},
-      {with_field("allocs_seq_count", std::string("12\0" "3", 4)), "column allocs_seq_count"},
+      {with_field("allocs_seq_count", std::string("12\0" "3", 4)), "data row 1 (line 3): a NUL byte"},
       {with_field("allocs_seq_count", "-5"), "column allocs_seq_count"},
       {with_field("allocs_seq_count", "2.5"), "column allocs_seq_count"},
       {with_field("requested_seq_bytes", "18446744073709551616"), "column requested_seq_bytes"},

@@ -628,7 +628,7 @@ TEST_F(CheckFiles, RefusesWhatIsNotRunsCsv) {
       {"older.csv", "# allocstamp runs.csv schema 0\n" + header, "has schema '0', which this bench does not read"},
       {"nokeys.csv", "# allocstamp runs.csv schema 1\nrun_id,workload,elapsed_ns\n", "lacks the column 'app'"},
       {"short.csv", "# allocstamp runs.csv schema 1\n" + header + "1,w,a,tiny,glibc,,1,1,ok,5\n2,w,a\n",
-       "data row 2 has 3 fields, the header 10"},
+       "data row 2 (line 4) has 3 fields, the header 10"},
   };
   for (const Case& c : cases) {
     std::string e = error_of(write(c.name, c.text));

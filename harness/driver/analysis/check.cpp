@@ -22,6 +22,7 @@
 #include "results/cells.h"
 #include "analysis/check_measured.h"
 #include "errors.h"
+#include "results/input_file.h"
 #include "keys.h"
 #include "results/meta.h"
 #include "analysis/statistics.h"
@@ -227,11 +228,12 @@ void add_threshold(const std::string& assignment, std::map<std::string, double>&
 }
 
 void add_thresholds_file(const fs::path& file, std::map<std::string, double>& thresholds) {
-  std::ifstream in(file);
-  if (!in) throw UsageError("cannot read the thresholds file " + file.string(), "give an existing JSON file such as {\"elapsed_ns\": 10}");
+  if (!fs::exists(file))
+    throw UsageError("cannot read the thresholds file " + file.string(), "give an existing JSON file such as {\"elapsed_ns\": 10}");
+  const std::string text = read_input_file(file, std::size_t(1) << 20);  // a regular file (input_file.h)
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(in);
+    doc = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(file.string() + " is not valid JSON (" + e.what() + ")", "write an object such as {\"elapsed_ns\": 10, \"memory\": 8}");
   }

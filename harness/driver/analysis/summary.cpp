@@ -44,7 +44,7 @@ fs::path write_summary(const fs::path& dir) {
   std::ostringstream out;
   out << schema_line("summary.csv") << '\n';
   write_row(out, head);
-  if (load_runs(dir, "results", Damaged::skip).rows.empty()) {  // a sweep stopped before its first run
+  if (load_runs(dir, "results").rows.empty()) {  // a sweep stopped before its first run
     replace_file(out_path, out.str());
     return out_path;
   }

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "errors.h"
+#include "results/fields.h"
 #include "results/meta.h"
 #include "cli/registry.h"
 
@@ -26,6 +27,9 @@ Preset preset_from(const json& entry, const fs::path& file) {
   if (!entry.is_object() || !entry.contains("name") || !entry["name"].is_string())
     throw UsageError(file.string() + ": a preset lacks its \"name\"", "every preset needs one");
   p.name = entry["name"].get<std::string>();
+  if (std::string problem = name_problem(p.name); !problem.empty())
+    throw UsageError(file.string() + ": the preset '" + p.name + "': " + problem,
+                     "name it with letters, digits and ._+- only");
   try {
     p.description = entry.value("description", std::string());
     p.allocators = entry.value("alloc", std::vector<std::string>{});

@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "results/fields.h"
+#include "results/input_file.h"
 #include "run/elf_library.h"
 #include "errors.h"
 
@@ -21,11 +23,10 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 json read_data_file(const fs::path& file, const char* list_key, const char* shape) {
-  std::ifstream in(file);
-  if (!in) throw UsageError("cannot read " + file.string(), "check the path");
+  const std::string text = read_input_file(file, std::size_t(16) << 20);  // a regular file (input_file.h)
   json doc;
   try {
-    doc = json::parse(in);
+    doc = json::parse(text);
   } catch (const json::exception& e) {  // a syntax error, or a number out of range (1e999)
     throw UsageError(file.string() + " is not valid JSON: " + e.what(), "fix the file");
   }
@@ -49,6 +50,15 @@ std::string required(const json& entry, const char* key, const fs::path& file) {
     throw UsageError(file.string() + ": an entry's \"" + key + "\" is " + entry[key].type_name() + ", not a string",
                      "write it as a string");
   return entry[key].get<std::string>();
+}
+
+// A name that labels rows and names files (logs/, figures): fields.h's character set.
+std::string required_name(const json& entry, const fs::path& file, const char* what) {
+  std::string name = required(entry, "name", file);
+  if (std::string problem = name_problem(name); !problem.empty())
+    throw UsageError(file.string() + ": the " + what + " entry '" + name + "': " + problem,
+                     "name it with letters, digits and ._+- only (it names files in the results folder)");
+  return name;
 }
 
 void resolve(Allocator& a) {
@@ -95,7 +105,7 @@ void load_allocators(const fs::path& file, std::vector<Allocator>& into) {
   json doc = read_data_file(file, "allocators", "allocators/allocators.json");
   each_entry(doc["allocators"], file, [&](const json& e) {
     Allocator a;
-    a.name = required(e, "name", file);
+    a.name = required_name(e, file, "allocator");
     a.description = e.value("description", "");
     a.package = e.value("package", "");
     a.candidates = e.value("libraries", std::vector<std::string>{});
@@ -115,7 +125,7 @@ void load_workloads(const fs::path& file, std::vector<Workload>& into) {
   json doc = read_data_file(file, "workloads", "workloads/workloads.json");
   each_entry(doc["workloads"], file, [&](const json& e) {
     Workload w;
-    w.name = required(e, "name", file);
+    w.name = required_name(e, file, "workload");
     w.binary = required(e, "binary", file);
     w.family = e.value("family", "");
     w.app = e.value("app", "");
@@ -135,6 +145,9 @@ void load_workloads(const fs::path& file, std::vector<Workload>& into) {
 Allocator allocator_from_path(const std::string& path) {
   Allocator a;
   a.name = fs::path(path).filename().string();
+  if (std::string problem = name_problem(a.name); !problem.empty())
+    throw UsageError("--alloc=" + path + ": the library's file name: " + problem,
+                     "link or copy it to a name of letters, digits and ._+- (the name labels its rows and logs)");
   a.description = "given by path";
   a.candidates = {path};
   resolve(a);

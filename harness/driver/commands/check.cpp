@@ -11,6 +11,7 @@
 #include "output/check_report.h"
 #include "commands.h"
 #include "errors.h"
+#include "results/side_tables.h"
 #include "results/runs.h"
 
 namespace allocstamp {
@@ -28,6 +29,8 @@ int command_check(const CheckOptions& options, std::ostream& out, std::ostream& 
 
   const RunsTable baseline = load_runs(options.baseline, "baseline");
   const RunsTable current = load_runs(options.current, "current");
+  check_side_tables(options.current);  // the folders' other files, read by one reader each
+  check_side_tables(options.baseline);
   // Another machine changes every time: compared only when the user says so.
   if (const std::string machine = machine_difference(baseline, current); !machine.empty()) {
     if (!config.allow_different.count("machine"))

@@ -7,6 +7,7 @@
 // files move as they are. A part that is missing leaves its runs missing:
 // `bench --resume OUT` makes them.
 #include <CLI/CLI.hpp>
+#include <unistd.h>
 
 #include <algorithm>
 #include <fstream>
@@ -20,6 +21,7 @@
 #include "errors.h"
 #include "results/meta.h"
 #include "results/runs.h"
+#include "results/side_tables.h"
 #include "analysis/summary.h"
 
 namespace allocstamp {
@@ -36,28 +38,33 @@ struct Part {
 std::string host_of(const Meta& m) { return m.doc.value("machine", nlohmann::json::object()).value("host", "?"); }
 std::string cpu_of(const Meta& m) { return m.doc.value("machine", nlohmann::json::object()).value("cpu", "?"); }
 
-// A per-run CSV of every part (the file's rows keyed by run_id in column 0), in run order.
+// A per-run CSV of every part (the file's rows keyed by run_id in column 0), in
+// run order; each part's file read by its one reader (runs.h, side_tables.h).
 void merge_table(const std::vector<Part>& parts, const fs::path& out, const std::string& name) {
   CsvRow header;
   bool any = false;
-  std::vector<std::pair<long, CsvRow>> rows;
+  std::vector<std::pair<unsigned long long, CsvRow>> rows;
   for (const Part& p : parts) {
     fs::path file = p.dir / name;
-    if (!fs::exists(file)) continue;
+    if (!fs::exists(fs::symlink_status(file))) continue;
     CsvRow h;
-    std::vector<CsvRow> table = read_csv(file, &h);
+    std::vector<CsvRow> table;
+    if (name == "runs.csv") {
+      RunsTable runs = load_runs(file, "part " + p.dir.string());
+      h = runs.header;
+      table = std::move(runs.rows);
+    } else {
+      std::vector<std::size_t> at;
+      table = read_side_table(file, name.substr(0, name.find('.')), at, &h);
+    }
     if (any && h != header)
       throw UsageError(file.string() + " has other columns than " + (parts.front().dir / name).string(),
                        "merge parts written by the same bench");
     header = h;
     any = true;
-    for (CsvRow& r : table) {
-      if (r.empty()) continue;
-      char* end = nullptr;
-      long id = std::strtol(r[0].c_str(), &end, 10);
-      if (end == r[0].c_str() || *end) throw UsageError(file.string() + ": a row without a run_id", "the part is damaged");
-      rows.push_back({id, std::move(r)});
-    }
+    const std::size_t id = std::size_t(std::find(h.begin(), h.end(), keys::run_id) - h.begin());
+    if (id == h.size()) throw UsageError(file.string() + " has no run_id column", "the part is damaged");
+    for (CsvRow& r : table) rows.push_back({std::stoull(r[id]), std::move(r)});  // run ids checked by the readers
   }
   if (!any) return;
   std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -65,8 +72,38 @@ void merge_table(const std::vector<Part>& parts, const fs::path& out, const std:
   f << schema_line(name.c_str()) << "\n";
   write_row(f, header);
   for (const auto& [id, row] : rows) write_row(f, row);
+  f.close();
   if (!f) throw RunError("cannot write " + (out / name).string(), "check the free space");
 }
+
+// The folder a merge writes before it is complete: a sibling of OUT (one file
+// system, so rename(2) moves it), removed on every way out unless kept.
+class StagingFolder {
+ public:
+  explicit StagingFolder(const fs::path& out)
+      : path_(out.parent_path() / (".merging-" + out.filename().string() + "-" + std::to_string(getpid()))) {
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~StagingFolder() {
+    std::error_code ec;
+    if (!moved_) fs::remove_all(path_, ec);
+  }
+  StagingFolder(const StagingFolder&) = delete;
+  StagingFolder& operator=(const StagingFolder&) = delete;
+  const fs::path& path() const { return path_; }
+  // OUT, new or an empty folder, becomes the staged folder in one rename.
+  void move_to(const fs::path& out) {
+    std::error_code ec;
+    if (fs::is_directory(out, ec)) fs::remove(out, ec);  // empty: checked before the merge
+    fs::rename(path_, out);
+    moved_ = true;
+  }
+
+ private:
+  fs::path path_;
+  bool moved_ = false;
+};
 
 }  // namespace
 
@@ -112,23 +149,34 @@ int command_merge(const MergeOptions& o, std::ostream& out) {
   std::set<std::string> ids;
   for (const Part& p : parts) {
     RunsTable runs = load_runs(p.dir, "part " + p.dir.string());
+    if (runs.rows.empty())
+      throw UsageError("part " + p.dir.string() + " holds no runs (runs.csv has its header only)",
+                       "finish that part first (bench --resume " + p.dir.string() + "), or leave it out");
     for (const CsvRow& r : runs.rows)
       if (!ids.insert(runs.text(r, keys::run_id)).second)
         throw UsageError(p.dir.string() + " holds run " + runs.text(r, keys::run_id) + " that another part holds too",
                          "merge the parts of one split, each once");
   }
 
-  fs::path dir = o.out;
-  if (fs::exists(dir) && !fs::is_empty(dir)) throw UsageError(dir.string() + " is not empty", "merge into a new folder");
-  fs::create_directories(dir);
+  fs::path out_dir = fs::absolute(o.out).lexically_normal();
+  if (out_dir.filename().empty()) out_dir = out_dir.parent_path();  // OUT/ names OUT
+  if (fs::exists(fs::symlink_status(out_dir)) && !(fs::is_directory(fs::symlink_status(out_dir)) && fs::is_empty(out_dir)))
+    throw UsageError(out_dir.string() + " is not an empty folder", "merge into a new folder");
+  fs::create_directories(out_dir.parent_path());
+  StagingFolder staging(out_dir);
+  const fs::path& dir = staging.path();
   for (const char* table : {"runs.csv", "series.csv", "scopes.csv", "micro.csv", "callsites.csv"})
     merge_table(parts, dir, table);
   for (const Part& p : parts)
     for (const char* sub : {"logs", "callsites"}) {
       if (!fs::is_directory(p.dir / sub)) continue;
       fs::create_directories(dir / sub);
-      for (const auto& e : fs::directory_iterator(p.dir / sub))
+      for (const auto& e : fs::directory_iterator(p.dir / sub)) {
+        if (e.is_symlink() || !e.is_regular_file())
+          throw UsageError(e.path().string() + " is not a regular file (a link?)",
+                           "a part's logs and call sites are its own files: remove it");
         if (e.path().extension() != ".csv") fs::copy_file(e.path(), dir / sub / e.path().filename(), fs::copy_options::overwrite_existing);
+      }
     }
   nlohmann::json meta = first.meta.doc;
   meta.erase("shard");
@@ -160,14 +208,15 @@ int command_merge(const MergeOptions& o, std::ostream& out) {
     if (!f) throw RunError("cannot write " + (dir / "meta.json").string(), "check the free space");
   }
   write_summary(dir);
+  staging.move_to(out_dir);
   const std::size_t planned = meta.value("plan", nlohmann::json::array()).size();
-  out << "merged " << parts.size() << " of " << first.count << " part(s) into " << dir.string() << ": " << ids.size()
+  out << "merged " << parts.size() << " of " << first.count << " part(s) into " << out_dir.string() << ": " << ids.size()
       << " of " << planned << " runs";
   std::set<std::string> hosts;
   for (const Part& p : parts) hosts.insert(host_of(p.meta));
   out << " from " << hosts.size() << " host(s)\n";
   if (ids.size() < planned)
-    out << "missing: " << planned - ids.size() << " run(s); make them with: bench --resume " << dir.string() << "\n";
+    out << "missing: " << planned - ids.size() << " run(s); make them with: bench --resume " << out_dir.string() << "\n";
   return 0;
 }
 

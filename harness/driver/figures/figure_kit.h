@@ -23,6 +23,7 @@
 #include "results/micro_results.h"
 #include "results/results_folder.h"
 #include "results/runs.h"
+#include "results/side_tables.h"
 
 namespace allocstamp::figures {
 
@@ -115,9 +116,8 @@ class Index {
 // returns its header.
 inline CsvRow scan_series(const fs::path& file, const std::function<void(const CsvRow&)>& each) {
   if (!fs::exists(file)) return CsvRow{""};  // a folder from before series.csv, or one it was removed from
-  CsvRow header = scan_csv(file, [&each](const CsvRow& head, const CsvRow& row) {
-    if (row.size() == head.size()) each(row);
-  });
+  std::vector<std::size_t> at;
+  CsvRow header = scan_side_table(file, "series", at, each);  // a damaged row is refused, not skipped
   if (header.empty()) header.emplace_back();
   return header;
 }

@@ -20,6 +20,7 @@
 #include "output/format.h"
 #include "results/meta.h"
 #include "results/results_folder.h"
+#include "results/side_tables.h"
 #include "run/shell_words.h"
 
 namespace allocstamp {
@@ -184,7 +185,7 @@ void scopes_section(const ResultsView& view, Document& doc) {
   const fs::path file = view.dir / "scopes.csv";
   if (!fs::exists(file)) return;
   std::vector<std::size_t> at;
-  std::vector<CsvRow> rows = read_csv_columns(file, side_table_columns("scopes"), at);  // at[i]: the i-th column
+  std::vector<CsvRow> rows = read_side_table(file, "scopes", at);  // at[i]: the i-th column
   if (rows.empty()) return;
   const std::size_t run = at[0], name = at[1], calls = at[2], allocs = at[3], bytes = at[4], held = at[5],
                     duration = at[6];

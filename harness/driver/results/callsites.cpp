@@ -17,6 +17,7 @@
 #include "key_names.h"
 #include "results/csv.h"
 #include "results/results_folder.h"
+#include "results/side_tables.h"
 #include "errors.h"
 
 extern char** environ;
@@ -208,13 +209,13 @@ std::vector<SiteRow> read_site_rows(const fs::path& dir) {
   std::vector<SiteRow> rows;
   if (!fs::exists(file)) return rows;
   std::vector<std::size_t> at;
-  std::vector<CsvRow> table = read_csv_columns(
-      file,
-      {keys::callsites::run_id, keys::callsites::function, keys::callsites::file, keys::callsites::line,
-       keys::callsites::samples, keys::callsites::est_alloc_bytes, keys::callsites::est_live_bytes_end},
-      at);
-  const std::size_t run = at[0], function = at[1], source = at[2], line = at[3], samples = at[4], bytes = at[5],
-                    live = at[6];
+  std::vector<CsvRow> table = read_side_table(file, "callsites", at);  // at: keys.def's callsites columns in order
+  namespace cs = keys::callsites;
+  const std::vector<std::string> names = side_table_columns("callsites");
+  auto index = [&](const char* name) { return at[std::size_t(std::find(names.begin(), names.end(), name) - names.begin())]; };
+  const std::size_t run = index(cs::run_id), function = index(cs::function), source = index(cs::file),
+                    line = index(cs::line), samples = index(cs::samples), bytes = index(cs::est_alloc_bytes),
+                    live = index(cs::est_live_bytes_end);
   for (const CsvRow& r : table) {
     rows.push_back({int(parse_number(r[run], file)), r[function], r[source], int(parse_number(r[line], file)),
                     parse_number(r[samples], file), parse_number(r[bytes], file), parse_number(r[live], file)});

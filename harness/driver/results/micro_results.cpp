@@ -4,7 +4,7 @@
 #include <cstdlib>
 
 #include "key_names.h"
-#include "results/csv.h"
+#include "results/side_tables.h"
 #include "errors.h"
 
 namespace allocstamp {
@@ -16,24 +16,11 @@ std::vector<MicroRow> load_micro(const fs::path& path) {
   fs::path file = fs::is_directory(path, ec) ? path / "micro.csv" : path.parent_path() / "micro.csv";
   std::vector<MicroRow> out;
   if (!fs::exists(file, ec)) return out;
-  CsvRow header;
-  std::vector<CsvRow> rows = read_csv(file, &header);
-  auto column = [&](const char* name) {
-    for (std::size_t i = 0; i < header.size(); ++i)
-      if (header[i] == name) return i;
-    throw UsageError(file.string() + " lacks the column '" + name + "'", "it is not a micro.csv written by bench");
-  };
-  namespace mc = keys::micro;
-  const std::size_t id = column(mc::run_id), kind = column(mc::kind), bench = column(mc::benchmark),
-                    size = column(mc::size_bytes), threads = column(mc::threads), rep = column(mc::repetition),
-                    iters = column(mc::iterations), real = column(mc::real_ns_per_op), cpu = column(mc::cpu_ns_per_op),
-                    items = column(mc::items_per_s);
-  for (std::size_t r = 0; r < rows.size(); ++r) {
-    const CsvRow& row = rows[r];
-    if (row.size() != header.size())
-      throw UsageError(file.string() + ": data row " + std::to_string(r + 1) + " has " + std::to_string(row.size()) +
-                           " fields, the header " + std::to_string(header.size()),
-                       "the file is damaged: repair or remove that row");
+  std::vector<std::size_t> at;  // keys.def's micro columns, in order
+  const std::vector<CsvRow> rows = read_side_table(file, "micro", at);
+  const std::size_t id = at[0], kind = at[1], bench = at[2], size = at[3], threads = at[4], rep = at[5], iters = at[6],
+                    real = at[7], cpu = at[8], items = at[9];
+  for (const CsvRow& row : rows) {
     MicroRow m;
     m.run_id = std::atol(row[id].c_str());
     m.kind = row[kind] == "profiled" ? RunKind::profiled : RunKind::timed;

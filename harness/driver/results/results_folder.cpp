@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iterator>
+#include <sstream>
 
 #include "errors.h"
 #include "keys.h"
@@ -94,7 +95,7 @@ Status status_of(const Finished& f) {
 
 FolderLock::FolderLock(const fs::path& dir) {
   const fs::path file = dir / ".lock";
-  fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd_ < 0) throw UsageError("cannot create " + file.string(), "choose a writable --out");
   if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     char pid[32] = {};
@@ -127,9 +128,55 @@ FolderLock::~FolderLock() {
   if (fd_ >= 0) ::close(fd_);
 }
 
+namespace {
+
+// The files and folders of a results folder: a symbolic link among them
+// (planted, or left by a copy) would make the sweep write elsewhere.
+void refuse_symlinks(const fs::path& dir) {
+  for (const char* name : {"runs.csv", "series.csv", "scopes.csv", "micro.csv", "callsites.csv", "meta.json",
+                           "meta.json.tmp", "summary.csv", ".lock", "logs", "callsites", "figures"}) {
+    std::error_code ec;
+    if (fs::is_symlink(fs::symlink_status(dir / name, ec)))
+      throw UsageError((dir / name).string() + " is a symbolic link",
+                       "a results folder's files are its own: remove the link, or choose another --out");
+  }
+}
+
+// A run's row in runs.csv is written last (append): series, scopes and micro
+// rows of a run id runs.csv lacks belong to a run a kill or a full disk tore,
+// which --resume makes again; they are removed, so the run has one series.
+void drop_uncommitted_rows(const fs::path& dir) {
+  std::set<std::string> committed;
+  scan_csv(dir / "runs.csv", [&](const CsvRow& header, const CsvRow& row) {
+    const auto id = std::find(header.begin(), header.end(), keys::run_id);
+    if (id != header.end()) committed.insert(row[std::size_t(id - header.begin())]);
+  });
+  for (const char* name : {"series.csv", "scopes.csv", "micro.csv"}) {
+    const fs::path file = dir / name;
+    if (!fs::exists(file)) continue;
+    std::vector<CsvRow> kept;
+    bool orphans = false;
+    const CsvRow header = scan_csv(file, [&](const CsvRow&, const CsvRow& row) {
+      if (committed.count(row[0])) kept.push_back(row);
+      else orphans = true;
+    });
+    if (!orphans) continue;
+    std::string schema;  // the file's own first line: an older folder keeps its schema
+    std::getline(std::ifstream(file), schema);
+    std::ostringstream text;
+    text << schema << '\n';
+    write_row(text, header);
+    for (const CsvRow& row : kept) write_row(text, row);
+    replace_file(file, text.str());
+  }
+}
+
+}  // namespace
+
 ResultsFolder ResultsFolder::create(const fs::path& dir, const nlohmann::json& meta) {
   std::error_code ec;
   const bool existed = fs::exists(dir);
+  if (existed) refuse_symlinks(dir);
   fs::create_directories(dir / "logs", ec);
   if (ec) throw UsageError("cannot create " + dir.string() + ": " + ec.message(), "choose a writable --out");
   FolderLock lock(dir);
@@ -155,16 +202,8 @@ ResultsFolder ResultsFolder::create(const fs::path& dir, const nlohmann::json& m
 ResultsFolder ResultsFolder::reopen(const fs::path& dir) {
   if (!fs::exists(dir / "meta.json") || !fs::exists(dir / "runs.csv"))
     throw UsageError(dir.string() + " has no meta.json and runs.csv", "--resume takes a folder bench wrote");
+  refuse_symlinks(dir);
   FolderLock lock(dir);
-  CsvRow header;
-  read_csv(dir / "runs.csv", &header);  // checks the schema
-  // A folder of an older schema has fewer columns (no kind, no libitm columns):
-  // its rows go on in its own columns. A column this bench does not know means
-  // a newer or foreign file.
-  for (const std::string& name : header)
-    if (std::none_of(kColumns.begin(), kColumns.end(), [&](const Column& c) { return c.name == name; }))
-      throw UsageError(dir.string() + "/runs.csv has the column '" + name + "', which this bench does not write",
-                       "it comes from another version of allocstamp: start a new folder");
   // A last row without its newline was torn by a full disk or a kill: cut it
   // off, so that its run is made again and no reader meets half a row.
   for (const char* name : {"runs.csv", "series.csv", "scopes.csv", "micro.csv"}) {
@@ -176,6 +215,16 @@ ResultsFolder ResultsFolder::reopen(const fs::path& dir) {
     std::size_t keep = text.rfind('\n');
     fs::resize_file(file, keep == std::string::npos ? 0 : keep + 1);
   }
+  CsvRow header;
+  read_csv(dir / "runs.csv", &header);  // checks the schema and every row
+  // A folder of an older schema has fewer columns (no kind, no libitm columns):
+  // its rows go on in its own columns. A column this bench does not know means
+  // a newer or foreign file.
+  for (const std::string& name : header)
+    if (std::none_of(kColumns.begin(), kColumns.end(), [&](const Column& c) { return c.name == name; }))
+      throw UsageError(dir.string() + "/runs.csv has the column '" + name + "', which this bench does not write",
+                       "it comes from another version of allocstamp: start a new folder");
+  drop_uncommitted_rows(dir);
   ResultsFolder folder(dir);
   folder.lock_ = std::move(lock);
   folder.columns_ = header;
@@ -230,7 +279,7 @@ fs::path ResultsFolder::log_path(const Run& run) const {
 }
 
 std::set<std::string> ResultsFolder::completed_keys(bool skipped) const {
-  const RunsTable t = load_runs(dir_, "results", Damaged::skip);
+  const RunsTable t = load_runs(dir_, "results");
   std::set<std::string> done;
   for (const auto& row : t.rows)
     if ((t.status(row) == Status::skipped) == skipped)
@@ -294,10 +343,15 @@ void ResultsFolder::append(const Run& run, const RunSetting& setting, Status sta
   values[keys::extra] = extra;
   CsvRow row;
   for (const std::string& name : columns_) row.push_back(values.count(name) ? values[name] : "");
-  write_row(runs_, row);
+  // The run's row in runs.csv commits it: it is written once its side rows are
+  // (a resume drops side rows whose run has no row: drop_uncommitted_rows).
   write_records(series_, r.samples, kSeriesColumns, {std::to_string(run.id)});
   write_records(micro_, r.micro, kMicroColumns, {std::to_string(run.id), kind_name(run.kind)});
   write_records(scopes_, r.scopes, kScopeColumns, {std::to_string(run.id)});
+  series_.flush();
+  micro_.flush();
+  scopes_.flush();
+  write_row(runs_, row);
   check_written();
 }
 

@@ -14,6 +14,7 @@
 #include "figures/figures.h"
 #include "results/meta.h"
 #include "results/runs.h"
+#include "results/side_tables.h"
 #include "key_names.h"
 
 namespace allocstamp {
@@ -51,14 +52,12 @@ ResultsView load_results(const fs::path& dir) {
   if (!fs::exists(dir / "runs.csv")) throw UsageError(dir.string() + " has no runs.csv", fix);
   ResultsView view;
   view.dir = dir;
-  auto table = std::make_shared<RunsTable>(load_runs(dir, "results", Damaged::skip));
+  auto table = std::make_shared<RunsTable>(load_runs(dir, "results"));
+  check_side_tables(dir);  // a damaged series.csv is refused here, not met by one figure
   if (!table->has(keys::run_id) || !table->has(keys::rep))
     throw UsageError(dir.string() + "/runs.csv has no column " + (table->has(keys::run_id) ? keys::rep : keys::run_id), fix);
   if (table->rows.empty())
     throw UsageError(dir.string() + "/runs.csv holds no runs", "finish the sweep (bench --resume " + dir.string() + ") or " + fix);
-  if (table->damaged_rows)
-    view.notes.push_back(std::to_string(table->damaged_rows) +
-                         " row(s) of runs.csv are malformed (wrong number of fields): left out");
   view.table = table;
   view.cells = cells_of(*view.table);
   const Meta meta = read_meta(dir);

@@ -1,6 +1,8 @@
 // runs.cpp — the one reader of runs.csv (runs.h).
 #include "results/runs.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -11,6 +13,8 @@
 
 #include "errors.h"
 #include "keys.h"
+#include "results/fields.h"
+#include "results/input_file.h"
 #include "results/meta.h"
 #include "key_names.h"
 
@@ -27,15 +31,20 @@ std::size_t column_of(const CsvRow& header, const std::string& name) {
   return it == header.end() ? header.size() : static_cast<std::size_t>(it - header.begin());
 }
 
-// The first line of a bench CSV is "# allocstamp <file> schema <n>".
-void check_schema_line(const fs::path& file, const std::string& role) {
-  std::ifstream in(file);
-  std::string first;
-  if (!in || !std::getline(in, first))
+// The first line of a bench CSV is "# allocstamp <file> schema <n>": returns n.
+long check_schema_line(const fs::path& file, const std::string& role) {
+  // The first line only, from a regular file (input_file.h: no FIFO, device or loop).
+  const int fd = open_input_file(file);
+  char head[256];
+  ssize_t got = ::read(fd, head, sizeof head);
+  ::close(fd);
+  std::string first = got > 0 ? std::string(head, std::size_t(got)) : std::string();
+  if (first.empty())
     throw UsageError(role + " " + file.string() + " is empty or unreadable", "give a runs.csv written by bench");
+  first = first.substr(0, first.find('\n'));
   if (!first.empty() && first.back() == '\r') first.pop_back();  // CRLF, as read_csv takes it
   const std::string expected = "# allocstamp runs.csv schema " + std::to_string(kResultsSchema);
-  if (first == expected) return;
+  if (first == expected) return kResultsSchema;
   const std::string prefix = "# allocstamp ";
   if (first.rfind(prefix, 0) != 0)
     throw UsageError(role + " " + file.string() + " does not start with '" + expected + "'",
@@ -49,7 +58,7 @@ void check_schema_line(const fs::path& file, const std::string& role) {
   char* end = nullptr;
   long schema = std::strtol(number.c_str(), &end, 10);
   // Schema 1 lacks only libitm's own figures, which check does not compare.
-  if (*end == '\0' && schema >= 1 && schema < kResultsSchema) return;
+  if (*end == '\0' && schema >= 1 && schema < kResultsSchema) return schema;
   if (*end == '\0' && schema > kResultsSchema)
     throw UsageError(role + " " + file.string() + " has schema " + number + ", newer than this bench reads (" +
                          std::to_string(kResultsSchema) + ")",
@@ -63,56 +72,10 @@ void check_schema_line(const fs::path& file, const std::string& role) {
 
 namespace {
 
-bool all_digits(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-// A whole number that fits in 64 bits: digits only (no sign, no 0x, no point).
-bool is_count(const std::string& s) {
-  if (!all_digits(s) || s.size() > 20) return false;
-  return s.size() < 20 || s <= "18446744073709551615";
-}
-
-// A non-negative decimal: digits, an optional fraction, an optional exponent.
-bool is_amount(const std::string& s) {
-  std::size_t i = 0, n = s.size();
-  auto digits = [&] {
-    std::size_t from = i;
-    while (i < n && s[i] >= '0' && s[i] <= '9') ++i;
-    return i > from;
-  };
-  bool whole = digits();
-  bool fraction = false;
-  if (i < n && s[i] == '.') ++i, fraction = digits();
-  if (!whole && !fraction) return false;
-  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-    ++i;
-    if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
-    if (!digits()) return false;
-  }
-  return i == n;
-}
-
 // Every field a reader relies on, checked once: unique positive run ids,
-// positive thread counts, known statuses and kinds, and each measured column
-// in its unit's domain (counts and bytes whole and within 64 bits; times and
-// sizes non-negative decimals). UsageError names the file, row and column.
-// Damage no reader may step over, whatever it does with rows of the wrong
-// width: a column named twice, a NUL byte anywhere.
-void refuse_damage(const RunsTable& t, const std::string& role) {
-  for (std::size_t a = 0; a < t.header.size(); ++a)
-    for (std::size_t b = a + 1; b < t.header.size(); ++b)
-      if (t.header[a] == t.header[b])
-        throw UsageError(role + " " + t.source + " has the column '" + t.header[a] + "' twice",
-                         "the file is damaged: it is not a runs.csv written by bench");
-  for (std::size_t r = 0; r < t.rows.size(); ++r)
-    for (std::size_t c = 0; c < t.rows[r].size(); ++c)
-      if (t.rows[r][c].find('\0') != std::string::npos)
-        throw UsageError(role + " " + t.source + ": data row " + std::to_string(r + 1) + ", column " +
-                             (c < t.header.size() ? t.header[c] : std::to_string(c + 1)) + ": a NUL byte",
-                         "the file is damaged: repair that row or rerun the benchmark");
-}
-
+// positive thread counts, known statuses and kinds, names of the character
+// set of fields.h, and each column of keys.def in its unit's domain
+// (fields.h). UsageError names the file, row and column.
 void validate(const RunsTable& t, const std::string& role) {
   std::map<std::string, std::string> unit_of;
   for (const contract::KeyInfo& k : contract::kKeys) unit_of[std::string(k.name)] = std::string(k.unit);
@@ -135,50 +98,54 @@ void validate(const RunsTable& t, const std::string& role) {
     if (!parse_status(t.text(row, keys::status), status)) bad(keys::status, "'" + t.text(row, keys::status) + "' is not a status");
     if (t.has(keys::kind) && t.text(row, keys::kind) != "timed" && t.text(row, keys::kind) != "profiled")
       bad(keys::kind, "'" + t.text(row, keys::kind) + "' is not timed or profiled");
+    for (const char* key : {keys::workload, keys::allocator, keys::size, keys::tm})
+      if (const std::string& name = t.text(row, key); !(name.empty() && (key == keys::tm || key == keys::size)))
+        if (std::string problem = name_problem(name); !problem.empty()) bad(key, problem);
     for (std::size_t c = 0; c < row.size(); ++c) {
       const std::string& field = row[c];
       if (field.empty()) continue;
       auto unit = unit_of.find(t.header[c]);
       if (unit == unit_of.end()) continue;  // an extra column: the program's own
-      if (unit->second == "count" || unit->second == "bytes") {
-        if (!is_count(field)) bad(t.header[c], "'" + field + "' is not a whole number of " + unit->second);
-      } else if (unit->second == "ns" || unit->second == "kb" || unit->second == "byte_ns") {
-        if (!is_amount(field)) bad(t.header[c], "'" + field + "' is not a non-negative amount");
-      }
+      if (std::string problem = field_problem(unit->second, field); !problem.empty()) bad(t.header[c], problem);
     }
   }
 }
 
 }  // namespace
 
-RunsTable load_runs(const fs::path& path, const std::string& role, Damaged damaged) {
+RunsTable load_runs(const fs::path& path, const std::string& role) {
   std::error_code ec;
   fs::path file = path;
   if (fs::is_directory(path, ec)) {
     file = path / "runs.csv";
-    if (!fs::exists(file, ec))
+    if (!fs::exists(fs::symlink_status(file, ec)))
       throw UsageError(role + " " + path.string() + " holds no runs.csv",
                        "give a results folder written by bench, or a runs.csv file");
+  } else if (ec && ec != std::errc::no_such_file_or_directory) {
+    throw UsageError(role + " " + path.string() + ": " + ec.message(), "check the path (a symbolic link loop?)");
   } else if (!fs::exists(path, ec)) {
     throw UsageError(role + " " + path.string() + " does not exist",
                      "give a results folder (e.g. results/latest) or a runs.csv file");
   }
-  check_schema_line(file, role);
+  const long schema = check_schema_line(file, role);
   RunsTable t;
   t.source = file.string();
-  t.rows = read_csv(file, &t.header);
+  try {
+    t.rows = read_csv(file, &t.header);
+  } catch (const UsageError& e) {
+    throw UsageError(role + " ", e);  // which of two folders (check's baseline or current)
+  }
   for (const char* key : {keys::workload, keys::app, keys::size, keys::allocator, keys::tm, keys::threads, keys::status})
     if (column_of(t.header, key) == t.header.size())
       throw UsageError(role + " " + t.source + " lacks the column '" + key + "'", "it is not a runs.csv written by bench");
-  refuse_damage(t, role);
-  for (std::size_t i = 0; i < t.rows.size(); ++i)
-    if (t.rows[i].size() != t.header.size() && damaged == Damaged::refuse)
-      throw UsageError(role + " " + t.source + ": data row " + std::to_string(i + 1) + " has " +
-                           std::to_string(t.rows[i].size()) + " fields, the header " + std::to_string(t.header.size()),
-                       "the file is damaged: repair or remove that row");
-  auto wrong_width = [&](const CsvRow& row) { return row.size() != t.header.size(); };
-  t.damaged_rows = std::size_t(std::count_if(t.rows.begin(), t.rows.end(), wrong_width));
-  t.rows.erase(std::remove_if(t.rows.begin(), t.rows.end(), wrong_width), t.rows.end());
+  // This schema's file has every column this bench writes: one missing was
+  // removed (an older schema's file is read with the columns it has).
+  if (schema == kResultsSchema)
+    for (const contract::KeyInfo& k : contract::kKeys)
+      if (k.is_column() && !t.has(std::string(k.name)))
+        throw UsageError(role + " " + t.source + " lacks the column '" + std::string(k.name) + "' of schema " +
+                             std::to_string(kResultsSchema),
+                         "the file is damaged: rerun the benchmark, or restore the file");
   validate(t, role);
   if (!t.has(keys::kind) && read_meta(file.parent_path(), MetaMissing::allow).unprofiled()) t.default_kind = RunKind::timed;
   return t;

@@ -35,7 +35,6 @@ struct RunsTable {
   std::string source;  // the file, for messages
   CsvRow header;
   std::vector<CsvRow> rows;
-  std::size_t damaged_rows = 0;  // rows of the wrong width left out (Damaged::skip)
   // The kind of every row of a file older than the `kind` column (schema 1
   // and 2): profiled, unless its meta.json says memprof was not preloaded.
   RunKind default_kind = RunKind::profiled;
@@ -64,13 +63,10 @@ struct RunsTable {
 // the figures and the report.
 std::string reference_allocator(const std::vector<std::string>& allocators);
 
-// What to do with a row whose number of fields is not the header's.
-enum class Damaged { refuse, skip };
-
 // Reads `path` (a results folder, or a runs.csv file itself). Throws
 // UsageError (exit 2), its message starting with `role`, when it is missing,
-// is not runs.csv of a schema this bench reads, lacks the key columns, or
-// (Damaged::refuse) has a row with the wrong number of fields.
-RunsTable load_runs(const std::filesystem::path& path, const std::string& role, Damaged damaged = Damaged::refuse);
+// is not runs.csv of a schema this bench reads, lacks the key columns, or has
+// a row read_csv refuses or a field outside its unit's domain (fields.h).
+RunsTable load_runs(const std::filesystem::path& path, const std::string& role);
 
 }  // namespace allocstamp

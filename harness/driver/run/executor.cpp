@@ -73,7 +73,7 @@ Finished ProcessExecutor::run(const Launch& launch) {
     f.error = std::string("pipe: ") + std::strerror(errno);
     return f;
   }
-  int log_fd = open(launch.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int log_fd = open(launch.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
   int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (log_fd < 0) {
     f.start_failed = true;

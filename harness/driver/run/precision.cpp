@@ -25,7 +25,7 @@ double half_width(double value, double low, double high) {
 }  // namespace
 
 std::vector<GroupPrecision> time_precision(const std::filesystem::path& dir) {
-  const RunsTable table = load_runs(dir, "results", Damaged::skip);
+  const RunsTable table = load_runs(dir, "results");
   const Cells cells = cells_of(table);
   // The timed cells of each group, in order of first appearance.
   std::vector<std::vector<const Cell*>> groups;

@@ -100,7 +100,7 @@ std::string measurement_problem(const Run& run, const Records& records, const fs
 // runs whose machine state was measured at all, from runs.csv: a resumed
 // folder's earlier runs count, an older schema's (no such columns) do not.
 std::pair<int, int> busy_runs_of(const fs::path& dir) {
-  const RunsTable t = load_runs(dir, "results", Damaged::skip);
+  const RunsTable t = load_runs(dir, "results");
   auto value = [&](const CsvRow& row, const char* column) {
     const std::string& text = t.text(row, column);
     return text.empty() ? std::numeric_limits<double>::quiet_NaN() : std::strtod(text.c_str(), nullptr);

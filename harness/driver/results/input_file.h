@@ -1,0 +1,21 @@
+// input_file.h — opening a file bench reads (a results folder's CSVs and
+// meta.json, a registry, a trace's listing): only a regular file is read, and
+// what is not one — missing, a folder, a FIFO that would block, a device that
+// never ends, a symbolic link loop, unreadable — is a UsageError (exit 2)
+// naming the file, never a hang, a gigabyte read or "a bug in bench".
+#pragma once
+#include <cstddef>
+#include <filesystem>
+#include <string>
+
+namespace allocstamp {
+
+// A read-only descriptor of `file` (close it), opened without blocking on a
+// FIFO; UsageError naming `file` and what it is when it is not a regular file.
+int open_input_file(const std::filesystem::path& file);
+
+// The whole of a small file (meta.json, a registry): at most `limit` bytes,
+// else UsageError.
+std::string read_input_file(const std::filesystem::path& file, std::size_t limit);
+
+}  // namespace allocstamp
