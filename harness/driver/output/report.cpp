@@ -192,14 +192,14 @@ void scopes_section(const ResultsView& view, Document& doc) {
   const std::map<std::string, const Cell*> by_id = cells_by_run(view);
   doc.push_back(heading(2, "Scopes"));
   doc.push_back(paragraph(
-      "Named scopes the programs mark (memprof::scope): allocations, requested and still-held bytes (blocks "
-      "allocated inside and live when the scope ended) and time inside, summed over the threads that entered "
+      "Named scopes the programs mark (memprof::scope): allocations, requested bytes, held bytes (requested "
+      "less freed inside the scope: negative where it freed blocks made before it) and time inside, summed over the threads that entered "
       "them; from each allocator's first profiled run per thread count. Times here are under memprof."));
   for (const std::string& group : view.cells.groups) {
     Block t;
     t.kind = Block::Kind::table;
     t.text_columns = 3;
-    t.rows.push_back({"allocator", "threads", "scope", "entered", "allocations", "requested (MiB)", "held (MiB)",
+    t.rows.push_back({"allocator", "threads", "scope", "entered", "allocations", "requested (MiB)", "net held (MiB)",
                       "time (ms)"});
     std::set<std::pair<std::string, int>> seen;  // (allocator, threads) already shown
     std::string shown_run;

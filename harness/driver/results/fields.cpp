@@ -65,7 +65,7 @@ std::string field_problem(std::string_view unit, const std::string& field) {
   if (unit == "count" || unit == "bytes") {
     if (!is_count(field)) return "'" + field + "' is not a whole number of " + std::string(unit) + " below 2^64";
   } else if (unit == "ns" || unit == "kb" || unit == "byte_ns") {
-    if (!is_decimal(field, false) || !below_limit(field))
+    if (!is_count(field) && (!is_decimal(field, false) || !below_limit(field)))
       return "'" + field + "' is not a non-negative amount below 2^64";
   } else if (unit == "number") {
     if (!is_decimal(field, true) || !below_limit(field)) return "'" + field + "' is not a number of magnitude below 2^64";

@@ -49,7 +49,7 @@ std::string machine_stamp(const nlohmann::json& meta) {
 ResultsView load_results(const fs::path& dir) {
   const std::string fix = "give a folder that bench wrote: bench plot DIR (default results/latest)";
   if (!fs::is_directory(dir)) throw UsageError(dir.string() + " is not a folder", "run a sweep first, or " + fix);
-  if (!fs::exists(dir / "runs.csv")) throw UsageError(dir.string() + " has no runs.csv", fix);
+  if (!fs::exists(fs::symlink_status(dir / "runs.csv"))) throw UsageError(dir.string() + " has no runs.csv", fix);
   ResultsView view;
   view.dir = dir;
   auto table = std::make_shared<RunsTable>(load_runs(dir, "results"));

@@ -58,8 +58,13 @@ void offer(uint64_t now, bool force) {
   if (!force && now - last_point_ns < time_res_ns && uint64_t(diff) < options.series_size_bytes) return;
   if (count == capacity) decimate();
   int64_t mx = max_since.exchange(cur, std::memory_order_relaxed);
-  buffer[count++] = Point{now - start_ns, cur, mx > cur ? mx : cur,
-                          shared.heap_use.load(std::memory_order_relaxed),
+  // The published heap lags each thread's unpublished bytes (at most the slack
+  // each): a thread that frees another's blocks can take it below 0 for a
+  // moment. The heap never is, so a point is never below 0 either (closer to
+  // the truth, within the same bound).
+  auto at_least_0 = [](int64_t v) { return v < 0 ? int64_t(0) : v; };
+  buffer[count++] = Point{now - start_ns, at_least_0(cur), at_least_0(mx > cur ? mx : cur),
+                          at_least_0(shared.heap_use.load(std::memory_order_relaxed)),
                           last_rss_kb.load(std::memory_order_relaxed)};
   last_point_ns = now;
   last_point_req = cur;
