@@ -21,7 +21,7 @@
 #include "errors.h"
 #include "results/meta.h"
 #include "results/runs.h"
-#include "results/side_tables.h"
+#include "results/merge_tables.h"
 #include "analysis/summary.h"
 
 namespace allocstamp {
@@ -37,44 +37,6 @@ struct Part {
 
 std::string host_of(const Meta& m) { return m.doc.value("machine", nlohmann::json::object()).value("host", "?"); }
 std::string cpu_of(const Meta& m) { return m.doc.value("machine", nlohmann::json::object()).value("cpu", "?"); }
-
-// A per-run CSV of every part (the file's rows keyed by run_id in column 0), in
-// run order; each part's file read by its one reader (runs.h, side_tables.h).
-void merge_table(const std::vector<Part>& parts, const fs::path& out, const std::string& name) {
-  CsvRow header;
-  bool any = false;
-  std::vector<std::pair<unsigned long long, CsvRow>> rows;
-  for (const Part& p : parts) {
-    fs::path file = p.dir / name;
-    if (!fs::exists(fs::symlink_status(file))) continue;
-    CsvRow h;
-    std::vector<CsvRow> table;
-    if (name == "runs.csv") {
-      RunsTable runs = load_runs(file, "part " + p.dir.string());
-      h = runs.header;
-      table = std::move(runs.rows);
-    } else {
-      std::vector<std::size_t> at;
-      table = read_side_table(file, name.substr(0, name.find('.')), at, &h);
-    }
-    if (any && h != header)
-      throw UsageError(file.string() + " has other columns than " + (parts.front().dir / name).string(),
-                       "merge parts written by the same bench");
-    header = h;
-    any = true;
-    const std::size_t id = std::size_t(std::find(h.begin(), h.end(), keys::run_id) - h.begin());
-    if (id == h.size()) throw UsageError(file.string() + " has no run_id column", "the part is damaged");
-    for (CsvRow& r : table) rows.push_back({std::stoull(r[id]), std::move(r)});  // run ids checked by the readers
-  }
-  if (!any) return;
-  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::ofstream f(out / name);
-  f << schema_line(name.c_str()) << "\n";
-  write_row(f, header);
-  for (const auto& [id, row] : rows) write_row(f, row);
-  f.close();
-  if (!f) throw RunError("cannot write " + (out / name).string(), "check the free space");
-}
 
 // The folder a merge writes before it is complete: a sibling of OUT (one file
 // system, so rename(2) moves it), removed on every way out unless kept.
@@ -166,7 +128,11 @@ int command_merge(const MergeOptions& o, std::ostream& out) {
   StagingFolder staging(out_dir);
   const fs::path& dir = staging.path();
   for (const char* table : {"runs.csv", "series.csv", "scopes.csv", "micro.csv", "callsites.csv"})
-    merge_table(parts, dir, table);
+    {
+    std::vector<fs::path> dirs;
+    for (const Part& p : parts) dirs.push_back(p.dir);
+    merge_table(dirs, dir, table);
+  }
   for (const Part& p : parts)
     for (const char* sub : {"logs", "callsites"}) {
       if (!fs::is_directory(p.dir / sub)) continue;
