@@ -129,6 +129,7 @@ Trace read_trace(const std::string& path) {
   trace.program.assign(h.program, strnlen(h.program, sizeof h.program));
   trace.pid = h.pid;
   std::vector<std::vector<RawCall>> raw;
+  std::vector<std::pair<uint64_t, uint8_t>> marks;  // the phase marks: time, op
   std::vector<ThreadCalls> threads;
   auto thread_slot = [&](uint32_t index) -> ThreadCalls& {
     if (index > 1u << 20) fail(path, "names thread " + std::to_string(index) + ": the trace is damaged", kRecordAgain);
@@ -176,7 +177,7 @@ Trace read_trace(const std::string& path) {
       switch (e.op) {
         case kThreadStart: t.start_ns = e.time_ns; break;
         case kThreadEnd: t.end_ns = e.time_ns, t.ended = true; break;
-        case kPhaseBegin: case kPhaseEnd: trace.phase_ns.push_back(e.time_ns); break;
+        case kPhaseBegin: case kPhaseEnd: marks.push_back({e.time_ns, e.op}); break;
         default:
           if (!is_alloc_op(e.op) && !is_free_op(e.op) && e.op != kRealloc)
             fail(path, "holds an event of unknown kind " + std::to_string(e.op), kRecordAgain);
@@ -195,7 +196,12 @@ Trace read_trace(const std::string& path) {
                    " were read (a write failed while recording?)",
          kRecordAgain);
   trace.duration_ns = tail.end_ns;
-  std::sort(trace.phase_ns.begin(), trace.phase_ns.end());
+  std::stable_sort(marks.begin(), marks.end());
+  trace.phase_end_ns = trace.duration_ns;
+  for (const auto& [time, op] : marks) {
+    if (op == kPhaseBegin) trace.phase_begin_ns = time, trace.phase_end_ns = trace.duration_ns, trace.phase_end_marked = false;
+    else trace.phase_end_ns = time, trace.phase_end_marked = true;
+  }
 
   // Each thread's times strictly increasing, so that its order survives the sort.
   std::vector<AddressStep> steps;

@@ -48,7 +48,12 @@ struct Trace {
   uint64_t events = 0;
   uint64_t blocks = 0;  // ids 1..blocks
   std::vector<ThreadCalls> threads;  // by index
-  std::vector<uint64_t> phase_ns;    // memprof_phase_begin/end marks: (time) in order, begin first
+  // The measured phase as memprof took it: a begin mark restarts it, an end
+  // mark ends it; without a begin mark it starts at 0 (memprof's start), and
+  // memprof marks its end at exit when the program did not. Older traces
+  // without an end mark: the trailer's time.
+  uint64_t phase_begin_ns = 0, phase_end_ns = 0;
+  bool phase_end_marked = false;  // by the program or at exit (false: an older trace)
 };
 
 // Reads and checks the file at `path`.

@@ -101,18 +101,23 @@ Figures compute_figures(const Trace& trace) {
     if (a.time != b.time) return a.time < b.time;
     return a.blocks < b.blocks;  // frees first at equal times
   });
-  // The measured phase ends at its mark, or at exit when the program set none.
-  const bool phase_marked = trace.phase_ns.size() >= 2;
-  const uint64_t phase_end = phase_marked ? trace.phase_ns.back() : UINT64_MAX;
+  // The measured phase as memprof took it (trace_reader.h): the heap at its
+  // end, and the load (live bytes × time) between its begin and its end.
+  const uint64_t phase_begin = trace.phase_begin_ns, phase_end = trace.phase_end_ns;
   int64_t bytes = 0, blocks = 0, peak_bytes = 0, peak_blocks = 0, phase_bytes = 0, phase_blocks = 0;
   long double load = 0;
   uint64_t last = 0;
   bool phase_taken = false;
+  // The load of `bytes` live from `last` to `until`, the part inside the phase.
+  auto add_load = [&](uint64_t until) {
+    const uint64_t from = std::max(last, phase_begin), to = std::min(until, phase_end);
+    if (to > from) load += (long double)bytes * (long double)(to - from);
+  };
   for (const HeapStep& s : steps) {
     if (!phase_taken && s.time > phase_end) {
       phase_bytes = bytes, phase_blocks = blocks, phase_taken = true;
     }
-    load += (long double)bytes * (long double)(s.time - last);
+    add_load(s.time);
     last = s.time;
     bytes += s.bytes;
     blocks += s.blocks;
@@ -120,7 +125,8 @@ Figures compute_figures(const Trace& trace) {
     peak_blocks = std::max(peak_blocks, blocks);
   }
   if (!phase_taken) phase_bytes = bytes, phase_blocks = blocks;
-  if (trace.duration_ns > last) load += (long double)bytes * (long double)(trace.duration_ns - last);
+  add_load(std::max(trace.duration_ns, phase_end));
+  const uint64_t phase_ns = phase_end > phase_begin ? phase_end - phase_begin : 0;
 
   // Threads alive at once, from their starts and ends.
   std::vector<std::pair<uint64_t, int>> lives;
@@ -153,8 +159,8 @@ Figures compute_figures(const Trace& trace) {
   f.emplace_back(keys::heap_requested_phase_end_bytes, uint64_t(phase_bytes));
   f.emplace_back(keys::live_blocks_phase_end_count, uint64_t(phase_blocks));
   f.emplace_back(keys::load_total_byte_ns, uint64_t(load));
-  f.emplace_back(keys::load_avg_bytes, trace.duration_ns ? uint64_t(load / trace.duration_ns) : 0);
-  f.emplace_back(keys::duration_ns, trace.duration_ns);
+  f.emplace_back(keys::load_avg_bytes, phase_ns ? uint64_t(load / phase_ns) : 0);
+  f.emplace_back(keys::duration_ns, phase_ns);
   return f;
 }
 

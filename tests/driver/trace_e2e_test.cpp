@@ -121,8 +121,62 @@ TEST_F(TraceEndToEnd, APythonProgramUnderGlibcReplaysUnderEveryAllocator) {
                     "d = {i: str(i) for i in range(20000)}; print(len(d))"},
                    {"PYTHONMALLOC=malloc"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("figures equal memprof's"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("trace: all 46 figures"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("differ"), std::string::npos) << r.out;
   expect_replay_counts(trace);
+}
+
+// A wrapper that execs the program (a pyenv shim, env, nice, a launch script):
+// the trace is the program's, its figures memprof's record of it, and the
+// output says which program was traced. MEMPROF_TRACE=path alone does the same.
+TEST_F(TraceEndToEnd, ARecordingThroughAnExecWrapperTracesTheProgramItRuns) {
+  SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
+  const fs::path wrapper = dir_ / "wrapper.sh";
+  std::ofstream(wrapper) << "#!/bin/sh\n# a launch script: sets up, then becomes the program\nexec \"$@\"\n";
+  fs::permissions(wrapper, fs::perms::owner_all);
+  const fs::path trace = dir_ / "wrapped.astrace";
+  Result r = bench({"trace", "record", "--trace", trace.string(), "--", wrapper.string(), TRACE_SUBJECT, "--exec"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("figures agree with memprof's"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("which " + wrapper.string() + " ran by exec"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("of 5 thread(s)"), std::string::npos) << "the subject's threads, not the shell's: " << r.out;
+  Result stats = bench({"trace", "stats", trace.string()});
+  ASSERT_EQ(stats.exit_code, 0) << stats.err;
+  EXPECT_NE(stats.out.find(std::string(TRACE_SUBJECT) + " (pid"), std::string::npos) << stats.out;
+
+  // memprof alone, as a user runs it: the same trace of the same program.
+  const fs::path direct = dir_ / "direct.astrace";
+  testing::CommandOptions options;
+  options.env = {"LD_PRELOAD=" + std::string(MEMPROF_LIBRARY), "MEMPROF_TRACE=" + direct.string(),
+                 "MEMPROF_OUT=" + (dir_ / "direct.memprof").string()};
+  Result run = testing::run_command({wrapper.string(), TRACE_SUBJECT}, options);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  Result direct_stats = bench({"trace", "stats", "--record", direct.string()});
+  ASSERT_EQ(direct_stats.exit_code, 0) << direct_stats.err;
+  EXPECT_NE(direct_stats.out.find("allocs_par_count=4500"), std::string::npos) << direct_stats.out;
+}
+
+// The comparison covers every figure the trace computes: the load within the
+// slack memprof states, within 1% with no slack; the duration exactly.
+TEST_F(TraceEndToEnd, TheComparisonCoversEveryFigureWithItsBound) {
+  SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
+  for (const char* slack : {"65536", "0"}) {
+    const fs::path trace = dir_ / (std::string("slack-") + slack + ".astrace");
+    Result r = bench({"trace", "record", "--trace", trace.string(), "--", TRACE_SUBJECT},
+                     {std::string("MEMPROF_PEAK_SLACK=") + slack});
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    for (const char* figure : {"load_avg_bytes", "load_total_byte_ns", "duration_ns", "threads_peak_count"})
+      EXPECT_NE(r.out.find(std::string("  ") + figure + " "), std::string::npos) << figure << " not compared: " << r.out;
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);) {
+      std::istringstream words(line);
+      std::string key;
+      double mine = 0, traced = 0;
+      if (!(words >> key >> mine >> traced)) continue;
+      if (key == "duration_ns") EXPECT_EQ(mine, traced) << line;
+      if (key == "load_avg_bytes") EXPECT_LE(std::abs(mine - traced), std::string(slack) == "0" ? 0.01 * mine + 1 : 5 * 65536.0) << line;
+    }
+  }
 }
 
 TEST_F(TraceEndToEnd, ADamagedTraceIsRefusedWithExitStatus2) {
@@ -168,6 +222,12 @@ TEST_F(TraceEndToEnd, ADamagedTraceIsRefusedWithExitStatus2) {
                          {"TMPDIR=" + tmp.string()});
   EXPECT_EQ(unknown.exit_code, 2) << unknown.err;
   EXPECT_TRUE(fs::is_empty(tmp)) << "a listing was left in " << tmp;
+  // An --out that is a link to itself: exit 2, not "a bug in bench".
+  const fs::path loop = dir_ / "loop";
+  fs::create_symlink("loop", loop);
+  Result looped = bench({"trace", "replay", raw.string(), "--alloc=glibc", "--out=" + loop.string()});
+  EXPECT_EQ(looped.exit_code, 2) << looped.err;
+  EXPECT_EQ(looped.err.find("bug"), std::string::npos) << looped.err;
   // The replay program itself refuses it too.
   Result direct = testing::run_command({REPLAY_BINARY, (dir_ / "version.astrace").string()});
   EXPECT_EQ(direct.exit_code, 2) << direct.err;

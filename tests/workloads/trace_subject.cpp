@@ -2,7 +2,8 @@
 // memprof traces: malloc, calloc, realloc (grow, shrink, to and from null),
 // the aligned forms, C++ new/delete in every form, blocks freed by another
 // thread than their maker, two threads allocating at once, a fork whose child
-// allocates (not recorded), an exec'd program, and blocks never freed.
+// allocates (not recorded), an exec'd program (fork, vfork, and an exec of
+// its own that fails), and blocks never freed.
 #include <malloc.h>
 #include <pthread.h>
 #include <sys/wait.h>
@@ -101,6 +102,16 @@ int main(int argc, char** argv) {
       _exit(127);
     }
     waitpid(runner, nullptr, 0);
+    // vfork shares this process's memory and runs no fork handler: its exec
+    // must not end this process's trace nor hand it on.
+    pid_t shared_child = vfork();
+    if (shared_child == 0) {
+      execl("/bin/true", "true", static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    waitpid(shared_child, nullptr, 0);
+    // An exec of this process that fails: the recording goes on.
+    execl("/nonexistent/allocstamp-no-such-program", "none", static_cast<char*>(nullptr));
   }
   // Never freed: live at exit in the recording and in the replay.
   static void* volatile kept[10];

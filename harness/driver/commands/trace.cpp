@@ -168,16 +168,41 @@ int record(const TraceOptions& o, const Paths& paths, std::ostream& out) {
       << bytes << " bytes, " << std::fixed << std::setprecision(1) << double(bytes) / events << " bytes per event";
   if (!o.raw) out << " (zstd; " << double(raw_bytes) / events << " uncompressed)";
   out << "; memprof's record: " << record_file << "\n";
+  // A wrapper (a shim, env, nice, a script) that execs the program hands the
+  // trace on (memprof's exec hooks): the trace is the last program's.
+  if (fs::path(t.program).filename() != fs::path(o.program[0]).filename())
+    out << "traced " << t.program << " (pid " << t.pid << "), which " << o.program[0]
+        << " ran by exec: the calls before the exec are left out\n";
   out << "  " << std::left << std::setw(34) << "figure" << std::right << std::setw(16) << "memprof" << std::setw(16)
       << "trace" << "\n";
-  // With more than one thread alive, memprof's peaks are bounds: it states their error.
-  auto stated_error = [&](const std::string& key) -> double {
+  auto number = [&](const char* key) {
+    auto it = live.find(key);
+    return it == live.end() ? 0.0 : std::stod(it->second);
+  };
+  // How far below and above memprof's value the trace's may lie (docs/trace.md):
+  // - an exact figure: not at all; with several threads alive memprof's peaks
+  //   are bounds, off by its stated error (KEY_ERROR_BOUND);
+  // - the load (KEY_TRACE_APPROXIMATE): memprof integrates each thread's
+  //   published heap, which lags its true heap by less than peak_slack_bytes,
+  //   so the two differ by at most slack × threads alive (× the duration for
+  //   the total), plus 1% for the clock (memprof and the trace each read the
+  //   time of a call: 0.004% apart for g++ over 26 ms, 0.3% for trace_subject's
+  //   five threads over 1.7 ms, measured with no slack);
+  // - threads_peak_count: the trace sees the threads that called the
+  //   allocator, memprof every thread: the trace's is at most memprof's.
+  auto allowed = [&](const std::string& key, double memprof_value) -> std::pair<double, double> {
+    if (key == keys::threads_peak_count) return {memprof_value, 0};
+    if (key == keys::load_avg_bytes || key == keys::load_total_byte_ns) {
+      double gap = number(keys::peak_slack_bytes) * std::max(1.0, number(keys::threads_peak_count));
+      if (key == keys::load_total_byte_ns) gap *= number(keys::duration_ns);
+      gap += 0.01 * memprof_value + 1;
+      return {gap, gap};
+    }
     const char* error_key = keys::error_bound_of(key);
-    auto it = error_key ? live.find(error_key) : live.end();
-    return it == live.end() ? 0 : std::stod(it->second);
+    const double error = error_key ? number(error_key) : 0;
+    return {error, error};
   };
   for (const auto& [key, value] : figures) {
-    if (!trace::is_exact_figure(key)) continue;
     auto it = live.find(key);
     ++compared;
     if (it == live.end()) {  // a figure memprof did not write cannot be said to agree
@@ -188,10 +213,14 @@ int record(const TraceOptions& o, const Paths& paths, std::ostream& out) {
     }
     std::string verdict;
     if (it->second != std::to_string(value)) {
-      double error = stated_error(key), gap = std::abs(std::stod(it->second) - double(value));
-      if (gap <= error) {
+      const double mine = std::stod(it->second), gap = double(value) - mine;
+      const auto [below, above] = allowed(key, mine);
+      if (gap >= -below && gap <= above) {
         std::ostringstream note;
-        note << "  within memprof's stated bound (" << std::fixed << std::setprecision(0) << error << ")";
+        note << std::fixed << std::setprecision(0);
+        if (key == keys::threads_peak_count) note << "  within its bound (the trace's is at most memprof's)";
+        else if (trace::is_exact_figure(key)) note << "  within memprof's stated bound (" << above << ")";
+        else note << "  within its bound (" << above << ": the slack of " << number(keys::peak_slack_bytes) << " bytes)";
         ++bounded;
         verdict = note.str();
       } else {
@@ -204,7 +233,7 @@ int record(const TraceOptions& o, const Paths& paths, std::ostream& out) {
   }
   if (differ) out << "trace: " << differ << " of " << compared << " figures differ from memprof's\n";
   else if (bounded) out << "trace: all " << compared << " figures agree with memprof's (" << bounded
-                        << " peak(s) within the bound memprof states with several threads alive)\n";
+                        << " within their bounds, the others equal)\n";
   else out << "trace: all " << compared << " figures equal memprof's\n";
   return differ ? 1 : 0;
 }

@@ -31,13 +31,13 @@ extern "C" MEMPROF_EXPORT int memprof_region(int region) {
 extern "C" MEMPROF_EXPORT void memprof_phase_begin(void) {
   ensure_ready();
   begin_measured_phase();
-  trace::on_phase(current_thread(), trace::kPhaseBegin);
+  trace::on_phase(current_thread(), trace::kPhaseBegin, measured_phase().begin_ns);
 }
 
 extern "C" MEMPROF_EXPORT void memprof_phase_end(void) {
   ensure_ready();
   end_measured_phase(true);
-  trace::on_phase(current_thread(), trace::kPhaseEnd);
+  trace::on_phase(current_thread(), trace::kPhaseEnd, measured_phase().end_ns);
 }
 
 extern "C" MEMPROF_EXPORT void memprof_tx_begin(void) {

@@ -138,7 +138,7 @@ __attribute__((constructor(101))) static void on_load() {
   // (the inherited descriptor, or the path, appended to), never to their own stderr.
   if (options.verbose) print_options();
   if (options.series) series::start(started_ns);
-  trace::start();
+  trace::start(started_ns);  // one clock zero: the trace's times are memprof's
   sampling::start();
   self.sample_left = sampling::first_countdown();  // the main thread may have attached already
   shared.counting.store(true, std::memory_order_release);
@@ -157,7 +157,12 @@ __attribute__((destructor(101))) static void on_unload() {
   ++t.depth;
   if (t.status == kLive) publish(t);
   series::stop();
-  if (!measured.ended) end_measured_phase();
+  if (!measured.ended) {
+    end_measured_phase();
+    // The phase memprof measured ends here: the trace gets the mark at the
+    // same time, so its load and duration are over the same interval.
+    trace::on_phase(t, trace::kPhaseEnd, measured.end_ns);
+  }
   trace::finish();
   sampling::finish();
   --t.depth;

@@ -28,6 +28,8 @@ static_assert(sizeof(TraceChunk) % alignof(TraceEvent) == 0, "chunk and events a
 
 int fd = -1;
 uint64_t start_ns = 0;
+char variable[sizeof(Options::trace) + 16];
+pid_t tracing_pid = 0;  // a vfork child shares our memory (no fork handler runs): it is told apart by its pid  // "MEMPROF_TRACE=<path>", for a program this one execs in place
 constinit std::atomic<uint32_t> next_thread{0};
 constinit std::atomic<uint64_t> events_written{0};
 constinit std::atomic<bool> write_failed{false};
@@ -121,7 +123,7 @@ uint8_t take_op(ThreadState& t, uint8_t fallback, uint32_t* extra) {
 
 }  // namespace
 
-void start() {
+void start(uint64_t zero_ns) {
   if (!options.trace[0]) return;
   fd = open(options.trace, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) {
@@ -137,7 +139,7 @@ void start() {
   h.header_bytes = sizeof(TraceHeader);
   h.event_bytes = sizeof(TraceEvent);
   h.pid = uint32_t(getpid());
-  start_ns = now_ns();
+  start_ns = zero_ns;
   h.start_ns = start_ns;
   h.clock_id = CLOCK_MONOTONIC;
   int cmd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
@@ -152,7 +154,15 @@ void start() {
     fd = -1;
     return;
   }
-  unsetenv("MEMPROF_TRACE");  // programs this one execs would truncate the file
+  // Forked children's programs would truncate the file: only an exec of this
+  // process itself hands the variable on (exec_hooks.cpp).
+  const char prefix[] = "MEMPROF_TRACE=";
+  size_t n = 0;
+  for (const char* c = prefix; *c; ++c) variable[n++] = *c;
+  for (const char* c = options.trace; *c; ++c) variable[n++] = *c;  // options.trace holds < 512 bytes
+  variable[n] = 0;
+  unsetenv("MEMPROF_TRACE");
+  tracing_pid = getpid();
   shared.tracing = true;
 }
 
@@ -166,6 +176,30 @@ void finish() {
   text::write_all(fd, reinterpret_cast<const char*>(&tail), sizeof(tail));
   close(fd);
   fd = -1;
+}
+
+long end_before_exec() {
+  if (!shared.tracing || fd < 0 || !variable[0] || getpid() != tracing_pid) return -1;
+  threads::lock();
+  for (ThreadState* t = threads::first(); t; t = t->next) flush(*t);
+  threads::unlock();
+  const off_t length = lseek(fd, 0, SEEK_END);
+  if (length < 0) return -1;
+  TraceTrailer tail{kTrailerMagic, next_thread.load(), events_written.load(), now_ns() - start_ns};
+  text::write_all(fd, reinterpret_cast<const char*>(&tail), sizeof(tail));
+  return long(length);
+}
+
+const char* exec_variable() { return variable; }
+
+void exec_failed(long length) {
+  if (length < 0 || fd < 0) return;
+  if (ftruncate(fd, off_t(length)) != 0) {  // events after a trailer would be read as damage: stop instead
+    shared.tracing = false;
+    text::Line line;
+    line.add("memprof: warning: MEMPROF_TRACE: a failed exec left the trace ended there\n");
+    line.write_to(2);
+  }
 }
 
 void stop_in_child() {
@@ -199,8 +233,11 @@ void on_realloc(ThreadState& t, void* p, void* q, size_t n, int region) {
   append(t, e);
 }
 
-void on_phase(ThreadState& t, uint8_t op) {
-  if (shared.tracing) append(t, event(op, 0, 0, 0, 0));
+void on_phase(ThreadState& t, uint8_t op, uint64_t at_ns) {
+  if (!shared.tracing) return;
+  TraceEvent e = event(op, 0, 0, 0, 0);
+  e.time_ns = at_ns > start_ns ? at_ns - start_ns : 0;
+  append(t, e);
 }
 
 // Called once the thread's status is kExited: what follows is written at once.
