@@ -143,6 +143,10 @@ TEST_F(TraceEndToEnd, ARecordingThroughAnExecWrapperTracesTheProgramItRuns) {
   Result stats = bench({"trace", "stats", trace.string()});
   ASSERT_EQ(stats.exit_code, 0) << stats.err;
   EXPECT_NE(stats.out.find(std::string(TRACE_SUBJECT) + " (pid"), std::string::npos) << stats.out;
+  // env execs by execvp (the shell above by execve): the same.
+  Result by_env = bench({"trace", "record", "--trace", (dir_ / "env.astrace").string(), "--", "/usr/bin/env", TRACE_SUBJECT});
+  ASSERT_EQ(by_env.exit_code, 0) << by_env.out << by_env.err;
+  EXPECT_NE(by_env.out.find("which /usr/bin/env ran by exec"), std::string::npos) << by_env.out;
 
   // memprof alone, as a user runs it: the same trace of the same program.
   const fs::path direct = dir_ / "direct.astrace";

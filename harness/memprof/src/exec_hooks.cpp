@@ -100,6 +100,19 @@ char** collect_arguments(const char* first, va_list args, size_t* slots, char* c
   return argv;
 }
 
+// execl, execlp and execle: their list as an array, then `exec(argv, envp)`
+// (execle's environment follows the list's NULL; the others', environ).
+template <typename Exec>
+int exec_listed(const char* first, va_list args, bool env_follows, Exec exec) {
+  size_t slots = 0;
+  char* const* envp = environ;
+  char** argv = collect_arguments(first, args, &slots, env_follows ? &envp : nullptr);
+  if (!argv) return -1;
+  const int result = exec(argv, envp);
+  release(argv, slots);
+  return result;
+}
+
 }  // namespace
 }  // namespace memprof
 
@@ -124,36 +137,29 @@ extern "C" MEMPROF_EXPORT int fexecve(int fd, char* const argv[], char* const en
 extern "C" MEMPROF_EXPORT int execl(const char* path, const char* arg, ...) {
   va_list args;
   va_start(args, arg);
-  size_t slots = 0;
-  char** argv = memprof::collect_arguments(arg, args, &slots, nullptr);
+  const int result = memprof::exec_listed(arg, args, false, [&](char** argv, char* const envp[]) {
+    return execve(path, argv, envp);
+  });
   va_end(args);
-  if (!argv) return -1;
-  const int result = execve(path, argv, environ);
-  memprof::release(argv, slots);
   return result;
 }
 
 extern "C" MEMPROF_EXPORT int execlp(const char* file, const char* arg, ...) {
   va_list args;
   va_start(args, arg);
-  size_t slots = 0;
-  char** argv = memprof::collect_arguments(arg, args, &slots, nullptr);
+  const int result = memprof::exec_listed(arg, args, false, [&](char** argv, char* const envp[]) {
+    return execvpe(file, argv, envp);
+  });
   va_end(args);
-  if (!argv) return -1;
-  const int result = execvpe(file, argv, environ);
-  memprof::release(argv, slots);
   return result;
 }
 
 extern "C" MEMPROF_EXPORT int execle(const char* path, const char* arg, ...) {
   va_list args;
   va_start(args, arg);
-  size_t slots = 0;
-  char* const* envp = nullptr;
-  char** argv = memprof::collect_arguments(arg, args, &slots, &envp);
+  const int result = memprof::exec_listed(arg, args, true, [&](char** argv, char* const envp[]) {
+    return execve(path, argv, envp);
+  });
   va_end(args);
-  if (!argv) return -1;
-  const int result = execve(path, argv, envp);
-  memprof::release(argv, slots);
   return result;
 }
