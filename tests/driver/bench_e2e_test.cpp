@@ -85,6 +85,15 @@ TEST(BenchEndToEnd, OkRunFillsMemprofAndAllocatorColumns) {
   for (auto& row : rows) {
     EXPECT_EQ(row["status"], "ok");
     EXPECT_FALSE(row["elapsed_ns"].empty());
+    // wait4's mechanisms, for every run: a process faults its pages in, and
+    // its system time is a share of its CPU time.
+    EXPECT_GT(std::stoll(row["minor_faults_count"]), 100) << row["allocator"];
+    EXPECT_GE(std::stoll(row["major_faults_count"]), 0);
+    EXPECT_GE(std::stoll(row["voluntary_switches_count"]) + std::stoll(row["involuntary_switches_count"]), 0);
+    if (!row["sys_share_pct"].empty()) {
+      EXPECT_GE(std::stod(row["sys_share_pct"]), 0.0);
+      EXPECT_LE(std::stod(row["sys_share_pct"]), 100.0);
+    }
     if (row["kind"] == "timed") {  // the allocator alone: no memprof column
       EXPECT_TRUE(row["allocs_seq_count"].empty()) << row["allocator"];
       EXPECT_TRUE(row["heap_requested_peak_bytes"].empty()) << row["allocator"];

@@ -329,6 +329,12 @@ void ResultsFolder::append(const Run& run, const RunSetting& setting, Status sta
     values[keys::user_ns] = std::to_string(f.user_ns);
     values[keys::sys_ns] = std::to_string(f.sys_ns);
     values[keys::maxrss_kb] = std::to_string(f.maxrss_kb);
+    if (f.user_ns + f.sys_ns > 0)
+      values[keys::sys_share_pct] = fixed(100.0 * double(f.sys_ns) / double(f.user_ns + f.sys_ns), "%.1f");
+    values[keys::minor_faults_count] = std::to_string(f.minor_faults);
+    values[keys::major_faults_count] = std::to_string(f.major_faults);
+    values[keys::voluntary_switches_count] = std::to_string(f.voluntary_switches);
+    values[keys::involuntary_switches_count] = std::to_string(f.involuntary_switches);
     values[keys::load_avg_before] = fixed(f.load_avg_before, "%.2f");
     values[keys::others_cpu_pct] = fixed(f.others_cpu_pct, "%.1f");
     values[keys::steal_pct] = fixed(f.steal_pct, "%.1f");

@@ -180,6 +180,10 @@ Finished ProcessExecutor::run(const Launch& launch) {
   f.user_ns = timeval_ns(usage.ru_utime);
   f.sys_ns = timeval_ns(usage.ru_stime);
   f.maxrss_kb = usage.ru_maxrss;
+  f.minor_faults = uint64_t(usage.ru_minflt);
+  f.major_faults = uint64_t(usage.ru_majflt);
+  f.voluntary_switches = uint64_t(usage.ru_nvcsw);
+  f.involuntary_switches = uint64_t(usage.ru_nivcsw);
   if (!f.start_failed) {
     const MachineShare share =
         machine_share(ticks_before, ticks_after, double(f.user_ns + f.sys_ns) / 1e9, double(f.wall_ns) / 1e9);
