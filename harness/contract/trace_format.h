@@ -6,8 +6,9 @@
 //   TraceHeader                 once, written when recording starts
 //   TraceChunk + events[count]  one thread's events, in that thread's order;
 //                               chunks of different threads interleave
-//   TraceTrailer                once, at exit: its totals tell a complete trace
-//                               from a truncated one
+//   TraceTrailer                once, at exit (or at an exec into a program
+//                               without memprof): its totals tell a complete
+//                               trace from a truncated one
 // Events name blocks by address as the allocator returned them; every reader
 // renumbers them to dense block ids (trace_reader.h), so nothing downstream
 // depends on where an allocator put a block. Little-endian, x86_64.
@@ -66,7 +67,7 @@ struct TraceHeader {
   uint32_t header_bytes;  // sizeof(TraceHeader)
   uint32_t event_bytes;   // sizeof(TraceEvent)
   uint32_t pid;
-  uint64_t start_ns;      // CLOCK_MONOTONIC when recording started
+  uint64_t start_ns;      // CLOCK_MONOTONIC when memprof started (its measured phase's zero)
   uint64_t clock_id;      // CLOCK_MONOTONIC
   char program[256];      // /proc/self/cmdline's first word
 };
