@@ -145,12 +145,11 @@ void refuse_symlinks(const fs::path& dir) {
 // A run's row in runs.csv is written last (append): series, scopes and micro
 // rows of a run id runs.csv lacks belong to a run a kill or a full disk tore,
 // which --resume makes again; they are removed, so the run has one series.
-void drop_uncommitted_rows(const fs::path& dir) {
+void drop_uncommitted_rows(const fs::path& dir, const CsvRow& runs_header, const std::vector<CsvRow>& runs) {
   std::set<std::string> committed;
-  scan_csv(dir / "runs.csv", [&](const CsvRow& header, const CsvRow& row) {
-    const auto id = std::find(header.begin(), header.end(), keys::run_id);
-    if (id != header.end()) committed.insert(row[std::size_t(id - header.begin())]);
-  });
+  const auto id = std::find(runs_header.begin(), runs_header.end(), keys::run_id);
+  if (id != runs_header.end())
+    for (const CsvRow& row : runs) committed.insert(row[std::size_t(id - runs_header.begin())]);
   for (const char* name : {"series.csv", "scopes.csv", "micro.csv"}) {
     const fs::path file = dir / name;
     if (!fs::exists(file)) continue;
@@ -216,7 +215,7 @@ ResultsFolder ResultsFolder::reopen(const fs::path& dir) {
     fs::resize_file(file, keep == std::string::npos ? 0 : keep + 1);
   }
   CsvRow header;
-  read_csv(dir / "runs.csv", &header);  // checks the schema and every row
+  const std::vector<CsvRow> runs = read_csv(dir / "runs.csv", &header);  // checks the schema and every row
   // A folder of an older schema has fewer columns (no kind, no libitm columns):
   // its rows go on in its own columns. A column this bench does not know means
   // a newer or foreign file.
@@ -224,7 +223,7 @@ ResultsFolder ResultsFolder::reopen(const fs::path& dir) {
     if (std::none_of(kColumns.begin(), kColumns.end(), [&](const Column& c) { return c.name == name; }))
       throw UsageError(dir.string() + "/runs.csv has the column '" + name + "', which this bench does not write",
                        "it comes from another version of allocstamp: start a new folder");
-  drop_uncommitted_rows(dir);
+  drop_uncommitted_rows(dir, header, runs);
   ResultsFolder folder(dir);
   folder.lock_ = std::move(lock);
   folder.columns_ = header;
