@@ -183,6 +183,73 @@ TEST(BenchEndToEnd, MissingAllocatorNamesThePackage) {
   fs::remove(registry);
 }
 
+// A variant is its base's library with settings: its own rows, its variables
+// in the child's environment and in alloc_env, and a table against its base.
+// One from the command line, one from a registry line; bad entries are refused.
+TEST(BenchEndToEnd, VariantsRunWithTheirSettingsAgainstTheirBase) {
+  fs::path dir = scratch("variants");
+  fs::path registry = scratch("variants.json");
+  std::ofstream(registry) << R"({"schema": 1, "allocators": [{"name": "jemalloc:tcacheoff", "base": "jemalloc",
+                                  "env": {"MALLOC_CONF": "tcache:false"}}]})";
+  BenchResult r = bench({"--registry=" + registry.string(), "--alloc=jemalloc,jemalloc:tcacheoff,jemalloc:MALLOC_CONF=narenas:1",
+                         "--workload=test-alloc", "--size=tiny", "--reps=2", "--profile-reps=1", "--out=" + dir.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, std::string> env_of;
+  for (auto& row : rows_of(dir)) {
+    EXPECT_EQ(row["status"], "ok") << row["allocator"];
+    env_of[row["allocator"]] = row["alloc_env"];
+  }
+  EXPECT_EQ(env_of.size(), 3u);
+  EXPECT_EQ(env_of["jemalloc"].find("MALLOC_CONF"), std::string::npos) << env_of["jemalloc"];
+  EXPECT_NE(env_of["jemalloc:tcacheoff"].find("MALLOC_CONF=tcache:false"), std::string::npos);
+  EXPECT_NE(env_of["jemalloc:MALLOC_CONF=narenas:1"].find("MALLOC_CONF=narenas:1"), std::string::npos);
+  EXPECT_NE(r.out.find("variants against their base"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("MALLOC_CONF=tcache:false"), std::string::npos) << "the settings column: " << r.out;
+  BenchResult plotted = bench({"plot", dir.string()});
+  ASSERT_EQ(plotted.exit_code, 0) << plotted.err;
+  std::ifstream report(dir / "report.md");
+  std::stringstream text;
+  text << report.rdbuf();
+  EXPECT_NE(text.str().find("## Variants against their base"), std::string::npos);
+  // The dry run shows a variant's variables in front of its command.
+  BenchResult dry = bench({"--alloc=variants", "--workload=test-alloc", "--size=tiny", "--threads=1", "--dry-run"});
+  ASSERT_EQ(dry.exit_code, 0) << dry.err;
+  EXPECT_NE(dry.out.find("libjemalloc.so.2 MALLOC_CONF=background_thread:true "), std::string::npos) << dry.out;
+  EXPECT_NE(dry.out.find("test-alloc glibc:arena1 t=1"), std::string::npos) << dry.out;
+  // Entries that would mislabel a variant's rows.
+  auto refused = [&](const std::string& json, const std::string& says) {
+    std::ofstream(registry) << json;
+    BenchResult bad = bench({"--registry=" + registry.string(), "--alloc=jemalloc", "--workload=test-alloc", "--dry-run"});
+    EXPECT_EQ(bad.exit_code, 2) << says << ": " << bad.err;
+    EXPECT_NE(bad.err.find(says), std::string::npos) << bad.err;
+  };
+  refused(R"({"schema": 1, "allocators": [{"name": "jemalloc:x", "env": {"A": "1"}}]})", "has no \"base\"");
+  refused(R"({"schema": 1, "allocators": [{"name": "jemalloc:x", "base": "mimalloc", "env": {"A": "1"}}]})",
+          "name a variant BASE:VARIANT after its base");
+  refused(R"({"schema": 1, "allocators": [{"name": "nope:x", "base": "nope", "env": {"A": "1"}}]})",
+          "not an allocator defined before it");
+  refused(R"({"schema": 1, "allocators": [{"name": "jemalloc:x", "base": "jemalloc"}]})", "sets nothing");
+  refused(R"({"schema": 1, "allocators": [{"name": "jemalloc:x", "base": "jemalloc", "env": {"A": "1"},
+               "libraries": ["/usr/lib/x86_64-linux-gnu/libjemalloc.so.2"]}]})",
+          "drop \"libraries\"");
+  refused(R"({"schema": 1, "allocators": [{"name": "jemalloc:bg:x", "base": "jemalloc:bg", "env": {"A": "1"}}]})",
+          "as its base, not an allocator");
+  refused(R"({"schema": 1, "allocators": [{"name": "jemalloc:x", "base": "jemalloc", "env": {"A B": "1"}}]})",
+          "not a variable name");
+  // The command-line form: a known base, a variable name, a value bench can name rows after.
+  for (const auto& [alloc, says] : std::vector<std::pair<std::string, std::string>>{
+           {"jemaloc:MALLOC_CONF=narenas:1", "unknown allocator 'jemaloc'"},
+           {"jemalloc:MALLOC-CONF=narenas:1", "is not a variable name"},
+           {"jemalloc:MALLOC_CONF=a/b", "needs a registry line"},
+           {"jemalloc:bgg", "did you mean 'jemalloc:bg'?"}}) {
+    BenchResult bad = bench({"--alloc=" + alloc, "--workload=test-alloc", "--dry-run"});
+    EXPECT_EQ(bad.exit_code, 2) << alloc << ": " << bad.err;
+    EXPECT_NE(bad.err.find(says), std::string::npos) << alloc << ": " << bad.err;
+  }
+  fs::remove_all(dir);
+  fs::remove(registry);
+}
+
 TEST(BenchEndToEnd, InterruptThenResume) {
   fs::path dir = scratch("resume");
   std::vector<std::string> args = {"--alloc=glibc,jemalloc", "--workload=test-slow", "--reps=3", "--profile-reps=1",

@@ -166,7 +166,8 @@ TEST_F(Cluster, ALocalSlurmRunsTheSweepAsAJobArray) {
   while (!fs::exists(merged / "summary.csv") && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
   ASSERT_TRUE(fs::exists(merged / "summary.csv")) << "the merge job wrote no folder: "
-                                                  << testing::slurp(dir_ / "sharded" / "slurm" / "merge.out");
+                                                  << testing::slurp(dir_ / "sharded" / "slurm" / "merge.out")
+                                                  << "\npart 1 said: " << testing::slurp(dir_ / "sharded" / "slurm" / "part-1.out");
   for (int k = 1; k <= 3; ++k) EXPECT_TRUE(fs::exists(dir_ / "sharded" / "parts" / std::to_string(k) / "meta.json"));
   Result one = bench(matrix((dir_ / "one").string()));
   ASSERT_EQ(one.exit_code, 0) << one.err;

@@ -29,7 +29,8 @@ const std::vector<TestAllocator>& test_allocators() {
     load_allocators(ALLOCATORS_JSON, registry);
     std::vector<TestAllocator> out;
     for (const Allocator& entry : registry) {
-      TestAllocator a{entry.name, entry.library, ""};
+      TestAllocator a{entry.name, entry.library, "", entry.base.empty() ? entry.name : entry.base, {}};
+      for (const auto& [key, value] : entry.env) a.env.emplace_back(key, value);
       for (char c : a.name) a.id += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
       if (a.library.empty() && !entry.candidates.empty()) a.library = entry.candidates.front();
       out.push_back(a);
@@ -134,6 +135,7 @@ RunResult run_program(const std::string& program, const std::vector<std::string>
   if (!allocator.library.empty()) preload += (preload.empty() ? "" : ":") + allocator.library;
   if (!preload.empty()) command.env.push_back("LD_PRELOAD=" + preload);
   command.env.push_back("MEMPROF_OUT=" + records.string());
+  for (const auto& [k, v] : allocator.env) command.env.push_back(k + "=" + v);
   for (const auto& [k, v] : options.env) command.env.push_back(k + "=" + v);  // later entries win
   command.timeout_seconds = options.timeout_seconds;
 

@@ -14,13 +14,16 @@ namespace allocstamp::testing {
 struct TestAllocator {
   std::string name;
   std::string library;  // empty: glibc, nothing preloaded
-  std::string id;       // the name as a test name takes it (tcmalloc-full: tcmalloc_full)
+  std::string id;       // the name as a test name takes it (tcmalloc-full: tcmalloc_full, jemalloc:bg: jemalloc_bg)
+  std::string base;     // the allocator it is: its own name, or a variant's base
+  std::vector<std::pair<std::string, std::string>> env;  // the entry's settings (a variant's)
 };
 
 // gtest prints a parameter with this (instead of its bytes).
 inline void PrintTo(const TestAllocator& allocator, std::ostream* os) { *os << allocator.name; }
 
-// The allocators the tests must pass under: every entry of allocators/allocators.json.
+// The allocators the tests must pass under: every entry of allocators/allocators.json,
+// the variants among them (each runs with its settings).
 const std::vector<TestAllocator>& test_allocators();
 bool installed(const TestAllocator& allocator);
 // The apps of workloads/workloads.json's entries run by build/<binary> (e.g.

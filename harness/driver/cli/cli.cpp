@@ -349,8 +349,8 @@ Command parse_command_line(int argc, char** argv) {
   auto absolute = [](std::string& path) { path = std::filesystem::absolute(path).string(); };
   for (auto& f : o.registries) absolute(f);
   for (auto& f : o.workload_files) absolute(f);
-  for (auto& a : o.allocators)
-    if (a.find('/') != std::string::npos) absolute(a);
+  for (auto& a : o.allocators)  // a path; not a variant's value (ALLOCATOR:VARIABLE=VALUE)
+    if (a.find('/') != std::string::npos && !(a.find(':') < a.find('=') && a.find(':') < a.find('/'))) absolute(a);
   std::sort(o.threads.begin(), o.threads.end());
   o.threads.erase(std::unique(o.threads.begin(), o.threads.end()), o.threads.end());
   return command;

@@ -6,7 +6,9 @@
 
 #include <gnu/libc-version.h>
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdio>
 #include <fstream>
 
@@ -101,21 +103,77 @@ void each_entry(const json& list, const fs::path& file, Read read) {
   }
 }
 
+namespace {
+
+// A variable a variant may set: a C identifier (the child's environment takes it).
+bool variable_name(const std::string& name) {
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+// The entry `variant` (name BASE:VARIANT, "base": BASE) completed from its base,
+// an allocator entry read before it: library, package, and the base's
+// variables under the variant's own.
+void complete_variant(Allocator& variant, const std::vector<Allocator>& known, const fs::path& file) {
+  const std::string stem = variant.name.substr(0, variant.name.find(':'));
+  if (variant.base.find(':') != std::string::npos)
+    throw UsageError(file.string() + ": the variant '" + variant.name + "' has the variant '" + variant.base +
+                         "' as its base, not an allocator",
+                     "base it on '" + variant.base.substr(0, variant.base.find(':')) +
+                         "' and give it every setting it needs in \"env\"");
+  if (variant.base != stem)
+    throw UsageError(file.string() + ": the variant '" + variant.name + "' has \"base\": \"" + variant.base + "\"",
+                     "name a variant BASE:VARIANT after its base (here '" + variant.base + ":...'), or set \"base\": \"" +
+                         stem + "\"");
+  auto base = std::find_if(known.begin(), known.end(), [&](const Allocator& a) { return a.name == variant.base; });
+  if (base == known.end() || !base->base.empty())
+    throw UsageError(file.string() + ": the variant '" + variant.name + "' names the base '" + variant.base +
+                         "', which is not an allocator defined before it",
+                     "define the allocator first (bench --list shows them), or add its entry above the variant");
+  if (!variant.candidates.empty())
+    throw UsageError(file.string() + ": the variant '" + variant.name + "' lists \"libraries\"",
+                     "a variant preloads its base's library: drop \"libraries\" (or make it an allocator of its own)");
+  if (variant.settings.empty())
+    throw UsageError(file.string() + ": the variant '" + variant.name + "' sets nothing",
+                     "give its settings in \"env\", e.g. {\"MALLOC_CONF\": \"background_thread:true\"}");
+  variant.package = base->package;
+  variant.candidates = base->candidates;
+  variant.env = base->env;
+  for (const auto& [key, value] : variant.settings) variant.env[key] = value;
+}
+
+}  // namespace
+
 void load_allocators(const fs::path& file, std::vector<Allocator>& into) {
   json doc = read_data_file(file, "allocators", "allocators/allocators.json");
   each_entry(doc["allocators"], file, [&](const json& e) {
     Allocator a;
-    a.name = required_name(e, file, "allocator");
+    a.name = required(e, "name", file);
+    if (std::string problem = allocator_name_problem(a.name); !problem.empty())
+      throw UsageError(file.string() + ": the allocator entry '" + a.name + "': " + problem,
+                       "name it with letters, digits and ._+- only, a variant BASE:VARIANT (it names files in the results folder)");
+    a.base = e.value("base", "");
     a.description = e.value("description", "");
     a.package = e.value("package", "");
     a.candidates = e.value("libraries", std::vector<std::string>{});
-    // Only the C library's own malloc needs nothing preloaded: any other entry names its library.
-    if (a.candidates.empty() && a.name != "glibc")
+    const json env = e.value("env", json::object());
+    for (const auto& [key, value] : env.items()) {
+      if (!variable_name(key))
+        throw UsageError(file.string() + ": the allocator '" + a.name + "' sets '" + key + "', not a variable name",
+                         "name variables with letters, digits and _");
+      a.env[key] = value.is_string() ? value.get<std::string>() : value.dump();  // numbers are fine too
+    }
+    if (a.name.find(':') != std::string::npos || !a.base.empty()) {
+      if (a.base.empty())
+        throw UsageError(file.string() + ": the entry '" + a.name + "' is named as a variant but has no \"base\"",
+                         "add \"base\": \"" + a.name.substr(0, a.name.find(':')) + "\" (or name it without ':')");
+      a.settings = a.env;
+      complete_variant(a, into, file);
+    } else if (a.candidates.empty() && a.name != "glibc") {
+      // Only the C library's own malloc needs nothing preloaded: any other entry names its library.
       throw UsageError(file.string() + ": the allocator '" + a.name + "' has no \"libraries\"",
                        "list the .so to preload, e.g. \"libraries\": [\"/usr/lib/x86_64-linux-gnu/libfoo.so\"]");
-    const json env = e.value("env", json::object());
-    for (const auto& [key, value] : env.items())
-      a.env[key] = value.is_string() ? value.get<std::string>() : value.dump();  // numbers are fine too
+    }
     resolve(a);
     add_new(into, std::move(a), file, "allocator");
   });
@@ -152,6 +210,27 @@ Allocator allocator_from_path(const std::string& path) {
   a.candidates = {path};
   resolve(a);
   return a;
+}
+
+Allocator variant_of(const Allocator& base, const std::string& variable, const std::string& value) {
+  const std::string name = base.name + ":" + variable + "=" + value;
+  if (!base.base.empty())
+    throw UsageError("--alloc=" + name + ": '" + base.name + "' is a variant already",
+                     "add the setting to its registry entry, or give it to the base: --alloc=" + base.base + ":" +
+                         variable + "=" + value);
+  if (!variable_name(variable))
+    throw UsageError("--alloc=" + name + ": '" + variable + "' is not a variable name",
+                     "write --alloc=ALLOCATOR:VARIABLE=VALUE, e.g. --alloc=jemalloc:MALLOC_CONF=background_thread:true");
+  if (std::string problem = allocator_name_problem(name); !problem.empty())
+    throw UsageError("--alloc=" + name + ": " + problem,
+                     "a value with other characters (or a comma) needs a registry line: see docs/allocators.md");
+  Allocator v = base;
+  v.name = name;
+  v.base = base.name;
+  v.description = base.name + " with " + variable + "=" + value + " (given on the command line)";
+  v.settings = {{variable, value}};
+  v.env[variable] = value;
+  return v;
 }
 
 std::string package_version(const std::string& package) {

@@ -13,8 +13,12 @@ namespace allocstamp {
 
 constexpr int kRegistrySchema = 1;
 
+// An entry is an allocator, or a variant of one: BASE:VARIANT, the base's
+// library with more settings (environment variables) on top of its own.
 struct Allocator {
   std::string name;
+  std::string base;                     // a variant's base entry; empty for an allocator
+  std::map<std::string, std::string> settings;  // a variant's own variables (also in env)
   std::string description;
   std::string package;                  // the Debian package that provides it
   std::vector<std::string> candidates;  // library paths, first existing wins
@@ -49,6 +53,9 @@ nlohmann::json read_data_file(const std::filesystem::path& file, const char* lis
 
 // An allocator given as a path to a shared library.
 Allocator allocator_from_path(const std::string& path);
+
+// `base` with one more variable, for --alloc=BASE:NAME=VALUE; named so.
+Allocator variant_of(const Allocator& base, const std::string& variable, const std::string& value);
 
 // The installed version of a Debian package ("" when unknown).
 std::string package_version(const std::string& package);

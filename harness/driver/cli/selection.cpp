@@ -80,8 +80,36 @@ std::vector<Allocator> select_allocators(const Options& options, const Catalog& 
   if (wanted.empty()) wanted = {"all"};
   std::vector<Allocator> out;
   for (const auto& name : wanted) {
-    if (name == "all") {
-      for (const auto& a : catalog.allocators) out.push_back(a);
+    if (name == "all") {  // the allocators; their variants are asked for by name or by "variants"
+      for (const auto& a : catalog.allocators)
+        if (a.base.empty()) out.push_back(a);
+      continue;
+    }
+    if (name == "variants") {  // each variant after its base
+      for (const auto& base : catalog.allocators)
+        for (const auto& v : catalog.allocators)
+          if (v.base == base.name) {
+            if (!base.installed)
+              throw UsageError("the variants of '" + base.name + "' need it, and it is not installed",
+                               "install it: apt-get install " + base.package + " (or run scripts/install-deps)");
+            out.push_back(base);
+            out.push_back(v);
+          }
+      continue;
+    }
+    if (const std::size_t colon = name.find(':'), equals = name.find('=');
+        colon != std::string::npos && equals != std::string::npos && colon < equals &&
+        std::none_of(catalog.allocators.begin(), catalog.allocators.end(), [&](const Allocator& a) { return a.name == name; })) {
+      // BASE:VARIABLE=VALUE: a variant given on the command line.
+      const std::string base_name = name.substr(0, colon);
+      auto base = std::find_if(catalog.allocators.begin(), catalog.allocators.end(),
+                               [&](const Allocator& a) { return a.name == base_name; });
+      if (base == catalog.allocators.end())
+        throw UsageError("--alloc=" + name + ": unknown allocator '" + base_name + "'",
+                         did_you_mean(base_name, catalog.allocators) + "choose from: " + names_of(catalog.allocators));
+      if (!base->installed)
+        throw UsageError("allocator '" + base_name + "' is not installed", "install it: apt-get install " + base->package);
+      out.push_back(variant_of(*base, name.substr(colon + 1, equals - colon - 1), name.substr(equals + 1)));
       continue;
     }
     if (name.find('/') != std::string::npos || name.ends_with(".so") || name.find(".so.") != std::string::npos) {
@@ -97,10 +125,14 @@ std::vector<Allocator> select_allocators(const Options& options, const Catalog& 
     const Allocator* found = nullptr;
     for (const auto& a : catalog.allocators)
       if (a.name == name) found = &a;
+    if (!found && name.find(':') != std::string::npos && name.find('=') == std::string::npos)
+      throw UsageError("unknown allocator '" + name + "'",
+                       did_you_mean(name, catalog.allocators) + "a variant is a registry entry (bench --list), or " +
+                           "ALLOCATOR:VARIABLE=VALUE; a value with a comma needs a registry line (docs/allocators.md)");
     if (!found)
       throw UsageError("unknown allocator '" + name + "'",
                        did_you_mean(name, catalog.allocators) + "choose from: " + names_of(catalog.allocators) +
-                           ", all, or a path to a .so");
+                           ", all, variants, ALLOCATOR:VARIABLE=VALUE, or a path to a .so");
     if (!found->installed)
       throw UsageError("allocator '" + name + "' is not installed (no " +
                            (found->candidates.empty() ? std::string("library") : found->candidates.front()) + ")",
@@ -177,10 +209,23 @@ void print_list(const Catalog& catalog, const Paths& paths) {
   std::printf("Allocators (allocators/allocators.json; more with --registry FILE or --alloc=/path/lib.so):\n");
   std::printf("  %-14s %-9s %-22s %s\n", "name", "installed", "version", "library / package");
   for (const auto& a : catalog.allocators) {
+    if (!a.base.empty()) continue;
     std::string version = package_version(a.package);
     std::string where = a.candidates.empty() ? "(nothing preloaded)" : (a.installed ? a.library : a.candidates.front());
     std::printf("  %-14s %-9s %-22s %s  [%s]\n", a.name.c_str(), a.installed ? "yes" : "no",
                 version.empty() ? "-" : version.c_str(), where.c_str(), a.package.c_str());
+  }
+  std::printf("\nVariants (an allocator with settings; --alloc=variants runs each after its base, and\n"
+              "--alloc=ALLOCATOR:VARIABLE=VALUE makes one on the command line):\n");
+  int variant_width = 14;
+  for (const auto& a : catalog.allocators)
+    if (!a.base.empty()) variant_width = std::max(variant_width, int(a.name.size()));
+  for (const auto& a : catalog.allocators) {
+    if (a.base.empty()) continue;
+    std::string sets;
+    for (const auto& [key, value] : a.settings) sets += (sets.empty() ? "" : " ") + key + "=" + value;
+    std::printf("  %-*s %-9s %s\n  %-*s %-9s %s\n", variant_width, a.name.c_str(), a.installed ? "yes" : "no",
+                sets.c_str(), variant_width, "", "", a.description.c_str());
   }
   std::printf("\nWorkloads (workloads/workloads.json; more with --workloads FILE):\n");
   int width = 20;

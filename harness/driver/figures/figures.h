@@ -57,6 +57,11 @@ struct CellSummary {
   std::vector<double> abort_pct;           // every transactional run's abort rate (% of attempts)
   double requested_per_element = NAN, rss_per_element = NAN;  // map workloads: medians over the profiled runs
   int busy_runs = 0;                       // ok runs measured on a busy machine
+  // A variant (allocator BASE:VARIANT) against its base's cell of the same group
+  // and threads, as the reference above; empty standings where there is none.
+  std::string base;
+  stats::Ratio time_vs_base{NAN, NAN, NAN}, memory_vs_base{NAN, NAN, NAN};
+  std::string base_standing, base_memory_standing;
 };
 // In the order of the cells (groups, then threads, then allocators).
 std::vector<CellSummary> summarize_cells(const ResultsView& view);

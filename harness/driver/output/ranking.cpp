@@ -12,6 +12,7 @@
 #include "figures/figures.h"
 #include "analysis/statistics.h"
 #include "output/summary_table.h"
+#include "output/variants_table.h"
 
 namespace allocstamp {
 
@@ -56,15 +57,23 @@ void print_ranking(const std::filesystem::path& dir, std::ostream& out) {
     if (!warnings.empty()) doc.push_back(list(warnings, 4));
     out << "\n" << render_text(doc);
   }
-  // The legend, wrapped for a terminal.
-  std::string line;
-  std::istringstream words(summary_table_legend(view));
-  out << "\n";
-  for (std::string word; words >> word;) {
-    if (!line.empty() && line.size() + 1 + word.size() > 100) out << line << "\n", line.clear();
-    line += (line.empty() ? "" : " ") + word;
+  if (Block variants = variants_table(view, cells); variants.rows.size() > 1) {
+    variants.indent = 2;
+    out << "\n" << render_text(Document{heading(2, "variants against their base"), variants});
   }
-  out << line << "\n";
+  // The legends, wrapped for a terminal.
+  auto wrapped = [&out](const std::string& text) {
+    std::string line;
+    std::istringstream words(text);
+    out << "\n";
+    for (std::string word; words >> word;) {
+      if (!line.empty() && line.size() + 1 + word.size() > 100) out << line << "\n", line.clear();
+      line += (line.empty() ? "" : " ") + word;
+    }
+    out << line << "\n";
+  };
+  wrapped(summary_table_legend(view));
+  if (variants_table(view, cells).rows.size() > 1) wrapped(variants_table_legend());
   if (under_memprof)
     out << "A cell marked \"profiled: no timed run\" (a folder older than timed runs, or --reps 0) has its times from "
            "the profiled runs, measured under memprof.\n";

@@ -16,6 +16,7 @@
 #include "results/csv.h"
 #include "errors.h"
 #include "output/summary_table.h"
+#include "output/variants_table.h"
 #include "analysis/findings.h"
 #include "output/format.h"
 #include "results/meta.h"
@@ -179,6 +180,18 @@ void summary_section(const ResultsView& view, const std::vector<CellSummary>& ce
   }
 }
 
+// Each variant against its base, where both ran.
+void variants_section(const ResultsView& view, const std::vector<CellSummary>& cells, Document& doc) {
+  Block t = variants_table(view, cells);
+  if (t.rows.size() == 1) return;
+  doc.push_back(heading(2, "Variants against their base"));
+  doc.push_back(paragraph(variants_table_legend()));
+  std::vector<std::string> changes = variant_changes(cells);
+  if (changes.empty()) changes.push_back("no setting separates a variant from its base in time or peak RSS");
+  doc.push_back(list(changes));
+  doc.push_back(t);
+}
+
 // Per workload, the named scopes of the first profiled run of each allocator
 // and thread count (scopes.csv: memprof_scope_begin/end in the program).
 void scopes_section(const ResultsView& view, Document& doc) {
@@ -300,6 +313,7 @@ Document build_report(const ResultsView& view, const std::vector<CellSummary>& c
   doc.push_back(list(findings(view, cells)));
   setup_section(view, doc);
   summary_section(view, cells, doc);
+  variants_section(view, cells, doc);
   scopes_section(view, doc);
   callsites_section(view, doc);
   doc.push_back(heading(2, "Figures"));

@@ -55,6 +55,20 @@ std::string name_problem(const std::string& name) {
   return "";
 }
 
+std::string allocator_name_problem(const std::string& name) {
+  const std::size_t colon = name.find(':');
+  if (colon == std::string::npos) return name_problem(name);
+  if (name.size() > 100) return "a name of " + std::to_string(name.size()) + " characters (at most 100)";
+  if (std::string problem = name_problem(name.substr(0, colon)); !problem.empty()) return "its base: " + problem;
+  std::string variant = name.substr(colon + 1);
+  if (variant.empty()) return "the name '" + name + "' ends with ':' (a variant names its settings after it)";
+  for (char& c : variant)
+    if (c == ':' || c == '=') c = '_';  // allowed in a variant only
+  if (std::string problem = name_problem(variant); !problem.empty())
+    return "the variant '" + name.substr(colon + 1) + "': " + problem + " (and :=)";
+  return "";
+}
+
 bool is_count(const std::string& s) {
   if (s.empty() || s.size() > 20 || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
     return false;

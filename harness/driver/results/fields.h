@@ -19,6 +19,10 @@ std::string field_problem(std::string_view unit, const std::string& field);
 // characters, not `.` or `..`, so that it is safe in a file name (logs/, the
 // figures) — else what is wrong with it.
 std::string name_problem(const std::string& name);
+// An allocator's name: a name as above, or a variant of one, BASE:VARIANT,
+// whose VARIANT may also hold ':' and '=' (jemalloc:bg,
+// jemalloc:MALLOC_CONF=background_thread:true). "" when good.
+std::string allocator_name_problem(const std::string& name);
 
 // A whole number that fits in 64 bits: digits only (no sign, no 0x, no point).
 bool is_count(const std::string& field);

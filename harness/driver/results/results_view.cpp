@@ -94,6 +94,15 @@ std::vector<CellSummary> summarize_cells(const ResultsView& view) {
     out.push_back(std::move(c));
   }
   for (CellSummary& c : out) {
+    if (const std::size_t colon = c.allocator.find(':'); colon != std::string::npos) {
+      c.base = c.allocator.substr(0, colon);
+      if (const Cell* base = cells.find(c.group, c.threads, c.base)) {
+        c.time_vs_base = cells.ratio(*c.cell, *base, "time");
+        c.base_standing = standing_word(c.time_vs_base, "faster", "slower");
+        c.memory_vs_base = cells.ratio(*c.cell, *base, keys::maxrss_kb);
+        c.base_memory_standing = standing_word(c.memory_vs_base, "leaner", "heavier");
+      }
+    }
     const Cell* ref = cells.find(c.group, c.threads, cells.reference);
     if (!ref) continue;
     if (ref == c.cell) {

@@ -100,7 +100,9 @@ void validate(const RunsTable& t, const std::string& role) {
       bad(keys::kind, "'" + t.text(row, keys::kind) + "' is not timed or profiled");
     for (const char* key : {keys::workload, keys::allocator, keys::size, keys::tm})
       if (const std::string& name = t.text(row, key); !(name.empty() && (key == keys::tm || key == keys::size)))
-        if (std::string problem = name_problem(name); !problem.empty()) bad(key, problem);
+        if (std::string problem = key == keys::allocator ? allocator_name_problem(name) : name_problem(name);
+            !problem.empty())
+          bad(key, problem);
     for (std::size_t c = 0; c < row.size(); ++c) {
       const std::string& field = row[c];
       if (field.empty()) continue;

@@ -265,7 +265,8 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
       ++left;
       out << run.id << "  " << describe(run) << "\n    ";
       for (const auto& e : child_environment(run, options, paths))
-        if (e.rfind("LD_PRELOAD=", 0) == 0 || e.rfind("ITM_", 0) == 0) out << e << " ";
+        if (e.rfind("LD_PRELOAD=", 0) == 0 || e.rfind("ITM_", 0) == 0 || run.allocator.env.count(e.substr(0, e.find('='))))
+          out << shell_word(e) << " ";  // the entry's own variables: a variant's settings
       out << (paths.build / run.workload.binary).string();
       for (const auto& a : child_arguments(run, options)) out << " " << a;
       out << "\n";

@@ -136,7 +136,8 @@ void* do_realloc(void* p, size_t n) {
   if (bypass(t)) return real.realloc ? real.realloc(p, n) : nullptr;
 
   ++t.depth;
-  void* q = tracked_realloc(current_thread(), p, n);
+  ThreadState& me = current_thread();
+  void* q = me.status == kForeign ? real.realloc(p, n) : tracked_realloc(me, p, n);  // kForeign: see thread_attach
   --t.depth;
   return q;
 }

@@ -122,6 +122,7 @@ static void count_free(ThreadState& t, int r) {
 
 void record_alloc_careful(ThreadState& t, void* p, size_t n, bool plain) {
   if (t.status == kNew) thread_attach(t);
+  if (t.status == kForeign) return;  // not the program's thread: from now on bypassed as nested
   if (t.new_request != 0) {
     if (!p) {  // operator new retries or throws; it counts the failure itself
       t.new_request = 0;
@@ -156,6 +157,7 @@ int account_free(ThreadState& t, void* p, size_t n, size_t u) {
 
 bool record_free_careful(ThreadState& t, void* p) {
   if (t.status == kNew) thread_attach(t);
+  if (t.status == kForeign) return true;  // forwarded uncounted, as a nested free
   if (!options.track_heap) {
     if (is_bootstrap(p)) return false;
     int r = free_region(t, p);

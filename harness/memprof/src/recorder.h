@@ -126,7 +126,8 @@ inline bool lanes_below(const HeapLanes& local, const HeapLanes& limit) {
 // kTmInternal: libitm's own bookkeeping (inside a transaction or not), kept
 // out of the program's region counts and histogram.
 enum Region : int { kSeq = 0, kPar = 1, kTx = 2, kTmInternal = 3 };
-enum ThreadStatus : uint8_t { kNew = 0, kLive = 1, kExited = 2 };
+// kForeign: a thread memprof did not start (see thread_attach): its calls only forward.
+enum ThreadStatus : uint8_t { kNew = 0, kLive = 1, kExited = 2, kForeign = 3 };
 // What the hooks keep of each block: MEMPROF_HEAP=0 counts only; else its size
 // in the shadow, and its usable size as glibc's header says, from the memo
 // (usable.h), or not at all (MEMPROF_USABLE=0).
@@ -153,6 +154,7 @@ struct ThreadState {
     };
   };
   ThreadStatus status;
+  bool launched;           // started through memprof's pthread_create (its trampoline)
   uint8_t memo_countdown;  // blocks until the usable-size memo's next check (usable.h)
   int64_t sample_left;     // bytes until the next sampled allocation (sampling.h); INT64_MAX: off
   uint64_t sample_rng;

@@ -110,6 +110,7 @@ struct Launch {
 };
 
 void* trampoline(void* raw) {
+  self.launched = true;  // before the attach: the program's thread
   ThreadState& t = current_thread();
   t.counted = true;
   ++t.depth;  // what pthread_getattr_np allocates is not the program's
@@ -214,6 +215,16 @@ int parent_pid() { return pid_before_fork; }
 namespace memprof {
 
 void thread_attach(ThreadState& t) {
+  // A thread memprof did not start, other than the main one, is not the
+  // program's: an allocator's own (jemalloc's background threads start through
+  // the real pthread_create), or one a library started before memprof was
+  // ready. Its calls forward uncounted, as nested calls do; its kernel calls
+  // are the allocator's.
+  if (!t.launched && shared.ready.load(std::memory_order_acquire) && gettid() != getpid()) {
+    t.status = kForeign;
+    ++t.depth;
+    return;
+  }
   t.status = kLive;
   t.memo_countdown = 1;  // the thread's first memo-served block is checked
   t.sample_left = sampling::first_countdown();

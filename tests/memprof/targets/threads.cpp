@@ -4,6 +4,11 @@
 // `threads many` ends more threads at once than glibc caches the stacks of, so
 // glibc frees the TLS vectors it allocated for them: neither the program's
 // blocks nor unknown ones.
+// `threads foreign` starts a thread through the C library's own pthread_create,
+// behind memprof's back, as an allocator starts its background threads: what
+// that thread allocates is not the program's; the main thread's 3 blocks are.
+// `threads foreign-idle` does the same with a thread that allocates nothing.
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,8 +92,37 @@ int many_threads() {
   return 0;
 }
 
+bool foreign_work = true;
+
+void* allocator_like(void*) {
+  if (!foreign_work) return nullptr;
+  void* kept[7];
+  for (void*& p : kept) p = malloc(320);
+  for (void* p : kept) free(p);
+  return nullptr;
+}
+
+int foreign_thread() {
+  using Create = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
+  void* libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+  auto create = libc ? reinterpret_cast<Create>(dlsym(libc, "pthread_create")) : nullptr;
+  if (!create) return 1;
+  void* mine[3];
+  for (void*& p : mine) p = malloc(48);
+  pthread_t t;
+  if (create(&t, nullptr, allocator_like, nullptr) != 0) return 1;
+  pthread_join(t, nullptr);
+  for (void* p : mine) free(p);
+  puts("threads: ok");
+  return 0;
+}
+
 int main(int argc, char** argv) {
   if (argc > 1 && strcmp(argv[1], "many") == 0) return many_threads();
+  if (argc > 1 && strncmp(argv[1], "foreign", 7) == 0) {
+    foreign_work = strcmp(argv[1], "foreign-idle") != 0;
+    return foreign_thread();
+  }
   work = !(argc > 1 && argv[1][0] == '0');
   void* before = work ? malloc(1000) : nullptr;  // seq
   pthread_t a, b, c;

@@ -1,0 +1,93 @@
+// variants_table.cpp — the variants-against-their-base table (variants_table.h).
+#include "output/variants_table.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "output/format.h"
+
+namespace allocstamp {
+
+namespace {
+
+std::string ratio_with_interval(const stats::Ratio& r) {
+  if (!std::isfinite(r.value)) return "-";
+  std::string out = number_text("%.3f", r.value);
+  if (std::isfinite(r.ci_low)) out += " [" + number_text("%.3f", r.ci_low) + ", " + number_text("%.3f", r.ci_high) + "]";
+  return out;
+}
+
+// The variables the variant's runs set beyond its base's: its settings.
+std::string settings_of(const CellSummary& variant, const std::vector<CellSummary>& cells) {
+  for (const CellSummary& c : cells)
+    if (c.group == variant.group && c.threads == variant.threads && c.allocator == variant.base) {
+      std::string out;
+      const std::string& mine = variant.cell->id.alloc_env;
+      const std::string& theirs = c.cell->id.alloc_env;
+      std::size_t start = 0;
+      while (start <= mine.size()) {
+        std::size_t end = mine.find(';', start);
+        if (end == std::string::npos) end = mine.size();
+        const std::string item = mine.substr(start, end - start);
+        if (!item.empty() && (";" + theirs + ";").find(";" + item + ";") == std::string::npos)
+          out += (out.empty() ? "" : " ") + item;
+        start = end + 1;
+      }
+      return out.empty() ? "-" : out;
+    }
+  return "-";
+}
+
+bool has_base(const CellSummary& c) { return !c.base.empty() && (c.base_standing != "" || c.base_memory_standing != ""); }
+
+}  // namespace
+
+Block variants_table(const ResultsView& view, const std::vector<CellSummary>& cells) {
+  std::vector<const CellSummary*> rows;
+  for (const CellSummary& c : cells)
+    if (has_base(c)) rows.push_back(&c);
+  std::stable_sort(rows.begin(), rows.end(), [&](const CellSummary* a, const CellSummary* b) {
+    if (a->base != b->base) return a->base < b->base;
+    if (a->allocator != b->allocator) return a->allocator < b->allocator;
+    const auto& groups = view.cells.groups;
+    auto ga = std::find(groups.begin(), groups.end(), a->group), gb = std::find(groups.begin(), groups.end(), b->group);
+    if (ga != gb) return ga < gb;
+    return a->threads < b->threads;
+  });
+  Block t = table({{"variant", "base", "workload", "settings", "threads", "time vs base", "time", "peak RSS vs base",
+                    "memory"}},
+                  4);
+  t.code_columns = 2;
+  t.align = "llllrrlrl";
+  for (const CellSummary* c : rows)
+    t.rows.push_back({c->allocator, c->base, c->group, settings_of(*c, cells), std::to_string(c->threads),
+                      ratio_with_interval(c->time_vs_base), c->base_standing.empty() ? "-" : c->base_standing,
+                      ratio_with_interval(c->memory_vs_base),
+                      c->base_memory_standing.empty() ? "-" : c->base_memory_standing});
+  return t;
+}
+
+std::string variants_table_legend() {
+  return "Each variant (an allocator with settings, BASE:VARIANT) against its base in the same workload and thread "
+         "count: the quotient of the timed runs' geometric means (time) and of their peak RSS (wait4), each with its "
+         "95% interval, the logs paired repetition by repetition as the sweep interleaves them. A setting changes the "
+         "answer only where the interval leaves 1 out (faster or slower, leaner or heavier); else indistinguishable. "
+         "Settings: the variables the variant's runs had that its base's did not.";
+}
+
+std::vector<std::string> variant_changes(const std::vector<CellSummary>& cells) {
+  std::vector<std::string> out;
+  for (const CellSummary& c : cells) {
+    if (!has_base(c)) continue;
+    const std::string where = " on " + c.group + " at " + std::to_string(c.threads) + " thread(s) (";
+    if (c.base_standing == "faster" || c.base_standing == "slower")
+      out.push_back(c.allocator + " " + c.base_standing + " than " + c.base + where +
+                    ratio_with_interval(c.time_vs_base) + ")");
+    if (c.base_memory_standing == "leaner" || c.base_memory_standing == "heavier")
+      out.push_back(c.allocator + " " + c.base_memory_standing + " than " + c.base + where + "peak RSS " +
+                    ratio_with_interval(c.memory_vs_base) + ")");
+  }
+  return out;
+}
+
+}  // namespace allocstamp
