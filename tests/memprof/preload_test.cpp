@@ -305,6 +305,43 @@ TEST(PreloadStandalone, UsableMemoNoticesAnAllocatorThatIsNotSizeClassed) {
   EXPECT_NE(text.err.find("heap usable     approximate:"), std::string::npos) << text.err;
 }
 
+// An allocator whose own operator new now and then allocates for itself
+// through the exported malloc, before returning a block of its own (scudo's,
+// when GWP-ASan samples the block: glibc's backtrace() dlopens libgcc_s on its
+// first call, and ld.so's malloc is memprof's): that allocation is not the
+// program's, the block returned is. The figures are glibc's, with the heap
+// kept or counts only; and a throwing operator new's exception object still
+// counts, and is known at its free.
+TEST(PreloadStandalone, AllocatorsOwnNewAllocatingForItself) {
+  TestAllocator nesting{"nesting", NESTING_ALLOCATOR, "nesting"};
+  const TestAllocator& glibc = test_allocators()[0];
+  const std::vector<std::string> counts = {"allocs_seq_count", "frees_seq_count", "requested_seq_bytes",
+                                           "size_le16_count", "size_le64_count", "size_gt1024_count"};
+  const std::vector<std::string> heap = {"heap_requested_peak_bytes", "heap_requested_end_bytes",
+                                         "live_blocks_peak_count", "live_blocks_end_count",
+                                         "frees_untracked_count", "allocs_untracked_count"};
+  for (const char* track_heap : {"1", "0"}) {
+    RunOptions options{.env = {{"MEMPROF_HEAP", track_heap}}};
+    RunResult reference = run_program(target("deterministic"), {}, glibc, options);
+    RunResult r = run_program(target("deterministic"), {}, nesting, options);
+    ASSERT_EQ(reference.exit_code, 0) << reference.describe();
+    ASSERT_EQ(r.exit_code, 0) << r.describe();
+    std::vector<std::string> keys = counts;
+    if (track_heap[0] == '1') keys.insert(keys.end(), heap.begin(), heap.end());
+    for (const std::string& k : keys) EXPECT_EQ(r.num(k), reference.num(k)) << k << ", MEMPROF_HEAP=" << track_heap;
+  }
+  RunResult work = run_program(target("failures"), {}, nesting);
+  RunResult base = run_program(target("failures"), {}, nesting, RunOptions{.env = {{"FAILURES_BASELINE", "1"}}});
+  ASSERT_EQ(work.exit_code, 0) << work.describe();
+  ASSERT_EQ(base.exit_code, 0) << base.describe();
+  EXPECT_EQ(work.num("allocs_failed_count"), 4);
+  bool returned_block = work.out.find("realloc_zero_returned_block=1") != std::string::npos;
+  EXPECT_EQ(added(work, base, "allocs_seq_count"), 2 + (returned_block ? 1 : 0));
+  EXPECT_EQ(added(work, base, "frees_seq_count"), 2 + (returned_block ? 1 : 0));
+  EXPECT_EQ(added(work, base, "heap_requested_end_bytes"), 0);
+  EXPECT_EQ(work.num("frees_untracked_count"), 0);
+}
+
 // Regions the program sets, and nested scopes folding into their parent.
 TEST_P(Preload, ExplicitRegionsAndNestedScopes) {
   RunResult r = run("regions");

@@ -190,21 +190,30 @@ void* counted_new(uint8_t op, Fn fn, size_t n, const Args&... args) {
   }
   // libstdc++'s new[] and nothrow new call ::operator new: the outer hook counts.
   if (t.new_request != 0) return fn(n, args...);
-  t.new_request = n + 1;  // an inner malloc/aligned_alloc records this size, and clears it
+  // An operator new before this one threw while it held a block (its exception object).
+  if (__builtin_expect(t.new_held != nullptr, 0)) settle_held(t);
+  t.new_request = n + 1;  // an inner malloc/aligned_alloc is held (hold_new_block), and clears it
   trace::note_call(t, op, alignment_of(args...));
   // Counted as failed until it returns: an operator new that throws never does.
   bump(t.c.allocs_failed_count);
   void* p = fn(n, args...);
-  bool counted_inside = t.new_request == 0;
+  bool allocated_inside = t.new_request == 0;  // a block held, or an inner allocation failed
   t.new_request = 0;
+  void* held = t.new_held;
+  t.new_held = nullptr;
   if (p) bump(t.c.allocs_failed_count, uint64_t(-1));
-  if (!counted_inside && p) {
+  // The block is p, of the n bytes the program asked for; plain only if the
+  // held block is p and was asked of malloc with n too. A block held but not
+  // returned was the allocator's own and is dropped. With nothing held, an
+  // inner allocation failed and the retry after it was counted as p already.
+  if (p && (held != nullptr || !allocated_inside)) {
+    bool block_plain = held == p ? t.new_held_plain && t.new_held_n == n : plain;
     if (on_hot_path(t)) {
       t.depth = 1;
-      return hot_alloc_done(t, p, n, plain);
+      return hot_alloc_done(t, p, n, block_plain);
     }
     ++t.depth;
-    record_alloc(t, p, n, plain);
+    record_alloc(t, p, n, block_plain);
     --t.depth;
   }
   if (__builtin_expect(t.status == kExited, 0)) merge_exited(t);

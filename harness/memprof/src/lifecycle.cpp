@@ -155,7 +155,10 @@ __attribute__((destructor(101))) static void on_unload() {
   if (!shared.ready.load() || done.exchange(true)) return;
   ThreadState& t = self;
   ++t.depth;
-  if (t.status == kLive) publish(t);
+  if (t.status == kLive) {
+    if (t.new_held) settle_held(t);  // an exception object from an operator new that threw, still live
+    publish(t);
+  }
   series::stop();
   if (!measured.ended) {
     end_measured_phase();

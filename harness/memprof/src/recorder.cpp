@@ -123,13 +123,6 @@ static void count_free(ThreadState& t, int r) {
 void record_alloc_careful(ThreadState& t, void* p, size_t n, bool plain) {
   if (t.status == kNew) thread_attach(t);
   if (t.status == kForeign) return;  // not the program's thread: from now on bypassed as nested
-  if (t.new_request != 0) {
-    if (!p) {  // operator new retries or throws; it counts the failure itself
-      t.new_request = 0;
-      return;
-    }
-    take_new_request(t, &n, &plain);
-  }
   if (!p) {
     bump(t.c.allocs_failed_count);
     trace::on_alloc(t, nullptr, n, shared.region.load(std::memory_order_relaxed));
@@ -168,7 +161,7 @@ bool record_free_careful(ThreadState& t, void* p) {
   }
   size_t n;
   bool odd;
-  bool known = shadow::forget(p, &n, &odd);
+  bool known = shadow::forget(p, &n, &odd) || forget_held(t, p, &n, &odd);
   if (known && odd) sampled_free(p, n);
   if (!known) {
     if (t.teardown == 0) {
@@ -186,7 +179,7 @@ bool record_free_careful(ThreadState& t, void* p) {
 ReallocOld record_realloc_begin(void* p) {
   ReallocOld old{0, 0, false, false};
   if (!options.track_heap) return old;
-  old.known = shadow::forget(p, &old.n, &old.odd);
+  old.known = shadow::forget(p, &old.n, &old.odd) || forget_held(self, p, &old.n, &old.odd);
   if (old.known && old.odd) sampled_free(p, old.n);  // realloc moves or resizes it: the sample ends here
   if (old.known) old.usable = usable::of_freed_block(p, old.n, old.odd);
   return old;
@@ -256,6 +249,30 @@ static void realloc_outcome(ThreadState& t, void* p, void* q, size_t n, const Re
 void record_realloc_end(ThreadState& t, void* p, void* q, size_t n, const ReallocOld& old) {
   realloc_outcome(t, p, q, n, old);
   if (__builtin_expect(t.status == kExited, 0)) merge_exited(t);
+}
+
+void settle_held(ThreadState& t) {
+  void* p = t.new_held;
+  t.new_held = nullptr;
+  // An allocation of its own, from malloc, whatever call is in progress (its
+  // op, and the operator new it may be inside, are kept).
+  uint8_t op = t.call_op;
+  uint32_t extra = t.call_extra;
+  uint64_t request = t.new_request;
+  t.new_request = 0;
+  ++t.depth;
+  trace::note_call(t, trace::kMalloc);
+  record_alloc(t, p, t.new_held_n, t.new_held_plain);
+  --t.depth;
+  t.new_request = request;
+  t.call_op = op;
+  t.call_extra = extra;
+}
+
+bool forget_held(ThreadState& t, void* p, size_t* size, bool* odd) {
+  if (p != t.new_held) return false;  // p is never null here
+  settle_held(t);
+  return shadow::forget(p, size, odd);
 }
 
 void sample_block(ThreadState& t, void* p, size_t n) { sampling::take(t, p, n); }

@@ -171,6 +171,11 @@ struct ThreadState {
   bool from_libitm;
   uint64_t itm_pending;   // requested size + 1 of the block libitm is about to allocate for the program
   uint64_t new_request;   // size + 1 the program gave operator new (libstdc++ may pass malloc another)
+  // The first block allocated inside that operator new, held unrecorded until
+  // the operator returns (hold_new_block); null: none held.
+  void* new_held;
+  size_t new_held_n;
+  bool new_held_plain;
   Counters c;
   HeapLanes local;      // net heap change not yet published
   HeapLanes local_max;  // highest value of each lane of `local` since the last publish
@@ -339,18 +344,30 @@ void record_realloc_end(ThreadState& t, void* p, void* q, size_t n, const Reallo
 void record_alloc_careful(ThreadState& t, void* p, size_t n, bool plain);
 bool record_free_careful(ThreadState& t, void* p);
 int account_free(ThreadState& t, void* p, size_t n, size_t u);  // returns the region counted
-// The operator new the program called (t.new_request) names the block's size:
-// libstdc++ may pass the allocator more. `plain` stays only if it passed the same.
-inline void take_new_request(ThreadState& t, size_t* n, bool* plain) {
-  uint64_t asked = t.new_request;
-  // The first allocation inside operator new is its block. A smaller one means
-  // the new threw without allocating (its exception object is what we see).
+// The first allocation inside the operator new the program called
+// (t.new_request) is held, not recorded: it is the operator's block only if the
+// operator returns it (libstdc++'s calls malloc, perhaps with another size), and
+// counted_new decides once it has. An allocator's own operator new may allocate
+// for itself through the exported malloc first: scudo's, when GWP-ASan samples
+// the block, calls glibc's backtrace(), whose first call dlopens libgcc_s, and
+// ld.so's malloc is memprof's; that block is dropped, never the program's. An
+// operator new that throws never returns: what it held is then its exception
+// object (libstdc++'s __cxa_allocate_exception calls malloc), the program's,
+// recorded by settle_held. Later allocations inside count as before (an inner
+// failure clears new_request too, and the retry after it is counted alone).
+inline void hold_new_block(ThreadState& t, void* p, size_t n, bool plain) {
   t.new_request = 0;
-  if (*n + 1 >= asked) {
-    *plain = *plain && *n + 1 == asked;
-    *n = size_t(asked - 1);
-  }
+  t.new_held = p;
+  t.new_held_n = n;
+  t.new_held_plain = plain;
 }
+// A block still held once its operator new is gone (it threw) is recorded as
+// an allocation of its own: at the thread's next operator new, at its free
+// (forget_held), or when the thread ends.
+void settle_held(ThreadState& t);
+// shadow::forget() for a block memprof does not know: if it is the held one,
+// settles it first.
+bool forget_held(ThreadState& t, void* p, size_t* size, bool* odd);
 int alloc_region(ThreadState& t, size_t n, void* p);
 // realloc moved p: a block of libitm's own is known by its new address only.
 void forget_tm_internal(ThreadState& t, void* p);
@@ -375,11 +392,15 @@ inline void remember_block(ThreadState& t, void* p, size_t n, size_t u, bool odd
 // A block of `n` requested bytes came back from the allocator (p may be null).
 // `plain`: from malloc, calloc or a non-aligned operator new (usable.h).
 inline void record_alloc(ThreadState& t, void* p, size_t n, bool plain) {
+  if (__builtin_expect(t.new_request != 0, 0)) {  // inside operator new (counted_new)
+    if (p) hold_new_block(t, p, n, plain);
+    else t.new_request = 0;  // operator new retries or throws; it counts the failure itself
+    return;
+  }
   if (careful(t) || __builtin_expect(p == nullptr, 0)) {
     record_alloc_careful(t, p, n, plain);
     return;
   }
-  if (__builtin_expect(t.new_request != 0, 0)) take_new_request(t, &n, &plain);
   int r = shared.region.load(std::memory_order_relaxed);
   count_allocation(t, r, n);
   if (!options.track_heap) return;
@@ -399,7 +420,7 @@ inline bool record_free(ThreadState& t, void* p) {
   }
   size_t n;
   bool odd;
-  if (__builtin_expect(!shadow::forget(p, &n, &odd), 0)) {
+  if (__builtin_expect(!shadow::forget(p, &n, &odd), 0) && !forget_held(t, p, &n, &odd)) {
     if (t.teardown == 0) bump(t.c.frees_untracked_count);
     return false;
   }

@@ -80,6 +80,7 @@ void unlink(ThreadState& t) {
 void on_thread_exit(void* arg) {
   ThreadState& t = *static_cast<ThreadState*>(arg);
   if (t.status != kLive) return;
+  if (t.new_held) settle_held(t);  // an exception object from an operator new that threw, still live
   if (t.stack_high) {
     uint64_t depth = procfs::stack_depth(t.stack_low, t.stack_high);
     uint64_t cur = thread_stack_max.load(std::memory_order_relaxed);

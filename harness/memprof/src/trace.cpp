@@ -112,7 +112,7 @@ void append(ThreadState& t, const TraceEvent& e) {
 }
 
 // The op the hook noted, or what the recorder infers: libitm's pending block,
-// an operator new whose inner malloc records the block.
+// an operator new recording the block its inner malloc held.
 // Its alignment goes with it (call_extra), or 0 when the hook noted nothing.
 uint8_t take_op(ThreadState& t, uint8_t fallback, uint32_t* extra) {
   uint8_t op = t.call_op ? t.call_op : fallback;
