@@ -1,7 +1,8 @@
 // kernel_calls_test — the allocator's calls to the kernel (kcall_* keys) and
 // its mapped pages (alloc_os_* keys) under each allocator of the registry: the
-// program's own maps are not counted, every preloaded allocator's are, the
-// pages its live blocks hold are mapped and resident, jemalloc's and
+// program's own maps are not counted, every preloaded allocator's are (also
+// those it makes when the program asks it directly, or on its own threads),
+// the pages its live blocks hold are mapped and resident, jemalloc's and
 // mimalloc's purging shows as the calls each really makes, and under glibc,
 // whose malloc calls the kernel where memprof cannot see, the keys are absent.
 #include <gtest/gtest.h>
@@ -15,17 +16,17 @@ namespace {
 
 constexpr int64_t kBlocksBytes = 64 * (int64_t(4) << 20);  // what the target holds at its phase end
 
-const char* const kCallKeys[] = {
-    "kcall_mmap_count",          "kcall_mmap_bytes",          "kcall_munmap_count",         "kcall_munmap_bytes",
-    "kcall_mremap_count",        "kcall_mremap_bytes",        "kcall_madvise_dontneed_count",
-    "kcall_madvise_dontneed_bytes", "kcall_madvise_free_count", "kcall_madvise_free_bytes",
-    "kcall_madvise_other_count", "kcall_madvise_other_bytes", "kcall_brk_count",            "kcall_brk_bytes",
-    "kcalls_seq_count",          "kcalls_par_count",          "kcalls_tx_count"};
+// Every call's count (by kind), then the keys each count goes with.
+const char* const kKindCounts[] = {"kcall_mmap_count",         "kcall_munmap_count",
+                                   "kcall_mremap_count",       "kcall_madvise_dontneed_count",
+                                   "kcall_madvise_free_count", "kcall_madvise_other_count",
+                                   "kcall_brk_count"};
+const char* const kCallKeys[] = {"kcall_mmap_bytes",          "kcall_munmap_bytes",       "kcall_mremap_bytes",
+                                 "kcall_madvise_dontneed_bytes", "kcall_madvise_free_bytes",
+                                 "kcall_madvise_other_bytes", "kcall_brk_bytes",          "kcalls_seq_count",
+                                 "kcalls_par_count",          "kcalls_tx_count"};
 const char* const kPageKeys[] = {"alloc_os_mapped_bytes", "alloc_os_resident_bytes", "alloc_os_mapped_exit_bytes",
                                  "alloc_os_resident_exit_bytes"};
-const char* const kKindCounts[] = {"kcall_mmap_count",          "kcall_munmap_count",       "kcall_mremap_count",
-                                   "kcall_madvise_dontneed_count", "kcall_madvise_free_count",
-                                   "kcall_madvise_other_count", "kcall_brk_count"};
 
 class PreloadKernelCalls : public ::testing::TestWithParam<TestAllocator> {
  protected:
@@ -55,6 +56,7 @@ TEST_P(PreloadKernelCalls, OnlyTheAllocatorsCallsAreCounted) {
   RunResult work = run({"100"});  // 100 maps, madvises and unmaps of the program's own
   if (glibc()) {
     for (const RunResult* r : {&base, &work}) {
+      for (const char* key : kKindCounts) EXPECT_EQ(r->memprof().count(key), 0u) << key;
       for (const char* key : kCallKeys) EXPECT_EQ(r->memprof().count(key), 0u) << key;
       for (const char* key : kPageKeys) EXPECT_EQ(r->memprof().count(key), 0u) << key;
     }
@@ -83,6 +85,25 @@ TEST_P(PreloadKernelCalls, CallsOnAnotherThreadAreParallel) {
   EXPECT_GT(r.num("kcalls_par_count"), 0);
   EXPECT_EQ(r.num("kcalls_seq_count") + r.num("kcalls_par_count") + r.num("kcalls_tx_count"), calls(r));
   EXPECT_GE(r.num("alloc_os_resident_bytes"), kBlocksBytes);
+}
+
+// Calls made from the allocator's code outside any call memprof forwards: the
+// program asks the allocator itself to give its free memory back (jemalloc
+// purges with MADV_DONTNEED, gperftools too, mimalloc and TBB unmap). TBB's
+// come from libtbbmalloc.so.2, which its preloaded proxy needs.
+TEST_P(PreloadKernelCalls, CallsFromTheAllocatorsOwnCodeAreCounted) {
+  RunResult kept = run({"0"});
+  RunResult released = run({"0", "release"});
+  if (glibc()) return;
+  auto giving_back = [](const RunResult& r) {
+    return r.num("kcall_munmap_count") + r.num("kcall_madvise_dontneed_count") + r.num("kcall_madvise_free_count");
+  };
+  EXPECT_GT(giving_back(released), giving_back(kept));
+  EXPECT_LT(released.num("alloc_os_resident_exit_bytes"), kBlocksBytes / 16);
+  // What it unmapped is no longer its mapping.
+  int64_t unmapped = released.num("kcall_munmap_bytes") - kept.num("kcall_munmap_bytes");
+  EXPECT_LE(released.num("alloc_os_mapped_exit_bytes"),
+            kept.num("alloc_os_mapped_exit_bytes") - unmapped + kBlocksBytes / 64);
 }
 
 INSTANTIATE_TEST_SUITE_P(Allocators, PreloadKernelCalls, ::testing::ValuesIn(test_allocators()),

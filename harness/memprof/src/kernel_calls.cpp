@@ -138,7 +138,8 @@ int move_break(const void* code, void* end) {
   int saved_errno = errno;
   if (tracked && rc == 0) {
     uintptr_t after = address_of(end);
-    if (mine) count(t, &Counters::kcall_brk_count, &Counters::kcall_brk_bytes, after > before ? after - before : before - after);
+    uint64_t distance = after > before ? after - before : before - after;
+    if (mine) count(t, &Counters::kcall_brk_count, &Counters::kcall_brk_bytes, distance);
     note_break(mine, before, after);
   } else if (mine) {
     count(t, &Counters::kcall_brk_count, &Counters::kcall_brk_bytes, 0);

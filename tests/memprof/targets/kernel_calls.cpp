@@ -6,7 +6,10 @@
 // phase with them live and frees them. `threads` after N allocates the blocks
 // on a second thread while the main one waits (the parallel region); `wait`
 // sleeps a second after the frees (an allocator's background threads purge
-// meanwhile).
+// meanwhile); `release` then asks the allocator through its own interface, not
+// through memprof, to give its free memory back (jemalloc's arena purge,
+// mimalloc's mi_collect, gperftools' ReleaseFreeMemory, TBB's buffer cleaning).
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,12 +43,29 @@ void* allocate_blocks(void*) {
   return nullptr;
 }
 
+// Looked up at run time: the program is linked with none of the allocators.
+void release_free_memory() {
+  using Mallctl = int (*)(const char*, void*, size_t*, void*, size_t);
+  using Collect = void (*)(bool);
+  using Release = void (*)();
+  using Command = int (*)(int, void*);
+  if (auto mallctl = reinterpret_cast<Mallctl>(dlsym(RTLD_DEFAULT, "mallctl")))
+    mallctl("arena.4096.purge", nullptr, nullptr, nullptr, 0);  // 4096: MALLCTL_ARENAS_ALL
+  else if (auto collect = reinterpret_cast<Collect>(dlsym(RTLD_DEFAULT, "mi_collect")))
+    collect(true);
+  else if (auto release = reinterpret_cast<Release>(dlsym(RTLD_DEFAULT, "MallocExtension_ReleaseFreeMemory")))
+    release();
+  else if (auto command = reinterpret_cast<Command>(dlsym(RTLD_DEFAULT, "scalable_allocation_command")))
+    command(0, nullptr);  // TBBMALLOC_CLEAN_ALL_BUFFERS
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int own = argc > 1 ? atoi(argv[1]) : 0;
   bool threads = argc > 2 && strcmp(argv[2], "threads") == 0;
   bool wait = argc > 2 && strcmp(argv[2], "wait") == 0;
+  bool release = argc > 2 && strcmp(argv[2], "release") == 0;
   if (!map_own(own)) return 2;
   if (threads) {
     pthread_t thread;
@@ -59,5 +79,6 @@ int main(int argc, char** argv) {
   memprof::phase_end();
   for (void* b : blocks) free(b);
   if (wait) sleep(1);
+  if (release) release_free_memory();
   return 0;
 }
