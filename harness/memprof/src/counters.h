@@ -20,6 +20,13 @@ struct Counters {
   uint64_t* requested() { return &requested_seq_bytes; }
   uint64_t* histogram() { return &size_le16_count; }
   uint64_t* histogram_tm_internal() { return &tm_internal_size_le16_count; }
+  uint64_t* kernel_calls() { return &kcalls_seq_count; }
+
+  // The allocator's kernel calls (kernel_calls.h), kcall_mmap_count to
+  // kcalls_tx_count: left out of the record where they cannot be counted.
+  static constexpr bool is_kernel_call(size_t offset) {
+    return offset >= offsetof(Counters, kcall_mmap_count) && offset <= offsetof(Counters, kcalls_tx_count);
+  }
 };
 
 // The views above index consecutive keys of keys.def.
@@ -29,6 +36,8 @@ MEMPROF_AFTER(frees_seq_count, frees_tx_count, 2);
 MEMPROF_AFTER(requested_seq_bytes, requested_tx_bytes, 2);
 MEMPROF_AFTER(size_le16_count, size_gt1024_count, 9);
 MEMPROF_AFTER(tm_internal_size_le16_count, tm_internal_size_gt1024_count, 9);
+MEMPROF_AFTER(kcalls_seq_count, kcalls_tx_count, 2);
+MEMPROF_AFTER(kcall_mmap_count, kcalls_tx_count, 16);
 #undef MEMPROF_AFTER
 
 // Bin of the PPoPP'15 size histogram (harness/contract/size_bins.h, shared

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "exports.h"
+#include "raw_syscalls.h"
 #include "trace.h"
 
 extern char** environ;
@@ -41,11 +42,11 @@ Fexecve real_fexecve() {
 
 // An array of `count` pointers, mmap'd (freed with release()).
 char** make_array(size_t count) {
-  void* m = mmap(nullptr, count * sizeof(char*), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void* m = raw::mmap(nullptr, count * sizeof(char*), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   return m == MAP_FAILED ? nullptr : static_cast<char**>(m);
 }
 void release(char** array, size_t count) {
-  if (array) munmap(array, count * sizeof(char*));
+  if (array) raw::munmap(array, count * sizeof(char*));
 }
 
 bool starts_with(const char* s, const char* prefix) {

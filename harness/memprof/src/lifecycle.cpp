@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "allocator_code.h"
+#include "kernel_calls.h"
 #include "options.h"
 #include "real.h"
 #include "recorder.h"
@@ -75,6 +77,7 @@ void ensure_ready() {
   ThreadState& t = self;
   ++t.depth;
   resolve_real();
+  allocator_code::find();  // if no kernel call did yet: before the program can change LD_PRELOAD
   if (real.in_transaction) note_libitm();
   int expected = 0;
   if (init_state.compare_exchange_strong(expected, 1)) {
@@ -122,6 +125,7 @@ void end_measured_phase(bool by_program) {
   ++t.depth;  // allocators may allocate to answer: not the program's
   measured.allocator = introspect::read(real.glibc_layout);
   --t.depth;
+  if (kernel_calls::counted()) measured.allocator_pages = os_pages::measure();
   measured.ended = true;
   measured.ended_by_program = by_program;
 }
@@ -168,8 +172,10 @@ __attribute__((destructor(101))) static void on_unload() {
   }
   trace::finish();
   sampling::finish();
+  os_pages::Figures pages_at_exit{};
+  if (kernel_calls::counted()) pages_at_exit = os_pages::measure();
   --t.depth;
-  report::write_final(measured);
+  report::write_final(measured, pages_at_exit);
 }
 
 }  // namespace memprof

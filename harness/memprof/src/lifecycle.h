@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "introspect.h"
+#include "os_pages.h"
 #include "procfs.h"
 
 namespace memprof {
@@ -16,6 +17,7 @@ struct Phase {
   double load_begin, load_end;
   procfs::Memory memory;
   introspect::AllocatorStats allocator;
+  os_pages::Figures allocator_pages;  // the allocator's mapped pages (measured only when preloaded)
   // Live heap when the phase ended: what the program holds at that point (for a
   // map workload, its container), even if it frees everything before exit.
   int64_t heap_req, heap_use, blocks;

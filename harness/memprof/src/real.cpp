@@ -10,6 +10,7 @@
 
 #include <atomic>
 
+#include "code_span.h"
 #include "text.h"
 
 namespace memprof {
@@ -43,9 +44,9 @@ bool same_object(void* a, void* b) {
   return ia.dli_fbase == ib.dli_fbase;
 }
 
-// The executable segments of the object holding `symbol`, read from its
-// program headers in memory (dli_fbase is its ELF header): one range from the
-// lowest to the highest executable byte. No lock but dladdr's.
+// The executable span of the object holding `symbol` (code_span.h); its
+// program headers follow its ELF header, which dli_fbase points to. No lock
+// but dladdr's.
 void find_text(void* symbol, uintptr_t* begin, uintptr_t* end) {
   Dl_info info;
   link_map* map = nullptr;
@@ -54,16 +55,10 @@ void find_text(void* symbol, uintptr_t* begin, uintptr_t* end) {
     return;
   auto* header = static_cast<const ElfW(Ehdr)*>(info.dli_fbase);
   auto* segments = reinterpret_cast<const ElfW(Phdr)*>(static_cast<const char*>(info.dli_fbase) + header->e_phoff);
-  uintptr_t low = UINTPTR_MAX, high = 0;
-  for (int i = 0; i < header->e_phnum; ++i) {
-    const ElfW(Phdr)& s = segments[i];
-    if (s.p_type != PT_LOAD || !(s.p_flags & PF_X)) continue;
-    if (map->l_addr + s.p_vaddr < low) low = map->l_addr + s.p_vaddr;
-    if (map->l_addr + s.p_vaddr + s.p_memsz > high) high = map->l_addr + s.p_vaddr + s.p_memsz;
-  }
-  if (low < high) {
-    *begin = low;
-    *end = high;
+  CodeSpan span = executable_span(map->l_addr, segments, header->e_phnum);
+  if (span.begin < span.end) {
+    *begin = span.begin;
+    *end = span.end;
   }
 }
 

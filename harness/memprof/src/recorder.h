@@ -325,6 +325,15 @@ inline void note_caller(ThreadState& t, const void* code) {
 // The transactional state libitm reports: 0 outside, 1 retryable, 2 irrevocable.
 inline int tm_state() { return real.in_transaction ? real.in_transaction() : 0; }
 
+// The region of a call that is no allocation (the allocator's kernel calls):
+// inside a transaction (one the program marked, or libitm's, retryable or
+// irrevocable) tx, else the region allocations outside transactions take.
+inline int call_region(const ThreadState& t) {
+  if (t.tx_marked != 0) return kTx;
+  if (shared.tm_loaded.load(std::memory_order_relaxed) && tm_state() != 0) return kTx;
+  return shared.region.load(std::memory_order_relaxed);
+}
+
 inline bool careful(const ThreadState& t) {
   return __builtin_expect((t.slow != 0) | shared.tm_loaded.load(std::memory_order_relaxed) | shared.tracing, 0);
 }

@@ -9,8 +9,10 @@
 #include "versions.h"
 
 #include "key_names.h"
+#include "kernel_calls.h"
 #include "lifecycle.h"
 #include "options.h"
+#include "os_pages.h"
 #include "procfs.h"
 #include "recorder.h"
 #include "scopes.h"
@@ -29,6 +31,8 @@ struct Figures {
   Totals totals;
   threads::Stacks stacks;
   Phase phase;
+  os_pages::Figures allocator_pages_at_exit;
+  bool kernel_calls_counted;
   uint64_t self_kb;
   uint64_t series_points;
   uint64_t duration_ns;
@@ -80,7 +84,8 @@ void write_records(int fd, const Figures& f) {
   r.kv(keys::format, ALLOCSTAMP_RECORD_FORMAT).kvstr(keys::program, f.program).kv(keys::threads_peak_count, uint64_t(threads::peak_alive()))
       .kv(keys::startup_allocs_count, shared.startup_allocs.load())
       .kv(keys::startup_requested_bytes, shared.startup_bytes.load());
-#define MEMPROF_COUNTER(name) r.kv(#name, t.c.name);
+#define MEMPROF_COUNTER(name) \
+  if (f.kernel_calls_counted || !Counters::is_kernel_call(offsetof(Counters, name))) r.kv(#name, t.c.name);
 #include "each_counter.inc"
 #undef MEMPROF_COUNTER
   if (options.track_heap) {
@@ -115,6 +120,11 @@ void write_records(int fd, const Figures& f) {
   optional(keys::alloc_mapped_bytes, a.mapped);
   optional(keys::alloc_metadata_bytes, a.metadata);
   for (int i = 0; i < a.own_count; ++i) optional(a.own[i].key, a.own[i].value);
+  if (f.kernel_calls_counted)
+    r.kv(keys::alloc_os_mapped_bytes, f.phase.allocator_pages.mapped_bytes)
+        .kv(keys::alloc_os_resident_bytes, f.phase.allocator_pages.resident_bytes)
+        .kv(keys::alloc_os_mapped_exit_bytes, f.allocator_pages_at_exit.mapped_bytes)
+        .kv(keys::alloc_os_resident_exit_bytes, f.allocator_pages_at_exit.resident_bytes);
   r.kv(keys::hwm_kb, m.hwm_kb).kv(keys::memprof_self_kb, f.self_kb).kv(keys::series_points_count, f.series_points)
       .kv(keys::peak_slack_bytes, uint64_t(shared.slack));  // as applied: at most kMaxLaneSlack
   r.finish();
@@ -262,6 +272,17 @@ void write_text(const Figures& f) {
     }
     l.add('\n');
   }
+  if (f.kernel_calls_counted) {
+    l.add("  kernel calls    mmap ").append(count_text(c.kcall_mmap_count)).add(", munmap ")
+        .append(count_text(c.kcall_munmap_count)).add(", mremap ").append(count_text(c.kcall_mremap_count))
+        .add(", madvise dontneed ").append(count_text(c.kcall_madvise_dontneed_count)).add(" free ")
+        .append(count_text(c.kcall_madvise_free_count)).add(" other ").append(count_text(c.kcall_madvise_other_count))
+        .add(", brk ").append(count_text(c.kcall_brk_count)).add(" (the allocator's)\n");
+    l.add("  its pages       mapped ").append(bytes_text(double(f.phase.allocator_pages.mapped_bytes)))
+        .add(", resident ").append(bytes_text(double(f.phase.allocator_pages.resident_bytes))).add("; at exit ")
+        .append(bytes_text(double(f.allocator_pages_at_exit.mapped_bytes))).add(", resident ")
+        .append(bytes_text(double(f.allocator_pages_at_exit.resident_bytes))).add('\n');
+  }
   l.write_to(2);
 }
 
@@ -281,11 +302,13 @@ bool selected(const char* program) {
 
 }  // namespace
 
-void write_final(const Phase& phase) {
+void write_final(const Phase& phase, const os_pages::Figures& allocator_pages_at_exit) {
   ThreadState& self_state = self;
   ++self_state.depth;
   Figures f{};
   f.phase = phase;
+  f.allocator_pages_at_exit = allocator_pages_at_exit;
+  f.kernel_calls_counted = kernel_calls::counted();
   f.totals = collect(f.phase.end_ns);
   f.stacks = threads::stacks();
   f.duration_ns = f.phase.end_ns - f.phase.begin_ns;
@@ -293,7 +316,7 @@ void write_final(const Phase& phase) {
   procfs::program_name(f.program, sizeof f.program);
   const void* series_base;
   uint64_t series_len = series::mapped_bytes(&series_base);
-  uint64_t self_bytes = shadow::resident_bytes();
+  uint64_t self_bytes = shadow::resident_bytes() + os_pages::resident_bytes();
   if (series_len) self_bytes += procfs::resident_bytes(series_base, series_len);
   f.self_kb = self_bytes / 1024;
   series::points(&f.series_points);

@@ -6,8 +6,9 @@
 
 namespace memprof::report {
 
-// Writes the final report (records or text) of a finished measured phase;
-// lifecycle calls it once per process, after the last publish.
-void write_final(const Phase& phase);
+// Writes the final report (records or text) of a finished measured phase and
+// the allocator's pages at exit; lifecycle calls it once per process, after
+// the last publish.
+void write_final(const Phase& phase, const os_pages::Figures& allocator_pages_at_exit);
 
 }  // namespace memprof::report

@@ -14,6 +14,7 @@
 #include <atomic>
 
 #include "options.h"
+#include "raw_syscalls.h"
 #include "text.h"
 #include "totals.h"
 
@@ -78,7 +79,7 @@ constinit std::atomic<bool> snapshot_busy{false};
 // `populate`: fault every page in now (one call) rather than two faults per
 // page on the first sample that reads and then writes it.
 void* map_zeroed(size_t bytes, bool populate = false) {
-  void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+  void* m = raw::mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | (populate ? MAP_POPULATE : 0), -1, 0);
   return m == MAP_FAILED ? nullptr : m;
 }

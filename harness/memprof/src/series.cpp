@@ -12,6 +12,7 @@
 #include "exports.h"
 #include "options.h"
 #include "procfs.h"
+#include "raw_syscalls.h"
 #include "recorder.h"
 
 namespace memprof::series {
@@ -95,7 +96,7 @@ void unlock() { busy.store(false, std::memory_order_release); }
 
 void start(uint64_t t0_ns) {
   capacity = options.series_max_points;
-  void* m = mmap(nullptr, capacity * sizeof(Point), PROT_READ | PROT_WRITE,
+  void* m = raw::mmap(nullptr, capacity * sizeof(Point), PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (m == MAP_FAILED) return;
   buffer = static_cast<Point*>(m);

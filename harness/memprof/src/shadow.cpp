@@ -6,18 +6,19 @@
 #include <sys/mman.h>
 
 #include "procfs.h"
+#include "raw_syscalls.h"
 
 namespace memprof::shadow {
 
 constinit std::atomic<uint8_t*> leaves[kLeaves];
 
 uint8_t* install_leaf(size_t index) {
-  void* m = mmap(nullptr, kLeafBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  void* m = raw::mmap(nullptr, kLeafBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (m == MAP_FAILED) return nullptr;
   uint8_t* fresh = static_cast<uint8_t*>(m);
   uint8_t* expected = nullptr;
   if (!leaves[index].compare_exchange_strong(expected, fresh, std::memory_order_acq_rel)) {
-    munmap(m, kLeafBytes);
+    raw::munmap(m, kLeafBytes);
     return expected;
   }
   return fresh;

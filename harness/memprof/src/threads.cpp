@@ -11,6 +11,7 @@
 
 #include "exports.h"
 #include "procfs.h"
+#include "raw_syscalls.h"
 #include "sampling.h"
 #include "scopes.h"
 #include "series.h"
@@ -133,7 +134,7 @@ void* trampoline(void* raw) {
     // that the high-water mark is this thread's own.
     uintptr_t here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) & ~uintptr_t(4095);
     uintptr_t keep_from = here - 2 * 4096;
-    if (keep_from > t.stack_low) madvise(reinterpret_cast<void*>(t.stack_low), keep_from - t.stack_low, MADV_DONTNEED);
+    if (keep_from > t.stack_low) raw::madvise(reinterpret_cast<void*>(t.stack_low), keep_from - t.stack_low, MADV_DONTNEED);
   }
   return launch.fn(launch.arg);
 }

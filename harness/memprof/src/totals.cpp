@@ -29,6 +29,10 @@ void merge_counters(ThreadState& t) {
   t.c = Counters{};
 }
 
+void count_unowned(uint64_t Counters::*counter, uint64_t v) {
+  __atomic_fetch_add(&(exited.*counter), v, __ATOMIC_RELAXED);
+}
+
 // A thread whose exit destructor already ran still allocates or frees (other
 // libraries' destructors run after memprof's): merge at once, load included.
 void merge_exited(ThreadState& t) {

@@ -27,6 +27,10 @@ void reset_for_child(ThreadState& survivor);
 
 // Thread exit: publish and move the counters to the exited totals (caller holds threads::lock()).
 void merge_counters(ThreadState& t);
+// A count on a thread without counters of its own (not attached: a thread the
+// allocator started for itself; or already merged at its exit): added to the
+// exited totals at once, atomically. No lock.
+void count_unowned(uint64_t Counters::*counter, uint64_t v);
 
 int64_t current_requested();
 int64_t peak_requested();

@@ -12,6 +12,7 @@
 #include <atomic>
 
 #include "options.h"
+#include "raw_syscalls.h"
 #include "text.h"
 #include "threads.h"
 
@@ -91,7 +92,7 @@ bool open_thread(ThreadState& t) {
     write_one(t, event(kThreadStart, 0, 0, 0, 0));
   }
   if (t.status == kExited) return true;
-  void* m = mmap(nullptr, sizeof(Buffer), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void* m = raw::mmap(nullptr, sizeof(Buffer), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (m == MAP_FAILED) return false;
   t.trace_buffer = m;
   t.trace_count = 0;
@@ -245,7 +246,7 @@ void on_thread_end(ThreadState& t) {
   if (!shared.tracing || !t.trace_opened) return;
   if (t.trace_buffer) {
     flush(t);
-    munmap(t.trace_buffer, sizeof(Buffer));
+    raw::munmap(t.trace_buffer, sizeof(Buffer));
     t.trace_buffer = nullptr;
   }
   write_one(t, event(kThreadEnd, 0, 0, 0, 0));

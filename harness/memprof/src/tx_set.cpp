@@ -6,18 +6,20 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "raw_syscalls.h"
+
 namespace memprof {
 namespace {
 
 constexpr uint32_t kFirstCapacity = 512;  // one page of slots
 
 void** map_words(uint64_t n) {
-  void* m = mmap(nullptr, n * sizeof(void*), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void* m = raw::mmap(nullptr, n * sizeof(void*), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   return m == MAP_FAILED ? nullptr : static_cast<void**>(m);
 }
 
 void unmap_words(void** p, uint64_t n) {
-  if (p) munmap(p, n * sizeof(void*));
+  if (p) raw::munmap(p, n * sizeof(void*));
 }
 
 inline uint32_t home(const TxSet& s, void* p) {

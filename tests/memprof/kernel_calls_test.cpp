@@ -1,0 +1,174 @@
+// kernel_calls_test — the allocator's calls to the kernel (kcall_* keys) and
+// its mapped pages (alloc_os_* keys) under each allocator of the registry: the
+// program's own maps are not counted, every preloaded allocator's are (also
+// those it makes when the program asks it directly, or on its own threads),
+// the pages its live blocks hold are mapped and resident, jemalloc's and
+// mimalloc's purging shows as the calls each really makes, and under glibc,
+// whose malloc calls the kernel where memprof cannot see, the keys are absent.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "profiled_run.h"
+
+namespace allocstamp::testing {
+namespace {
+
+constexpr int64_t kBlocksBytes = 64 * (int64_t(4) << 20);  // what the target holds at its phase end
+
+// Every call's count (by kind), then the keys each count goes with.
+const char* const kKindCounts[] = {"kcall_mmap_count",         "kcall_munmap_count",
+                                   "kcall_mremap_count",       "kcall_madvise_dontneed_count",
+                                   "kcall_madvise_free_count", "kcall_madvise_other_count",
+                                   "kcall_brk_count"};
+const char* const kCallKeys[] = {"kcall_mmap_bytes",          "kcall_munmap_bytes",       "kcall_mremap_bytes",
+                                 "kcall_madvise_dontneed_bytes", "kcall_madvise_free_bytes",
+                                 "kcall_madvise_other_bytes", "kcall_brk_bytes",          "kcalls_seq_count",
+                                 "kcalls_par_count",          "kcalls_tx_count"};
+const char* const kPageKeys[] = {"alloc_os_mapped_bytes", "alloc_os_resident_bytes", "alloc_os_mapped_exit_bytes",
+                                 "alloc_os_resident_exit_bytes"};
+
+class PreloadKernelCalls : public ::testing::TestWithParam<TestAllocator> {
+ protected:
+  void SetUp() override {
+    if (!installed(GetParam())) {
+      if (std::getenv("ALLOCSTAMP_ALLOW_MISSING_ALLOCATORS")) GTEST_SKIP() << GetParam().library << " missing";
+      FAIL() << GetParam().name << " is not installed (" << GetParam().library << ") — run scripts/install-deps";
+    }
+  }
+  bool glibc() const { return GetParam().library.empty(); }
+  RunResult run(std::vector<std::string> args, RunOptions options = {}) {
+    RunResult r = run_program(target("kernel_calls"), args, GetParam(), options);
+    EXPECT_FALSE(r.timed_out) << r.describe();
+    EXPECT_EQ(r.exit_code, 0) << r.describe();
+    return r;
+  }
+};
+
+int64_t calls(const RunResult& r) {
+  int64_t n = 0;
+  for (const char* key : kKindCounts) n += r.num(key);
+  return n;
+}
+
+TEST_P(PreloadKernelCalls, OnlyTheAllocatorsCallsAreCounted) {
+  RunResult base = run({"0"});
+  RunResult work = run({"100"});  // 100 maps, madvises and unmaps of the program's own
+  if (glibc()) {
+    for (const RunResult* r : {&base, &work}) {
+      for (const char* key : kKindCounts) EXPECT_EQ(r->memprof().count(key), 0u) << key;
+      for (const char* key : kCallKeys) EXPECT_EQ(r->memprof().count(key), 0u) << key;
+      for (const char* key : kPageKeys) EXPECT_EQ(r->memprof().count(key), 0u) << key;
+    }
+    return;
+  }
+  for (const char* key : kKindCounts) EXPECT_LT(work.num(key) - base.num(key), 50) << key;
+  // gperftools takes its memory with sbrk, and maps nothing while that works.
+  EXPECT_GT(work.num("kcall_mmap_count") + work.num("kcall_brk_count"), 0);
+  if (GetParam().name.rfind("tcmalloc", 0) != 0) {
+    EXPECT_GT(work.num("kcall_mmap_count"), 0);
+  }
+  EXPECT_EQ(work.num("kcalls_seq_count") + work.num("kcalls_par_count") + work.num("kcalls_tx_count"), calls(work));
+  EXPECT_EQ(work.num("kcalls_par_count") + work.num("kcalls_tx_count"), 0);
+  // The blocks were live and touched at the phase end: mapped and resident.
+  EXPECT_GE(work.num("alloc_os_resident_bytes"), kBlocksBytes);
+  EXPECT_GE(work.num("alloc_os_mapped_bytes"), work.num("alloc_os_resident_bytes"));
+  EXPECT_GE(work.num("alloc_os_mapped_exit_bytes"), work.num("alloc_os_resident_exit_bytes"));
+  EXPECT_GT(work.num("alloc_os_mapped_exit_bytes"), 0);
+  // The kernel's figure holds the allocator's resident pages.
+  EXPECT_LE(work.num("alloc_os_resident_bytes"), work.num("rss_kb") * 1024);
+}
+
+TEST_P(PreloadKernelCalls, CallsOnAnotherThreadAreParallel) {
+  RunResult r = run({"0", "threads"});
+  if (glibc()) return;
+  EXPECT_GT(r.num("kcalls_par_count"), 0);
+  EXPECT_EQ(r.num("kcalls_seq_count") + r.num("kcalls_par_count") + r.num("kcalls_tx_count"), calls(r));
+  EXPECT_GE(r.num("alloc_os_resident_bytes"), kBlocksBytes);
+}
+
+// Calls made from the allocator's code outside any call memprof forwards: the
+// program asks the allocator itself to give its free memory back (jemalloc
+// purges with MADV_DONTNEED, gperftools too, mimalloc and TBB unmap). TBB's
+// come from libtbbmalloc.so.2, which its preloaded proxy needs.
+TEST_P(PreloadKernelCalls, CallsFromTheAllocatorsOwnCodeAreCounted) {
+  RunResult kept = run({"0"});
+  RunResult released = run({"0", "release"});
+  if (glibc()) return;
+  auto giving_back = [](const RunResult& r) {
+    return r.num("kcall_munmap_count") + r.num("kcall_madvise_dontneed_count") + r.num("kcall_madvise_free_count");
+  };
+  EXPECT_GT(giving_back(released), giving_back(kept));
+  EXPECT_LT(released.num("alloc_os_resident_exit_bytes"), kBlocksBytes / 16);
+  // What it unmapped is no longer its mapping.
+  int64_t unmapped = released.num("kcall_munmap_bytes") - kept.num("kcall_munmap_bytes");
+  EXPECT_LE(released.num("alloc_os_mapped_exit_bytes"),
+            kept.num("alloc_os_mapped_exit_bytes") - unmapped + kBlocksBytes / 64);
+}
+
+INSTANTIATE_TEST_SUITE_P(Allocators, PreloadKernelCalls, ::testing::ValuesIn(test_allocators()),
+                         [](const ::testing::TestParamInfo<TestAllocator>& info) { return info.param.id; });
+
+// The registry's entry of that name (the test fails if there is none).
+TestAllocator allocator_named(const std::string& name) {
+  for (const TestAllocator& a : test_allocators())
+    if (a.name == name) return a;
+  ADD_FAILURE() << "no allocator " << name << " in the registry";
+  return {};
+}
+
+RunResult run_under(const TestAllocator& allocator, std::vector<std::string> args, RunOptions options = {}) {
+  RunResult r = run_program(target("kernel_calls"), args, allocator, options);
+  EXPECT_FALSE(r.timed_out) << r.describe();
+  EXPECT_EQ(r.exit_code, 0) << r.describe();
+  return r;
+}
+
+// jemalloc 5.3 with dirty_decay_ms:0 purges a freed extent at once, and fully:
+// with MADV_DONTNEED, skipping the muzzy stage (MADV_FREE) whatever
+// muzzy_decay_ms says, and keeping the address space (retain, its default on
+// 64-bit Linux). The one MADV_FREE of a page it makes in any run is not the blocks'.
+TEST(PreloadKernelCallsJemalloc, DecayZeroPurgesWithMadviseDontneed) {
+  TestAllocator jemalloc = allocator_named("jemalloc");
+  if (!runnable(jemalloc)) return;
+  for (const char* conf : {"dirty_decay_ms:0,muzzy_decay_ms:0", "dirty_decay_ms:0,muzzy_decay_ms:10000"}) {
+    RunResult r = run_under(jemalloc, {"0"}, RunOptions{.env = {{"MALLOC_CONF", conf}}});
+    EXPECT_GT(r.num("kcall_madvise_dontneed_count") + r.num("kcall_madvise_free_count") + r.num("kcall_munmap_count"),
+              0) << conf;
+    EXPECT_GE(r.num("kcall_madvise_dontneed_bytes"), kBlocksBytes) << conf;
+    EXPECT_LT(r.num("kcall_madvise_free_bytes"), kBlocksBytes / 64) << conf;
+    EXPECT_LT(r.num("kcall_munmap_bytes"), kBlocksBytes / 64) << conf;
+    // The blocks' pages were resident at the phase end, gone at exit, still mapped.
+    EXPECT_GE(r.num("alloc_os_resident_bytes") - r.num("alloc_os_resident_exit_bytes"), kBlocksBytes / 16 * 15) << conf;
+    EXPECT_GE(r.num("alloc_os_mapped_exit_bytes"), kBlocksBytes) << conf;
+  }
+}
+
+// Calls on threads memprof has no state for: jemalloc starts its background
+// threads through the pthread_create it looks up itself, and with them only
+// they purge. What the program freed before sleeping is purged by then.
+TEST(PreloadKernelCallsJemalloc, BackgroundThreadsCallsAreCounted) {
+  TestAllocator jemalloc = allocator_named("jemalloc");
+  if (!runnable(jemalloc)) return;
+  RunOptions options{.env = {{"MALLOC_CONF", "background_thread:true,dirty_decay_ms:100"}}};
+  RunResult r = run_under(jemalloc, {"0", "wait"}, options);
+  EXPECT_GE(r.num("kcall_madvise_dontneed_bytes"), kBlocksBytes);
+  EXPECT_LT(r.num("alloc_os_resident_exit_bytes"), kBlocksBytes / 16);
+}
+
+// mimalloc 2.0.9 with MIMALLOC_DECOMMIT_DELAY=0 decommits a freed huge block's
+// segment at once with madvise(MADV_DONTNEED) (its decommit on Linux in a
+// release build), one call per block, and unmaps nothing. By default (500 ms)
+// the program has ended first.
+TEST(PreloadKernelCallsMimalloc, DecommitDelayZeroGivesPagesBackWithMadvise) {
+  TestAllocator mimalloc = allocator_named("mimalloc");
+  if (!runnable(mimalloc)) return;
+  RunResult r = run_under(mimalloc, {"0"}, RunOptions{.env = {{"MIMALLOC_DECOMMIT_DELAY", "0"}}});
+  EXPECT_GE(r.num("kcall_madvise_dontneed_count"), 64);
+  EXPECT_EQ(r.num("kcall_munmap_count"), 0);
+  EXPECT_GE(r.num("alloc_os_resident_bytes") - r.num("alloc_os_resident_exit_bytes"), kBlocksBytes / 16 * 15);
+  EXPECT_GE(r.num("alloc_os_mapped_exit_bytes"), kBlocksBytes);
+}
+
+}  // namespace
+}  // namespace allocstamp::testing
