@@ -1,7 +1,8 @@
 // introspect.cpp — the adapters: jemalloc's mallctl (after refreshing "epoch"),
 // gperftools' MallocExtension_GetNumericProperty, mimalloc's mi_process_info,
-// glibc's mallinfo2. TBB's scalable malloc has no statistics API.
+// scudo's mallinfo2, glibc's mallinfo2. TBB's scalable malloc has no statistics API.
 #include "introspect.h"
+#include "glibc_heap.h"
 
 #include <dlfcn.h>
 #include <malloc.h>
@@ -136,12 +137,30 @@ bool read_mimalloc(AllocatorStats& s) {
   return true;
 }
 
+// scudo answers mallinfo2 from its own statistics: hblkhd is what it has
+// mapped, uordblks what it has handed out, fordblks what it keeps free.
+bool read_scudo(AllocatorStats& s) {
+  if (!dlsym(RTLD_DEFAULT, "__scudo_print_stats")) return false;
+  using Mallinfo2 = struct mallinfo2 (*)();
+  auto info = reinterpret_cast<Mallinfo2>(dlsym(RTLD_DEFAULT, "mallinfo2"));  // scudo's: preloaded before libc
+  if (!info) return false;
+  struct mallinfo2 mi = info();
+  s.source = "scudo";
+  s.in_use = int64_t(mi.uordblks);
+  s.cached = int64_t(mi.fordblks);
+  s.mapped = int64_t(mi.hblkhd);
+  return true;
+}
+
 bool read_glibc(AllocatorStats& s) {
   struct mallinfo2 mi = ::mallinfo2();
   s.source = "glibc";
   s.in_use = int64_t(mi.uordblks + mi.hblkhd);
   s.cached = int64_t(mi.fordblks);
   s.mapped = int64_t(mi.arena + mi.hblkhd);
+  // Resident: what its own mappings hold (glibc_heap.h); mallinfo2 tells none.
+  const HeapHeld held = glibc_heap_held();
+  if (held.valid) s.resident = int64_t(held.resident);
   add_own(s, "glibc_arena_bytes", int64_t(mi.arena));
   add_own(s, "glibc_mmap_bytes", int64_t(mi.hblkhd));
   add_own(s, "glibc_releasable_bytes", int64_t(mi.keepcost));
@@ -152,7 +171,7 @@ bool read_glibc(AllocatorStats& s) {
 
 AllocatorStats read(bool glibc_is_allocator) {
   AllocatorStats s{"none", -1, -1, -1, -1, -1, {}, 0};
-  if (read_jemalloc(s) || read_gperftools(s) || read_mimalloc(s)) return s;
+  if (read_jemalloc(s) || read_gperftools(s) || read_mimalloc(s) || read_scudo(s)) return s;
   if (glibc_is_allocator) {
     read_glibc(s);
   } else if (dlsym(RTLD_DEFAULT, "scalable_msize")) {

@@ -9,7 +9,7 @@ namespace memprof::introspect {
 constexpr int kMaxOwn = 8;
 
 struct AllocatorStats {
-  const char* source;  // "jemalloc", "gperftools", "mimalloc", "glibc", "tbbmalloc" (no API), "none"
+  const char* source;  // "jemalloc", "gperftools", "mimalloc", "scudo", "glibc", "tbbmalloc" (no API), "none"
   // Common figures; -1 where the allocator does not tell.
   int64_t in_use;      // bytes handed out to the program
   int64_t cached;      // free bytes the allocator keeps (caches, free lists, free pages)

@@ -206,9 +206,13 @@ TEST_F(Figures, MemoryLadderInMiBWithWhatEachAllocatorTells) {
             "\"glibc\" 2 2 2 2.25 2.25 2.25 NaN NaN NaN 6 6 6 5 5 5\n"
             "\"jemalloc\" 2 2 2 2.5 2.5 2.5 3 3 3 7 7 7 6 6 6\n"
             "\"tbbmalloc\" 2 2 2 2.375 2.375 2.375 NaN NaN NaN 8 8 8 7 7 7\n");
+  // A folder from before memprof measured the allocators' mappings: jemalloc's
+  // own figure, and none for glibc (only mapped bytes, never a resident bar) or tbbmalloc.
   EXPECT_EQ(f->notes, (std::vector<std::string>{
-                          "no resident figure, only mapped bytes (not in the ladder): glibc 4.0 MiB",
-                          "tbbmalloc reports nothing about its own memory: its 'allocator resident' bar is left out"}))
+                          "allocator resident as the allocator reports it (glibc: the resident pages of its heaps and "
+                          "mmapped chunks), not measured by memprof: jemalloc",
+                          "allocator resident not available for glibc, tbbmalloc (neither it nor memprof measured it: "
+                          "profiled with an older memprof?): bar left out"}))
       << "mapped bytes (glibc) never share a bar with resident ones (jemalloc)";
 }
 

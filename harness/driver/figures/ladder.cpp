@@ -14,21 +14,24 @@ void ladder_figures(FigureMaker& make) {
     }
     Bars bars;
     bars.series = {"requested peak", "usable peak", "allocator resident (end)", "RSS (end)", "PSS (end)"};
-    // Only resident bytes go in the ladder: an allocator that reports only
-    // what it has mapped (glibc, mimalloc) gets no bar there, its mapped
-    // bytes a note (mapped is not memory in use: the two are not one bar).
-    std::vector<std::string> mapped, silent;
+    // The allocator's resident bytes as memprof measured them (the resident
+    // pages of the mappings the allocator made: every preloaded allocator),
+    // else as it reports them (glibc, through its own mappings; an older
+    // folder). jemalloc's and gperftools' own figures count pages never
+    // touched (jemalloc's stats.resident is a maximum): not preferred.
+    // Mapped bytes are not memory in use: never a resident bar.
+    std::vector<std::string> as_reported, silent;
     std::map<std::string, std::vector<std::string>> absent;  // measure -> allocators
     for (const auto& a : make.index.allocators(group, t)) {
-      double holds = make.index.median_of(group, t, a, keys::alloc_resident_bytes);
-      if (std::isnan(holds)) {
-        double map = make.index.median_of(group, t, a, keys::alloc_mapped_bytes);
-        if (std::isnan(map)) silent.push_back(a);
-        else mapped.push_back(a + " " + number_text("%.1f", map / kMiB) + " MiB");
+      const char* resident_key = keys::alloc_os_resident_bytes;
+      if (make.index.values_of(group, t, a, keys::alloc_os_resident_bytes).empty()) {
+        resident_key = keys::alloc_resident_bytes;
+        if (make.index.values_of(group, t, a, keys::alloc_resident_bytes).empty()) silent.push_back(a);
+        else as_reported.push_back(a);
       }
       const std::vector<std::pair<const char*, double>> measures = {{keys::heap_requested_peak_bytes, kMiB},
                                                                      {keys::heap_usable_peak_bytes, kMiB},
-                                                                     {keys::alloc_resident_bytes, kMiB},
+                                                                     {resident_key, kMiB},
                                                                      {keys::rss_kb, 1024.0},
                                                                      {keys::pss_kb, 1024.0}};
       std::vector<Value> row;
@@ -44,15 +47,18 @@ void ladder_figures(FigureMaker& make) {
     bars.errorbars = true;
     Figure f = make.figure(name, "bars", "Memory of " + group + " at " + threads_text(t) + make.context({group}) + ": median, MiB",
                       "For each allocator, left to right: the peak of live requested bytes, the peak of live usable "
-                      "bytes (with the allocator's rounding), the bytes the allocator holds resident and "
+                      "bytes (with the allocator's rounding), the bytes the allocator holds resident (the resident "
+                      "pages of the mappings it made, measured by memprof; see the notes for any it reports itself) and "
                       "the process's RSS and PSS at the end of the measured phase; the steps of the ladder are what "
                       "each layer adds to what the program asked for. Bars are medians over the profiled runs, "
                       "whiskers the lowest and highest run." + make.runs_text(false, {group}, t));
     f.group = group;
-    if (!mapped.empty())
-      f.notes.push_back("no resident figure, only mapped bytes (not in the ladder): " + joined(mapped));
+    if (!as_reported.empty())
+      f.notes.push_back("allocator resident as the allocator reports it (glibc: the resident pages of its heaps and "
+                        "mmapped chunks), not measured by memprof: " + joined(as_reported));
     if (!silent.empty())
-      f.notes.push_back(joined(silent) + " reports nothing about its own memory: its 'allocator resident' bar is left out");
+      f.notes.push_back("allocator resident not available for " + joined(silent) +
+                        " (neither it nor memprof measured it: profiled with an older memprof?): bar left out");
     for (const auto& [measure, list] : absent)
       f.notes.push_back("no " + measure + " for " + joined(list) + ": bar left out");
     make.add_bars(std::move(f), bars, "MiB", "no run reported its memory (profiled with --profile=none?)");

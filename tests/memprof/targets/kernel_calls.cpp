@@ -10,6 +10,7 @@
 // through memprof, to give its free memory back (jemalloc's arena purge,
 // mimalloc's mi_collect, gperftools' ReleaseFreeMemory, TBB's buffer cleaning).
 #include <dlfcn.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,8 @@ void release_free_memory() {
     release();
   else if (auto command = reinterpret_cast<Command>(dlsym(RTLD_DEFAULT, "scalable_allocation_command")))
     command(0, nullptr);  // TBBMALLOC_CLEAN_ALL_BUFFERS
+  else if (dlsym(RTLD_DEFAULT, "__scudo_print_stats"))
+    mallopt(-101, 0);  // scudo's M_PURGE: release what it caches to the OS
 }
 
 }  // namespace

@@ -17,7 +17,8 @@ int main(int argc, char** argv) {
   if (argc < 2 || strcmp(argv[1], "1") != 0) return 0;
   const size_t kMiB = size_t(1) << 20;
   void* medium = malloc(40000);                   // a spilled entry
-  void* odd = aligned_alloc(4096, 50000);         // spilled and odd (asked again at free)
+  void* odd = nullptr;                            // spilled and odd (asked again at free); not aligned_alloc,
+  if (posix_memalign(&odd, 4096, 50000) != 0) odd = nullptr;  // whose size C11 wants a multiple of 4096 (scudo holds to it)
   void* big = malloc(4608 * kMiB);                // 4.5 GiB: one change beyond a lane
   if (!medium || !odd || !big) return 2;
   free(big);                                      // the peak: 4.5 GiB + 90,000
