@@ -109,8 +109,12 @@ TEST_P(PreloadKernelCalls, CallsFromTheAllocatorsOwnCodeAreCounted) {
   EXPECT_LT(released.num("alloc_os_resident_exit_bytes"), kBlocksBytes / 16);
   // What it unmapped is no longer its mapping.
   int64_t unmapped = released.num("kcall_munmap_bytes") - kept.num("kcall_munmap_bytes");
+  // A purge may map a little metadata (2 MiB under jemalloc:narenas2); a background
+  // thread (jemalloc:bg) maps and purges on its own time: a looser bound.
+  bool background = false;
+  for (const auto& [name, value] : GetParam().env) background = background || value.find("background_thread:true") != std::string::npos;
   EXPECT_LE(released.num("alloc_os_mapped_exit_bytes"),
-            kept.num("alloc_os_mapped_exit_bytes") - unmapped + kBlocksBytes / 64);
+            kept.num("alloc_os_mapped_exit_bytes") - unmapped + kBlocksBytes / (background ? 16 : 32));
 }
 
 INSTANTIATE_TEST_SUITE_P(Allocators, PreloadKernelCalls, ::testing::ValuesIn(test_allocators()),

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "analysis/check.h"
+#include "analysis/mechanisms.h"
 #include "figures/figures.h"
 #include "output/summary_table.h"
 
@@ -262,6 +263,63 @@ TEST(BusyMachine, CheckAndTableNameTheCell) {
   view.cells = cells_of(*view.table);
   const Block t = summary_table(view, summarize_cells(view), "vacation-high");
   EXPECT_EQ(t.rows[1][2], "3 timed + 0 profiled, 1 on a busy machine");
+}
+
+}  // namespace
+}  // namespace allocstamp
+
+namespace allocstamp {
+namespace {
+
+// Why a cell separates: only figures whose own interval leaves 1 out are
+// named (minor faults 4x, the system-time share), never one that does not
+// (voluntary switches alike); all zero against all non-zero is a separation;
+// kernel calls glibc cannot show are stated, not compared.
+TEST(Mechanisms, OnlyFiguresThatSeparateAreNamed) {
+  Runs runs({"sys_share_pct", "minor_faults_count", "voluntary_switches_count", "kcall_madvise_dontneed_count",
+             "kcall_mmap_count", "involuntary_switches_count"});
+  for (int rep = 1; rep <= 5; ++rep) {
+    const std::string r = std::to_string(rep);
+    runs.add("glibc", rep, 1e8 + rep * 1e5,
+             {{"sys_share_pct", std::to_string(50 + rep)}, {"minor_faults_count", std::to_string(185000 + rep)},
+              {"voluntary_switches_count", std::to_string(10 + rep % 3)}, {"involuntary_switches_count", "0"}});
+    runs.add("jemalloc", rep, 2e8 + rep * 1e5,
+             {{"sys_share_pct", std::to_string(88 + rep)}, {"minor_faults_count", std::to_string(747000 + rep)},
+              {"voluntary_switches_count", std::to_string(10 + (rep + 1) % 3)}, {"involuntary_switches_count", "5"}});
+    runs.add("mimalloc", rep, 1e8 + rep * 1e5,
+             {{"sys_share_pct", std::to_string(50 + rep)}, {"minor_faults_count", std::to_string(185000 + rep)},
+              {"voluntary_switches_count", std::to_string(10 + rep % 3)}, {"involuntary_switches_count", "0"}});
+  }
+  // memprof's counts come from the profiled runs.
+  for (int rep = 1; rep <= 3; ++rep) {
+    runs.add("glibc", rep, 3e8, {{"kind", "profiled"}});
+    runs.add("jemalloc", rep, 6e8, {{"kind", "profiled"}, {"kcall_madvise_dontneed_count", "183"}, {"kcall_mmap_count", "23"}});
+    runs.add("mimalloc", rep, 3e8, {{"kind", "profiled"}, {"kcall_madvise_dontneed_count", "0"}, {"kcall_mmap_count", "4"}});
+  }
+  const Cells cells = cells_of(runs.table);
+  const Cell* glibc = cells.find(cells.groups[0], 1, "glibc");
+  const Cell* jemalloc = cells.find(cells.groups[0], 1, "jemalloc");
+  const Cell* mimalloc = cells.find(cells.groups[0], 1, "mimalloc");
+  ASSERT_TRUE(glibc && jemalloc && mimalloc);
+  std::vector<std::string> named;
+  for (const Mechanism& m : separating_mechanisms(cells, *jemalloc, *glibc)) named.push_back(m.key);
+  EXPECT_EQ(named, (std::vector<std::string>{"sys_share_pct", "minor_faults_count", "involuntary_switches_count"}));
+  const std::string sentence = mechanisms_sentence(separating_mechanisms(cells, *jemalloc, *glibc), "glibc");
+  EXPECT_NE(sentence.find("minor page faults 4.04x"), std::string::npos) << sentence;
+  EXPECT_NE(sentence.find("(747,003 against 185,003)"), std::string::npos) << sentence;
+  EXPECT_NE(sentence.find("involuntary context switches 5 against 0"), std::string::npos) << sentence;
+  // Nothing separates: said so.
+  EXPECT_EQ(mechanisms_sentence(separating_mechanisms(cells, *mimalloc, *glibc), "glibc"),
+            "no measured mechanism separates");
+  // glibc's kernel calls are not measured: stated for the other, not compared.
+  const std::string own = unmatched_kernel_calls(cells, *jemalloc, *glibc, "glibc");
+  EXPECT_NE(own.find("23 mmap calls, 183 madvise(DONTNEED) calls"), std::string::npos) << own;
+  // Between two allocators that both have them, kernel calls compare (183 against 0).
+  std::vector<std::string> between;
+  for (const Mechanism& m : separating_mechanisms(cells, *jemalloc, *mimalloc)) between.push_back(m.key);
+  EXPECT_NE(std::find(between.begin(), between.end(), "kcall_madvise_dontneed_count"), between.end());
+  EXPECT_NE(std::find(between.begin(), between.end(), "kcall_mmap_count"), between.end());
+  EXPECT_EQ(unmatched_kernel_calls(cells, *jemalloc, *mimalloc, "mimalloc"), "");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analysis/mechanisms.h"
 #include "output/format.h"
 
 namespace allocstamp {
@@ -130,6 +131,20 @@ std::vector<std::string> findings(const ResultsView& view, const std::vector<Cel
         continue;
       }
       out.push_back(text + finding(reference, here, kTime) + "; " + finding(reference, here, kMemory) + ".");
+      // Why, as far as it was measured: for each allocator whose time separates.
+      const Cell* ref = view.cells.find(group, t, reference);
+      for (const CellSummary* c : here) {
+        if (!ref || !(c->standing == "faster" || c->standing == "slower")) continue;
+        int compared = 0;
+        const std::vector<Mechanism> found = separating_mechanisms(view.cells, *c->cell, *ref, &compared);
+        out.push_back(group + " at " + threads_text(t) + ", " + c->allocator + " " + c->standing + " (" +
+                        ratio_text(c->time_vs_reference) + " " + reference + "'s time): " +
+                        mechanisms_sentence(found, reference, compared) +
+                        [&] {
+                          const std::string own = unmatched_kernel_calls(view.cells, *c->cell, *ref, reference);
+                          return own.empty() ? std::string() : "; " + own;
+                        }() + ".");
+      }
     }
   return out;
 }

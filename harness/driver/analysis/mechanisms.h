@@ -1,0 +1,39 @@
+// mechanisms.h — why a cell separates from another, as far as it was measured:
+// the figures that say what the allocator made the kernel and the TM runtime
+// do (system-time share, page faults, context switches, memprof's counts of
+// the allocator's mmap/munmap/madvise/brk calls, transaction attempts), each
+// compared with the one estimator (stats::log_ratio) and named only where its
+// own 95% interval leaves 1 out. Never a cause that was not measured.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "results/cells.h"
+
+namespace allocstamp {
+
+struct Mechanism {
+  std::string key;    // the runs.csv column
+  std::string label;  // "minor page faults"
+  std::string text;   // "minor page faults 4.03x [3.98, 4.08] (747,848 against 185,520)"
+};
+
+// The mechanisms whose figures separate `cell` from `other` (either way), in
+// the table's order; a figure both cells lack, or only one has, is left out
+// (glibc's kernel calls are not measurable), except counts that are all zero
+// on one side and all non-zero on the other ("1,204,113 against 0").
+// `compared`, when given, gets how many figures both cells had.
+std::vector<Mechanism> separating_mechanisms(const Cells& cells, const Cell& cell, const Cell& other,
+                                             int* compared = nullptr);
+
+// The allocator's kernel calls (medians, non-zero only) where `other` has none
+// measured (glibc's malloc calls the kernel inside the C library, out of
+// memprof's sight): "" when there is nothing to say. Stated, never compared.
+std::string unmatched_kernel_calls(const Cells& cells, const Cell& cell, const Cell& other, const std::string& other_name);
+
+// "measured with it: A; B", "no measured mechanism separates", or, when no
+// figure was there to compare (a folder older than runs.csv schema 5), that
+// no mechanism was measured.
+std::string mechanisms_sentence(const std::vector<Mechanism>& found, const std::string& other_name, int compared = 1);
+
+}  // namespace allocstamp
