@@ -324,3 +324,38 @@ TEST(Mechanisms, OnlyFiguresThatSeparateAreNamed) {
 
 }  // namespace
 }  // namespace allocstamp
+
+namespace allocstamp {
+namespace {
+
+// bench check's regressed time comes with what moved with it: the current
+// runs' minor faults against the baseline's; a moved time without a moved
+// mechanism says so.
+TEST(Mechanisms, ARegressionInCheckNamesWhatMovedWithIt) {
+  Runs base({"minor_faults_count", "voluntary_switches_count"}), cur({"minor_faults_count", "voluntary_switches_count"});
+  for (int rep = 1; rep <= 6; ++rep) {
+    for (Runs* side : {&base, &cur}) {
+      const bool now = side == &cur;
+      side->add("glibc", rep, 1e8 + rep * 1e5, {{"minor_faults_count", std::to_string(1000 + rep)},
+                                                 {"voluntary_switches_count", std::to_string(10 + rep % 2)}});
+      side->add("jemalloc", rep, (now ? 2e8 : 1e8) + rep * 1e5,
+                {{"minor_faults_count", std::to_string((now ? 4000 : 1000) + rep)},
+                 {"voluntary_switches_count", std::to_string(10 + rep % 2)}});
+      side->add("mimalloc", rep, (now ? 2e8 : 1e8) + rep * 1e5,
+                {{"minor_faults_count", std::to_string(1000 + rep)}, {"voluntary_switches_count", std::to_string(10 + rep % 2)}});
+    }
+  }
+  const CheckResult r = compare_runs(base.table, cur.table, CheckConfig{});
+  const CheckRow* jemalloc = row_of(r, "jemalloc", "elapsed_ns");
+  ASSERT_NE(jemalloc, nullptr);
+  ASSERT_EQ(jemalloc->verdict, Verdict::regressed) << jemalloc->note;
+  EXPECT_NE(jemalloc->note.find("minor page faults 3.99x [3.98, 4.00] (4004 against 1004)"), std::string::npos) << jemalloc->note;
+  EXPECT_EQ(jemalloc->note.find("voluntary"), std::string::npos) << jemalloc->note;
+  const CheckRow* mimalloc = row_of(r, "mimalloc", "elapsed_ns");
+  ASSERT_NE(mimalloc, nullptr);
+  ASSERT_EQ(mimalloc->verdict, Verdict::regressed) << mimalloc->note;
+  EXPECT_NE(mimalloc->note.find("no measured mechanism separates"), std::string::npos) << mimalloc->note;
+}
+
+}  // namespace
+}  // namespace allocstamp

@@ -6,6 +6,7 @@
 // table of metrics; the measured decision's statistics are apart
 // (check_measured.*), and so is what is shown (output/check_report.*).
 #include "analysis/check.h"
+#include "analysis/mechanisms.h"
 
 #include <algorithm>
 #include <cmath>
@@ -518,6 +519,25 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
   }
 
   check_measured::decide(result.rows, measured, config.alpha, reference, result.notes);
+  // A time that moved comes with what moved with it, as far as it was measured.
+  auto cell_of = [](const Side& side, const CellId& id) -> const Cell* {
+    for (const Cell& c : side.cells.cells)
+      if (c.id.workload == id.workload && c.id.app == id.app && c.id.size == id.size && c.id.allocator == id.allocator &&
+          c.id.tm == id.tm && c.id.threads == id.threads && c.id.args == id.args)
+        return &c;
+    return nullptr;
+  };
+  for (CheckRow& r : result.rows) {
+    if (!(r.metric == keys::elapsed_ns || r.metric == keys::wall_ns)) continue;
+    if (r.verdict != Verdict::regressed && r.verdict != Verdict::improved) continue;
+    const Cell *b = cell_of(base, r.cell), *c = cell_of(cur, r.cell);
+    if (!b || !c) continue;
+    int compared = 0;
+    const std::vector<Mechanism> found = separating_mechanisms(cur.cells, *c, base.cells, *b, &compared);
+    if (compared == 0) continue;  // runs.csv older than schema 5: nothing to say
+    const std::string why = mechanisms_sentence(found, "the baseline", compared);
+    r.note = r.note.empty() ? why : r.note + "; " + why;
+  }
 
   if (result.cells_compared == 0 && result.not_comparable.empty())
     throw UsageError("no cell (workload, app, size, allocator, tm, threads) is in both " + baseline.source + " and " +

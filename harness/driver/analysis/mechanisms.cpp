@@ -54,11 +54,14 @@ bool all_positive(const std::vector<double>& v) {
 
 }  // namespace
 
-std::vector<Mechanism> separating_mechanisms(const Cells& cells, const Cell& cell, const Cell& other, int* compared) {
+namespace {
+
+std::vector<Mechanism> separating(const Cells& cells, const Cell& cell, const Cells& other_cells, const Cell& other,
+                                  bool paired, int* compared) {
   std::vector<Mechanism> out;
   if (compared) *compared = 0;
   for (const Candidate& c : kCandidates) {
-    const std::vector<double> mine = cells.values(cell, c.key), theirs = cells.values(other, c.key);
+    const std::vector<double> mine = cells.values(cell, c.key), theirs = other_cells.values(other, c.key);
     if (mine.empty() || theirs.empty()) continue;
     if (compared) ++*compared;
     const double m = stats::summarize(mine).median, t = stats::summarize(theirs).median;
@@ -67,7 +70,10 @@ std::vector<Mechanism> separating_mechanisms(const Cells& cells, const Cell& cel
       out.push_back({c.key, c.label, std::string(c.label) + " " + figure(m) + " against " + figure(t)});
       continue;
     }
-    const stats::Ratio r = cells.ratio(cell, other, c.key);
+    std::vector<stats::Sample> a = cells.samples(cell, c.key), b = other_cells.samples(other, c.key);
+    if (!paired)
+      for (stats::Sample& x : b) x.rep = -1 - x.rep;  // no repetition in common: compared unpaired
+    const stats::Ratio r = stats::log_ratio(a, b);
     const std::string side = stats::ratio_side(r);
     if (side != "below" && side != "above") continue;
     out.push_back({c.key, c.label,
@@ -75,6 +81,17 @@ std::vector<Mechanism> separating_mechanisms(const Cells& cells, const Cell& cel
                        ", " + number_text("%.2f", r.ci_high) + "]" + against});
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<Mechanism> separating_mechanisms(const Cells& cells, const Cell& cell, const Cell& other, int* compared) {
+  return separating(cells, cell, cells, other, true, compared);
+}
+
+std::vector<Mechanism> separating_mechanisms(const Cells& cells, const Cell& cell, const Cells& other_cells,
+                                             const Cell& other, int* compared) {
+  return separating(cells, cell, other_cells, other, false, compared);
 }
 
 std::string unmatched_kernel_calls(const Cells& cells, const Cell& cell, const Cell& other, const std::string& other_name) {

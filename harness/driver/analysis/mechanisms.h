@@ -25,6 +25,10 @@ struct Mechanism {
 // `compared`, when given, gets how many figures both cells had.
 std::vector<Mechanism> separating_mechanisms(const Cells& cells, const Cell& cell, const Cell& other,
                                              int* compared = nullptr);
+// The same for two cells of different sweeps (bench check: the current cell
+// against its baseline): their runs are not paired repetition by repetition.
+std::vector<Mechanism> separating_mechanisms(const Cells& cells, const Cell& cell, const Cells& other_cells,
+                                             const Cell& other, int* compared = nullptr);
 
 // The allocator's kernel calls (medians, non-zero only) where `other` has none
 // measured (glibc's malloc calls the kernel inside the C library, out of
