@@ -26,7 +26,8 @@ using testing::slurp;
 // The figures the fixture has data for (tests/fixtures/plot).
 const std::vector<std::string> kFigures = {
     "time-t1", "time-t2", "speedup-vacation-low", "aborts-t2", "memory-vacation-low", "memory-maps-insert-std_map",
-    "memory-maps-insert-absl_btree_map", "series-vacation-low", "regions-vacation-low", "regions-maps-insert-std_map",
+    "memory-maps-insert-absl_btree_map", "mechanisms-vacation-low", "mechanisms-maps-insert-std_map",
+    "mechanisms-maps-insert-absl_btree_map", "series-vacation-low", "regions-vacation-low", "regions-maps-insert-std_map",
     "regions-maps-insert-absl_btree_map", "bytes-per-element-requested", "bytes-per-element-usable",
     "insert-time"};
 
@@ -78,7 +79,7 @@ TEST_F(PlotEndToEnd, DrawsEveryFigureThatAppliesAndTheReport) {
   EXPECT_NE(r.out.find("report: " + (dir / "report.md").string()), std::string::npos) << r.out;
   // The fixture's map runs report no RSS before the fill: what the fill added is unknown.
   EXPECT_NE(r.out.find("skipped bytes-per-element-rss: no run reported the RSS before the fill"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("(14 figure(s), 7 not drawn)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(17 figure(s), 7 not drawn)"), std::string::npos) << r.out;
 }
 
 // The table of figure kinds (figures.cpp) is what bench plot makes: each kind

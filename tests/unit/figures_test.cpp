@@ -15,6 +15,7 @@
 
 #include "errors.h"
 #include "figures/figures.h"
+#include "output/format.h"
 #include "run_command.h"
 
 namespace allocstamp {
@@ -369,6 +370,33 @@ TEST_F(Figures, MalformedFoldersAreRefused) {
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("runs.csv lacks the column 'status'"), std::string::npos) << e.what();
   }
+}
+
+}  // namespace
+}  // namespace allocstamp
+
+namespace allocstamp {
+namespace {
+
+// The mechanism figure: each allocator's time ratio beside its mechanisms'
+// ratios to the reference, from the same estimates as the summary; a figure
+// no allocator has (page faults in a folder older than schema 5) has no bar.
+TEST_F(Figures, MechanismsAreRatiosToTheReferenceBesideTheTime) {
+  ResultsView view = load_results(dir);
+  std::vector<CellSummary> cells = summarize_cells(view);
+  FigurePlan plan = prepare_figures(view, cells);
+  const Figure* f = find(plan, "mechanisms-vacation-low");
+  ASSERT_TRUE(f);
+  const std::string data = slurp(this->data("mechanisms-vacation-low"));
+  EXPECT_EQ(data.substr(0, data.find('\n')),
+            "\"group\" \"time\" \"time low\" \"time high\" \"transaction attempts\" \"transaction attempts low\" "
+            "\"transaction attempts high\"")
+      << "the fixture (schema 1) has no faults or switches: no bar for them";
+  for (const CellSummary& c : cells)
+    if (c.group == "vacation-low" && c.threads == 2 && c.allocator == "jemalloc")
+      EXPECT_NE(data.find("\"jemalloc\" " + data_number(c.time_vs_reference.value)), std::string::npos)
+          << "the time bar is the summary's ratio: " << data;
+  EXPECT_EQ(data.find("\"glibc\""), std::string::npos) << "the reference is the line at 1, not a bar";
 }
 
 }  // namespace

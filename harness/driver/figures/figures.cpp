@@ -13,6 +13,7 @@ void time_figures(FigureMaker& make);
 void speedup_figures(FigureMaker& make);
 void abort_figures(FigureMaker& make);
 void ladder_figures(FigureMaker& make);
+void mechanism_figures(FigureMaker& make);
 void series_figures(FigureMaker& make);
 void region_figures(FigureMaker& make);
 void element_figures(FigureMaker& make);
@@ -35,6 +36,9 @@ const std::vector<KindEntry>& kind_table() {
       {{"aborts", {"aborts-t"}, {"bars"}, "the transactions' abort rate, per thread count"}, figures::abort_figures},
       {{"memory", {"memory-"}, {"bars"}, "the memory ladder of each workload: requested, usable, heap, RSS, PSS"},
        figures::ladder_figures},
+      {{"mechanisms", {"mechanisms-"}, {"bars"},
+        "each allocator's time beside its measured mechanisms (system-time share, faults, switches, transaction attempts), as ratios to the reference"},
+       figures::mechanism_figures},
       {{"series", {"series-"}, {"series"}, "memory over time (series.csv)"}, figures::series_figures},
       {{"regions", {"regions-"}, {"regions"}, "allocations and frees by region"}, figures::region_figures},
       {{"bytes-per-element", {"bytes-per-element", "insert-time"}, {"bars"},

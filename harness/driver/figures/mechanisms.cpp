@@ -1,0 +1,107 @@
+// mechanisms.cpp — the figure kind "mechanisms": per workload, at its most
+// threads, each allocator's time beside what it made the kernel and the TM
+// runtime do, all as ratios to the reference allocator with their 95%
+// intervals (bars.gp, a line at 1): the mechanism table of the findings
+// (analysis/mechanisms.h) drawn. Kernel calls per 1,000 allocations go in the
+// notes: the reference (glibc) has none measured to divide by.
+#include "figures/figure_kit.h"
+#include "key_names.h"
+
+namespace allocstamp::figures {
+
+namespace {
+
+struct Series {
+  const char* label;
+  const char* key;  // nullptr: the time ratio of the cell's summary
+};
+
+const Series kSeries[] = {{"time", nullptr},
+                          {"system-time share", keys::sys_share_pct},
+                          {"minor page faults", keys::minor_faults_count},
+                          {"voluntary switches", keys::voluntary_switches_count},
+                          {"involuntary switches", keys::involuntary_switches_count},
+                          {"transaction attempts", keys::tx_attempts_count}};
+
+const char* const kKernelCalls[] = {keys::kcall_mmap_count,           keys::kcall_munmap_count,
+                                    keys::kcall_mremap_count,         keys::kcall_madvise_dontneed_count,
+                                    keys::kcall_madvise_free_count,   keys::kcall_madvise_other_count,
+                                    keys::kcall_brk_count};
+
+// The median of a profiled run's kernel calls per 1,000 of its allocations; NaN when not measured.
+double calls_per_thousand(const Cells& cells, const Cell& cell) {
+  double calls = 0;
+  bool any = false;
+  for (const char* key : kKernelCalls) {
+    const std::vector<double> v = cells.values(cell, key);
+    if (v.empty()) continue;
+    any = true;
+    calls += median_of(v);
+  }
+  double allocations = 0;
+  for (const char* key : {keys::allocs_seq_count, keys::allocs_par_count, keys::allocs_tx_count}) {
+    const std::vector<double> v = cells.values(cell, key);
+    if (!v.empty()) allocations += median_of(v);
+  }
+  return any && allocations > 0 ? 1000.0 * calls / allocations : kNaN;
+}
+
+}  // namespace
+
+void mechanism_figures(FigureMaker& make) {
+  const Cells& cells = make.view.cells;
+  for (const auto& group : cells.groups) {
+    const int t = make.index.top_threads(group);
+    const std::string name = "mechanisms-" + group;
+    const Cell* ref = t ? cells.find(group, t, cells.reference) : nullptr;
+    if (!ref) {
+      make.skip(file_stem(name), "no run of " + cells.reference + ", the reference, at the most threads of " + group);
+      continue;
+    }
+    Bars bars;
+    bars.errorbars = true;
+    bars.refline = 1;
+    std::vector<bool> used(std::size(kSeries), false);
+    std::vector<std::string> per_thousand;
+    for (const auto& a : make.index.allocators(group, t)) {
+      if (a == cells.reference) continue;
+      const CellSummary* c = make.cell(group, t, a);
+      if (!c) continue;
+      std::vector<Value> row;
+      for (std::size_t s = 0; s < std::size(kSeries); ++s) {
+        const stats::Ratio r = kSeries[s].key ? cells.ratio(*c->cell, *ref, kSeries[s].key) : c->time_vs_reference;
+        row.push_back(ratio_bar(r));
+        used[s] = used[s] || std::isfinite(r.value);
+      }
+      bars.rows.push_back(a);
+      bars.values.push_back(row);
+      if (double k = calls_per_thousand(cells, *c->cell); std::isfinite(k))
+        per_thousand.push_back(a + " " + number_text("%.2f", k));
+    }
+    // Only the figures some allocator has (no transactions outside TM workloads).
+    for (std::size_t s = std::size(kSeries); s-- > 0;)
+      if (!used[s]) {
+        for (auto& row : bars.values) row.erase(row.begin() + std::ptrdiff_t(s));
+      } else {
+        bars.series.insert(bars.series.begin(), kSeries[s].label);
+      }
+    Figure f = make.figure(name, "bars",
+                           "Time and its mechanisms, " + group + " at " + threads_text(t) + make.context({group}) +
+                               ": ratio to " + cells.reference + ", 95% CI",
+                           "For each allocator, its time and what it made the kernel and the TM runtime do, each as "
+                           "the ratio of geometric means to " + cells.reference +
+                               "'s with its 95% interval (the line at 1 is " + cells.reference +
+                               "): the system-time share of its CPU time, its minor page faults, voluntary and "
+                               "involuntary context switches (the timed runs, wait4), and transaction attempts (more "
+                               "attempts for the same commits: more aborts). A bar whose interval leaves 1 is a "
+                               "mechanism that separates, as the report's findings name them; a figure only one side "
+                               "has, or that is zero on one, has no bar." + make.runs_text(true, {group}, t));
+    f.group = group;
+    if (!per_thousand.empty())
+      f.notes.push_back("the allocator's kernel calls (mmap, munmap, mremap, madvise, brk) per 1,000 allocations, "
+                        "profiled runs' medians (" + cells.reference + "'s are not measurable): " + joined(per_thousand));
+    make.add_bars(std::move(f), bars, "ratio to " + cells.reference, "no allocator besides the reference ran");
+  }
+}
+
+}  // namespace allocstamp::figures
