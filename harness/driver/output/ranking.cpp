@@ -57,7 +57,9 @@ void print_ranking(const std::filesystem::path& dir, std::ostream& out) {
     if (!warnings.empty()) doc.push_back(list(warnings, 4));
     out << "\n" << render_text(doc);
   }
-  if (Block variants = variants_table(view, cells); variants.rows.size() > 1) {
+  Block variants = variants_table(view, cells);
+  const bool any_variant = variants.rows.size() > 1;  // more than the header
+  if (any_variant) {
     variants.indent = 2;
     out << "\n" << render_text(Document{heading(2, "variants against their base"), variants});
   }
@@ -73,7 +75,7 @@ void print_ranking(const std::filesystem::path& dir, std::ostream& out) {
     out << line << "\n";
   };
   wrapped(summary_table_legend(view));
-  if (variants_table(view, cells).rows.size() > 1) wrapped(variants_table_legend());
+  if (any_variant) wrapped(variants_table_legend());
   if (under_memprof)
     out << "A cell marked \"profiled: no timed run\" (a folder older than timed runs, or --reps 0) has its times from "
            "the profiled runs, measured under memprof.\n";
