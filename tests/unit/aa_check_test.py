@@ -1,7 +1,11 @@
 # aa_check_test — scripts/aa-check counts a planted slowdown as caught only
 # when bench check flags the time of a planted cell: a FAIL on another
-# allocator's cell, or on a planted cell's memory, is not a catch.
+# allocator's cell, or on a planted cell's memory, is not a catch; and that
+# --score takes only the sweeps that ran to their end.
 import importlib.machinery
+import json
+import subprocess
+import tempfile
 import importlib.util
 import os
 import sys
@@ -41,6 +45,50 @@ class Plants(unittest.TestCase):
             with self.assertRaises(SystemExit) as e:
                 aa_check.parse_plants(text)
             self.assertEqual(e.exception.code, 2)
+
+
+def make_sweep(root, name, meta, runs=True):
+    folder = os.path.join(root, name)
+    os.makedirs(folder)
+    if meta is not None:
+        with open(os.path.join(folder, "meta.json"), "w") as f:
+            json.dump(meta, f)
+    if runs:
+        with open(os.path.join(folder, "runs.csv"), "w") as f:
+            f.write("# allocstamp runs.csv schema 6\nrun_id\n")
+    return folder
+
+
+FINISHED = {"started": "2026-11-27T14:09:21+0000", "finished": "2026-11-27T14:21:51+0000", "interrupted": False,
+            "busy_runs": 3, "runs_with_machine_state": 100}
+
+
+class FinishedSweeps(unittest.TestCase):
+    def test_only_sweeps_that_ran_to_their_end_are_scored(self):
+        with tempfile.TemporaryDirectory() as root:
+            first = make_sweep(root, "sweep-00", FINISHED)
+            make_sweep(root, "sweep-01", dict(FINISHED, interrupted=True))
+            make_sweep(root, "sweep-02", {"started": FINISHED["started"]})  # still running, or killed
+            make_sweep(root, "sweep-03", None)
+            make_sweep(root, "sweep-04", FINISHED, runs=False)
+            make_sweep(root, "other", FINISHED)
+            last = make_sweep(root, "sweep-05", FINISHED)
+            self.assertEqual(aa_check.finished_sweeps(root), [first, last])
+            self.assertEqual(aa_check.sweep_seconds(first), 750)
+            self.assertEqual(aa_check.busy_runs([first, last]), (6, 200))
+
+    def test_pairs_consecutive_and_all(self):
+        self.assertEqual(aa_check.comparisons(["a", "b", "c"], "consecutive"), [("a", "b"), ("b", "c")])
+        self.assertEqual(aa_check.comparisons(["a", "b", "c"], "all"), [("a", "b"), ("a", "c"), ("b", "c")])
+
+    def test_scoring_one_finished_sweep_is_refused(self):
+        with tempfile.TemporaryDirectory() as root:
+            make_sweep(root, "sweep-00", FINISHED)
+            make_sweep(root, "sweep-01", {"started": FINISHED["started"]})
+            p = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "aa-check"), "--score", root],
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("1 finished sweep(s)", p.stderr)
 
 
 if __name__ == "__main__":
