@@ -392,10 +392,12 @@ TEST_F(Figures, MechanismsAreRatiosToTheReferenceBesideTheTime) {
             "\"group\" \"time\" \"time low\" \"time high\" \"transaction attempts\" \"transaction attempts low\" "
             "\"transaction attempts high\"")
       << "the fixture (schema 1) has no faults or switches: no bar for them";
-  for (const CellSummary& c : cells)
-    if (c.group == "vacation-low" && c.threads == 2 && c.allocator == "jemalloc")
+  for (const CellSummary& c : cells) {
+    if (c.group == "vacation-low" && c.threads == 2 && c.allocator == "jemalloc") {
       EXPECT_NE(data.find("\"jemalloc\" " + data_number(c.time_vs_reference.value)), std::string::npos)
           << "the time bar is the summary's ratio: " << data;
+    }
+  }
   EXPECT_EQ(data.find("\"glibc\""), std::string::npos) << "the reference is the line at 1, not a bar";
 }
 

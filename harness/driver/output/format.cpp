@@ -23,6 +23,13 @@ std::string data_number(double v) {
   return fmt::format("{:.6g}", v);
 }
 
+std::string ratio_interval_text(double value, double low, double high) {
+  if (!std::isfinite(value)) return "-";
+  std::string out = number_text("%.3f", value);
+  if (std::isfinite(low)) out += " [" + number_text("%.3f", low) + ", " + number_text("%.3f", high) + "]";
+  return out;
+}
+
 std::string mib_text(double bytes) { return number_text("%.1f MiB", bytes / (1024.0 * 1024.0)); }
 
 }  // namespace allocstamp

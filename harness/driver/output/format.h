@@ -12,6 +12,9 @@ std::string number_text(const char* format, double v);
 std::string csv_number(double v);
 // A number in a figure's data file: six significant digits, "NaN" when there is none (gnuplot leaves it out).
 std::string data_number(double v);
+// A ratio with its 95% interval, "0.817 [0.790, 0.845]", three decimals: the
+// interval left out when it is unknown, "-" when the ratio is.
+std::string ratio_interval_text(double value, double low, double high);
 // Bytes as MiB with one decimal ("-" when unknown).
 std::string mib_text(double bytes);
 

@@ -31,10 +31,7 @@ std::string with_interval(const stats::LogEstimate& e, double scale, const char*
 
 std::string ratio_text(const stats::Ratio& r, const std::string& standing) {
   if (standing == "reference") return "1";
-  if (!std::isfinite(r.value)) return "-";
-  std::string out = number_text("%.3f", r.value);
-  if (std::isfinite(r.ci_low)) out += " [" + number_text("%.3f", r.ci_low) + ", " + number_text("%.3f", r.ci_high) + "]";
-  return out;
+  return ratio_interval_text(r.value, r.ci_low, r.ci_high);
 }
 
 // "0.1 [0.0-1.1]": the median abort rate and the lowest and highest run's.

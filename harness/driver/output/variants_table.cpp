@@ -10,12 +10,7 @@ namespace allocstamp {
 
 namespace {
 
-std::string ratio_with_interval(const stats::Ratio& r) {
-  if (!std::isfinite(r.value)) return "-";
-  std::string out = number_text("%.3f", r.value);
-  if (std::isfinite(r.ci_low)) out += " [" + number_text("%.3f", r.ci_low) + ", " + number_text("%.3f", r.ci_high) + "]";
-  return out;
-}
+std::string ratio_with_interval(const stats::Ratio& r) { return ratio_interval_text(r.value, r.ci_low, r.ci_high); }
 
 // The variables the variant's runs set beyond its base's: its settings.
 std::string settings_of(const CellSummary& variant, const std::vector<CellSummary>& cells) {
