@@ -33,7 +33,7 @@ TEST(Presets, TheShippedFileLoadsAndHasTheDefaultJob) {
   EXPECT_THROW(find_preset(presets, "nosuch"), UsageError);
 }
 
-// The preset's description ("about twelve minutes" for the default job) is
+// The preset's description ("about thirty minutes" for the default job) is
 // printed only when its whole job runs; a flag or variable that changes the
 // job is named instead.
 TEST(Presets, TheBannerDescribesOnlyTheWholeJob) {

@@ -76,7 +76,7 @@ bool chosen(const Options& o, const std::string& flag, const char* variable) {
 
 // The flags (typed, or through their variables) that change which runs a
 // preset makes or what it leaves behind: with any of them, the preset's
-// description (the default job's "about twelve minutes") is not what runs.
+// description (the default job's "about thirty minutes") is not what runs.
 std::vector<std::string> narrowing_flags(const Options& o) {
   static const std::pair<const char*, const char*> flags[] = {
       {"--alloc", "ALLOCSTAMP_ALLOC"},         {"--workload", "ALLOCSTAMP_WORKLOAD"},
