@@ -1,11 +1,14 @@
 # stress_fidelity_script_test — the judgements of scripts/stress-fidelity and
 # scripts/stress_figures.py on hand-made inputs: a json's bound, ours_matching's
 # value and the run the reference keeps, Kendall's tau-b, the median's interval,
-# the verdict on a time table, and that re-recording or re-timing one program
-# keeps every other program's rows and sections.
+# the verdict on a time table, the control (--control: the original timed
+# twice, the order of the sides, the chance that two orders agree), and that
+# re-recording or re-timing one program keeps every other program's rows and
+# sections.
 import importlib.machinery
 import importlib.util
 import os
+import random
 import sys
 import tempfile
 import unittest
@@ -124,6 +127,52 @@ class Verdict(unittest.TestCase):
         tau, _, text = fidelity.verdict(self.names, self.cells(0.5, 0.7, 0.6, 0.9), self.cells(0.7, 0.5, 0.6, 0.9))
         self.assertLess(tau, 0.8)
         self.assertEqual(text, "differ: order (jemalloc/tcmalloc)")
+
+
+class Control(unittest.TestCase):
+    names = ["jemalloc", "tcmalloc", "mimalloc", "tbbmalloc"]
+
+    @staticmethod
+    def side(ratios_per_rep, glibc=2.0):
+        """{allocator: [seconds per rep]} from each repetition's ratios to glibc (jemalloc, tcmalloc, ...)."""
+        side = {"glibc": [glibc] * len(ratios_per_rep)}
+        for i, a in enumerate(Control.names):
+            side[a] = [glibc * r[i] for r in ratios_per_rep]
+        return side
+
+    def test_every_side_goes_first_in_turn(self):
+        firsts = [fidelity.side_order(rep, 0, True)[0] for rep in range(3)]
+        self.assertEqual(sorted(firsts), sorted(["original", "ours", fidelity.AGAIN]))
+        for rep in range(4):
+            self.assertEqual(sorted(fidelity.side_order(rep, 1, True)), sorted(firsts))
+        # Without the control, the two sides alternate as they always did: the original first on even turns.
+        self.assertEqual([fidelity.side_order(rep, 0, False) for rep in range(2)],
+                         [("original", "ours"), ("ours", "original")])
+
+    def test_separated_orders_always_agree(self):
+        reps = [[0.5 + 0.01 * (k % 3), 0.6, 0.7, 0.8] for k in range(7)]
+        self.assertEqual(fidelity.chance_of_agreement(self.side(reps), self.side(reps), self.names), 1.0)
+        reversed_reps = [list(reversed(r)) for r in reps]
+        self.assertEqual(fidelity.chance_of_agreement(self.side(reps), self.side(reversed_reps), self.names), 0.0)
+
+    def test_a_tie_rarely_agrees(self):
+        # Four allocators with one true ratio and 10% noise: the two sides' orders are chance.
+        rng = random.Random(7)
+        a = self.side([[rng.gauss(0.8, 0.08) for _ in self.names] for _ in range(11)])
+        b = self.side([[rng.gauss(0.8, 0.08) for _ in self.names] for _ in range(11)])
+        self.assertLess(fidelity.chance_of_agreement(a, b, self.names), 0.5)
+
+    def test_summary_holds_the_original_against_its_repeat(self):
+        reps = [[0.5, 0.6, 0.7, 0.8]] * 5
+        swapped = [[0.6, 0.5, 0.7, 0.8]] * 5
+        times = {("p", 1): {"original": self.side(reps), "ours": self.side(swapped), fidelity.AGAIN: self.side(reps)}}
+        s = fidelity.summarise(times, ["glibc"] + self.names)[("p", 1)]
+        self.assertEqual((s["tau_again"], s["chance_again"]), (1.0, 1.0))
+        self.assertAlmostEqual(s["tau"], 4 / 6)
+        self.assertEqual(s["chance_ours"], 0.0)
+        lines = fidelity.table_lines({("p", 1): s}, ["glibc"] + self.names, 5)
+        self.assertIn("| 1.00 | 0.00 / 1.00 |", lines[2])
+        self.assertIn("| original | ours | original again |", "\n".join(lines))
 
 
 class OneProgramAtATime(unittest.TestCase):
