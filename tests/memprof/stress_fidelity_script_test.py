@@ -174,6 +174,11 @@ class Control(unittest.TestCase):
         self.assertIn("| 1.00 | 0.00 / 1.00 |", lines[2])
         self.assertIn("| original | ours | original again |", "\n".join(lines))
 
+    def test_an_ops_per_second_original_shows_its_score(self):
+        # rptest's original prints memory ops per CPU second, kept as its inverse; the table shows the score.
+        self.assertEqual(fidelity.glibc_text(1 / 2.5e6, "ops_per_s"), "2.5e+06 ops/s")
+        self.assertEqual(fidelity.glibc_text(1.2345, "wall"), "1.234 s")
+
 
 class OneProgramAtATime(unittest.TestCase):
     def test_reference_keeps_other_programs(self):
