@@ -174,6 +174,10 @@ class Control(unittest.TestCase):
         self.assertIn("| 1.00 | 0.00 / 1.00 |", lines[2])
         self.assertIn("| original | ours | original again |", "\n".join(lines))
 
+    def test_raw_keeps_an_inverse_score(self):
+        # 2.5 M ops/s is 4e-07 s an op: six decimals wrote it as 0.000000.
+        self.assertAlmostEqual(float(fidelity.raw_seconds(1 / 2.5e6)) * 2.5e6, 1.0, places=8)
+
     def test_an_ops_per_second_original_shows_its_score(self):
         # rptest's original prints memory ops per CPU second, kept as its inverse; the table shows the score.
         self.assertEqual(fidelity.glibc_text(1 / 2.5e6, "ops_per_s"), "2.5e+06 ops/s")
