@@ -200,6 +200,21 @@ void judge_exact(const std::vector<double>& vb, const std::vector<double>& vc, C
              std::to_string(static_cast<long long>(*hi)) + ")";
 }
 
+// The baseline's values against every current repetition where the
+// baseline's allocators disagree on the figure: inside [lo, hi] is ok, above
+// is a regression, below an improvement, beyond the threshold.
+void judge_range(const std::vector<double>& vb, const std::vector<double>& vc, double lo, double hi, CheckRow& r) {
+  const double limit = r.threshold / 100.0 + kEpsilon;
+  r.base = vb.front();
+  r.cur = median(vc);
+  const auto [cur_lo, cur_hi] = std::minmax_element(vc.begin(), vc.end());
+  if (check_measured::relative_change(*cur_hi, hi) > limit) r.verdict = Verdict::regressed, r.cur = *cur_hi;
+  else if (check_measured::relative_change(*cur_lo, lo) < -limit) r.verdict = Verdict::improved, r.cur = *cur_lo;
+  r.change = check_measured::relative_change(r.cur, r.base);
+  r.note = "the baseline's allocators differ (" + std::to_string(static_cast<long long>(lo)) + " to " +
+           std::to_string(static_cast<long long>(hi)) + "): compared with that range";
+}
+
 }  // namespace
 
 const char* verdict_name(Verdict v) {
@@ -275,7 +290,8 @@ bool CheckResult::failed(const CheckConfig& config) const {
   return std::any_of(rows.begin(), rows.end(), [&](const CheckRow& r) {
     return r.verdict == Verdict::failed || r.verdict == Verdict::regressed ||
            (config.fail_on_missing && r.verdict == Verdict::missing && r.n_cur == 0) ||
-           (config.fail_on_change && r.how == Comparison::exact && r.verdict == Verdict::improved) ||
+           (config.fail_on_change && (r.how == Comparison::exact || r.how == Comparison::range) &&
+            r.verdict == Verdict::improved) ||
            (config.fail_on_undecided && r.verdict == Verdict::undecided);
   });
 }
@@ -345,6 +361,25 @@ std::vector<Pair> pair_cells(const Side& base, const Side& cur) {
     return (x.base ? x.base : x.cur)->id < (y.base ? y.base : y.cur)->id;
   });
   return pairs;
+}
+
+// The lowest and the highest value of `column` that any allocator had in the
+// side's cells of the same program (workload, app, size, arguments, TM method,
+// threads). A program's own figure that differs between allocators depends on
+// the allocator: libitm's logs grow with the ownership records a transaction
+// touches, and where the allocator puts blocks decides how many (two blocks in
+// one 32-byte stripe share one), so labyrinth's heap peak under scudo, which
+// places blocks at random, takes either of two values from run to run.
+std::pair<double, double> allocators_span(const Side& side, const Cell& cell, const std::string& column) {
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (const Cell& other : side.cells.cells) {
+    const CellId &a = other.id, &b = cell.id;
+    if (a.workload != b.workload || a.app != b.app || a.size != b.size || a.args != b.args || a.tm != b.tm ||
+        a.threads != b.threads)
+      continue;
+    for (double v : values_of(side, other, column)) lo = std::min(lo, v), hi = std::max(hi, v);
+  }
+  return {lo, hi};
 }
 
 std::string machine_of(const Meta& m) {
@@ -474,7 +509,10 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
         ++skipped_measured;
         continue;
       }
-      CheckRow r = new_row(c.id, rule->name, exact ? Comparison::exact : Comparison::measured);
+      const auto [span_lo, span_hi] = exact ? allocators_span(base, b, column) : std::pair{kNaN, kNaN};
+      const bool in_range = exact && span_lo < span_hi;
+      CheckRow r = new_row(c.id, rule->name,
+                           in_range ? Comparison::range : exact ? Comparison::exact : Comparison::measured);
       r.n_base = vb.size();
       r.n_cur = vc.size();
       r.threshold = threshold_for(*rule, exact);
@@ -490,6 +528,10 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
         if (!vb.empty()) r.base = check_measured::center(vb);
         if (!vc.empty()) r.cur = check_measured::center(vc);
         r.note = vc.empty() ? "no values in the current runs" : "no values in the baseline";
+      } else if (in_range) {
+        judge_range(vb, vc, span_lo, span_hi, r);
+        if (!note.empty()) r.note = note + "; " + r.note;
+        if (!allowed_note.empty()) r.note += "; " + allowed_note;
       } else if (exact) {
         judge_exact(vb, vc, r);
       } else if (check_measured::prepare(vb, vc, r)) {

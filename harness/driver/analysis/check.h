@@ -49,8 +49,10 @@ enum class Verdict { ok, regressed, improved, noisy, undecided, missing, failed,
 const char* verdict_name(Verdict v);
 
 // How a row was compared: the runs' status, a cell on one side only, an exact
-// value, or medians with the U-test.
-enum class Comparison { status, cell, exact, measured };
+// value, a deterministic figure against the range the baseline's allocators
+// span (when they disagree on it: it depends on the allocator), or medians
+// with the U-test.
+enum class Comparison { status, cell, exact, range, measured };
 
 struct CheckRow {
   CellId cell;                // the current side's (the baseline's where the cell is only there)

@@ -43,6 +43,7 @@ std::string change_text(double change) {
 std::string limit_text(const CheckRow& r) {
   if (r.how == Comparison::status || r.how == Comparison::cell) return "-";
   if (r.how == Comparison::exact && r.threshold == 0.0) return "exact";
+  if (r.how == Comparison::range && r.threshold == 0.0) return "range";
   return number_text("%g%%", r.threshold);
 }
 
@@ -60,6 +61,7 @@ const char* comparison_name(Comparison c) {
     case Comparison::status: return keys::status;
     case Comparison::cell: return "cell";
     case Comparison::exact: return "exact";
+    case Comparison::range: return "range";
     case Comparison::measured: return "measured";
   }
   std::abort();
@@ -115,7 +117,7 @@ void write_check_csv(const CheckResult& result, std::ostream& out) {
   for (const CheckRow& r : result.rows) {
     std::vector<std::string> row = {r.cell.workload, r.cell.app,      r.cell.size,
                                     r.cell.allocator, r.cell.tm, std::to_string(r.cell.threads)};
-    const bool limited = r.how == Comparison::exact || r.how == Comparison::measured;
+    const bool limited = r.how != Comparison::status && r.how != Comparison::cell;
     row.insert(row.end(), {r.metric, comparison_name(r.how), std::to_string(r.n_base), std::to_string(r.n_cur),
                            csv_number(r.base), csv_number(r.cur), r.relative,
                            std::isinf(r.change) ? (r.change > 0 ? "inf" : "-inf") : csv_number(r.change * 100.0),
