@@ -299,7 +299,7 @@ TEST_P(Preload, LargeBlocksKeepThePeakExact) {
 // An allocator whose usable size is not its requested size's: the memo's check
 // notices, says so, and every block still takes back the usable bytes it added.
 TEST(PreloadStandalone, UsableMemoNoticesAnAllocatorThatIsNotSizeClassed) {
-  TestAllocator shifty{"shifty", SHIFTY_ALLOCATOR, "shifty"};
+  TestAllocator shifty{"shifty", SHIFTY_ALLOCATOR, "shifty", "shifty", {}};
   RunResult base = run_program(target("usable"), {"0"}, shifty);
   RunResult work = run_program(target("usable"), {"1"}, shifty);
   ASSERT_EQ(base.exit_code, 0) << base.describe();
@@ -320,7 +320,7 @@ TEST(PreloadStandalone, UsableMemoNoticesAnAllocatorThatIsNotSizeClassed) {
 // kept or counts only; and a throwing operator new's exception object still
 // counts, and is known at its free.
 TEST(PreloadStandalone, AllocatorsOwnNewAllocatingForItself) {
-  TestAllocator nesting{"nesting", NESTING_ALLOCATOR, "nesting"};
+  TestAllocator nesting{"nesting", NESTING_ALLOCATOR, "nesting", "nesting", {}};
   const TestAllocator& glibc = test_allocators()[0];
   const std::vector<std::string> counts = {"allocs_seq_count", "frees_seq_count", "requested_seq_bytes",
                                            "size_le16_count", "size_le64_count", "size_gt1024_count"};

@@ -2,7 +2,6 @@
 #include "output/variants_table.h"
 
 #include <algorithm>
-#include <cmath>
 
 #include "output/format.h"
 
