@@ -91,7 +91,9 @@ const char* const kCheckFooter = R"(Cells are paired by workload, app, size, all
   listed as "not comparable", naming the difference, and the check exits 2 unless
   --allow-different names every difference (args, env, library, tm, machine).
 Each compared cell is judged on its ok runs:
-  deterministic metrics (counts, requested bytes, live blocks) at 1 thread exactly;
+  deterministic metrics (counts, requested bytes, live blocks) at 1 thread exactly,
+  or against the range the baseline's allocators span where they disagree on one
+  (it then depends on the allocator: libitm's logs follow where blocks land);
   times and memory (and every metric at threads > 1) by one estimate, the
   geometric mean (the median where a value is 0), with a threshold (time 5%,
   memory and counts 20%) and Welch's t on the logs (the U-test where a value is
