@@ -150,6 +150,16 @@ TEST(Check, AFigureTheAllocatorsDisagreeOnIsComparedWithTheirRange) {
     // What every allocator agrees on stays exact.
     EXPECT_EQ(scudo_row(r, "allocs_seq_count")->how, Comparison::exact);
   }
+  // One repetition each way, as scudo gave them: ok, and the note says so.
+  Table mixed;
+  mixed.under("glibc").steady("w", 1, 2, 681552).under("scudo").runs(
+      "w", 1, {{"requested_seq_bytes", {681552, 683600}}, {"allocs_seq_count", {10, 10}}});
+  const CheckResult both = compare_runs(base, mixed, gate);
+  EXPECT_EQ(scudo_row(both, "requested_seq_bytes")->verdict, Verdict::ok);
+  EXPECT_NE(scudo_row(both, "requested_seq_bytes")->note.find("current repetitions differ (681552 to 683600)"),
+            std::string::npos)
+      << scudo_row(both, "requested_seq_bytes")->note;
+  EXPECT_FALSE(both.failed(gate));
   Table above, below;
   above.under("glibc").steady("w", 1, 2, 681552).under("scudo").steady("w", 1, 2, 683601);
   below.under("glibc").steady("w", 1, 2, 681552).under("scudo").steady("w", 1, 2, 681551);

@@ -213,6 +213,9 @@ void judge_range(const std::vector<double>& vb, const std::vector<double>& vc, d
   r.change = check_measured::relative_change(r.cur, r.base);
   r.note = "the baseline's allocators differ (" + std::to_string(static_cast<long long>(lo)) + " to " +
            std::to_string(static_cast<long long>(hi)) + "): compared with that range";
+  if (*cur_lo != *cur_hi)
+    r.note += "; current repetitions differ (" + std::to_string(static_cast<long long>(*cur_lo)) + " to " +
+              std::to_string(static_cast<long long>(*cur_hi)) + ")";
 }
 
 }  // namespace
