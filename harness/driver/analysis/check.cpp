@@ -182,28 +182,14 @@ CheckRow judge_status(const CellId& cell, const Cell& b, const Cell& c) {
   return r;
 }
 
-// The baseline's one value against every current repetition: one that
-// allocates more is a regression.
-void judge_exact(const std::vector<double>& vb, const std::vector<double>& vc, CheckRow& r) {
-  const double limit = r.threshold / 100.0 + kEpsilon;
-  r.base = vb.front();
-  r.cur = median(vc);
-  r.change = check_measured::relative_change(r.cur, r.base);
-  const auto [lo, hi] = std::minmax_element(vc.begin(), vc.end());
-  // The repetition that decides the verdict is the one shown, so that the
-  // change and the verdict always agree.
-  if (check_measured::relative_change(*hi, r.base) > limit) r.verdict = Verdict::regressed, r.cur = *hi;
-  else if (check_measured::relative_change(*lo, r.base) < -limit) r.verdict = Verdict::improved, r.cur = *lo;
-  r.change = check_measured::relative_change(r.cur, r.base);
-  if (*lo != *hi)
-    r.note = "current repetitions differ (" + std::to_string(static_cast<long long>(*lo)) + " to " +
-             std::to_string(static_cast<long long>(*hi)) + ")";
-}
-
-// The baseline's values against every current repetition where the
-// baseline's allocators disagree on the figure: inside [lo, hi] is ok, above
-// is a regression, below an improvement, beyond the threshold.
-void judge_range(const std::vector<double>& vb, const std::vector<double>& vc, double lo, double hi, CheckRow& r) {
+// Every current repetition against [lo, hi] (the baseline's one value, or
+// the range its allocators span): one above is a regression, all at or below
+// with one below an improvement, beyond the threshold. The repetition that
+// decides the verdict is the one shown, so that the change and the verdict
+// always agree. Returns "current repetitions differ (a to b)" when they do,
+// else "".
+std::string judge_within(const std::vector<double>& vb, const std::vector<double>& vc, double lo, double hi,
+                         CheckRow& r) {
   const double limit = r.threshold / 100.0 + kEpsilon;
   r.base = vb.front();
   r.cur = median(vc);
@@ -211,11 +197,9 @@ void judge_range(const std::vector<double>& vb, const std::vector<double>& vc, d
   if (check_measured::relative_change(*cur_hi, hi) > limit) r.verdict = Verdict::regressed, r.cur = *cur_hi;
   else if (check_measured::relative_change(*cur_lo, lo) < -limit) r.verdict = Verdict::improved, r.cur = *cur_lo;
   r.change = check_measured::relative_change(r.cur, r.base);
-  r.note = "the baseline's allocators differ (" + std::to_string(static_cast<long long>(lo)) + " to " +
-           std::to_string(static_cast<long long>(hi)) + "): compared with that range";
-  if (*cur_lo != *cur_hi)
-    r.note += "; current repetitions differ (" + std::to_string(static_cast<long long>(*cur_lo)) + " to " +
-              std::to_string(static_cast<long long>(*cur_hi)) + ")";
+  if (*cur_lo == *cur_hi) return "";
+  return "current repetitions differ (" + std::to_string(static_cast<long long>(*cur_lo)) + " to " +
+         std::to_string(static_cast<long long>(*cur_hi)) + ")";
 }
 
 }  // namespace
@@ -367,21 +351,17 @@ std::vector<Pair> pair_cells(const Side& base, const Side& cur) {
 }
 
 // The lowest and the highest value of `column` that any allocator had in the
-// side's cells of the same program (workload, app, size, arguments, TM method,
-// threads). A program's own figure that differs between allocators depends on
+// side's cells of the same program (its group: workload, size, arguments, TM
+// method; and threads). A program's own figure that differs between allocators depends on
 // the allocator: libitm's logs grow with the ownership records a transaction
 // touches, and where the allocator puts blocks decides how many (two blocks in
 // one 32-byte stripe share one), so labyrinth's heap peak under scudo, which
 // places blocks at random, takes either of two values from run to run.
 std::pair<double, double> allocators_span(const Side& side, const Cell& cell, const std::string& column) {
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  for (const Cell& other : side.cells.cells) {
-    const CellId &a = other.id, &b = cell.id;
-    if (a.workload != b.workload || a.app != b.app || a.size != b.size || a.args != b.args || a.tm != b.tm ||
-        a.threads != b.threads)
-      continue;
-    for (double v : values_of(side, other, column)) lo = std::min(lo, v), hi = std::max(hi, v);
-  }
+  for (const Cell& other : side.cells.cells)
+    if (other.group == cell.group && other.id.threads == cell.id.threads)
+      for (double v : values_of(side, other, column)) lo = std::min(lo, v), hi = std::max(hi, v);
   return {lo, hi};
 }
 
@@ -532,11 +512,13 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
         if (!vc.empty()) r.cur = check_measured::center(vc);
         r.note = vc.empty() ? "no values in the current runs" : "no values in the baseline";
       } else if (in_range) {
-        judge_range(vb, vc, span_lo, span_hi, r);
-        if (!note.empty()) r.note = note + "; " + r.note;
-        if (!allowed_note.empty()) r.note += "; " + allowed_note;
+        const std::string differ = judge_within(vb, vc, span_lo, span_hi, r);
+        r.note = "the baseline's allocators differ (" + std::to_string(static_cast<long long>(span_lo)) + " to " +
+                 std::to_string(static_cast<long long>(span_hi)) + "): compared with that range" +
+                 (differ.empty() ? "" : "; " + differ) + (allowed_note.empty() ? "" : "; " + allowed_note);
       } else if (exact) {
-        judge_exact(vb, vc, r);
+        const std::string differ = judge_within(vb, vc, vb.front(), vb.front(), r);
+        if (!differ.empty()) r.note = differ;
       } else if (check_measured::prepare(vb, vc, r)) {
         check_measured::Measured m{result.rows.size(), vb, vc, {}, {}, rule->group};
         if (check_measured::is_time(column) && c.allocator != reference) {
