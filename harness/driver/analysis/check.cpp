@@ -44,7 +44,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // figure does: those are exact only when the run never had two workers alive
 // at once (memprof's threads_peak_count at most 2: main and one worker) —
 // xmalloc at one thread is a producer and a consumer.
-enum class Kind { deterministic, measured };
+enum class Kind { deterministic, measured, simulated };
 
 struct MetricRule {
   std::string name;
@@ -62,7 +62,10 @@ std::vector<MetricRule> metrics_from_keys() {
   std::vector<MetricRule> rules;
   for (const contract::KeyInfo& k : contract::kKeys)
     if (k.is_checked())
-      rules.push_back({std::string(k.name), k.kind == "deterministic" ? Kind::deterministic : Kind::measured,
+      rules.push_back({std::string(k.name),
+                       k.kind == "deterministic" ? Kind::deterministic
+                       : k.kind == "simulated"   ? Kind::simulated
+                                                 : Kind::measured,
                        std::string(k.group), k.source == "counter"});
   return rules;
 }
@@ -73,10 +76,20 @@ const std::vector<MetricRule> kMetrics = metrics_from_keys();
 // metric or the deterministic group is given.
 // Memory, and counts compared as measured (threads > 1), move by up to ~15% between two sweeps of the
 // same build on this project's 2-core VM (the threads interleave differently; scripts/aa-check): 20%.
-const std::map<std::string, double> kDefaultThresholds = {{"time", 5.0}, {"memory", 20.0}, {"deterministic", 20.0}};
+// Simulated figures: the floor of their allowance (judge_simulated). Two
+// simulated runs of one build at one thread agree exactly or within a few
+// parts per million (docs/check.md measures it), so 0.5% is far above their
+// noise and well below the +1% and +2% regressions the gate is tested on.
+const std::map<std::string, double> kDefaultThresholds = {
+    {"time", 5.0}, {"memory", 20.0}, {"deterministic", 20.0}, {"simulated", 0.5}};
+
+// A simulated figure whose repetitions differ (threads interleave differently
+// from run to run, so transactions abort differently) is allowed this many
+// times the widest relative spread of either side's repetitions.
+constexpr double kSimulatedSpreadFactor = 2.0;
 
 std::string known_threshold_names() {
-  std::string out = "time, memory, deterministic";
+  std::string out = "time, memory, deterministic, simulated";
   for (const MetricRule& r : kMetrics) out += ", " + r.name;
   return out;
 }
@@ -202,6 +215,40 @@ std::string judge_within(const std::vector<double>& vb, const std::vector<double
          std::to_string(static_cast<long long>(*cur_hi)) + ")";
 }
 
+// A simulated figure: the medians of the two sides' repetitions against an
+// allowance for its repeatability, the larger of the threshold (the floor)
+// and kSimulatedSpreadFactor times the widest spread of either side's
+// repetitions relative to the baseline. The allowance is the smallest change
+// the comparison flags: `detectable`.
+void judge_simulated(const std::vector<double>& vb, const std::vector<double>& vc, CheckRow& r) {
+  r.base = median(vb);
+  r.cur = median(vc);
+  r.change = check_measured::relative_change(r.cur, r.base);
+  auto spread = [&](const std::vector<double>& v) {
+    const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+    return r.base > 0 ? (*hi - *lo) / r.base : 0.0;
+  };
+  const double widest = std::max(spread(vb), spread(vc));
+  const double allowance = std::max(r.threshold / 100.0, kSimulatedSpreadFactor * widest);
+  r.detectable = allowance;
+  if (r.change > allowance + kEpsilon) r.verdict = Verdict::regressed;
+  else if (r.change < -allowance - kEpsilon) r.verdict = Verdict::improved;
+  if (widest > 0) {
+    char text[128];
+    std::snprintf(text, sizeof text, "repetitions differ by up to %.3g%%: allowed %.3g%%", widest * 100.0,
+                  allowance * 100.0);
+    r.note = text;
+  }
+}
+
+// How a side's simulated runs of a cell were simulated (runs.csv's
+// `sim_setup`); "" when none says.
+std::string simulator_of(const Side& side, const Cell& cell) {
+  for (const CsvRow* row : side.cells.serving(cell, keys::sim_setup))
+    if (const std::string& s = side.table->text(*row, keys::sim_setup); !s.empty()) return s;
+  return "";
+}
+
 }  // namespace
 
 const char* verdict_name(Verdict v) {
@@ -211,6 +258,7 @@ const char* verdict_name(Verdict v) {
     case Verdict::improved: return "improved";
     case Verdict::noisy: return "noisy";
     case Verdict::undecided: return "undecided";
+    case Verdict::suspect: return "suspect";
     case Verdict::missing: return "missing";
     case Verdict::failed: return "failed";
     case Verdict::not_comparable: return "not comparable";
@@ -375,7 +423,7 @@ std::string machine_of(const Meta& m) {
 }  // namespace
 
 const std::vector<std::string>& difference_names() {
-  static const std::vector<std::string> names = {"args", "env", "library", "tm", "machine"};
+  static const std::vector<std::string> names = {"args", "env", "library", "tm", "machine", "simulator"};
   return names;
 }
 
@@ -467,6 +515,11 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
     result.rows.push_back(std::move(status));
     if (b.ok.empty() || c.ok.empty()) continue;
 
+    // Simulated figures compare only between runs simulated alike.
+    const std::string sim_b = simulator_of(base, b), sim_c = simulator_of(cur, c);
+    const bool sim_differ = !sim_b.empty() && !sim_c.empty() && sim_b != sim_c;
+    if (sim_differ && !config.allow_different.count("simulator"))
+      result.not_comparable["simulator"].push_back("simulated on " + sim_b + " in the baseline, on " + sim_c + " now");
     const bool one_thread = c.id.threads == 1;
     const bool one_worker_at_once = most_threads_alive(base, b) <= kMostThreadsOfOneWorker &&
                                     most_threads_alive(cur, c) <= kMostThreadsOfOneWorker;
@@ -479,6 +532,25 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
       }
       std::vector<double> vb = values_of(base, b, column), vc = values_of(cur, c, column);
       if (vb.empty() && vc.empty()) continue;
+      if (rule->kind == Kind::simulated) {
+        CheckRow r = new_row(c.id, rule->name, Comparison::simulated);
+        r.n_base = vb.size();
+        r.n_cur = vc.size();
+        r.threshold = threshold_for(*rule, false);
+        if (sim_differ && !config.allow_different.count("simulator")) {
+          r.verdict = Verdict::not_comparable;
+          r.note = "simulated differently: " + sim_b + " in the baseline, " + sim_c + " now";
+        } else if (vb.empty() || vc.empty()) {
+          r.verdict = Verdict::missing;
+          r.note = vc.empty() ? "no simulated runs in the current runs" : "no simulated runs in the baseline";
+        } else {
+          judge_simulated(vb, vc, r);
+          if (sim_differ) r.note += std::string(r.note.empty() ? "" : "; ") + "simulated differently (allowed)";
+        }
+        if (!allowed_note.empty()) r.note = r.note.empty() ? allowed_note : r.note + "; " + allowed_note;
+        result.rows.push_back(std::move(r));
+        continue;
+      }
       bool exact = rule->kind == Kind::deterministic && one_thread;
       if (exact && !rule->order_free && !one_worker_at_once) {
         exact = false;
@@ -501,7 +573,8 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
       r.threshold = threshold_for(*rule, exact);
       r.note = note;
       if (!allowed_note.empty()) r.note = r.note.empty() ? allowed_note : r.note + "; " + allowed_note;
-      if (check_measured::is_time(column) && (base.cells.busy_runs(b) || cur.cells.busy_runs(c)))
+      r.busy = check_measured::is_time(column) && (base.cells.busy_runs(b) || cur.cells.busy_runs(c));
+      if (r.busy)
         r.note += std::string(r.note.empty() ? "" : "; ") + "measured on a busy machine (" +
                   (base.cells.busy_runs(b) ? "baseline" : "") +
                   (base.cells.busy_runs(b) && cur.cells.busy_runs(c) ? ", " : "") +
@@ -546,6 +619,16 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
   }
 
   check_measured::decide(result.rows, measured, config.alpha, reference, result.notes);
+  // A time that moved while the machine was busy says more about the machine.
+  std::size_t suspect = 0;
+  if (!config.trust_busy)
+    for (CheckRow& r : result.rows)
+      if (r.busy && (r.verdict == Verdict::regressed || r.verdict == Verdict::improved)) {
+        r.note = std::string(r.verdict == Verdict::regressed ? "slower" : "faster") + " beyond the threshold, but " +
+                 r.note + ": suspect, not a verdict (--trust-busy judges it)";
+        r.verdict = Verdict::suspect;
+        ++suspect;
+      }
   // A time that moved comes with what moved with it, as far as it was measured.
   auto cell_of = [](const Side& side, const CellId& id) -> const Cell* {
     for (const Cell& c : side.cells.cells)
@@ -587,10 +670,14 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
                               " repetitions: a side with one value has no spread to test against, so a change there "
                               "is at worst noisy; run both with --reps and --profile-reps 2 or more (5 or more to "
                               "see changes of 10-20%)");
+  if (suspect > 0)
+    result.warnings.push_back(std::to_string(suspect) + " time(s) moved beyond their threshold on a busy machine: "
+                              "suspect, not regressed or improved (rerun on an idle machine, or --trust-busy)");
   if (skipped_measured > 0)
     result.notes.push_back("--deterministic-only: " + std::to_string(skipped_measured) +
                            " comparison(s) not made: times, memory, counts at threads > 1 or whose baseline "
-                           "repetitions differ, and peaks of workers that ran side by side");
+                           "repetitions differ, and peaks of workers that ran side by side (simulated figures are "
+                           "compared)");
   return result;
 }
 

@@ -25,12 +25,14 @@ struct CheckConfig {
   bool fail_on_missing = false;     // a cell absent from the current side fails
   bool fail_on_change = false;      // an exact compare that moved either way fails (a CI gate)
   bool fail_on_undecided = false;   // a time whose detectable change is above its threshold fails
+  bool trust_busy = false;          // a time measured on a busy machine may regress (else it is suspect)
   // Differences in how two cells ran that the user allows by name
   // (difference_names()); any other makes the cell not comparable.
   std::set<std::string> allow_different;
 };
 
-// What two sides may differ in, by name: args, env, library, tm, machine.
+// What two sides may differ in, by name: args, env, library, tm, machine,
+// simulator (valgrind's version, the CPU it shows the program, its caches).
 const std::vector<std::string>& difference_names();
 
 // Adds "metric=pct" to `thresholds`; throws UsageError for an unknown metric or
@@ -44,15 +46,17 @@ void add_thresholds_file(const std::filesystem::path& file, std::map<std::string
 // allocator library, TM method): listed, never compared. undecided: a time
 // whose repetitions could not have shown a change of its threshold (the
 // smallest change they detect, `detectable`, is above it): neither ok nor
-// regressed.
-enum class Verdict { ok, regressed, improved, noisy, undecided, missing, failed, not_comparable };
+// regressed. suspect: a time that moved beyond its threshold while either
+// side ran on a busy machine (other processes took the CPU): not a failure
+// unless --trust-busy.
+enum class Verdict { ok, regressed, improved, noisy, undecided, suspect, missing, failed, not_comparable };
 const char* verdict_name(Verdict v);
 
 // How a row was compared: the runs' status, a cell on one side only, an exact
 // value, a deterministic figure against the range the baseline's allocators
-// span (when they disagree on it: it depends on the allocator), or medians
-// with the U-test.
-enum class Comparison { status, cell, exact, range, measured };
+// span (when they disagree on it: it depends on the allocator), medians
+// with the U-test, or a simulated figure's medians against its repeatability.
+enum class Comparison { status, cell, exact, range, measured, simulated };
 
 struct CheckRow {
   CellId cell;                // the current side's (the baseline's where the cell is only there)
@@ -71,9 +75,11 @@ struct CheckRow {
   // Times: the smallest slowdown (relative, 0.05 = 5%) this comparison detects
   // with probability 0.8 at its repetitions and spread, at the level a single
   // change needs after the correction over the check's times (alpha / their
-  // number); +inf when it cannot be tested. NaN for other rows.
+  // number); +inf when it cannot be tested. Simulated figures: the smallest
+  // change flagged (the allowance for their repeatability). NaN for other rows.
   double detectable = NAN;
   Verdict verdict = Verdict::ok;
+  bool busy = false;          // a time either side measured on a busy machine
   std::string note;           // why, when it is not obvious
   std::string relative;       // "" or the reference allocator the base and cur values are ratios to
 };

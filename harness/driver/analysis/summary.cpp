@@ -68,9 +68,10 @@ fs::path write_summary(const fs::path& dir) {
       const stats::Summary s = stats::summarize(values);
       const stats::LogEstimate e = stats::log_estimate(values);
       const bool timed = cell.timed && (m == kRequestedPerElement || m == kRssPerElement ? false : from_timed_runs(m));
+      const RunKind kind = from_simulated_runs(m) ? RunKind::simulated : timed ? RunKind::timed : RunKind::profiled;
       CsvRow row = {id.workload, id.app, id.size, id.args, id.allocator, id.alloc_library, id.alloc_env, id.tm,
                     std::to_string(id.threads)};
-      row.insert(row.end(), {m, kind_name(timed ? RunKind::timed : RunKind::profiled), std::to_string(s.n), num(s.mean),
+      row.insert(row.end(), {m, kind_name(kind), std::to_string(s.n), num(s.mean),
                              num(s.median), num(s.stddev), num(s.ci_low), num(s.ci_high), num(e.center), num(e.low),
                              num(e.high)});
       // The verdicts of the tables: the time (the cell's time key) and the peak RSS.

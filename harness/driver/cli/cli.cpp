@@ -28,7 +28,8 @@ void to_json(nlohmann::json& j, const Options& o) {
                      {"workloads_file", o.workload_files}, {"preset", o.preset},
                      {"sizes", o.workload_sizes}, {"args", o.workload_args},
                      {"no_plot", o.no_plot}, {"precision", o.precision}, {"max_reps", o.max_reps},
-                     {"budget", o.budget_minutes}};
+                     {"budget", o.budget_minutes}, {"simulate", o.simulate}, {"simulate_reps", o.simulate_reps},
+                     {"simulate_threads", o.simulate_threads}};
 }
 
 void from_json(const nlohmann::json& j, Options& o) {
@@ -58,6 +59,9 @@ void from_json(const nlohmann::json& j, Options& o) {
   o.workload_files = j.value("workloads_file", std::vector<std::string>{});
   o.preset = j.value("preset", std::string());
   o.workload_sizes = j.value("sizes", std::map<std::string, std::string>{});
+  o.simulate = j.value("simulate", false);
+  o.simulate_reps = j.value("simulate_reps", -1);
+  o.simulate_threads = j.value("simulate_threads", std::vector<int>{});
   o.workload_args = j.value("args", std::map<std::string, std::vector<std::string>>{});
   o.no_plot = j.value("no_plot", false);
   o.precision = j.value("precision", 0.0);
@@ -254,6 +258,20 @@ Command parse_command_line(int argc, char** argv) {
                  "Profiled runs of every cell (memprof in front: the memory figures); default 1 at one thread, "
                  "where memprof's counts are exact, and 3 at more; 0: none")
       ->envname("ALLOCSTAMP_PROFILE_REPS")->check(CLI::Range(0, 1000))->default_str("1 or 3");
+  app.add_flag("--simulate", o.simulate,
+               "Add simulated runs to every cell: the program under valgrind's callgrind with the allocator alone "
+               "preloaded, only its measured phase counted (instructions, simulated cache misses, estimated "
+               "cycles: the sim_* columns). Exact at one thread, whatever the machine is doing, so bench check "
+               "sees changes of well under 1% there; about 50 times slower than a timed run; never a time")
+      ->envname("ALLOCSTAMP_SIMULATE");
+  app.add_option("--simulate-reps", o.simulate_reps,
+                 "With --simulate: simulated runs of every cell; default 1 at one thread, 3 at more (where "
+                 "transactions' aborts follow the interleaving)")
+      ->envname("ALLOCSTAMP_SIMULATE_REPS")->check(CLI::Range(0, 1000))->default_str("1 or 3");
+  app.add_option("--simulate-threads", o.simulate_threads,
+                 "With --simulate: the thread counts of the simulated runs, when they differ from --threads "
+                 "(the ci preset: timed and profiled at 1, simulated at 1 and 2)")
+      ->delimiter(',')->envname("ALLOCSTAMP_SIMULATE_THREADS")->check(CLI::Range(1, 1024))->default_str("--threads");
   app.add_option("--tm", o.tm, "TM method for transactional workloads: ml_wt, gl_wt, serialirr, lock, seq")
       ->envname("ALLOCSTAMP_TM")->check(CLI::IsMember({"ml_wt", "gl_wt", "serialirr", "lock", "seq"}));
   app.add_option("--out", o.out, "Results folder (default results/runs/<timestamp>)")->envname("ALLOCSTAMP_OUT");
@@ -353,6 +371,8 @@ Command parse_command_line(int argc, char** argv) {
     if (a.find('/') != std::string::npos && !(a.find(':') < a.find('=') && a.find(':') < a.find('/'))) absolute(a);
   std::sort(o.threads.begin(), o.threads.end());
   o.threads.erase(std::unique(o.threads.begin(), o.threads.end()), o.threads.end());
+  std::sort(o.simulate_threads.begin(), o.simulate_threads.end());
+  o.simulate_threads.erase(std::unique(o.simulate_threads.begin(), o.simulate_threads.end()), o.simulate_threads.end());
   return command;
 }
 

@@ -27,6 +27,13 @@ struct Options {
   int max_reps = 30;
   double budget_minutes = 0;            // 0: no limit
   int profile_reps = -1;                // profiled runs per cell; -1: 1 at one thread, 3 at more; 0: none
+  // --simulate: simulated runs too (the allocator alone under valgrind's
+  // callgrind, run/simulation.h), `simulate_reps` per cell (-1: 1 at one
+  // thread, where the count is exact, 3 at more), at `simulate_threads`
+  // (empty: the sweep's --threads; the ci preset simulates at 2 threads too).
+  bool simulate = false;
+  int simulate_reps = -1;
+  std::vector<int> simulate_threads;
   std::string tm = "ml_wt";
   std::string out;                      // results folder; empty: results/runs/<timestamp>
   double timeout_seconds = 600;
@@ -58,6 +65,13 @@ struct Options {
   }
   // Some run preloads memprof.
   bool profiled() const;
+  // Simulated runs of a cell at `threads` threads.
+  int simulated_runs(int threads) const {
+    if (!simulate) return 0;
+    return simulate_reps >= 0 ? simulate_reps : threads == 1 ? 1 : 3;
+  }
+  // The thread counts of the sweep's simulated runs: --simulate-threads, else --threads.
+  const std::vector<int>& simulated_threads() const { return simulate_threads.empty() ? threads : simulate_threads; }
 };
 
 // `bench trace stats|replay|record` (commands/trace.cpp).
@@ -97,6 +111,7 @@ struct CheckOptions {
   bool fail_on_missing = false;
   bool fail_on_change = false;
   bool fail_on_undecided = false;
+  bool trust_busy = false;
   std::vector<std::string> allow_different;  // args, env, library, tm, machine: compared anyway
   bool all = false;                     // print ok rows too
   std::string csv;                      // every row as CSV; "-": stdout

@@ -47,6 +47,9 @@ Preset preset_from(const json& entry, const fs::path& file) {
     p.max_reps = entry.value("max_reps", 0);
     p.budget_minutes = entry.value("budget", 0.0);
     p.plot = entry.value("plot", false);
+    p.simulate = entry.value("simulate", false);
+    p.simulate_reps = entry.value("simulate_reps", -1);
+    p.simulate_threads = entry.value("simulate_threads", std::vector<int>{});
     if (entry.contains("series")) p.series = entry["series"].get<bool>() ? 1 : 0;
   } catch (const json::exception& e) {
     throw UsageError(where(std::string("has a value of the wrong type (") + e.what() + ")"), "fix the file");
@@ -63,7 +66,10 @@ Preset preset_from(const json& entry, const fs::path& file) {
   if (p.timeout_seconds < 0) throw UsageError(where("has a negative timeout"), "give seconds, or leave it out");
   if (p.precision < 0 || p.precision > 100 || p.max_reps < 0 || p.budget_minutes < 0)
     throw UsageError(where("has a precision outside 0-100, or a negative max_reps or budget"), "fix the file");
-  if (p.profile_reps < -1) throw UsageError(where("has a negative profile_reps"), "give 0 or more, or leave it out");
+  if (p.profile_reps < -1 || p.simulate_reps < -1)
+    throw UsageError(where("has a negative profile_reps or simulate_reps"), "give 0 or more, or leave it out");
+  if (std::any_of(p.simulate_threads.begin(), p.simulate_threads.end(), [](int t) { return t < 1; }))
+    throw UsageError(where("has a simulate_threads count below 1"), "fix the file");
   if (p.reps < 0 || std::any_of(p.threads.begin(), p.threads.end(), [](int t) { return t < 1; }))
     throw UsageError(where("has a repetition or thread count below 1"), "fix the file");
   return p;
@@ -85,7 +91,9 @@ std::vector<std::string> narrowing_flags(const Options& o) {
       {"--profile-reps", "ALLOCSTAMP_PROFILE_REPS"}, {"--profile", "ALLOCSTAMP_PROFILE"},
       {"--no-profile", "ALLOCSTAMP_NO_PROFILE"}, {"--series", "ALLOCSTAMP_SERIES"},
       {"--no-series", "ALLOCSTAMP_SERIES"},    {"--shard", "ALLOCSTAMP_SHARD"},
-      {"--registry", "ALLOCSTAMP_REGISTRY"},   {"--no-plot", "ALLOCSTAMP_NO_PLOT"}};
+      {"--registry", "ALLOCSTAMP_REGISTRY"},   {"--no-plot", "ALLOCSTAMP_NO_PLOT"},
+      {"--simulate", "ALLOCSTAMP_SIMULATE"},   {"--simulate-reps", "ALLOCSTAMP_SIMULATE_REPS"},
+      {"--simulate-threads", "ALLOCSTAMP_SIMULATE_THREADS"}};
   std::vector<std::string> given;  // a typed flag by its name, a variable by its own
   for (const auto& [flag, variable] : flags) {
     const std::string name = std::find(o.given.begin(), o.given.end(), flag) != o.given.end() ? flag
@@ -172,6 +180,10 @@ void apply_preset(const Preset& p, Options& o) {
   if (p.budget_minutes > 0 && !reps_typed && !chosen(o, "--budget", "ALLOCSTAMP_BUDGET")) o.budget_minutes = p.budget_minutes;
   if (p.series >= 0 && !chosen(o, "--series", "ALLOCSTAMP_SERIES") && !chosen(o, "--no-series", "ALLOCSTAMP_SERIES"))
     o.series = p.series == 1;
+  if (p.simulate && !chosen(o, "--simulate", "ALLOCSTAMP_SIMULATE")) o.simulate = true;
+  if (p.simulate_reps >= 0 && !chosen(o, "--simulate-reps", "ALLOCSTAMP_SIMULATE_REPS")) o.simulate_reps = p.simulate_reps;
+  if (!p.simulate_threads.empty() && !chosen(o, "--simulate-threads", "ALLOCSTAMP_SIMULATE_THREADS"))
+    o.simulate_threads = p.simulate_threads;
   o.plot_after = p.plot && !o.no_plot;
 }
 

@@ -30,6 +30,9 @@ struct Preset {
   int max_reps = 0;            // 0: not set
   double budget_minutes = 0;   // 0: not set
   bool plot = false;  // draw the figures and the report when the sweep ends
+  bool simulate = false;          // simulated runs too (--simulate)
+  int simulate_reps = -1;         // -1: not set
+  std::vector<int> simulate_threads;  // empty: not set
 };
 
 // Throws UsageError for an unreadable file, bad JSON, a newer schema or a bad value.

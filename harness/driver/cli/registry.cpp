@@ -63,10 +63,19 @@ std::string required_name(const json& entry, const fs::path& file, const char* w
   return name;
 }
 
+// A candidate is one library, or several joined by ':' (preloaded in that
+// order, e.g. a shim in front of an allocator): it is there when all are.
+bool candidate_exists(const std::string& candidate) {
+  std::size_t from = 0;
+  for (std::size_t colon; (colon = candidate.find(':', from)) != std::string::npos; from = colon + 1)
+    if (!fs::exists(candidate.substr(from, colon - from))) return false;
+  return fs::exists(candidate.substr(from));
+}
+
 void resolve(Allocator& a) {
   a.installed = a.candidates.empty();  // glibc: nothing to preload
   for (const auto& candidate : a.candidates)
-    if (fs::exists(candidate)) {
+    if (candidate_exists(candidate)) {
       a.library = candidate;
       a.installed = true;
       break;
@@ -137,6 +146,7 @@ void complete_variant(Allocator& variant, const std::vector<Allocator>& known, c
     throw UsageError(file.string() + ": the variant '" + variant.name + "' sets nothing",
                      "give its settings in \"env\", e.g. {\"MALLOC_CONF\": \"background_thread:true\"}");
   variant.package = base->package;
+  if (variant.no_simulation.empty()) variant.no_simulation = base->no_simulation;
   variant.candidates = base->candidates;
   variant.env = base->env;
   for (const auto& [key, value] : variant.settings) variant.env[key] = value;
@@ -156,6 +166,7 @@ void load_allocators(const fs::path& file, std::vector<Allocator>& into) {
     a.description = e.value("description", "");
     a.package = e.value("package", "");
     a.candidates = e.value("libraries", std::vector<std::string>{});
+    a.no_simulation = e.value("no_simulation", std::string());
     const json env = e.value("env", json::object());
     for (const auto& [key, value] : env.items()) {
       if (!variable_name(key))

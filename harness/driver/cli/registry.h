@@ -25,6 +25,9 @@ struct Allocator {
   std::map<std::string, std::string> env;
   std::string library;                  // resolved; empty for glibc
   bool installed = false;
+  // Why its simulated runs cannot be made (the entry's "no_simulation"; a
+  // variant takes its base's); empty: they can. bench records them skipped.
+  std::string no_simulation;
 };
 
 struct Workload {

@@ -25,6 +25,7 @@ int command_check(const CheckOptions& options, std::ostream& out, std::ostream& 
   config.fail_on_missing = options.fail_on_missing;
   config.fail_on_change = options.fail_on_change;
   config.fail_on_undecided = options.fail_on_undecided;
+  config.trust_busy = options.trust_busy;
   config.allow_different.insert(options.allow_different.begin(), options.allow_different.end());
 
   const RunsTable baseline = load_runs(options.baseline, "baseline");
@@ -139,7 +140,8 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
   check->add_option("--baseline", options.baseline, "The known-good results: a folder or its runs.csv")->required();
   check->add_option("--current", options.current, "The results to judge: a folder or its runs.csv")->required();
   check->add_option("--threshold", options.thresholds,
-                    "metric=percent, or a group (time, memory, deterministic)=percent; repeat or comma-separate")
+                    "metric=percent, or a group (time, memory, deterministic, simulated)=percent; repeat or "
+                    "comma-separate")
       ->delimiter(',');
   check->add_option("--thresholds", options.thresholds_file,
                     "JSON file of thresholds, {\"elapsed_ns\": 10, \"memory\": 8}; --threshold wins")
@@ -148,11 +150,12 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
                     "False-discovery level: a change is significant when its Benjamini-Hochberg q-value is below it")
       ->envname("ALLOCSTAMP_CHECK_ALPHA")->check(CLI::Range(0.0, 1.0));
   check->add_option("--allow-different", options.allow_different,
-                    "Compare cells that ran differently in these ways: args, env, library, tm, machine "
+                    "Compare cells that ran differently in these ways: args, env, library, tm, machine, simulator "
                     "(comma-separated); by default such cells are not comparable (exit 2)")
       ->delimiter(',')->check(CLI::IsMember(difference_names()));
   check->add_flag("--deterministic-only", options.deterministic_only,
-                  "Compare only the deterministic metrics (counts and requested bytes at 1 thread) and run status")
+                  "Compare only the deterministic metrics (counts and requested bytes at 1 thread), the simulated "
+                  "ones (bench --simulate) and run status")
       ->envname("ALLOCSTAMP_CHECK_DETERMINISTIC_ONLY");
   check->add_flag("--fail-on-missing", options.fail_on_missing, "A cell or metric absent from --current fails the check");
   check->add_flag("--fail-on-change", options.fail_on_change,
@@ -161,6 +164,9 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
   check->add_flag("--fail-on-undecided", options.fail_on_undecided,
                   "A time whose repetitions could not have detected a change of its threshold fails (a gate that "
                   "must see the threshold, not only not see a change)");
+  check->add_flag("--trust-busy", options.trust_busy,
+                  "Judge times measured on a busy machine too (by default a time that moved while other processes "
+                  "took the CPU is 'suspect', which does not fail the check)");
   check->add_flag("--all", options.all, "Print every row, not only those that are not ok");
   check->add_option("--csv", options.csv, "Also write every row as CSV to this file (-: CSV on stdout instead of the table)");
   return check;

@@ -18,9 +18,9 @@ namespace allocstamp {
 
 namespace {
 
-constexpr std::array<Verdict, 8> kVerdictOrder = {Verdict::not_comparable, Verdict::failed,   Verdict::regressed,
-                                                  Verdict::missing,        Verdict::noisy,    Verdict::undecided,
-                                                  Verdict::improved,       Verdict::ok};
+constexpr std::array<Verdict, 9> kVerdictOrder = {Verdict::not_comparable, Verdict::failed,    Verdict::regressed,
+                                                  Verdict::missing,        Verdict::noisy,     Verdict::undecided,
+                                                  Verdict::suspect,        Verdict::improved,  Verdict::ok};
 
 // Integers (counts, bytes, ns) in full; medians of an even count may end in .5.
 std::string number(double v) {
@@ -63,6 +63,7 @@ const char* comparison_name(Comparison c) {
     case Comparison::exact: return "exact";
     case Comparison::range: return "range";
     case Comparison::measured: return "measured";
+    case Comparison::simulated: return "simulated";
   }
   std::abort();
 }
@@ -81,6 +82,64 @@ void print_check_table(const CheckResult& result, bool all, std::ostream& out) {
   if (t.rows.size() > 1) out << render_text({t});
 }
 
+namespace {
+
+bool is_time_row(const CheckRow& r) { return r.how == Comparison::measured && !std::isnan(r.detectable); }
+
+// "N ok" or "N ok, k regressed, ..." of the rows `pick` chooses, in kVerdictOrder.
+template <typename Pick>
+std::string verdict_counts(const CheckResult& result, Pick pick) {
+  std::string counts;
+  for (Verdict v : kVerdictOrder) {
+    auto n = std::count_if(result.rows.begin(), result.rows.end(),
+                           [&](const CheckRow& r) { return pick(r) && r.verdict == v; });
+    if (n) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + verdict_name(v);
+  }
+  return counts;
+}
+
+// What each kind of comparison saw: deterministic figures, simulated ones
+// (with the median change they could detect) and times (how many could see
+// their threshold): a gate that could not see time says so in its last line.
+std::string kinds_summary(const CheckResult& result) {
+  std::string out;
+  auto add = [&](const std::string& part) { out += (out.empty() ? "" : "; ") + part; };
+  const std::string det = verdict_counts(result, [](const CheckRow& r) {
+    return r.how == Comparison::exact || r.how == Comparison::range;
+  });
+  add("deterministic " + (det.empty() ? std::string("none compared") : det));
+  std::vector<double> sim;
+  for (const CheckRow& r : result.rows)
+    if (r.how == Comparison::simulated && !std::isnan(r.detectable)) sim.push_back(r.detectable);
+  const std::string simulated = verdict_counts(result, [](const CheckRow& r) { return r.how == Comparison::simulated; });
+  if (simulated.empty()) {
+    add("simulated none compared");
+  } else {
+    std::sort(sim.begin(), sim.end());
+    add("simulated " + simulated +
+        (sim.empty() ? "" : ", detects " + number_text("%.2g%%", sim[sim.size() / 2] * 100.0) + " (median)"));
+  }
+  std::size_t times = 0, seeing = 0;
+  std::set<double> thresholds;
+  for (const CheckRow& r : result.rows)
+    if (is_time_row(r)) {
+      ++times;
+      thresholds.insert(r.threshold);
+      if (r.detectable <= r.threshold / 100.0 + 1e-9) ++seeing;
+    }
+  if (times == 0) {
+    add("timed none compared");
+  } else {
+    const std::string limit = thresholds.size() == 1 ? number_text("%g%%", *thresholds.begin()) : "its threshold";
+    const std::string timed = verdict_counts(result, is_time_row);
+    add("timed " + (seeing == 0 ? "undecided" : timed) + ", " + std::to_string(seeing) + " of " + std::to_string(times) +
+        " could see " + limit);
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string check_verdict_line(const CheckResult& result, const CheckConfig& config) {
   std::string counts;
   for (Verdict v : kVerdictOrder) {
@@ -88,7 +147,7 @@ std::string check_verdict_line(const CheckResult& result, const CheckConfig& con
     if (n) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + verdict_name(v);
   }
   if (!result.not_comparable.empty()) return "check: " + counts + " — NOT COMPARABLE";
-  return "check: " + counts + " — " + (result.failed(config) ? "FAIL" : "PASS");
+  return "check: " + counts + " (" + kinds_summary(result) + ") — " + (result.failed(config) ? "FAIL" : "PASS");
 }
 
 std::string check_detectable_line(const CheckResult& result) {
@@ -96,7 +155,7 @@ std::string check_detectable_line(const CheckResult& result) {
   std::size_t seeing = 0;
   std::set<double> thresholds;
   for (const CheckRow& r : result.rows) {
-    if (std::isnan(r.detectable)) continue;
+    if (!is_time_row(r)) continue;
     detectable.push_back(r.detectable);
     thresholds.insert(r.threshold);
     if (r.detectable <= r.threshold / 100.0 + 1e-9) ++seeing;

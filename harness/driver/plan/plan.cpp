@@ -1,5 +1,5 @@
 // plan.cpp — repetition round, then workload, then thread count, then kind
-// (timed, profiled), then allocator: every allocator runs once in a round
+// (timed, profiled, simulated), then allocator: every allocator runs once in a round
 // before any runs again, timed and profiled runs of a round side by side.
 #include "plan/plan.h"
 
@@ -13,6 +13,8 @@ std::string Run::key() const {
          std::to_string(rep) + "|" + kind_name(kind);
 }
 
+bool simulable(const Workload& w) { return w.family != "micro"; }
+
 bool Options::profiled() const {
   for (int t : threads)
     if (profiled_runs(t) > 0) return true;
@@ -24,13 +26,30 @@ std::vector<Run> make_plan(const Options& options, const std::vector<Workload>& 
   std::vector<Run> plan;
   std::mt19937 shuffler(options.seed);
   int rounds = options.reps;
-  for (int threads : options.threads) rounds = std::max(rounds, options.profiled_runs(threads));
+  std::vector<int> all_threads = options.threads;
+  for (int threads : options.simulated_threads())
+    if (std::find(all_threads.begin(), all_threads.end(), threads) == all_threads.end()) all_threads.push_back(threads);
+  std::sort(all_threads.begin(), all_threads.end());
+  auto runs_of = [&](RunKind kind, int threads) {
+    const bool in_sweep = std::find(options.threads.begin(), options.threads.end(), threads) != options.threads.end();
+    const auto& sim = options.simulated_threads();
+    switch (kind) {
+      case RunKind::timed: return in_sweep ? options.reps : 0;
+      case RunKind::profiled: return in_sweep ? options.profiled_runs(threads) : 0;
+      case RunKind::simulated:
+        return std::find(sim.begin(), sim.end(), threads) != sim.end() ? options.simulated_runs(threads) : 0;
+    }
+    return 0;
+  };
+  for (int threads : all_threads)
+    for (RunKind kind : {RunKind::profiled, RunKind::simulated}) rounds = std::max(rounds, runs_of(kind, threads));
   for (int rep = 1; rep <= rounds; ++rep) {
     std::vector<Run> round;
     for (const Workload& w : workloads)
-      for (int threads : options.threads)
-        for (RunKind kind : {RunKind::timed, RunKind::profiled}) {
-          if (rep > (kind == RunKind::timed ? options.reps : options.profiled_runs(threads))) continue;
+      for (int threads : all_threads)
+        for (RunKind kind : {RunKind::timed, RunKind::profiled, RunKind::simulated}) {
+          if (rep > runs_of(kind, threads)) continue;
+          if (kind == RunKind::simulated && !simulable(w)) continue;
           for (const Allocator& a : allocators)
             round.push_back(Run{0, w, a, options.size_of(w.name), w.tm ? options.tm : "", threads, rep, kind});
         }

@@ -19,10 +19,14 @@ struct Run {
   std::string size;
   std::string tm;  // "" for workloads that are not transactional
   int threads = 1;
-  int rep = 1;  // counted apart for timed and profiled runs
+  int rep = 1;  // counted apart for timed, profiled and simulated runs
   RunKind kind = RunKind::timed;
   std::string key() const;
 };
+
+// Whether a workload's simulated runs mean anything: not the micro-benchmarks,
+// whose iterations depend on the time they take (Google Benchmark).
+bool simulable(const Workload& w);
 
 std::vector<Run> make_plan(const Options& options, const std::vector<Workload>& workloads,
                            const std::vector<Allocator>& allocators);

@@ -308,6 +308,7 @@ void ResultsFolder::append(const Run& run, const RunSetting& setting, Status sta
                            const Records& r) {
   KeyValues values = r.memprof;
   for (const auto& [k, v] : r.metrics) values[k] = v;
+  for (const auto& [k, v] : r.simulated) values[k] = v;
   values[keys::run_id] = std::to_string(run.id);
   values[keys::workload] = run.workload.name;
   values[keys::app] = run.workload.app;

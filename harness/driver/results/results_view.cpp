@@ -77,8 +77,11 @@ std::vector<CellSummary> summarize_cells(const ResultsView& view) {
     c.group = cell.group;
     c.allocator = cell.allocator;
     c.threads = cell.id.threads;
-    for (const CsvRow* r : cell.ok) (t.kind(*r) == RunKind::timed ? c.timed_runs : c.profiled_runs) += 1;
-    c.time_under_memprof = !cell.timed && !cell.ok.empty();
+    for (const CsvRow* r : cell.ok) {
+      if (t.kind(*r) == RunKind::timed) ++c.timed_runs;
+      if (t.kind(*r) == RunKind::profiled) ++c.profiled_runs;
+    }
+    c.time_under_memprof = !cell.timed && c.profiled_runs > 0;
     c.time = cells.estimate(cell, "time");
     c.peak_rss_kb = cells.estimate(cell, keys::maxrss_kb);
     c.heap_peak_bytes = median_of(cells.values(cell, keys::heap_requested_peak_bytes));

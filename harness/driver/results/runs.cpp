@@ -96,8 +96,9 @@ void validate(const RunsTable& t, const std::string& role) {
     if (!is_count(threads) || threads[0] == '0') bad(keys::threads, "'" + threads + "' is not a thread count");
     Status status;
     if (!parse_status(t.text(row, keys::status), status)) bad(keys::status, "'" + t.text(row, keys::status) + "' is not a status");
-    if (t.has(keys::kind) && t.text(row, keys::kind) != "timed" && t.text(row, keys::kind) != "profiled")
-      bad(keys::kind, "'" + t.text(row, keys::kind) + "' is not timed or profiled");
+    RunKind kind;
+    if (t.has(keys::kind) && !parse_kind(t.text(row, keys::kind), kind))
+      bad(keys::kind, "'" + t.text(row, keys::kind) + "' is not timed, profiled or simulated");
     for (const char* key : {keys::workload, keys::allocator, keys::size, keys::tm})
       if (const std::string& name = t.text(row, key); !(name.empty() && (key == keys::tm || key == keys::size)))
         if (std::string problem = key == keys::allocator ? allocator_name_problem(name) : name_problem(name);
@@ -199,7 +200,29 @@ bool parse_status(const std::string& word, Status& out) {
   return false;
 }
 
-const char* kind_name(RunKind kind) { return kind == RunKind::timed ? "timed" : "profiled"; }
+const char* kind_name(RunKind kind) {
+  switch (kind) {
+    case RunKind::timed: return "timed";
+    case RunKind::profiled: return "profiled";
+    case RunKind::simulated: return "simulated";
+  }
+  std::abort();
+}
+
+bool parse_kind(const std::string& word, RunKind& out) {
+  for (RunKind k : {RunKind::timed, RunKind::profiled, RunKind::simulated})
+    if (word == kind_name(k)) {
+      out = k;
+      return true;
+    }
+  return false;
+}
+
+bool from_simulated_runs(const std::string& key) {
+  for (const contract::KeyInfo& k : contract::kKeys)
+    if (k.name == key) return k.source == "simulator";
+  return false;
+}
 
 bool from_timed_runs(const std::string& key) {
   for (const contract::KeyInfo& k : contract::kKeys)
@@ -210,15 +233,16 @@ bool from_timed_runs(const std::string& key) {
 RunKind RunsTable::kind(const CsvRow& row) const {
   if (!has(keys::kind)) return default_kind;
   const std::string& field = text(row, keys::kind);
-  if (field == "timed") return RunKind::timed;
-  if (field == "profiled") return RunKind::profiled;
+  RunKind kind;
+  if (parse_kind(field, kind)) return kind;
   std::size_t id = column(keys::run_id);
   throw UsageError(source + ": the kind" + (id < row.size() ? " of run " + row[id] : "") + " is '" + field +
-                       "', not timed or profiled",
+                       "', not timed, profiled or simulated",
                    "the file is damaged: repair that row or rerun the benchmark");
 }
 
 bool serves_key(RunKind kind, const std::string& key, bool timed_present) {
+  if (from_simulated_runs(key) || kind == RunKind::simulated) return kind == RunKind::simulated && from_simulated_runs(key);
   if (!timed_present) return kind == RunKind::profiled;
   return (kind == RunKind::timed) == from_timed_runs(key);
 }

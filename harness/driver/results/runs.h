@@ -18,17 +18,24 @@ bool parse_status(const std::string& word, Status& out);
 
 // A timed run preloads the allocator alone (its times are the ones
 // published); a profiled run preloads memprof in front of it (its memory
-// figures are). Never mixed in one number.
-enum class RunKind { timed, profiled };
+// figures are); a simulated run preloads the allocator alone under valgrind's
+// callgrind, counting the measured phase's instructions and simulated cache
+// misses (its sim_* figures, and nothing else). Never mixed in one number.
+enum class RunKind { timed, profiled, simulated };
 const char* kind_name(RunKind kind);
+// False for a word that is not a kind.
+bool parse_kind(const std::string& word, RunKind& out);
 
 // Keys whose values come from timed runs: what bench and the workload
 // measure (times, wait4's peak RSS, the workload's own metrics). memprof's,
 // the counters' and the allocator's keys come from profiled runs.
 bool from_timed_runs(const std::string& key);
-// Whether a run of `kind` serves `key`: timed runs the keys from timed runs,
-// profiled runs the others; where a cell has no timed run (timed_present
-// false: an old folder, --reps 0), profiled runs serve every key.
+// Keys whose values come from simulated runs only (keys.def source simulator).
+bool from_simulated_runs(const std::string& key);
+// Whether a run of `kind` serves `key`: simulated runs the simulator's keys
+// and nothing else; timed runs the keys from timed runs, profiled runs the
+// others; where a cell has no timed run (timed_present false: an old folder,
+// --reps 0), profiled runs serve every key but the simulator's.
 bool serves_key(RunKind kind, const std::string& key, bool timed_present);
 
 struct RunsTable {

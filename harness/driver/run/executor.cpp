@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -110,6 +111,7 @@ Finished ProcessExecutor::run(const Launch& launch) {
     close_range(3, child_records_fd - 1, CLOSE_RANGE_CLOEXEC);
     close_range(child_records_fd + 1, ~0U, CLOSE_RANGE_CLOEXEC);
     for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXFSZ}) signal(sig, SIG_DFL);
+    if (launch.fixed_addresses) personality(ADDR_NO_RANDOMIZE);
     execve(launch.program.c_str(), argv.data(), envp.data());
     dprintf(2, "bench: cannot start %s: %s\n", launch.program.c_str(), std::strerror(errno));
     _exit(127);

@@ -17,6 +17,10 @@ struct Launch {
   std::vector<std::string> env;          // complete environment, "KEY=value"
   std::string log_path;                  // child's stdout and stderr
   double timeout_seconds = 600;
+  // The child's addresses not randomised (personality ADDR_NO_RANDOMIZE, as
+  // setarch -R): a simulated run's cache misses and address-hashing paths
+  // then repeat exactly.
+  bool fixed_addresses = false;
 };
 
 struct Finished {

@@ -30,6 +30,7 @@
 #include "run/records.h"
 #include "plan/shards.h"
 #include "run/shell_words.h"
+#include "run/simulation.h"
 #include "cli/registry.h"
 #include "results/results_folder.h"
 #include "analysis/summary.h"
@@ -242,6 +243,8 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   if (options.profiled() && !fs::exists(paths.memprof))
     throw UsageError("libmemprof.so is not built (" + paths.memprof.string() + ")", "run 'make build'");
   std::vector<Run> plan = make_plan(options, workloads, allocators);
+  const bool simulating = std::any_of(plan.begin(), plan.end(), [](const Run& r) { return r.kind == RunKind::simulated; });
+  const Simulator simulator = simulating ? find_simulator() : Simulator{};
   nlohmann::json workloads_meta = nlohmann::json::object();  // what the figures need to know of each
   for (const Workload& w : workloads)
     workloads_meta[w.name] = {{"family", w.family}, {"work", w.work_per_thread ? "per-thread" : "total"}};
@@ -267,6 +270,10 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
       for (const auto& e : child_environment(run, options, paths))
         if (e.rfind("LD_PRELOAD=", 0) == 0 || e.rfind("ITM_", 0) == 0 || run.allocator.env.count(e.substr(0, e.find('='))))
           out << shell_word(e) << " ";  // the entry's own variables: a variant's settings
+      if (run.kind == RunKind::simulated)
+        for (const auto& a : simulated_arguments(simulator, "<folder>/simulated/" + std::to_string(run.id) + ".callgrind",
+                                                 !run.workload.contract, "", {}))
+          if (!a.empty()) out << shell_word(a == "--tool=callgrind" ? simulator.valgrind + " " + a : a) << " ";
       out << (paths.build / run.workload.binary).string();
       for (const auto& a : child_arguments(run, options)) out << " " << a;
       out << "\n";
@@ -307,6 +314,9 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
             {"machine_warnings", warnings},
             {"inherited_environment", inherited_tuning()},
             {"memprof", !options.profiled() ? "" : paths.memprof.string()},
+            {"simulator", !simulating ? nlohmann::json(nullptr)
+                                      : nlohmann::json{{"valgrind", simulator.valgrind}, {"version", simulator.version},
+                                                       {"hwcaps", simulator.hwcaps}, {"identity", simulator.identity()}}},
             {"allocators", allocators_now},
             {"workloads", workloads_meta}};
   }
@@ -352,6 +362,13 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
       ++finished;
       return true;
     }
+    if (run.kind == RunKind::simulated && !run.allocator.no_simulation.empty()) {
+      folder.append_skipped(run, setting_of(child_environment(run, options, paths)),
+                            "not simulated: " + run.allocator.no_simulation);
+      progress.finished(run, "skipped", 0);
+      ++finished;
+      return true;
+    }
     progress.starting(run, finished);
     Launch launch;
     launch.program = (paths.build / run.workload.binary).string();
@@ -364,13 +381,30 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     }
     launch.log_path = folder.log_path(run).string();
     launch.timeout_seconds = options.timeout_seconds;
+    std::string simulated_out;
+    if (run.kind == RunKind::simulated) {
+      // valgrind in front; the program's own command after its options. About
+      // 50 times slower than natively: the timeout grows with it.
+      std::filesystem::create_directories(dir / "simulated");
+      simulated_out = (dir / "simulated" / (std::to_string(run.id) + ".callgrind")).string();
+      launch.args = simulated_arguments(simulator, simulated_out, !run.workload.contract, launch.program, launch.args);
+      launch.program = simulator.valgrind;
+      launch.fixed_addresses = true;
+      launch.timeout_seconds = options.timeout_seconds * kSimulatedTimeoutFactor;
+    }
     Finished f = executor.run(launch);
     if (f.interrupted) return false;  // not recorded: --resume runs it again
     Status status = status_of(f);
     if (f.start_failed) std::cerr << "error: " << f.error << "\n";
     Records records = parse_records(f.records);
+    std::string simulation_problem;
+    if (status == Status::ok && run.kind == RunKind::simulated) {
+      records.simulated = read_simulation(simulated_out, simulation_problem);
+      if (simulation_problem.empty()) records.simulated[keys::sim_setup] = simulator.identity();
+    }
     if (status == Status::ok) {
-      std::string problem = measurement_problem(run, records, launch.log_path);
+      std::string problem = simulation_problem.empty() ? measurement_problem(run, records, launch.log_path)
+                                                       : simulation_problem;
       if (!problem.empty()) {
         status = Status::failed;
         records.metrics["failure"] = "\"" + problem + "\"";

@@ -113,11 +113,38 @@ static inline void memprof_report_metric(const char *name, int64_t value) {
 } /* extern "C" */
 #endif
 
+/* Simulated runs (bench --simulate) run the program under valgrind's callgrind
+ * with instrumentation off until the measured phase begins, so that only the
+ * phase's instructions and cache misses are counted. The phase marks below
+ * carry callgrind's client requests for that: outside valgrind each is a few
+ * instructions (a rotate sequence that does nothing), run once per mark.
+ * Without valgrind's headers (Debian package valgrind) they are absent, and a
+ * simulated run of the program fails, saying so. */
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define MEMPROF_SIMULATED_PHASE_BEGIN() CALLGRIND_START_INSTRUMENTATION
+#define MEMPROF_SIMULATED_PHASE_END() CALLGRIND_STOP_INSTRUMENTATION
+#endif
+#endif
+#ifndef MEMPROF_SIMULATED_PHASE_BEGIN
+#define MEMPROF_SIMULATED_PHASE_BEGIN() ((void)0)
+#define MEMPROF_SIMULATED_PHASE_END() ((void)0)
+#endif
+
 #if defined(__cplusplus) && !defined(MEMPROF_BUILDING_LIBRARY)
 namespace memprof {
-/* Safe calls: no-ops when libmemprof.so is not loaded. */
-inline void phase_begin() { if (memprof_phase_begin) memprof_phase_begin(); }
-inline void phase_end() { if (memprof_phase_end) memprof_phase_end(); }
+/* Safe calls: no-ops when libmemprof.so is not loaded. The phase marks also
+ * start and stop a simulated run's counting (above): memprof's own work at the
+ * marks stays outside it. */
+inline void phase_begin() {
+  if (memprof_phase_begin) memprof_phase_begin();
+  MEMPROF_SIMULATED_PHASE_BEGIN();
+}
+inline void phase_end() {
+  MEMPROF_SIMULATED_PHASE_END();
+  if (memprof_phase_end) memprof_phase_end();
+}
 inline void tx_begin() { if (memprof_tx_begin) memprof_tx_begin(); }
 inline void tx_end() { if (memprof_tx_end) memprof_tx_end(); }
 inline void metric(const char *name, int64_t value) { memprof_report_metric(name, value); }

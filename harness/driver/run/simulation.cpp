@@ -1,0 +1,143 @@
+// simulation.cpp — valgrind found and asked once per sweep, a simulated run's
+// command line, and callgrind's totals read back into sim_* keys.
+#include "run/simulation.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "errors.h"
+#include "key_names.h"
+
+namespace allocstamp {
+
+namespace fs = std::filesystem;
+
+const char* const kSimulatedCaches[3] = {"--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"};
+
+namespace {
+
+// A command's stdout and stderr together, and its exit status.
+std::pair<std::string, int> output_of(const std::string& command) {
+  std::string text;
+  FILE* p = popen((command + " 2>&1").c_str(), "r");
+  if (!p) return {"", -1};
+  char buf[4096];
+  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) text.append(buf, n);
+  const int status = pclose(p);
+  return {text, WIFEXITED(status) ? WEXITSTATUS(status) : -1};
+}
+
+std::string find_valgrind() {
+  if (const char* path = std::getenv("PATH")) {
+    std::stringstream dirs(path);
+    std::string dir;
+    while (std::getline(dirs, dir, ':'))
+      if (!dir.empty() && access((dir + "/valgrind").c_str(), X_OK) == 0) return dir + "/valgrind";
+  }
+  return access("/usr/bin/valgrind", X_OK) == 0 ? "/usr/bin/valgrind" : "";
+}
+
+}  // namespace
+
+std::string Simulator::identity() const {
+  std::string caches;
+  for (const char* c : kSimulatedCaches) caches += std::string(caches.empty() ? "" : " ") + (c + 2);
+  return version + " callgrind; guest " + hwcaps + "; " + caches;
+}
+
+Simulator find_simulator() {
+  Simulator sim;
+  sim.valgrind = find_valgrind();
+  if (sim.valgrind.empty())
+    throw UsageError("--simulate needs valgrind, which is not installed",
+                     "apt-get install valgrind (scripts/install-deps installs it), or leave out --simulate");
+  auto [version, rc] = output_of("'" + sim.valgrind + "' --version");
+  if (rc != 0 || version.rfind("valgrind-", 0) != 0)
+    throw UsageError(sim.valgrind + " --version did not answer (" + version.substr(0, 200) + ")",
+                     "reinstall valgrind (apt-get install --reinstall valgrind)");
+  sim.version = version.substr(0, version.find_first_of("\r\n"));
+  // -v prints "Arch and hwcaps: AMD64, LittleEndian, amd64-cx16-lzcnt-...".
+  auto [verbose, vrc] = output_of("'" + sim.valgrind + "' -v --tool=none /bin/true");
+  const std::string marker = "Arch and hwcaps: ";
+  const auto at = verbose.find(marker);
+  if (vrc != 0 || at == std::string::npos)
+    throw UsageError("valgrind could not run /bin/true here (" + verbose.substr(0, 300) + ")",
+                     "check that valgrind works: valgrind /bin/true");
+  std::string line = verbose.substr(at + marker.size());
+  line = line.substr(0, line.find_first_of("\r\n"));
+  sim.hwcaps = line.substr(line.rfind(' ') + 1);  // "amd64-cx16-lzcnt-..."
+  return sim;
+}
+
+std::vector<std::string> simulated_arguments(const Simulator& sim, const std::string& out_file, bool whole_process,
+                                             const std::string& program, const std::vector<std::string>& args) {
+  std::vector<std::string> out = {"--tool=callgrind",
+                                  "--cache-sim=yes",
+                                  std::string("--instr-atstart=") + (whole_process ? "yes" : "no"),
+                                  // one thread at a time, handed round-robin (a ticket lock): the
+                                  // interleaving depends less on the host's scheduler
+                                  "--fair-sched=yes",
+                                  "--callgrind-out-file=" + out_file};
+  for (const char* c : kSimulatedCaches) out.emplace_back(c);
+  out.push_back(program);
+  out.insert(out.end(), args.begin(), args.end());
+  (void)sim;
+  return out;
+}
+
+KeyValues read_simulation(const std::string& out_file, std::string& problem) {
+  std::ifstream in(out_file);
+  if (!in) {
+    problem = "valgrind wrote no callgrind output (" + out_file + "): see the log";
+    return {};
+  }
+  std::vector<std::string> events;
+  std::vector<unsigned long long> totals;
+  std::string line;
+  while (std::getline(in, line)) {
+    // "totals:" sums the counted cost; with instrumentation switched on and
+    // off by the phase marks, callgrind 3.19's "summary:" says 0.
+    const bool is_events = line.rfind("events:", 0) == 0;
+    const bool is_totals = line.rfind("totals:", 0) == 0 || (totals.empty() && line.rfind("summary:", 0) == 0);
+    if (!is_events && !is_totals) continue;
+    std::stringstream words(line.substr(line.find(':') + 1));
+    if (is_events) {
+      events.clear();
+      for (std::string w; words >> w;) events.push_back(w);
+    } else {
+      totals.clear();
+      for (unsigned long long v; words >> v;) totals.push_back(v);
+    }
+  }
+  std::map<std::string, unsigned long long> e;
+  for (std::size_t i = 0; i < events.size(); ++i) e[events[i]] = i < totals.size() ? totals[i] : 0;
+  for (const char* needed : {"Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw"})
+    if (!e.count(needed)) {
+      problem = "callgrind's output " + out_file + " lacks the event " + needed + " (not run with --cache-sim=yes?)";
+      return {};
+    }
+  if (e["Ir"] == 0) {
+    problem = "the simulated run counted no instruction: the program marked no measured phase, or was built "
+              "without valgrind's headers (apt-get install valgrind, then make build)";
+    return {};
+  }
+  const unsigned long long l1 = e["I1mr"] + e["D1mr"] + e["D1mw"], ll = e["ILmr"] + e["DLmr"] + e["DLmw"];
+  KeyValues out;
+  out[keys::sim_instructions_count] = std::to_string(e["Ir"]);
+  out[keys::sim_data_reads_count] = std::to_string(e["Dr"]);
+  out[keys::sim_data_writes_count] = std::to_string(e["Dw"]);
+  out[keys::sim_i1_misses_count] = std::to_string(e["I1mr"]);
+  out[keys::sim_d1_misses_count] = std::to_string(e["D1mr"] + e["D1mw"]);
+  out[keys::sim_ll_misses_count] = std::to_string(ll);
+  out[keys::sim_cycles_count] = std::to_string(e["Ir"] + 10 * l1 + 100 * ll);
+  return out;
+}
+
+}  // namespace allocstamp

@@ -1,0 +1,51 @@
+// simulation.h — a simulated run (the third run kind): the workload under
+// valgrind's callgrind with the allocator alone preloaded, instrumentation off
+// until the workload's measured phase begins (the phase marks of memprof.h
+// carry callgrind's client requests), the simulated caches pinned rather than
+// read off the host. What it leaves: the sim_* keys of keys.def, read from
+// callgrind's output file.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "run/records.h"
+
+namespace allocstamp {
+
+// valgrind as this machine has it, and what a simulated program sees under it.
+struct Simulator {
+  std::string valgrind;  // the program's path
+  std::string version;   // "valgrind-3.19.0"
+  // valgrind's "Arch and hwcaps" of this host: it chooses the CPUID the
+  // program sees (valgrind shows a fixed Intel model per level: the same on an
+  // Intel Xeon and an AMD EPYC host with AVX2), so glibc's string routines too.
+  std::string hwcaps;
+  // The runs.csv `sim_setup` value: version, hwcaps and the pinned caches.
+  std::string identity() const;
+};
+
+// The simulated caches, the same on every host (callgrind would otherwise read
+// the host's): 32 KiB 8-way first-level caches and an 8 MiB 16-way last level,
+// 64-byte lines.
+extern const char* const kSimulatedCaches[3];
+
+// A simulated run may take this many times --timeout (valgrind's slowdown).
+inline constexpr double kSimulatedTimeoutFactor = 20;
+
+// Finds valgrind (PATH, then /usr/bin) and asks it what it simulates. Throws
+// UsageError when it is missing or does not run.
+Simulator find_simulator();
+
+// The command line of a simulated run: valgrind, its options, then `program`
+// and `args`. `whole_process`: count from the start (a program that marks no
+// measured phase: not a bench workload); else only the measured phase.
+std::vector<std::string> simulated_arguments(const Simulator& sim, const std::string& out_file, bool whole_process,
+                                             const std::string& program, const std::vector<std::string>& args);
+
+// The sim_* keys of callgrind's output file (its "events:"
+// and "totals:" lines). Empty with `problem` set when the file is missing or unreadable, or
+// counted no instruction (the program marked no phase, or was built without
+// valgrind's headers).
+KeyValues read_simulation(const std::string& out_file, std::string& problem);
+
+}  // namespace allocstamp
