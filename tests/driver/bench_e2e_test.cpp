@@ -339,7 +339,8 @@ TEST(BenchEndToEnd, NoWorkloadMeansTheDefaultPresetWhichFlagsNarrow) {
   ASSERT_EQ(ci.exit_code, 0) << ci.err;
   EXPECT_NE(ci.out.find("churn glibc t=1 tiny rep 1\n"), std::string::npos) << ci.out;
   EXPECT_NE(ci.out.find("churn glibc t=1 tiny rep 2 profiled"), std::string::npos) << ci.out;
-  EXPECT_NE(ci.out.find("\n3 runs; nothing was run"), std::string::npos) << "1 timed + 2 profiled\n" << ci.out;
+  EXPECT_NE(ci.out.find("churn glibc t=1 tiny rep 1 simulated\n"), std::string::npos) << ci.out;
+  EXPECT_NE(ci.out.find("\n4 runs; nothing was run"), std::string::npos) << "1 timed + 2 profiled + 1 simulated\n" << ci.out;
 }
 
 // The mission's own command: --alloc and --workload narrow the default job,

@@ -3,7 +3,9 @@
 // cell (check lists them as not comparable, naming the difference), the
 // terminal table's order always agrees with its ratios (a property on random
 // data), check's change always agrees with its two columns, and a cell
-// measured on a busy machine is named by check and by the table.
+// measured on a busy machine is named by check and by the table, and a time
+// that moved there is suspect, not regressed; simulated figures are judged
+// against their repeatability and only between runs simulated alike.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -355,6 +357,84 @@ TEST(Mechanisms, ARegressionInCheckNamesWhatMovedWithIt) {
   ASSERT_NE(mimalloc, nullptr);
   ASSERT_EQ(mimalloc->verdict, Verdict::regressed) << mimalloc->note;
   EXPECT_NE(mimalloc->note.find("no measured mechanism separates"), std::string::npos) << mimalloc->note;
+}
+
+// A time that moved beyond its threshold while either side ran on a busy
+// machine is suspect, not regressed: an A/A under load does not fail the gate.
+// --trust-busy judges it as before.
+TEST(BusyMachine, ATimeThatMovedOnABusyMachineIsSuspect) {
+  Runs base, cur;
+  for (int rep = 1; rep <= 5; ++rep) {
+    base.add("glibc", rep, 1e7 * (1 + 0.001 * rep));
+    cur.add("glibc", rep, 2e7 * (1 + 0.001 * rep), {{"others_cpu_pct", rep == 2 ? "48.0" : "1.0"}});
+  }
+  CheckConfig config;
+  const CheckResult r = compare_runs(base.table, cur.table, config);
+  const CheckRow* time = row_of(r, "glibc", "elapsed_ns");
+  ASSERT_NE(time, nullptr);
+  EXPECT_EQ(time->verdict, Verdict::suspect) << time->note;
+  EXPECT_FALSE(r.failed(config));
+  config.trust_busy = true;
+  const CheckResult trusted = compare_runs(base.table, cur.table, config);
+  EXPECT_EQ(row_of(trusted, "glibc", "elapsed_ns")->verdict, Verdict::regressed);
+  EXPECT_TRUE(trusted.failed(config));
+}
+
+// Simulated figures: exact at one thread, so a change above the 0.5% floor is
+// a regression and an equal one is ok; repetitions that differ widen the
+// allowance to twice their spread; runs simulated on another simulator are
+// not comparable unless allowed by name.
+struct SimulatedRuns {
+  Runs runs{{"sim_instructions_count", "sim_setup"}};
+  SimulatedRuns& add(int rep, double instructions, const std::string& setup = "valgrind-3.19.0; guest A") {
+    std::ostringstream v;
+    v.precision(17);
+    v << instructions;
+    runs.add("glibc", rep, 0, {{"kind", "simulated"}, {"elapsed_ns", ""}, {"sim_instructions_count", v.str()},
+                               {"sim_setup", setup}});
+    return *this;
+  }
+};
+
+TEST(Simulated, AChangeAboveItsRepeatabilityRegresses) {
+  SimulatedRuns base, same, more, less;
+  base.add(1, 1e8);
+  same.add(1, 1e8);
+  more.add(1, 1.01e8);
+  less.add(1, 1.004e8);
+  const CheckConfig config;
+  EXPECT_EQ(row_of(compare_runs(base.runs.table, same.runs.table, config), "glibc", "sim_instructions_count")->verdict,
+            Verdict::ok);
+  const CheckResult up = compare_runs(base.runs.table, more.runs.table, config);
+  const CheckRow* row = row_of(up, "glibc", "sim_instructions_count");
+  EXPECT_EQ(row->verdict, Verdict::regressed);
+  EXPECT_EQ(row->how, Comparison::simulated);
+  EXPECT_NEAR(row->detectable, 0.005, 1e-12);
+  EXPECT_TRUE(up.failed(config));
+  EXPECT_EQ(row_of(compare_runs(base.runs.table, less.runs.table, config), "glibc", "sim_instructions_count")->verdict,
+            Verdict::ok);
+}
+
+TEST(Simulated, RepetitionsThatDifferWidenTheAllowance) {
+  SimulatedRuns base, cur;
+  for (int rep = 1; rep <= 3; ++rep) base.add(rep, 1e8 * (1 + 0.01 * (rep - 2)));  // 2% apart
+  for (int rep = 1; rep <= 3; ++rep) cur.add(rep, 1.03e8 * (1 + 0.001 * (rep - 2)));
+  const CheckRow* row = row_of(compare_runs(base.runs.table, cur.runs.table, CheckConfig{}), "glibc", "sim_instructions_count");
+  EXPECT_NEAR(row->detectable, 0.04, 1e-9);
+  EXPECT_EQ(row->verdict, Verdict::ok) << row->note;
+}
+
+TEST(Simulated, AnotherSimulatorIsNotComparedUnlessAllowed) {
+  SimulatedRuns base, cur;
+  base.add(1, 1e8);
+  cur.add(1, 1.02e8, "valgrind-3.19.0; guest B");
+  CheckConfig config;
+  const CheckResult r = compare_runs(base.runs.table, cur.runs.table, config);
+  EXPECT_EQ(row_of(r, "glibc", "sim_instructions_count")->verdict, Verdict::not_comparable);
+  EXPECT_EQ(r.not_comparable.count("simulator"), 1u);
+  config.allow_different.insert("simulator");
+  EXPECT_EQ(row_of(compare_runs(base.runs.table, cur.runs.table, config), "glibc", "sim_instructions_count")->verdict,
+            Verdict::regressed);
 }
 
 }  // namespace

@@ -29,7 +29,7 @@ void to_json(nlohmann::json& j, const Options& o) {
                      {"sizes", o.workload_sizes}, {"args", o.workload_args},
                      {"no_plot", o.no_plot}, {"precision", o.precision}, {"max_reps", o.max_reps},
                      {"budget", o.budget_minutes}, {"simulate", o.simulate}, {"simulate_reps", o.simulate_reps},
-                     {"simulate_threads", o.simulate_threads}};
+                     {"simulate_threads", o.simulate_threads}, {"simulate_workloads", o.simulate_workloads}};
 }
 
 void from_json(const nlohmann::json& j, Options& o) {
@@ -62,6 +62,7 @@ void from_json(const nlohmann::json& j, Options& o) {
   o.simulate = j.value("simulate", false);
   o.simulate_reps = j.value("simulate_reps", -1);
   o.simulate_threads = j.value("simulate_threads", std::vector<int>{});
+  o.simulate_workloads = j.value("simulate_workloads", std::vector<std::string>{});
   o.workload_args = j.value("args", std::map<std::string, std::vector<std::string>>{});
   o.no_plot = j.value("no_plot", false);
   o.precision = j.value("precision", 0.0);
@@ -154,6 +155,11 @@ void validate_values(const Options& o, const CheckOptions& c, int argc, char** a
     if (!ok) throw UsageError("--out is not UTF-8 text", "name the results folder in UTF-8");
     i += n;
   }
+  if (o.reps == 0 && o.profile_reps == 0 && !o.simulate)
+    throw UsageError("--reps 0 with no profiled or simulated runs leaves nothing to run",
+                     "give --reps 1 or more, or keep the profiled runs, or add --simulate");
+  if (o.reps == 0 && o.precision > 0)
+    throw UsageError("--precision adds timed rounds, but --reps 0 makes no timed run", "leave out one of them");
   if (!std::isfinite(o.timeout_seconds)) throw UsageError("--timeout is not a number of seconds", "give e.g. --timeout 600");
   if (o.timeout_seconds <= 0)
     throw UsageError("--timeout must be > 0 (it is " + number_text("%g", o.timeout_seconds) + ")",
@@ -241,8 +247,10 @@ Command parse_command_line(int argc, char** argv) {
   app.add_option("--size", o.size, "Input size of every workload: tiny (tests), small (STAMP's simulator inputs), medium, large")
       ->envname("ALLOCSTAMP_SIZE")->check(CLI::IsMember({"tiny", "small", "medium", "large"}))
       ->default_str("the preset's, per workload (default job: each at ~100 ms or more)");
-  app.add_option("--reps", o.reps, "Timed runs of every cell: the allocator alone, no memprof (their times are the ones published)")
-      ->envname("ALLOCSTAMP_REPS")->check(CLI::Range(1, 1000))->default_str("the preset's (default job: 5)");
+  app.add_option("--reps", o.reps,
+                 "Timed runs of every cell: the allocator alone, no memprof (their times are the ones published); "
+                 "0: none (a sweep of profiled or simulated runs only)")
+      ->envname("ALLOCSTAMP_REPS")->check(CLI::Range(0, 1000))->default_str("the preset's (default job: 5)");
   app.add_option("--precision", o.precision,
                  "Repeat each cell group's timed runs (all its allocators together, interleaved) until the 95% "
                  "interval of every time ratio to the reference allocator is within ±P percent, from --reps up to "
@@ -272,6 +280,10 @@ Command parse_command_line(int argc, char** argv) {
                  "With --simulate: the thread counts of the simulated runs, when they differ from --threads "
                  "(the ci preset: timed and profiled at 1, simulated at 1 and 2)")
       ->delimiter(',')->envname("ALLOCSTAMP_SIMULATE_THREADS")->check(CLI::Range(1, 1024))->default_str("--threads");
+  app.add_option("--simulate-workloads", o.simulate_workloads,
+                 "With --simulate: simulate only these of the sweep's workloads (the ci preset leaves out the six "
+                 "that take 6-25 s each under valgrind)")
+      ->delimiter(',')->envname("ALLOCSTAMP_SIMULATE_WORKLOADS")->default_str("all of the sweep's");
   app.add_option("--tm", o.tm, "TM method for transactional workloads: ml_wt, gl_wt, serialirr, lock, seq")
       ->envname("ALLOCSTAMP_TM")->check(CLI::IsMember({"ml_wt", "gl_wt", "serialirr", "lock", "seq"}));
   app.add_option("--out", o.out, "Results folder (default results/runs/<timestamp>)")->envname("ALLOCSTAMP_OUT");

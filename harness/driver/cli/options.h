@@ -1,6 +1,7 @@
 // options.h — everything a bench invocation asks for, after parsing and
 // validation; the same struct is saved in meta.json so --resume can replay it.
 #pragma once
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -34,6 +35,7 @@ struct Options {
   bool simulate = false;
   int simulate_reps = -1;
   std::vector<int> simulate_threads;
+  std::vector<std::string> simulate_workloads;  // empty: every workload of the sweep (but micro)
   std::string tm = "ml_wt";
   std::string out;                      // results folder; empty: results/runs/<timestamp>
   double timeout_seconds = 600;
@@ -69,6 +71,11 @@ struct Options {
   int simulated_runs(int threads) const {
     if (!simulate) return 0;
     return simulate_reps >= 0 ? simulate_reps : threads == 1 ? 1 : 3;
+  }
+  // Whether `workload` gets simulated runs (--simulate-workloads, else all).
+  bool simulates(const std::string& workload) const {
+    return simulate_workloads.empty() ||
+           std::find(simulate_workloads.begin(), simulate_workloads.end(), workload) != simulate_workloads.end();
   }
   // The thread counts of the sweep's simulated runs: --simulate-threads, else --threads.
   const std::vector<int>& simulated_threads() const { return simulate_threads.empty() ? threads : simulate_threads; }

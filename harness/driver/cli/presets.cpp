@@ -50,6 +50,7 @@ Preset preset_from(const json& entry, const fs::path& file) {
     p.simulate = entry.value("simulate", false);
     p.simulate_reps = entry.value("simulate_reps", -1);
     p.simulate_threads = entry.value("simulate_threads", std::vector<int>{});
+    p.simulate_workloads = entry.value("simulate_workloads", std::vector<std::string>{});
     if (entry.contains("series")) p.series = entry["series"].get<bool>() ? 1 : 0;
   } catch (const json::exception& e) {
     throw UsageError(where(std::string("has a value of the wrong type (") + e.what() + ")"), "fix the file");
@@ -93,7 +94,7 @@ std::vector<std::string> narrowing_flags(const Options& o) {
       {"--no-series", "ALLOCSTAMP_SERIES"},    {"--shard", "ALLOCSTAMP_SHARD"},
       {"--registry", "ALLOCSTAMP_REGISTRY"},   {"--no-plot", "ALLOCSTAMP_NO_PLOT"},
       {"--simulate", "ALLOCSTAMP_SIMULATE"},   {"--simulate-reps", "ALLOCSTAMP_SIMULATE_REPS"},
-      {"--simulate-threads", "ALLOCSTAMP_SIMULATE_THREADS"}};
+      {"--simulate-threads", "ALLOCSTAMP_SIMULATE_THREADS"}, {"--simulate-workloads", "ALLOCSTAMP_SIMULATE_WORKLOADS"}};
   std::vector<std::string> given;  // a typed flag by its name, a variable by its own
   for (const auto& [flag, variable] : flags) {
     const std::string name = std::find(o.given.begin(), o.given.end(), flag) != o.given.end() ? flag
@@ -184,6 +185,8 @@ void apply_preset(const Preset& p, Options& o) {
   if (p.simulate_reps >= 0 && !chosen(o, "--simulate-reps", "ALLOCSTAMP_SIMULATE_REPS")) o.simulate_reps = p.simulate_reps;
   if (!p.simulate_threads.empty() && !chosen(o, "--simulate-threads", "ALLOCSTAMP_SIMULATE_THREADS"))
     o.simulate_threads = p.simulate_threads;
+  if (!p.simulate_workloads.empty() && !chosen(o, "--simulate-workloads", "ALLOCSTAMP_SIMULATE_WORKLOADS"))
+    o.simulate_workloads = p.simulate_workloads;
   o.plot_after = p.plot && !o.no_plot;
 }
 

@@ -33,6 +33,7 @@ struct Preset {
   bool simulate = false;          // simulated runs too (--simulate)
   int simulate_reps = -1;         // -1: not set
   std::vector<int> simulate_threads;  // empty: not set
+  std::vector<std::string> simulate_workloads;  // empty: not set
 };
 
 // Throws UsageError for an unreadable file, bad JSON, a newer schema or a bad value.

@@ -43,7 +43,7 @@ struct CellSummary {
   const Cell* cell = nullptr;
   std::string group, allocator;
   int threads = 0;
-  int timed_runs = 0, profiled_runs = 0;  // ok runs of each kind
+  int timed_runs = 0, profiled_runs = 0, simulated_runs = 0;  // ok runs of each kind
   bool time_under_memprof = false;        // the cell had no timed run: its time is the profiled runs'
   stats::LogEstimate time{};               // ns: geometric mean of the timed runs' times, 95% interval
   stats::Ratio time_vs_reference{};        // over the reference allocator's, same group and threads
@@ -57,6 +57,10 @@ struct CellSummary {
   std::vector<double> abort_pct;           // every transactional run's abort rate (% of attempts)
   double requested_per_element = NAN, rss_per_element = NAN;  // map workloads: medians over the profiled runs
   int busy_runs = 0;                       // ok runs measured on a busy machine
+  // The simulated runs' estimated cycles (median) and their quotient by the
+  // reference allocator's, same group and threads: a cost model shown beside
+  // the time, never ranked by. NaN where there are none.
+  double sim_cycles = NAN, sim_cycles_vs_reference = NAN;
   // A variant (allocator BASE:VARIANT) against its base's cell of the same group
   // and threads, as the reference above; empty standings where there is none.
   std::string base;

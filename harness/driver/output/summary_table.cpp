@@ -13,6 +13,7 @@ namespace {
 // "5 timed + 1 profiled, 1 crashed": the ok runs by kind, then every other status.
 std::string runs_of(const CellSummary& c) {
   std::string out = std::to_string(c.timed_runs) + " timed + " + std::to_string(c.profiled_runs) + " profiled";
+  if (c.simulated_runs) out += " + " + std::to_string(c.simulated_runs) + " simulated";
   for (const auto& [status, n] : c.cell->statuses)
     if (status != "ok") out += ", " + std::to_string(n) + " " + status;
   if (c.busy_runs) out += ", " + std::to_string(c.busy_runs) + " on a busy machine";
@@ -49,10 +50,11 @@ std::string per_element(double bytes) { return std::isfinite(bytes) ? number_tex
 
 Block summary_table(const ResultsView& view, const std::vector<CellSummary>& cells, const std::string& group) {
   std::vector<const CellSummary*> rows;
-  bool transactional = false, maps = false;
+  bool transactional = false, maps = false, simulated = false;
   for (const CellSummary& c : cells)
     if (c.group == group) {
       rows.push_back(&c);
+      simulated = simulated || c.simulated_runs > 0;
       transactional = transactional || !c.abort_pct.empty();
       maps = maps || std::isfinite(c.requested_per_element) || std::isfinite(c.rss_per_element);
     }
@@ -66,6 +68,7 @@ Block summary_table(const ResultsView& view, const std::vector<CellSummary>& cel
   if (transactional) header.push_back("aborts (%) [range]");
   header.insert(header.end(), {"heap peak (MiB)", "RSS end (MiB)"});
   if (maps) header.insert(header.end(), {"requested B/element", "RSS B/element"});
+  if (simulated) header.insert(header.end(), {"simulated cycles (M)", "simulated vs " + ref});
   table.rows.push_back(header);
   for (const CellSummary* c : rows) {
     std::string time = with_interval(c->time, 1e6, "%.2f");
@@ -78,6 +81,10 @@ Block summary_table(const ResultsView& view, const std::vector<CellSummary>& cel
     if (transactional) row.push_back(aborts_text(c->abort_pct));
     row.insert(row.end(), {mib(c->heap_peak_bytes), std::isfinite(c->rss_kb) ? mib(c->rss_kb * 1024) : "-"});
     if (maps) row.insert(row.end(), {per_element(c->requested_per_element), per_element(c->rss_per_element)});
+    if (simulated)
+      row.insert(row.end(), {std::isfinite(c->sim_cycles) ? number_text("%.1f", c->sim_cycles / 1e6) : "-",
+                             std::isfinite(c->sim_cycles_vs_reference) ? number_text("%.3f", c->sim_cycles_vs_reference)
+                                                                       : "-"});
     table.rows.push_back(std::move(row));
   }
   return table;
@@ -85,6 +92,8 @@ Block summary_table(const ResultsView& view, const std::vector<CellSummary>& cel
 
 std::string summary_table_legend(const ResultsView& view) {
   const std::string ref = view.cells.reference;
+  bool simulated = false;
+  for (const CsvRow& row : view.table->rows) simulated = simulated || view.table->kind(row) == RunKind::simulated;
   return "Times and peak RSS come from the timed runs (the allocator alone, no memprof); heap peak, RSS end and bytes "
          "per element from the profiled runs (memprof in front); no number mixes the two. Time is the measured phase "
          "(elapsed_ns), else the whole process's wall time; peak RSS is the process's own (wait4). Each is a geometric "
@@ -95,7 +104,12 @@ std::string summary_table_legend(const ResultsView& view) {
          "indistinguishable. Aborts: the median share of transaction attempts that aborted, with the lowest and highest "
          "run's. Heap peak (live requested bytes) and RSS end (at the end of the measured phase) are medians of the "
          "profiled runs; map workloads add the requested bytes and the RSS the fill added, per element held. Runs "
-         "counts the ok runs by kind and every other status; only ok runs enter the figures.";
+         "counts the ok runs by kind and every other status; only ok runs enter the figures." +
+         std::string(!simulated ? ""
+                                : " Simulated cycles (bench --simulate) are valgrind's estimate for the measured phase "
+                                  "(instructions + 10 x first-level + 100 x last-level cache misses), the median of "
+                                  "the simulated runs: a deterministic cost model shown beside the time, not a time, "
+                                  "and never what the rows are sorted by.");
 }
 
 }  // namespace allocstamp

@@ -49,7 +49,7 @@ std::vector<Run> make_plan(const Options& options, const std::vector<Workload>& 
       for (int threads : all_threads)
         for (RunKind kind : {RunKind::timed, RunKind::profiled, RunKind::simulated}) {
           if (rep > runs_of(kind, threads)) continue;
-          if (kind == RunKind::simulated && !simulable(w)) continue;
+          if (kind == RunKind::simulated && (!simulable(w) || !options.simulates(w.name))) continue;
           for (const Allocator& a : allocators)
             round.push_back(Run{0, w, a, options.size_of(w.name), w.tm ? options.tm : "", threads, rep, kind});
         }

@@ -80,7 +80,9 @@ std::vector<CellSummary> summarize_cells(const ResultsView& view) {
     for (const CsvRow* r : cell.ok) {
       if (t.kind(*r) == RunKind::timed) ++c.timed_runs;
       if (t.kind(*r) == RunKind::profiled) ++c.profiled_runs;
+      if (t.kind(*r) == RunKind::simulated) ++c.simulated_runs;
     }
+    c.sim_cycles = median_of(cells.values(cell, keys::sim_cycles_count));
     c.time_under_memprof = !cell.timed && c.profiled_runs > 0;
     c.time = cells.estimate(cell, "time");
     c.peak_rss_kb = cells.estimate(cell, keys::maxrss_kb);
@@ -108,6 +110,7 @@ std::vector<CellSummary> summarize_cells(const ResultsView& view) {
     }
     const Cell* ref = cells.find(c.group, c.threads, cells.reference);
     if (!ref) continue;
+    c.sim_cycles_vs_reference = c.sim_cycles / median_of(cells.values(*ref, keys::sim_cycles_count));
     if (ref == c.cell) {
       if (c.time.n > 0) c.standing = "reference";
       if (c.peak_rss_kb.n > 0) c.memory_standing = "reference";

@@ -242,6 +242,12 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   std::vector<Workload> workloads = select_workloads(options, catalog, paths);
   if (options.profiled() && !fs::exists(paths.memprof))
     throw UsageError("libmemprof.so is not built (" + paths.memprof.string() + ")", "run 'make build'");
+  // A known workload the sweep does not run is simply not simulated (a preset
+  // narrowed by --workload); a name no registry knows is a mistake.
+  for (const std::string& name : options.simulate_workloads)
+    if (std::none_of(catalog.workloads.begin(), catalog.workloads.end(), [&](const Workload& w) { return w.name == name; }))
+      throw UsageError("--simulate-workloads names '" + name + "', which is not a workload",
+                       "name workloads from bench --list");
   std::vector<Run> plan = make_plan(options, workloads, allocators);
   const bool simulating = std::any_of(plan.begin(), plan.end(), [](const Run& r) { return r.kind == RunKind::simulated; });
   const Simulator simulator = simulating ? find_simulator() : Simulator{};
@@ -270,10 +276,12 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
       for (const auto& e : child_environment(run, options, paths))
         if (e.rfind("LD_PRELOAD=", 0) == 0 || e.rfind("ITM_", 0) == 0 || run.allocator.env.count(e.substr(0, e.find('='))))
           out << shell_word(e) << " ";  // the entry's own variables: a variant's settings
-      if (run.kind == RunKind::simulated)
+      if (run.kind == RunKind::simulated) {
+        out << shell_word(simulator.valgrind) << " ";
         for (const auto& a : simulated_arguments(simulator, "<folder>/simulated/" + std::to_string(run.id) + ".callgrind",
                                                  !run.workload.contract, "", {}))
-          if (!a.empty()) out << shell_word(a == "--tool=callgrind" ? simulator.valgrind + " " + a : a) << " ";
+          if (!a.empty()) out << shell_word(a) << " ";
+      }
       out << (paths.build / run.workload.binary).string();
       for (const auto& a : child_arguments(run, options)) out << " " << a;
       out << "\n";
