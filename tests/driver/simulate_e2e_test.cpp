@@ -1,6 +1,6 @@
 // simulate_e2e_test — simulated runs through the real binary (bench
 // --simulate, then bench check): two simulated sweeps of one build agree and
-// pass; a regression planted for real (libplant_shim.so in front of glibc,
+// pass (single-threaded programs agree exactly); a regression planted for real (libplant_shim.so in front of glibc,
 // PLANT_WORK instructions per allocating call) fails the gate on the
 // simulated instructions, and padding every block fails it on the simulated
 // misses; scudo's simulated runs are refused with their measured reason.
@@ -39,11 +39,12 @@ class Simulate : public ::testing::Test {
     return testing::run_command(args, options);
   }
 
-  // A simulated-only sweep of churn and larson (tiny, one thread) into dir_/name.
+  // A simulated-only sweep of churn and maps-churn-std_map (tiny, one thread,
+  // single-threaded programs: exact under valgrind) into dir_/name.
   fs::path sweep(const std::string& name, std::vector<std::string> env = {}, const std::string& alloc = "glibc+plant") {
     const fs::path out = dir_ / name;
     const testing::CommandResult r =
-        bench({"--alloc=" + alloc, "--workload=churn,larson", "--size=tiny", "--threads=1", "--reps=0",
+        bench({"--alloc=" + alloc, "--workload=churn,maps-churn-std_map", "--size=tiny", "--threads=1", "--reps=0",
                "--profile-reps=0", "--simulate", "--registry=" + (dir_ / "plant.json").string(), "--out=" + out.string()},
               env);
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -63,13 +64,13 @@ TEST_F(Simulate, TheSameBuildTwicePassesAndAPlantedRegressionFails) {
   testing::CommandResult same = check(a, b);
   EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
   EXPECT_NE(same.out.find("simulated 8 ok"), std::string::npos) << same.out;  // 2 workloads x 4 figures
-  // 40 instructions more per allocating call: churn and larson allocate in
-  // nearly every operation of their measured phase, far above 0.5%.
+  // 40 instructions more per allocating call: churn and the map churn
+  // allocate in most operations of their measured phase, far above 0.5%.
   const fs::path planted = sweep("planted", {"PLANT_WORK=20"});
   testing::CommandResult worse = check(a, planted);
   EXPECT_EQ(worse.exit_code, 1) << worse.out << worse.err;
   const std::string rows = testing::slurp(dir_ / "check.csv");
-  for (const char* workload : {"churn,", "larson,"}) {
+  for (const char* workload : {"churn,", "maps-churn-std_map,"}) {
     const auto at = rows.find(std::string("\n") + workload);
     ASSERT_NE(at, std::string::npos) << rows;
   }

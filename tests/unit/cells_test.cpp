@@ -382,7 +382,7 @@ TEST(BusyMachine, ATimeThatMovedOnABusyMachineIsSuspect) {
 
 // Simulated figures: exact at one thread, so a change above the 0.5% floor is
 // a regression and an equal one is ok; repetitions that differ widen the
-// allowance to twice their spread; runs simulated on another simulator are
+// allowance to three times their spread; runs simulated on another simulator are
 // not comparable unless allowed by name.
 struct SimulatedRuns {
   Runs runs{{"sim_instructions_count", "sim_setup"}};
@@ -420,7 +420,7 @@ TEST(Simulated, RepetitionsThatDifferWidenTheAllowance) {
   for (int rep = 1; rep <= 3; ++rep) base.add(rep, 1e8 * (1 + 0.01 * (rep - 2)));  // 2% apart
   for (int rep = 1; rep <= 3; ++rep) cur.add(rep, 1.03e8 * (1 + 0.001 * (rep - 2)));
   const CheckRow* row = row_of(compare_runs(base.runs.table, cur.runs.table, CheckConfig{}), "glibc", "sim_instructions_count");
-  EXPECT_NEAR(row->detectable, 0.04, 1e-9);
+  EXPECT_NEAR(row->detectable, 0.06, 1e-9);  // three times the 2% spread
   EXPECT_EQ(row->verdict, Verdict::ok) << row->note;
 }
 

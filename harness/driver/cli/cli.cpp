@@ -266,11 +266,12 @@ Command parse_command_line(int argc, char** argv) {
                  "Profiled runs of every cell (memprof in front: the memory figures); default 1 at one thread, "
                  "where memprof's counts are exact, and 3 at more; 0: none")
       ->envname("ALLOCSTAMP_PROFILE_REPS")->check(CLI::Range(0, 1000))->default_str("1 or 3");
-  app.add_flag("--simulate", o.simulate,
+  app.add_flag("--simulate,!--no-simulate", o.simulate,
                "Add simulated runs to every cell: the program under valgrind's callgrind with the allocator alone "
                "preloaded, only its measured phase counted (instructions, simulated cache misses, estimated "
                "cycles: the sim_* columns). Exact at one thread, whatever the machine is doing, so bench check "
-               "sees changes of well under 1% there; about 50 times slower than a timed run; never a time")
+               "sees changes of well under 1% there; about 50 times slower than a timed run; never a time. "
+               "--no-simulate: none, even where the preset asks (the ci preset does)")
       ->envname("ALLOCSTAMP_SIMULATE");
   app.add_option("--simulate-reps", o.simulate_reps,
                  "With --simulate: simulated runs of every cell; default 1 at one thread, 3 at more (where "

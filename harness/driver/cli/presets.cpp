@@ -93,7 +93,8 @@ std::vector<std::string> narrowing_flags(const Options& o) {
       {"--no-profile", "ALLOCSTAMP_NO_PROFILE"}, {"--series", "ALLOCSTAMP_SERIES"},
       {"--no-series", "ALLOCSTAMP_SERIES"},    {"--shard", "ALLOCSTAMP_SHARD"},
       {"--registry", "ALLOCSTAMP_REGISTRY"},   {"--no-plot", "ALLOCSTAMP_NO_PLOT"},
-      {"--simulate", "ALLOCSTAMP_SIMULATE"},   {"--simulate-reps", "ALLOCSTAMP_SIMULATE_REPS"},
+      {"--simulate", "ALLOCSTAMP_SIMULATE"},   {"--no-simulate", "ALLOCSTAMP_SIMULATE"},
+      {"--simulate-reps", "ALLOCSTAMP_SIMULATE_REPS"},
       {"--simulate-threads", "ALLOCSTAMP_SIMULATE_THREADS"}, {"--simulate-workloads", "ALLOCSTAMP_SIMULATE_WORKLOADS"}};
   std::vector<std::string> given;  // a typed flag by its name, a variable by its own
   for (const auto& [flag, variable] : flags) {
@@ -181,7 +182,8 @@ void apply_preset(const Preset& p, Options& o) {
   if (p.budget_minutes > 0 && !reps_typed && !chosen(o, "--budget", "ALLOCSTAMP_BUDGET")) o.budget_minutes = p.budget_minutes;
   if (p.series >= 0 && !chosen(o, "--series", "ALLOCSTAMP_SERIES") && !chosen(o, "--no-series", "ALLOCSTAMP_SERIES"))
     o.series = p.series == 1;
-  if (p.simulate && !chosen(o, "--simulate", "ALLOCSTAMP_SIMULATE")) o.simulate = true;
+  if (p.simulate && !chosen(o, "--simulate", "ALLOCSTAMP_SIMULATE") && !chosen(o, "--no-simulate", "ALLOCSTAMP_SIMULATE"))
+    o.simulate = true;
   if (p.simulate_reps >= 0 && !chosen(o, "--simulate-reps", "ALLOCSTAMP_SIMULATE_REPS")) o.simulate_reps = p.simulate_reps;
   if (!p.simulate_threads.empty() && !chosen(o, "--simulate-threads", "ALLOCSTAMP_SIMULATE_THREADS"))
     o.simulate_threads = p.simulate_threads;
