@@ -293,7 +293,7 @@ TEST(BenchEndToEnd, BadCommandLinesLeaveNothing) {
       {"--alloc=nosuch", "--workload=test-alloc"},
       {"--workload=nosuch"},
       {"--threads=1,x", "--workload=test-alloc"},
-      {"--reps=0", "--workload=test-alloc"},
+      {"--reps=0", "--profile-reps=0", "--workload=test-alloc"},
       {"--size=enormous", "--workload=test-alloc"},
       {"--timeout=-3", "--workload=test-alloc"},
       {"--alloc=/nonexistent/lib.so", "--workload=test-alloc"},

@@ -84,7 +84,7 @@ const std::vector<MetricRule> kMetrics = metrics_from_keys();
 // level's most.
 const std::map<std::string, double> kDefaultThresholds = {
     {"time", 5.0},          {"memory", 20.0},      {"deterministic", 20.0}, {"simulated", 0.5},
-    {"sim_cycles_count", 1.0}, {"sim_d1_misses_count", 1.5}, {"sim_ll_misses_count", 5.0}};
+    {keys::sim_cycles_count, 1.0}, {keys::sim_d1_misses_count, 1.5}, {keys::sim_ll_misses_count, 5.0}};
 
 // A simulated figure whose repetitions differ (threads interleave differently
 // from run to run, so transactions abort differently) is allowed this many

@@ -283,7 +283,7 @@ Command parse_command_line(int argc, char** argv) {
       ->delimiter(',')->envname("ALLOCSTAMP_SIMULATE_THREADS")->check(CLI::Range(1, 1024))->default_str("--threads");
   app.add_option("--simulate-workloads", o.simulate_workloads,
                  "With --simulate: simulate only these of the sweep's workloads (the ci preset leaves out the six "
-                 "that take 6-25 s each under valgrind)")
+                 "that take 6-25 s each under valgrind and the two whose threads run side by side at --threads 1)")
       ->delimiter(',')->envname("ALLOCSTAMP_SIMULATE_WORKLOADS")->default_str("all of the sweep's");
   app.add_option("--tm", o.tm, "TM method for transactional workloads: ml_wt, gl_wt, serialirr, lock, seq")
       ->envname("ALLOCSTAMP_TM")->check(CLI::IsMember({"ml_wt", "gl_wt", "serialirr", "lock", "seq"}));

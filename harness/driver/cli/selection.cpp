@@ -52,6 +52,7 @@ Paths default_paths() {
   p.source = source ? source : ALLOCSTAMP_SOURCE_DIR;
   p.build = build ? build : ALLOCSTAMP_BUILD_DIR;
   p.memprof = p.build / "lib" / "libmemprof.so";
+  p.sim_clock = p.build / "lib" / "libsim_clock.so";
   return p;
 }
 

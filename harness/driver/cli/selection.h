@@ -14,6 +14,7 @@ struct Paths {
   std::filesystem::path source;   // repository (registries, results/)
   std::filesystem::path build;    // build folder (workload binaries, libmemprof.so)
   std::filesystem::path memprof;  // libmemprof.so
+  std::filesystem::path sim_clock;  // libsim_clock.so: the virtual clock of simulated runs
 };
 
 Paths default_paths();

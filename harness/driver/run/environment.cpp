@@ -81,8 +81,12 @@ std::vector<std::string> child_environment(const Run& run, const Options& option
   std::vector<std::string> memprof_options;
   if (profiled && options.series) memprof_options.push_back("MEMPROF_SERIES=1");
   if (profiled && options.profile == "counts") memprof_options.push_back("MEMPROF_HEAP=0");
-  std::vector<std::string> env =
-      preloaded_environment(run.allocator, profiled ? paths.memprof.string() : "", memprof_options);
+  // A simulated run's program reads the virtual clock (harness/simclock):
+  // an allocator acting on elapsed time then repeats under valgrind.
+  const std::string in_front = profiled                             ? paths.memprof.string()
+                               : run.kind == RunKind::simulated ? paths.sim_clock.string()
+                                                                : std::string();
+  std::vector<std::string> env = preloaded_environment(run.allocator, in_front, memprof_options);
   // libitm's default changes with the thread count: always say which method.
   if (run.workload.tm && (run.tm == "ml_wt" || run.tm == "gl_wt" || run.tm == "serialirr"))
     env.push_back("ITM_DEFAULT_METHOD=" + run.tm);

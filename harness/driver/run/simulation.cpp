@@ -49,7 +49,7 @@ std::string find_valgrind() {
 std::string Simulator::identity() const {
   std::string caches;
   for (const char* c : kSimulatedCaches) caches += std::string(caches.empty() ? "" : " ") + (c + 2);
-  return version + " callgrind; guest " + hwcaps + "; " + caches;
+  return version + " callgrind; guest " + hwcaps + "; " + caches + "; virtual clock 1us/call";
 }
 
 Simulator find_simulator() {

@@ -2,7 +2,8 @@
 // valgrind's callgrind with the allocator alone preloaded, instrumentation off
 // until the workload's measured phase begins (the phase marks of memprof.h
 // carry callgrind's client requests), the simulated caches pinned rather than
-// read off the host. What it leaves: the sim_* keys of keys.def, read from
+// read off the host, and the program's clock virtual (libsim_clock.so,
+// preloaded in front of the allocator: one microsecond per call). What it leaves: the sim_* keys of keys.def, read from
 // callgrind's output file.
 #pragma once
 #include <string>

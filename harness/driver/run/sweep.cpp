@@ -251,6 +251,8 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   std::vector<Run> plan = make_plan(options, workloads, allocators);
   const bool simulating = std::any_of(plan.begin(), plan.end(), [](const Run& r) { return r.kind == RunKind::simulated; });
   const Simulator simulator = simulating ? find_simulator() : Simulator{};
+  if (simulating && !fs::exists(paths.sim_clock))
+    throw UsageError("libsim_clock.so is not built (" + paths.sim_clock.string() + ")", "run 'make build'");
   nlohmann::json workloads_meta = nlohmann::json::object();  // what the figures need to know of each
   for (const Workload& w : workloads)
     workloads_meta[w.name] = {{"family", w.family}, {"work", w.work_per_thread ? "per-thread" : "total"}};
