@@ -155,11 +155,6 @@ void validate_values(const Options& o, const CheckOptions& c, int argc, char** a
     if (!ok) throw UsageError("--out is not UTF-8 text", "name the results folder in UTF-8");
     i += n;
   }
-  if (o.reps == 0 && o.profile_reps == 0 && !o.simulate)
-    throw UsageError("--reps 0 with no profiled or simulated runs leaves nothing to run",
-                     "give --reps 1 or more, or keep the profiled runs, or add --simulate");
-  if (o.reps == 0 && o.precision > 0)
-    throw UsageError("--precision adds timed rounds, but --reps 0 makes no timed run", "leave out one of them");
   if (!std::isfinite(o.timeout_seconds)) throw UsageError("--timeout is not a number of seconds", "give e.g. --timeout 600");
   if (o.timeout_seconds <= 0)
     throw UsageError("--timeout must be > 0 (it is " + number_text("%g", o.timeout_seconds) + ")",

@@ -230,6 +230,12 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     options.out = dir.string();
   }
 
+  // (A preset may bring the simulated runs: checked once it is applied.)
+  if (options.reps == 0 && options.profile_reps == 0 && !options.simulate)
+    throw UsageError("--reps 0 with no profiled or simulated runs leaves nothing to run",
+                     "give --reps 1 or more, or keep the profiled runs, or add --simulate");
+  if (options.reps == 0 && options.precision > 0)
+    throw UsageError("--precision adds timed rounds, but --reps 0 makes no timed run", "leave out one of them");
   auto typed = [&](const char* flag) { return std::count(options.given.begin(), options.given.end(), flag) > 0; };
   if (options.precision <= 0 && (typed("--max-reps") || typed("--budget")))
     throw UsageError("--max-reps and --budget bound --precision, which is not set",
