@@ -22,6 +22,7 @@ namespace fs = std::filesystem;
 class Simulate : public ::testing::Test {
  protected:
   void SetUp() override {
+    SKIP_WHEN_WORKLOADS_ARE_SANITIZED();  // valgrind cannot run a sanitizer's runtime
     const std::string valgrind = testing::run_command({"/bin/sh", "-c", "command -v valgrind"}).out;
     SKIP_UNLESS_INSTALLED(!valgrind.empty(), "valgrind");
     // glibc behind the shim, as aa-check --simulated plants it.
