@@ -49,7 +49,7 @@ std::string find_valgrind() {
 std::string Simulator::identity() const {
   std::string caches;
   for (const char* c : kSimulatedCaches) caches += std::string(caches.empty() ? "" : " ") + (c + 2);
-  return version + " callgrind; guest " + hwcaps + "; " + caches + "; virtual clock 1us/call";
+  return version + " callgrind; guest " + hwcaps + "; " + caches + "; virtual clock 1us/call, fixed random bytes; environment padded to 16 KiB";
 }
 
 Simulator find_simulator() {
@@ -90,6 +90,17 @@ std::vector<std::string> simulated_arguments(const Simulator& sim, const std::st
   out.insert(out.end(), args.begin(), args.end());
   (void)sim;
   return out;
+}
+
+std::string simulated_padding(const std::vector<std::string>& env, const std::string& program,
+                              const std::vector<std::string>& args) {
+  const std::string name = "ALLOCSTAMP_SIM_PAD=";
+  std::size_t size = 2 * (program.size() + 1) + name.size() + 1;
+  for (const std::string& e : env) size += e.size() + 1;
+  for (const std::string& a : args) size += a.size() + 1;
+  constexpr std::size_t kTarget = 16384, kStep = 4096;  // past the target: the next 4 KiB
+  const std::size_t target = size <= kTarget ? kTarget : (size + kStep - 1) / kStep * kStep;
+  return name + std::string(target - size, 'x');
 }
 
 KeyValues read_simulation(const std::string& out_file, std::string& problem) {

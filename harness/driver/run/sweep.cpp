@@ -403,6 +403,7 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
       // 50 times slower than natively: the timeout grows with it.
       std::filesystem::create_directories(dir / "simulated");
       simulated_out = (dir / "simulated" / (std::to_string(run.id) + ".callgrind")).string();
+      launch.env.push_back(simulated_padding(launch.env, launch.program, launch.args));
       launch.args = simulated_arguments(simulator, simulated_out, !run.workload.contract, launch.program, launch.args);
       launch.program = simulator.valgrind;
       launch.fixed_addresses = true;
