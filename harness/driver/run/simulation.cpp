@@ -76,7 +76,7 @@ Simulator find_simulator() {
   return sim;
 }
 
-std::vector<std::string> simulated_arguments(const Simulator& sim, const std::string& out_file, bool whole_process,
+std::vector<std::string> simulated_arguments(const std::string& out_file, bool whole_process,
                                              const std::string& program, const std::vector<std::string>& args) {
   std::vector<std::string> out = {"--tool=callgrind",
                                   "--cache-sim=yes",
@@ -88,7 +88,6 @@ std::vector<std::string> simulated_arguments(const Simulator& sim, const std::st
   for (const char* c : kSimulatedCaches) out.emplace_back(c);
   out.push_back(program);
   out.insert(out.end(), args.begin(), args.end());
-  (void)sim;
   return out;
 }
 

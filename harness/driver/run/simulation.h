@@ -38,10 +38,10 @@ inline constexpr double kSimulatedTimeoutFactor = 20;
 // UsageError when it is missing or does not run.
 Simulator find_simulator();
 
-// The command line of a simulated run: valgrind, its options, then `program`
+// The command line of a simulated run after valgrind itself: its options, then `program`
 // and `args`. `whole_process`: count from the start (a program that marks no
 // measured phase: not a bench workload); else only the measured phase.
-std::vector<std::string> simulated_arguments(const Simulator& sim, const std::string& out_file, bool whole_process,
+std::vector<std::string> simulated_arguments(const std::string& out_file, bool whole_process,
                                              const std::string& program, const std::vector<std::string>& args);
 
 // A variable that pads the program's environment, arguments and path (twice:

@@ -286,7 +286,7 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
           out << shell_word(e) << " ";  // the entry's own variables: a variant's settings
       if (run.kind == RunKind::simulated) {
         out << shell_word(simulator.valgrind) << " ";
-        for (const auto& a : simulated_arguments(simulator, "<folder>/simulated/" + std::to_string(run.id) + ".callgrind",
+        for (const auto& a : simulated_arguments("<folder>/simulated/" + std::to_string(run.id) + ".callgrind",
                                                  !run.workload.contract, "", {}))
           if (!a.empty()) out << shell_word(a) << " ";
       }
@@ -404,7 +404,7 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
       std::filesystem::create_directories(dir / "simulated");
       simulated_out = (dir / "simulated" / (std::to_string(run.id) + ".callgrind")).string();
       launch.env.push_back(simulated_padding(launch.env, launch.program, launch.args));
-      launch.args = simulated_arguments(simulator, simulated_out, !run.workload.contract, launch.program, launch.args);
+      launch.args = simulated_arguments(simulated_out, !run.workload.contract, launch.program, launch.args);
       launch.program = simulator.valgrind;
       launch.fixed_addresses = true;
       launch.timeout_seconds = options.timeout_seconds * kSimulatedTimeoutFactor;
