@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
       case Command::Verb::answered: return 0;
       case Command::Verb::check: return command_check(command.check, std::cout, std::cerr);
       case Command::Verb::plot: return command_plot(command.dir, default_paths(), std::cout);
-      case Command::Verb::summarize: return command_summarize(command.dir, std::cout);
+      case Command::Verb::summarize: return command_summarize(command.dir, command.run.wide, std::cout);
       case Command::Verb::columns: return command_columns(std::cout);
       case Command::Verb::list: return command_list(command.run, default_paths(), std::cout);
       case Command::Verb::run: return command_run(command.run, default_paths(), std::cout);

@@ -190,7 +190,7 @@ TEST_F(CheckEndToEnd, MapsAnswerInBytesPerElement) {
   Result r = bench({"--preset=maps-containers", "--workload=maps-insert-std_map,maps-insert-absl_btree_map",
                     "--size=tiny", "--reps=1", "--no-series", "--out=" + out.string()});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("requested B/element"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("req. B/elem"), std::string::npos) << r.out;
   std::map<std::string, double> per_element;  // workload -> requested bytes per element
   CsvRow header;
   for (const CsvRow& row : read_csv(out / "summary.csv", &header)) {

@@ -241,12 +241,58 @@ TEST_F(Hardening, TyposAreAnsweredWithTheNearestName) {
       {{"check", "--baselin=a", "--current=b"}, "bench check --help"},
       {{"--workload=test-alloc", "--threads=4-1", "--dry-run"}, "runs from high to low"},
       {{"--workload=test-alloc", "--threads=1-x", "--dry-run"}, "is not a range of thread counts"},
+      // Every flag that takes one of a fixed set of values, and the presets.
+      {{"--tm=ml-wt", "--workload=test-alloc", "--dry-run"}, "did you mean 'ml_wt'?"},
+      {{"--size=smal", "--workload=test-alloc", "--dry-run"}, "did you mean 'small'?"},
+      {{"--profile=count", "--workload=test-alloc", "--dry-run"}, "did you mean 'counts'?"},
+      {{"--preset=maps", "--dry-run"}, "did you mean 'maps-containers'?"},
+      {{"check", "a", "b", "--allow-different=librar"}, "did you mean 'library'?"},
+      {{"overhead", "--clock=wal"}, "did you mean 'wall'?"},
+      {{"trace", "replay", "x.astrace", "--timing=recorde"}, "did you mean 'recorded'?"},
   };
   for (const auto& [args, says] : cases) {
     Result r = bench(args);
     EXPECT_EQ(r.exit_code, 2) << says << ": " << r.err;
     EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
   }
+}
+
+// bench check takes the two folders as its first two words too.
+TEST_F(Hardening, CheckTakesTheTwoFoldersInOrder) {
+  Result r = bench({"check", (dir_ / "nowhere-a").string(), (dir_ / "nowhere-b").string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("baseline " + (dir_ / "nowhere-a").string() + " does not exist"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("is required"), std::string::npos) << r.err;
+}
+
+// --workload takes a glob: the workloads whose names match, or a refusal.
+TEST_F(Hardening, AWorkloadGlobSelectsTheNamesItMatches) {
+  Result r = bench({"--workload=maps-insert-std_*", "--alloc=glibc", "--threads=1", "--reps=1", "--no-profile",
+                    "--dry-run"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* w : {"maps-insert-std_map ", "maps-insert-std_multimap ", "maps-insert-std_unordered_map ",
+                        "maps-insert-std_vector_sorted "})
+    EXPECT_NE(r.out.find(w), std::string::npos) << w << " in:\n" << r.out;
+  EXPECT_EQ(r.out.find("maps-insert-absl"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("maps-churn"), std::string::npos) << r.out;
+  Result none = bench({"--workload=nothing-*", "--dry-run"});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("error: --workload 'nothing-*' matches no workload"), std::string::npos) << none.err;
+}
+
+// --size replaces a preset's sizes and the arguments that go with them, and
+// says which arguments it dropped.
+TEST_F(Hardening, SizeWithAPresetNamesTheArgumentsItDrops) {
+  Result r = bench({"--preset=default", "--size=tiny", "--workload=vacation-high,churn", "--alloc=glibc", "--dry-run"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("note: --size tiny replaces preset default's sizes and drops the arguments it gives with them:\n"
+                       "  vacation-high --transactions 49152\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.out.find("--transactions"), std::string::npos) << r.out;
+  Result kept = bench({"--preset=default", "--workload=vacation-high", "--alloc=glibc", "--dry-run"});
+  EXPECT_EQ(kept.err.find("drops the arguments"), std::string::npos) << kept.err;
+  EXPECT_NE(kept.out.find("--transactions 49152"), std::string::npos) << kept.out;
 }
 
 // An allocator given by path must be one: its dynamic symbol table defines

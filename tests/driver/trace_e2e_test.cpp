@@ -143,6 +143,12 @@ TEST_F(TraceEndToEnd, ARecordingThroughAnExecWrapperTracesTheProgramItRuns) {
   Result stats = bench({"trace", "stats", trace.string()});
   ASSERT_EQ(stats.exit_code, 0) << stats.err;
   EXPECT_NE(stats.out.find(std::string(TRACE_SUBJECT) + " (pid"), std::string::npos) << stats.out;
+  // In a person's units (counts with their thousands separated, bytes in
+  // KiB or MiB), the figures that are 0 (every tx_* one here) counted, not shown.
+  EXPECT_NE(stats.out.find("4,500\n"), std::string::npos) << stats.out;
+  EXPECT_NE(stats.out.find("iB\n"), std::string::npos) << stats.out;
+  EXPECT_EQ(stats.out.find("tx_"), std::string::npos) << stats.out;
+  EXPECT_NE(stats.out.find("are 0 and not shown"), std::string::npos) << stats.out;
   // env execs by execvp (the shell above by execve): the same.
   Result by_env = bench({"trace", "record", "--trace", (dir_ / "env.astrace").string(), "--", "/usr/bin/env", TRACE_SUBJECT});
   ASSERT_EQ(by_env.exit_code, 0) << by_env.out << by_env.err;

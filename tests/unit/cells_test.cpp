@@ -5,10 +5,16 @@
 // data), check's change always agrees with its two columns, and a cell
 // measured on a busy machine is named by check and by the table, and a time
 // that moved there is suspect, not regressed; simulated figures are judged
-// against their repeatability and only between runs simulated alike.
+// against their repeatability and only between runs simulated alike; kernel
+// counts likewise, and only between sweeps on one kernel and one allocator
+// library.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <random>
@@ -16,6 +22,7 @@
 
 #include "analysis/check.h"
 #include "analysis/mechanisms.h"
+#include "output/check_report.h"
 #include "figures/figures.h"
 #include "output/summary_table.h"
 
@@ -419,7 +426,8 @@ TEST(Simulated, RepetitionsThatDifferWidenTheAllowance) {
   SimulatedRuns base, cur;
   for (int rep = 1; rep <= 3; ++rep) base.add(rep, 1e8 * (1 + 0.01 * (rep - 2)));  // 2% apart
   for (int rep = 1; rep <= 3; ++rep) cur.add(rep, 1.03e8 * (1 + 0.001 * (rep - 2)));
-  const CheckRow* row = row_of(compare_runs(base.runs.table, cur.runs.table, CheckConfig{}), "glibc", "sim_instructions_count");
+  const CheckResult result = compare_runs(base.runs.table, cur.runs.table, CheckConfig{});
+  const CheckRow* row = row_of(result, "glibc", "sim_instructions_count");
   EXPECT_NEAR(row->detectable, 0.06, 1e-9);  // three times the 2% spread
   EXPECT_EQ(row->verdict, Verdict::ok) << row->note;
 }
@@ -435,6 +443,135 @@ TEST(Simulated, AnotherSimulatorIsNotComparedUnlessAllowed) {
   config.allow_different.insert("simulator");
   EXPECT_EQ(row_of(compare_runs(base.runs.table, cur.runs.table, config), "glibc", "sim_instructions_count")->verdict,
             Verdict::regressed);
+}
+
+// Kernel counts: minor faults (timed runs) and the allocator's kernel calls
+// (profiled runs), each side's medians against a floor (5%, 10% for calls,
+// with a slack of 2 calls) widened by three times the spread of the
+// repetitions; where workers ran side by side, at least 20%, and only with two
+// repetitions a side.
+struct KernelRuns {
+  Runs runs{{"minor_faults_count", "kcall_madvise_dontneed_count", "threads_peak_count"}};
+  KernelRuns& add(int rep, double minor_faults, double madvise, double threads_peak = 2) {
+    runs.add("jemalloc", rep, 1e6, {{"minor_faults_count", std::to_string(minor_faults)}});
+    runs.add("jemalloc", rep, 1e6,
+             {{"kind", "profiled"},
+              {"kcall_madvise_dontneed_count", std::to_string(madvise)},
+              {"threads_peak_count", std::to_string(threads_peak)}});
+    return *this;
+  }
+};
+
+TEST(Kernel, ACountBeyondItsRepeatabilityRegresses) {
+  KernelRuns base, same, within, faults, calls, one_call;
+  base.add(1, 1000, 10);
+  same.add(1, 1000, 10);
+  within.add(1, 1040, 12);    // 4%: under the 5% floor; 2 calls: the slack
+  faults.add(1, 1060, 10);    // 6% more minor faults
+  calls.add(1, 1000, 13);     // 3 calls (30%): beyond the slack and the 10% floor
+  one_call.add(1, 1000, 0);   // fewer calls is no regression
+  const CheckConfig config;
+  for (const KernelRuns* ok : {&same, &within, &one_call}) {
+    const CheckResult r = compare_runs(base.runs.table, ok->runs.table, config);
+    EXPECT_NE(row_of(r, "jemalloc", "minor_faults_count"), nullptr);
+    for (const CheckRow& row : r.rows) EXPECT_NE(row.verdict, Verdict::regressed) << row.metric << " " << row.note;
+    EXPECT_FALSE(r.failed(config));
+  }
+  const CheckResult f = compare_runs(base.runs.table, faults.runs.table, config);
+  const CheckRow* row = row_of(f, "jemalloc", "minor_faults_count");
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->how, Comparison::kernel);
+  EXPECT_EQ(row->verdict, Verdict::regressed);
+  EXPECT_NEAR(row->detectable, 0.05, 1e-12);
+  EXPECT_TRUE(f.failed(config));
+  EXPECT_NE(check_verdict_line(f, config).find("kernel 1 regressed, 1 ok, detects"), std::string::npos)
+      << check_verdict_line(f, config);
+  const CheckResult c = compare_runs(base.runs.table, calls.runs.table, config);
+  row = row_of(c, "jemalloc", "kcall_madvise_dontneed_count");
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->verdict, Verdict::regressed);
+  EXPECT_NEAR(row->detectable, 0.10, 1e-12);
+  // --deterministic-only compares them too (the CI gate).
+  CheckConfig gate;
+  gate.deterministic_only = true;
+  EXPECT_EQ(row_of(compare_runs(base.runs.table, calls.runs.table, gate), "jemalloc", "kcall_madvise_dontneed_count")->verdict,
+            Verdict::regressed);
+}
+
+TEST(Kernel, WorkersSideBySideNeedTwoRepetitionsAndAWiderFloor) {
+  KernelRuns base1, cur1, base2, cur2;
+  base1.add(1, 1000, 10, 3);
+  cur1.add(1, 1500, 10, 3);
+  const CheckResult one = compare_runs(base1.runs.table, cur1.runs.table, CheckConfig{});
+  EXPECT_EQ(row_of(one, "jemalloc", "minor_faults_count"), nullptr);
+  EXPECT_EQ(row_of(one, "jemalloc", "kcall_madvise_dontneed_count"), nullptr);
+  bool said = false;
+  for (const std::string& n : one.notes) said = said || n.find("2 kernel count(s) not compared: workers ran side by side") == 0;
+  EXPECT_TRUE(said);
+  for (int rep = 1; rep <= 2; ++rep) {
+    base2.add(rep, 1000, 10, 3);
+    cur2.add(rep, 1150, 10, 3);  // 15%: within the 20% floor of workers side by side
+  }
+  const CheckResult two = compare_runs(base2.runs.table, cur2.runs.table, CheckConfig{});
+  const CheckRow* row = row_of(two, "jemalloc", "minor_faults_count");
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->verdict, Verdict::ok) << row->note;
+  EXPECT_NEAR(row->detectable, 0.20, 1e-12);
+  EXPECT_NE(row->note.find("workers ran side by side"), std::string::npos);
+}
+
+TEST(Kernel, FromZeroCallsOnlyTheSpreadInCallsApplies) {
+  KernelRuns base, wobbly, steady;
+  for (int rep = 1; rep <= 2; ++rep) base.add(rep, 1000, 0);
+  wobbly.add(1, 1000, 0).add(2, 1000, 5);  // median 2.5, within three times the spread of 5 calls
+  steady.add(1, 1000, 4).add(2, 1000, 4);  // 4 calls where none were: beyond the slack of 2
+  const CheckResult result = compare_runs(base.runs.table, wobbly.runs.table, CheckConfig{});
+  const CheckRow* row = row_of(result, "jemalloc", "kcall_madvise_dontneed_count");
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->verdict, Verdict::ok) << row->note;
+  EXPECT_NE(row->note.find("allowed 15 more"), std::string::npos) << row->note;
+  EXPECT_EQ(row_of(compare_runs(base.runs.table, steady.runs.table, CheckConfig{}), "jemalloc",
+                   "kcall_madvise_dontneed_count")->verdict,
+            Verdict::regressed);
+}
+
+// Runs in a folder of their own, with a meta.json naming the kernel.
+struct KernelFolder {
+  std::filesystem::path dir;
+  KernelRuns k;
+  KernelFolder(const std::string& name, const std::string& kernel) {
+    dir = std::filesystem::temp_directory_path() / ("allocstamp_kernel_" + std::to_string(::getpid()) + "_" + name);
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "meta.json") << R"({"machine": {"kernel": ")" << kernel
+                                     << R"(", "transparent_hugepages": "madvise"}})";
+    k.runs.table.source = (dir / "runs.csv").string();
+  }
+  ~KernelFolder() { std::filesystem::remove_all(dir); }
+};
+
+TEST(Kernel, AnotherKernelOrAllocatorLibraryIsNotCompared) {
+  KernelFolder base("base", "Linux 6.1.0"), other("other", "Linux 6.18.0"), same("same", "Linux 6.1.0");
+  base.k.add(1, 1000, 10);
+  other.k.add(1, 2000, 40);
+  same.k.add(1, 2000, 40);
+  const CheckConfig config;
+  const CheckResult r = compare_runs(base.k.runs.table, other.k.runs.table, config);
+  EXPECT_EQ(row_of(r, "jemalloc", "minor_faults_count"), nullptr);
+  EXPECT_NE(r.kernel_not_compared.find("Linux 6.1.0 (transparent huge pages madvise)"), std::string::npos);
+  EXPECT_FALSE(r.failed(config));
+  EXPECT_NE(check_verdict_line(r, config).find("kernel not compared (another kernel)"), std::string::npos);
+  EXPECT_EQ(row_of(compare_runs(base.k.runs.table, same.k.runs.table, config), "jemalloc", "minor_faults_count")->verdict,
+            Verdict::regressed);
+  // Another build of the allocator, allowed by name: its kernel calls are its own.
+  KernelRuns lib_base, lib_cur;
+  lib_base.add(1, 1000, 10);
+  lib_cur.add(1, 2000, 40);
+  for (CsvRow& row : lib_cur.runs.table.rows) row[6] = "/usr/lib/libjemalloc.so (2.0)";
+  CheckConfig allow;
+  allow.allow_different.insert("library");
+  const CheckResult lib = compare_runs(lib_base.runs.table, lib_cur.runs.table, allow);
+  EXPECT_EQ(row_of(lib, "jemalloc", "minor_faults_count"), nullptr);
+  EXPECT_FALSE(lib.failed(allow));
 }
 
 }  // namespace

@@ -122,22 +122,46 @@ TEST_F(Figures, CellsCountEveryStatusAndSummariseOkRuns) {
   EXPECT_NEAR(cells[1].time_vs_reference.value, std::cbrt(8.0 * 9 * 10 / (10.0 * 11 * 12)), 1e-12);
 }
 
+// The value of a figure's variable, or "".
+std::string var_of(const Figure& f, const std::string& name) {
+  for (const auto& [n, value] : f.vars)
+    if (n == name) return value;
+  return "";
+}
+
+// The time heatmap: a column per allocator but the reference (1 by
+// definition), a row per workload, first on top; each cell the log2 of the
+// ratio of geometric means and its label, '*' where the interval leaves 1 out.
 TEST_F(Figures, TimeIsNormalisedToGlibcWithIntervals) {
   FigurePlan plan = prepare();
   const Figure* f = find(plan, "time-t1");
   ASSERT_TRUE(f);
-  EXPECT_EQ(f->title, "Time relative to glibc, 1 thread (size tiny, ml_wt): geometric mean, 95% CI");
-  EXPECT_EQ(line_of(data("time-t1"), "\"group\""),
-            "\"group\" \"glibc\" \"glibc low\" \"glibc high\" \"jemalloc\" \"jemalloc low\" \"jemalloc high\" "
-            "\"tbbmalloc\" \"tbbmalloc low\" \"tbbmalloc high\"");
+  EXPECT_EQ(f->script, "heatmap");
+  EXPECT_EQ(f->title, "Time relative to glibc, 1 thread (size tiny, ml_wt): geometric mean; * where the 95% CI leaves 1 out");
+  EXPECT_EQ(var_of(*f, "xticsdef"), "'\"jemalloc\" 0, \"tbbmalloc\" 1'");
+  const std::string rows = var_of(*f, "rows");
+  ASSERT_FALSE(rows.empty());
+  const std::string top = std::to_string(std::stoi(rows) - 1);  // vacation-low, the first workload, on top
+  EXPECT_NE(var_of(*f, "yticsdef").find("\"vacation-low\" " + top), std::string::npos) << var_of(*f, "yticsdef");
   // glibc: 10, 11, 12 ms; jemalloc 8, 9, 10; tbbmalloc 11, 12, 13. Ratios of geometric means, their
-  // intervals t(2) = 4.3026527 on the logs of the per-rep ratios (jemalloc: 0.8, 0.818, 0.833); glibc's
-  // own: its logs' interval over its geometric mean.
-  EXPECT_EQ(line_of(data("time-t1"), "\"vacation-low\""),
-            "\"vacation-low\" 1 0.797292 1.25425 0.817058 0.776596 0.859628 1.09139 1.07087 1.11231");
-  // At 2 threads only vacation-low ran.
-  EXPECT_EQ(line_of(data("time-t2"), "\"maps"), "");
-  EXPECT_EQ(line_of(data("time-t2"), "\"vacation-low\"").substr(0, 27), "\"vacation-low\" 1 0.825709 1");
+  // intervals t(2) = 4.3026527 on the logs of the per-rep ratios (jemalloc: 0.8, 0.818, 0.833):
+  // jemalloc 0.817058 [0.776596, 0.859628], tbbmalloc 1.09139 [1.07087, 1.11231]: both leave 1 out.
+  auto cell = [&](const std::string& column) {
+    std::istringstream in(line_of(data("time-t1"), column + " " + top + " "));
+    double x = 0, y = 0, log2ratio = NAN;
+    std::string label;
+    in >> x >> y >> log2ratio >> label;
+    return std::pair{log2ratio, label};
+  };
+  EXPECT_NEAR(cell("0").first, std::log2(0.817058), 1e-5);
+  EXPECT_EQ(cell("0").second, "\"0.82*\"");
+  EXPECT_NEAR(cell("1").first, std::log2(1.09139), 1e-5);
+  EXPECT_EQ(cell("1").second, "\"1.09*\"");
+  // At 2 threads only vacation-low ran: one row.
+  const Figure* t2 = find(plan, "time-t2");
+  ASSERT_TRUE(t2);
+  EXPECT_EQ(var_of(*t2, "rows"), "1");
+  EXPECT_NE(line_of(data("time-t2"), "0 0 "), "");
 }
 
 TEST_F(Figures, WithoutGlibcTheFirstAllocatorIsTheReference) {
@@ -147,8 +171,9 @@ TEST_F(Figures, WithoutGlibcTheFirstAllocatorIsTheReference) {
   FigurePlan plan = prepare();
   const Figure* f = find(plan, "time-t1");
   ASSERT_TRUE(f);
-  EXPECT_EQ(f->title, "Time relative to jemalloc (no glibc runs), 1 thread (size tiny, ml_wt): geometric mean, 95% CI");
-  EXPECT_EQ(line_of(data("time-t1"), "\"vacation-low\"").substr(0, 18), "\"vacation-low\" 1 0");
+  EXPECT_EQ(f->title, "Time relative to jemalloc (no glibc runs), 1 thread (size tiny, ml_wt): geometric mean; * where "
+                      "the 95% CI leaves 1 out");
+  EXPECT_EQ(var_of(*f, "xticsdef"), "'\"tbbmalloc\" 0'");
 }
 
 TEST_F(Figures, SpeedupAgainstEachAllocatorsOneThreadTime) {

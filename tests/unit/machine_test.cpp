@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 
 #include "run/machine.h"
@@ -78,6 +79,34 @@ TEST(DescribeMachine, ASourceFolderNameIsNeverACommand) {
   EXPECT_EQ(machine["git_commit"], "") << "not a git clone";
   fs::remove_all(source);
   fs::remove(planted);
+}
+
+// What bench writes into a source folder (a results folder made as the docs
+// show, a trace left by `bench trace record`) is not an uncommitted change;
+// any other new file is.
+TEST(DescribeMachine, WhatBenchWroteIsNotAnUncommittedChange) {
+  const std::filesystem::path repo =
+      std::filesystem::temp_directory_path() / ("allocstamp_dirty_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(repo / "results" / "base" / "logs");
+  auto sh = [&](const std::string& command) {
+    return program_output({"/bin/sh", "-c", "cd '" + repo.string() + "' && " + command}).status;
+  };
+  ASSERT_EQ(sh("git init -q . && echo a > source.c && git add source.c && "
+               "git -c user.name=t -c user.email=t@t commit -qm one"),
+            0);
+  EXPECT_FALSE(describe_machine(repo).value("git_dirty", true));
+  std::ofstream(repo / "results" / "base" / "meta.json") << R"({"machine": {"allocstamp_version": "0.1.0"}})";
+  std::ofstream(repo / "results" / "base" / "runs.csv") << "run_id\n";
+  std::ofstream(repo / "results" / "base" / "logs" / "1.log") << "ok\n";
+  std::ofstream(repo / "python3.astrace") << "trace";
+  std::ofstream(repo / "python3.astrace.plan") << "plan";
+  EXPECT_FALSE(describe_machine(repo).value("git_dirty", true));
+  std::ofstream(repo / "results" / "notes.txt") << "mine";  // beside the folder, not in it
+  EXPECT_TRUE(describe_machine(repo).value("git_dirty", false));
+  std::filesystem::remove(repo / "results" / "notes.txt");
+  std::ofstream(repo / "source.c") << "b";
+  EXPECT_TRUE(describe_machine(repo).value("git_dirty", false));
+  std::filesystem::remove_all(repo);
 }
 
 TEST(ProgramOutput, ReadsOutputStatusAndStandardError) {

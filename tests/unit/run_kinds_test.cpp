@@ -103,8 +103,8 @@ TEST_F(RunKinds, AProfiledRunTenTimesSlowerMovesNoTime) {
 
   // The end-of-sweep ranking.
   std::ostringstream ranking_same, ranking_slow;
-  print_ranking(same, ranking_same);
-  print_ranking(slow, ranking_slow);
+  print_ranking(same, ranking_same, true);  // wide: the runs column
+  print_ranking(slow, ranking_slow, true);
   EXPECT_EQ(ranking_same.str(), ranking_slow.str());
   EXPECT_TRUE(std::regex_search(ranking_slow.str(), std::regex("glibc +4 timed \\+ 2 profiled +11\\.45 "))) << ranking_slow.str();
 
@@ -155,7 +155,7 @@ TEST_F(RunKinds, AnOlderFolderIsAllProfiled) {
   RunsTable unprofiled = load_runs(dir, "results");
   EXPECT_EQ(unprofiled.kind(unprofiled.rows[0]), RunKind::timed) << "--no-profile: the runs were timed";
   std::ostringstream ranking;
-  print_ranking(dir, ranking);
+  print_ranking(dir, ranking, true);  // wide: the runs column
   // 5 and 7 ms: a geometric mean of 5.92 ms.
   EXPECT_TRUE(std::regex_search(ranking.str(), std::regex("glibc +2 timed \\+ 0 profiled +5\\.92 "))) << ranking.str();
 }

@@ -55,8 +55,9 @@ const char* verdict_name(Verdict v);
 // How a row was compared: the runs' status, a cell on one side only, an exact
 // value, a deterministic figure against the range the baseline's allocators
 // span (when they disagree on it: it depends on the allocator), medians
-// with the U-test, or a simulated figure's medians against its repeatability.
-enum class Comparison { status, cell, exact, range, measured, simulated };
+// with the U-test, a simulated figure's medians against its repeatability, or
+// a kernel count's (minor faults, the allocator's kernel calls) likewise.
+enum class Comparison { status, cell, exact, range, measured, simulated, kernel };
 
 struct CheckRow {
   CellId cell;                // the current side's (the baseline's where the cell is only there)
@@ -89,6 +90,9 @@ struct CheckResult {
   std::vector<std::string> warnings;      // too few repetitions, metrics on one side only, ...
   std::vector<std::string> notes;         // what was left out on purpose
   std::size_t cells_compared = 0;         // in both sides, run alike (or with an allowed difference)
+  // Why kernel counts were not compared at all ("" when they were, or none
+  // exist): the two sides ran on another kernel or huge-page mode.
+  std::string kernel_not_compared;
   // Cells that ran differently and were not compared: difference name -> what differed, per cell.
   std::map<std::string, std::vector<std::string>> not_comparable;
   // Any failed or regressed row; missing ones and exact compares that improved

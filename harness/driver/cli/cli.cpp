@@ -240,7 +240,7 @@ Command parse_command_line(int argc, char** argv) {
   app.add_option("--threads", o.threads, "Thread counts, e.g. 1,2 or a range 1-4")
       ->delimiter(',')->envname("ALLOCSTAMP_THREADS")->check(CLI::Range(1, 1024))->default_str("the preset's (default job: 1,2)");
   app.add_option("--size", o.size, "Input size of every workload: tiny (tests), small (STAMP's simulator inputs), medium, large")
-      ->envname("ALLOCSTAMP_SIZE")->check(CLI::IsMember({"tiny", "small", "medium", "large"}))
+      ->envname("ALLOCSTAMP_SIZE")->check(one_of({"tiny", "small", "medium", "large"}))
       ->default_str("the preset's, per workload (default job: each at ~100 ms or more)");
   app.add_option("--reps", o.reps,
                  "Timed runs of every cell: the allocator alone, no memprof (their times are the ones published); "
@@ -281,7 +281,7 @@ Command parse_command_line(int argc, char** argv) {
                  "that take 6-25 s each under valgrind and the two whose threads run side by side at --threads 1)")
       ->delimiter(',')->envname("ALLOCSTAMP_SIMULATE_WORKLOADS")->default_str("all of the sweep's");
   app.add_option("--tm", o.tm, "TM method for transactional workloads: ml_wt, gl_wt, serialirr, lock, seq")
-      ->envname("ALLOCSTAMP_TM")->check(CLI::IsMember({"ml_wt", "gl_wt", "serialirr", "lock", "seq"}));
+      ->envname("ALLOCSTAMP_TM")->check(one_of({"ml_wt", "gl_wt", "serialirr", "lock", "seq"}));
   app.add_option("--out", o.out, "Results folder (default results/runs/<timestamp>)")->envname("ALLOCSTAMP_OUT");
   app.add_option("--timeout", o.timeout_seconds, "Seconds a run may take before it is stopped (more than 0)")
       ->envname("ALLOCSTAMP_TIMEOUT");
@@ -290,7 +290,7 @@ Command parse_command_line(int argc, char** argv) {
   app.add_option("--profile", o.profile,
                  "What memprof measures in the profiled runs: full (heap, peaks, usable bytes), counts (counts "
                  "and bytes only: much cheaper), none (same as --no-profile)")
-      ->envname("ALLOCSTAMP_PROFILE")->check(CLI::IsMember({"full", "counts", "none"}));
+      ->envname("ALLOCSTAMP_PROFILE")->check(one_of({"full", "counts", "none"}));
   app.add_flag("--series,!--no-series", o.series, "Record memprof's time series into series.csv (default on)")
       ->envname("ALLOCSTAMP_SERIES");
   app.add_option("--callsites", o.callsites,
@@ -312,6 +312,9 @@ Command parse_command_line(int argc, char** argv) {
   app.add_option("--preset", o.preset,
                  "A named matrix from workloads/presets.json (see --list); the flags you give narrow or override it")
       ->envname("ALLOCSTAMP_PRESET")->default_str("default");
+  app.add_flag("--wide", o.wide, "Print the tables at the end with every column (wider than 120 characters) and each "
+               "warning cell by cell")
+      ->envname("ALLOCSTAMP_WIDE");
   app.add_flag("--no-plot", o.no_plot, "Do not draw the figures and the report at the end (bench plot DIR does later)")
       ->envname("ALLOCSTAMP_NO_PLOT");
   app.add_flag("--dry-run", o.dry_run, "Print the runs that would be made, run nothing");

@@ -52,6 +52,7 @@ struct Options {
   std::string preset;                   // --preset NAME (presets.h); `bench` alone runs "default"
   bool plot_after = false;              // the preset asks for figures and the report at the end
   bool no_plot = false;                 // --no-plot: not even when the preset asks
+  bool wide = false;                    // --wide: the terminal's tables with every column, warnings cell by cell
   bool own_job = false;                 // a sweep a subcommand sets up whole (trace replay): no preset under it
   std::vector<std::string> command_line;
   std::vector<std::string> given;       // flags typed on the command line

@@ -2,10 +2,13 @@
 // value the way the flags are validated, and laying a preset under the options.
 #include "cli/presets.h"
 
+#include "cli/spelling.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 
 #include <nlohmann/json.hpp>
 
@@ -119,8 +122,9 @@ const Preset& find_preset(const std::vector<Preset>& presets, const std::string&
   for (const Preset& p : presets)
     if (p.name == name) return p;
   std::string names;
-  for (const Preset& p : presets) names += (names.empty() ? "" : ", ") + p.name;
-  throw UsageError("unknown preset '" + name + "'", "choose from: " + names);
+  std::vector<std::string> list;
+  for (const Preset& p : presets) names += (names.empty() ? "" : ", ") + p.name, list.push_back(p.name);
+  throw UsageError("unknown preset '" + name + "'", did_you_mean(name, list) + "choose from: " + names);
 }
 
 void choose_preset(Options& options, const fs::path& presets_file, std::ostream& out) {
@@ -139,6 +143,21 @@ void choose_preset(Options& options, const fs::path& presets_file, std::ostream&
   const std::vector<Preset> presets = load_presets(presets_file);
   const Preset& preset = find_preset(presets, options.preset);
   apply_preset(preset, options);
+  // --size replaces the preset's sizes, and the arguments that go with them.
+  if (chosen(options, "--size", "ALLOCSTAMP_SIZE")) {
+    std::string dropped;
+    for (const auto& [workload, args] : preset.args) {
+      if (!options.workloads.empty() &&
+          std::find(options.workloads.begin(), options.workloads.end(), workload) == options.workloads.end())
+        continue;
+      std::string words;
+      for (const std::string& a : args) words += " " + a;
+      dropped += "\n  " + workload + words;
+    }
+    if (!dropped.empty())
+      std::cerr << "note: --size " << options.size << " replaces preset " << preset.name
+                << "'s sizes and drops the arguments it gives with them:" << dropped << "\n";
+  }
   if (options.dry_run) return;
   const std::vector<std::string> narrowed = narrowing_flags(options);
   if (narrowed.empty()) {

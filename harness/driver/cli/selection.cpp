@@ -1,6 +1,8 @@
 // selection.cpp — registry loading, name resolution and `bench --list`.
 #include "cli/selection.h"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -18,17 +20,9 @@ namespace {
 // "did you mean 'X'? " for the candidate nearest a mistyped name, or "".
 template <typename Named>
 std::string did_you_mean(const std::string& name, const std::vector<Named>& candidates,
-                         const std::vector<std::string>& more = {}) {
-  std::string best;
-  std::size_t best_distance = std::max<std::size_t>(2, name.size() / 3) + 1;
-  auto consider = [&](const std::string& c) {
-    std::size_t d = edit_distance(name, c);
-    if (c.find(name) != std::string::npos && name.size() >= 3) d = std::min<std::size_t>(d, 1);  // a part: "btree"
-    if (d < best_distance) best = c, best_distance = d;
-  };
-  for (const auto& c : candidates) consider(c.name);
-  for (const auto& c : more) consider(c);
-  return best.empty() ? "" : "did you mean '" + best + "'? ";
+                         std::vector<std::string> more = {}) {
+  for (const auto& c : candidates) more.push_back(c.name);
+  return allocstamp::did_you_mean(name, more);
 }
 
 // A library given by path that defines no malloc or no free would leave
@@ -172,10 +166,16 @@ std::vector<Workload> select_workloads(const Options& options, const Catalog& ca
       out.push_back(*found);
       continue;
     }
-    // A family ("stamp") or a stem ("vacation" for vacation-low and vacation-high).
+    // A glob ("maps-*", "intset-?ist"), a family ("stamp") or a stem
+    // ("vacation" for vacation-low and vacation-high).
     size_t before = out.size();
+    const bool glob = name.find_first_of("*?[") != std::string::npos;
     for (const auto& w : catalog.workloads)
-      if (w.family == name || w.name.rfind(name + "-", 0) == 0) out.push_back(w);
+      if (glob ? ::fnmatch(name.c_str(), w.name.c_str(), 0) == 0 : w.family == name || w.name.rfind(name + "-", 0) == 0)
+        out.push_back(w);
+    if (glob && out.size() == before)
+      throw UsageError("--workload '" + name + "' matches no workload",
+                       "choose from: " + names_of(catalog.workloads) + " (bench --list), a family, or all");
     if (out.size() == before)
     {
       // The other names a workload answers to: its family, and each stem of

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <set>
 
+#include "cli/spelling.h"
 #include "analysis/check.h"
 #include "results/micro_results.h"
 #include "output/check_report.h"
@@ -105,13 +106,21 @@ Each compared cell is judged on its ok runs:
   p-values are adjusted by Benjamini-Hochberg per family (time, memory, counts):
   a change is significant when q < --alpha (a level for the q-values, not for
   each test). Cells measured on a busy machine are named.
+  Simulated figures (bench --simulate) and kernel counts (minor faults of the
+  timed runs, the allocator's kernel calls by kind) by the two sides' medians
+  against their repeatability: the larger of a floor (simulated 0.5-5%, minor
+  faults 5%, kernel calls 10% and 2 calls; more where workers ran side by side)
+  and three times the widest spread of either side's repetitions. Kernel counts
+  are compared only between sweeps on one kernel and huge-page mode, and not
+  where the allocator's library or tuning differs (docs/check.md).
   Each time also gets the smallest slowdown its repetitions could detect (power
   0.8, at alpha over the number of times tested: one change alone must pass the
   correction): "detects" in the table, detectable_pct in the CSV.
 Verdicts: ok, regressed (worse beyond the threshold: exactly, or significantly),
   improved, noisy (beyond the threshold, not significant), undecided (a time
   whose repetitions could not have detected a change of its threshold: more
-  --reps, or a quieter machine, decide it), missing (a cell or metric on one
+  --reps, or a quieter machine, decide it), suspect (a time that moved beyond
+  its threshold on a busy machine: not a failure unless --trust-busy), missing (a cell or metric on one
   side only), failed (runs that were ok in the baseline now fail), not
   comparable (the cells ran differently).
 Exit status: 0 pass, 1 regressed or failed (missing too with --fail-on-missing, a
@@ -122,6 +131,7 @@ Exit status: 0 pass, 1 regressed or failed (missing too with --fail-on-missing, 
 
 Examples:
   bench check --baseline results/base --current results/latest
+  bench check results/base results/latest   (the same)
   bench check --baseline a --current b --threshold elapsed_ns=10 --threshold memory=8
   bench check --baseline results/base --current results/latest --deterministic-only   (CI)
   bench check --baseline old --current new --allow-different library   (an allocator upgrade)
@@ -137,10 +147,11 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
   CLI::App* check = app.add_subcommand(
       "check", "Compare two results folders cell by cell: the regression gate (exit 0 pass, 1 regressed, 2 bad input)");
   check->footer(kCheckFooter);
-  check->add_option("--baseline", options.baseline, "The known-good results: a folder or its runs.csv")->required();
-  check->add_option("--current", options.current, "The results to judge: a folder or its runs.csv")->required();
+  // Either as flags or in that order as the first two words: bench check BASE CURRENT.
+  check->add_option("baseline,--baseline", options.baseline, "The known-good results: a folder or its runs.csv")->required();
+  check->add_option("current,--current", options.current, "The results to judge: a folder or its runs.csv")->required();
   check->add_option("--threshold", options.thresholds,
-                    "metric=percent, or a group (time, memory, deterministic, simulated)=percent; repeat or "
+                    "metric=percent, or a group (time, memory, deterministic, simulated, kernel)=percent; repeat or "
                     "comma-separate")
       ->delimiter(',');
   check->add_option("--thresholds", options.thresholds_file,
@@ -152,10 +163,11 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
   check->add_option("--allow-different", options.allow_different,
                     "Compare cells that ran differently in these ways: args, env, library, tm, machine, simulator "
                     "(comma-separated); by default such cells are not comparable (exit 2)")
-      ->delimiter(',')->check(CLI::IsMember(difference_names()));
+      ->delimiter(',')->check(one_of(difference_names()));
   check->add_flag("--deterministic-only", options.deterministic_only,
                   "Compare only the deterministic metrics (counts and requested bytes at 1 thread), the simulated "
-                  "ones (bench --simulate) and run status")
+                  "ones (bench --simulate), the kernel counts (minor faults, the allocator's kernel calls) and "
+                  "whether the runs failed")
       ->envname("ALLOCSTAMP_CHECK_DETERMINISTIC_ONLY");
   check->add_flag("--fail-on-missing", options.fail_on_missing, "A cell or metric absent from --current fails the check");
   check->add_flag("--fail-on-change", options.fail_on_change,

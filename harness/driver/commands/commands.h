@@ -35,7 +35,7 @@ int command_plot(const std::string& dir, const Paths& paths, std::ostream& out);
 // `bench check --baseline A --current B`.
 int command_check(const CheckOptions& options, std::ostream& out, std::ostream& err);
 // `bench summarize DIR`: summary.csv again, and the ranking.
-int command_summarize(const std::filesystem::path& dir, std::ostream& out);
+int command_summarize(const std::filesystem::path& dir, bool wide, std::ostream& out);
 // `bench --list`: allocators, workloads and presets, installed or not.
 int command_list(const Options& options, const Paths& paths, std::ostream& out);
 // `bench slurm [sweep flags] --shards N`: the sweep as a Slurm job array.

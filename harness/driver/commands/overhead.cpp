@@ -14,6 +14,7 @@
 #include <iostream>
 #include <map>
 
+#include "cli/spelling.h"
 #include "commands.h"
 #include "run/environment.h"
 #include "errors.h"
@@ -297,7 +298,7 @@ CLI::App* add_overhead_command(CLI::App& app, OverheadOptions& options) {
       ->capture_default_str();
   overhead->add_option("--use", options.use, "What churn writes into each new block: all of it, as a program would, or "
                        "its ends only (a bare malloc/free loop, memprof's worst case)")
-      ->check(CLI::IsMember({"all", "ends"}))->capture_default_str();
+      ->check(one_of({"all", "ends"}))->capture_default_str();
   overhead->add_option("--slots", options.slots, "Live blocks per thread: 4096 (about 2 MiB a thread) misses the caches, "
                        "256 stays in them")->check(CLI::Range(1, 1 << 24))->capture_default_str();
   overhead->add_option("--threads", options.threads, "churn's threads")->check(CLI::Range(1, 1024))->capture_default_str();
@@ -306,13 +307,13 @@ CLI::App* add_overhead_command(CLI::App& app, OverheadOptions& options) {
                        "(memprof, MEMPROF_HEAP=0), forward (an interposer that only forwards: the floor), atomic "
                        "(malloc_count-style shared counters), sample (full mode sampling call sites every 512K), "
                        "trace (full mode writing MEMPROF_TRACE), baseline (full mode from --baseline DIR)")
-      ->delimiter(',')->check(CLI::IsMember({"full", "counts", "forward", "atomic", "sample", "trace", "baseline"}))
+      ->delimiter(',')->check(one_of({"full", "counts", "forward", "atomic", "sample", "trace", "baseline"}))
       ->capture_default_str();
   overhead->add_option("--baseline", options.baseline, "Another build folder (an earlier commit's) whose "
                        "lib/libmemprof.so runs in full mode as the variant 'baseline' in every round, and "
                        "full/baseline pairs the two round by round")->check(CLI::ExistingDirectory);
   overhead->add_option("--clock", options.clock, "wall: wall-clock time; cpu: the child's user + system time (less noisy "
-                       "on a busy machine, blind to waiting)")->check(CLI::IsMember({"wall", "cpu"}))->capture_default_str();
+                       "on a busy machine, blind to waiting)")->check(one_of({"wall", "cpu"}))->capture_default_str();
   overhead->add_option("--csv", options.csv, "Also write the rows as CSV to FILE");
   overhead->add_option("--build", options.build, "Build folder with bin/churn and lib/ (libmemprof.so, "
                        "libforward_only.so, libatomic_counters.so) (default: bench's)")->check(CLI::ExistingDirectory);

@@ -8,9 +8,9 @@
 
 namespace allocstamp {
 
-int command_summarize(const std::filesystem::path& dir, std::ostream& out) {
+int command_summarize(const std::filesystem::path& dir, bool wide, std::ostream& out) {
   auto summary = write_summary(dir);
-  print_ranking(dir, out);
+  print_ranking(dir, out, wide);
   out << "\nwrote " << summary.string() << "\n";
   return 0;
 }
@@ -19,6 +19,8 @@ int command_summarize(const std::filesystem::path& dir, std::ostream& out) {
 CLI::App* add_summarize_command(CLI::App& app, Command& command) {
   CLI::App* summarize = app.add_subcommand("summarize", "Recompute summary.csv of a results folder");
   summarize->add_option("dir", command.dir, "Results folder")->required()->check(CLI::ExistingDirectory);
+  summarize->add_flag("--wide", command.run.wide, "Every column of the tables (wider than 120 characters), and each "
+                      "warning cell by cell");
   return summarize;
 }
 

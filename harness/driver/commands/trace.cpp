@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cli/spelling.h"
 #include "commands.h"
 #include "errors.h"
 #include "run/records.h"
@@ -22,6 +23,8 @@
 #include "trace_compress.h"
 #include "trace_reader.h"
 #include "trace_stats.h"
+#include "keys.h"
+#include "output/format.h"
 #include "key_names.h"
 
 namespace allocstamp {
@@ -40,6 +43,16 @@ trace::Trace load(const std::string& file) {
   }
 }
 
+// A figure's unit: keys.def's, else what its name ends in.
+std::string unit_of(const std::string& key) {
+  for (const contract::KeyInfo& k : contract::kKeys)
+    if (k.name == key) return std::string(k.unit);
+  auto ends = [&](const std::string& tail) {
+    return key.size() >= tail.size() && key.compare(key.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  return ends("_bytes") ? "bytes" : ends("_ns") ? "ns" : "count";
+}
+
 int stats(const TraceOptions& o, std::ostream& out) {
   trace::Trace t = load(o.file);
   trace::Figures figures = trace::compute_figures(t);
@@ -55,7 +68,17 @@ int stats(const TraceOptions& o, std::ostream& out) {
   out << o.file << ": " << t.program << " (pid " << t.pid << "), " << t.threads.size() << " thread(s), " << calls
       << " calls, " << t.blocks << " blocks, " << std::fixed << std::setprecision(1) << double(t.duration_ns) / 1e6
       << " ms recorded\n";
-  for (const auto& [key, value] : figures) out << "  " << std::left << std::setw(34) << key << value << '\n';
+  // In a person's units, the figures that are 0 (a program without
+  // transactions has every tx_* figure 0) left out and counted.
+  std::size_t zero = 0;
+  for (const auto& [key, value] : figures) {
+    if (value == 0) {
+      ++zero;
+      continue;
+    }
+    out << "  " << std::left << std::setw(34) << key << human_text(double(value), unit_of(key)) << '\n';
+  }
+  if (zero > 0) out << "  (" << zero << " figure(s) are 0 and not shown; --record prints every one, exact)\n";
   return 0;
 }
 
@@ -277,11 +300,11 @@ CLI::App* add_trace_command(CLI::App& app, TraceOptions& options) {
   trace_replay->fallthrough();
   trace_replay->add_option("file", options.file, "The trace")->required();
   trace_replay->add_option("--timing", options.timing, "as-fast-as-possible, or recorded: sleep where the recording was idle")
-      ->check(CLI::IsMember({"as-fast-as-possible", "recorded"}));
+      ->check(one_of({"as-fast-as-possible", "recorded"}));
   trace_replay->add_option("--gap-ms", options.gap_ms, "With --timing recorded: idle gaps longer than this are slept")
       ->check(CLI::Range(0u, 3600000u));
   trace_replay->add_option("--touch", options.touch, "ends: write each block's first and last byte; all: every byte")
-      ->check(CLI::IsMember({"ends", "all"}));
+      ->check(one_of({"ends", "all"}));
   CLI::App* trace_record = trace->add_subcommand(
       "record", "Run a program once with memprof and the trace on: bench trace record --trace F -- PROGRAM ARGS");
   trace_record->add_option("--trace", options.file, "Where the trace goes (default: <program>.astrace here)");

@@ -1,7 +1,10 @@
 # bars.gp — clustered bars: one cluster per row of datafile (its first column
 # labels it), one bar per series; with errorbars = 1 each series is three
-# columns (value, low, high). NaN leaves a bar out. Used for time ratios, the
-# memory ladder, bytes per element, time per insert and abort rates.
+# columns (value, low, high). NaN leaves a bar out. Used for the memory ladder,
+# bytes per element, time per insert and abort rates. Ratios (errorbars with a
+# refline at 1) are drawn as points with their intervals on a log scale
+# instead, where 1/2 and 2 lie equally far from 1, and a bar's length would
+# mean nothing.
 # Variables: datafile, out, stamp, figtitle, ylab, n, rows, errorbars, refline, rotate, lead, width,
 # zerolabels (write "0" over a bar that is exactly zero, so it is not read as missing).
 load 'common.gp'
@@ -18,10 +21,25 @@ set xtics scale 0
 if (rotate) { set xtics rotate by 30 right; if (0.85 * lead > 10) { set lmargin 0.85 * lead } }
 if (refline == refline) { set arrow 1 from graph 0, first refline to graph 1, first refline nohead dt 2 lw 1 lc rgb '#333333' front }
 
+ratios = errorbars && refline == 1
+if (ratios) {
+  set logscale y 2
+  set autoscale y
+  set key autotitle columnhead
+  set offsets 0, 0, graph 0.08, graph 0.08
+  set grid ytics
+}
+
 do for [fmt in formats] {
   eval terminal(fmt)
   set output out.".".fmt
-  if (errorbars) {
+  if (ratios) {
+    # Series i of row r sits at r + (i - (n-1)/2) / (n + 2); a point without a
+    # whisker is a value without an interval (the reference, at 1).
+    plot datafile using 0:(NaN):xtic(1) with points notitle, \
+         for [i=0:n-1] datafile using ($0 + (i - (n-1)/2.0) / (n + 2)):(column(2+3*i)):(column(3+3*i)):(column(4+3*i)) \
+           with yerrorbars title columnheader(2+3*i) lt i+1 pt 7 ps 1.2
+  } else { if (errorbars) {
     if (exists("zerolabels") && zerolabels) {
       plot for [i=0:n-1] datafile using (column(2+3*i)):(column(3+3*i)):(column(4+3*i)):xtic(1) title columnheader(2+3*i) lt i+1, \
            for [i=0:n-1] datafile using ($0 - 1 + (i - (n-1)/2.0) / (n + 2)):(column(2+3*i) == 0 ? 0 : NaN):("0") \
@@ -39,6 +57,6 @@ do for [fmt in formats] {
     } else {
       plot for [i=0:n-1] datafile using (column(2+i)):xtic(1) title columnheader(2+i) lt i+1
     }
-  }
+  } }
   unset output
 }

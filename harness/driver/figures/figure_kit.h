@@ -245,6 +245,39 @@ struct FigureMaker {
     add(std::move(f), text.str());
   }
 
+  // A grid of ratios through heatmap.gp: rows (top to bottom) by columns,
+  // each cell's ratio and whether its interval leaves 1 out; NaN leaves a
+  // cell blank.
+  void add_heatmap(Figure f, const std::vector<std::string>& rows, const std::vector<std::string>& cols,
+                   const std::vector<std::vector<std::pair<double, bool>>>& ratios, const std::string& cblabel,
+                   const std::string& nothing) {
+    std::ostringstream text, xtics, ytics;
+    bool any = false;
+    for (size_t r = 0; r < rows.size(); ++r) {
+      const size_t y = rows.size() - 1 - r;  // the first row on top
+      ytics << (r ? ", " : "") << label(rows[r]) << ' ' << y;
+      for (size_t c = 0; c < cols.size(); ++c) {
+        const auto [ratio, separated] = ratios[r][c];
+        if (!std::isfinite(ratio) || ratio <= 0) continue;
+        any = true;
+        text << c << ' ' << y << ' ' << num(std::log2(ratio)) << ' '
+             << label(number_text("%.2f", ratio) + (separated ? "*" : "")) << '\n';
+      }
+    }
+    for (size_t c = 0; c < cols.size(); ++c) xtics << (c ? ", " : "") << label(cols[c]) << ' ' << c;
+    if (!any) return skip(f.name, nothing);
+    set_text(f, "xticsdef", xtics.str());
+    set_text(f, "yticsdef", ytics.str());
+    set_text(f, "cblab", cblabel);
+    set_number(f, "cols", static_cast<double>(cols.size()));
+    set_number(f, "rows", static_cast<double>(rows.size()));
+    set_number(f, "width", std::clamp<double>(420.0 + 95.0 * static_cast<double>(cols.size()) +
+                                                  7.5 * static_cast<double>(longest(rows)),
+                                              700, 1600));
+    set_number(f, "height", std::clamp<double>(200.0 + 22.0 * static_cast<double>(rows.size()), 360, 1400));
+    add(std::move(f), text.str());
+  }
+
   // What the runs of these groups share, for their titles: the size, and the TM method when
   // one of them is transactional (when either varies in the folder, the group names carry it).
   std::string context(const std::vector<std::string>& groups) const {

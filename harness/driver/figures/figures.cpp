@@ -29,7 +29,7 @@ struct KindEntry {
 
 const std::vector<KindEntry>& kind_table() {
   static const std::vector<KindEntry> table = {
-      {{"time", {"time-t"}, {"bars"}, "time relative to the reference allocator, per thread count"},
+      {{"time", {"time-t"}, {"heatmap"}, "time relative to the reference allocator, every workload at once, per thread count (a heatmap)"},
        figures::time_figures},
       {{"speedup", {"speedup-"}, {"speedup"}, "each allocator's speedup over its fewest threads, per workload"},
        figures::speedup_figures},

@@ -66,7 +66,9 @@ void micro_figures(FigureMaker& make) {
       if (key.second != t || key.first.rfind("malloc_free/", 0) == 0 || !by.count(make.view.cells.reference)) continue;
       std::vector<Value> row;
       for (const auto& a : make.view.cells.allocators)
-        row.push_back(by.count(a) ? ratio_bar(stats::log_ratio(by.at(a), by.at(make.view.cells.reference))) : Value{});
+        row.push_back(a == make.view.cells.reference ? Value{1, 1, 1}  // 1 by definition: no interval
+                      : by.count(a) ? ratio_bar(stats::log_ratio(by.at(a), by.at(make.view.cells.reference)))
+                                    : Value{});
       bars.rows.push_back(key.first);
       bars.values.push_back(row);
     }

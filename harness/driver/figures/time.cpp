@@ -1,4 +1,6 @@
-// time.cpp — the figure kind "time": time relative to the reference allocator, per thread count (bars.gp).
+// time.cpp — the figure kind "time": every workload's time relative to the
+// reference allocator at once, per thread count: a heatmap of workloads x
+// allocators (heatmap.gp), colour the log of the ratio, its value printed.
 #include "figures/figure_kit.h"
 
 namespace allocstamp::figures {
@@ -6,20 +8,21 @@ namespace allocstamp::figures {
 void time_figures(FigureMaker& make) {
   if (make.view.cells.allocators.size() < 2)
     return make.skip("time", "only " + make.view.cells.allocators.front() + " ran: no other allocator to compare (the summary table has its times)");
+  const std::string& reference = make.view.cells.reference;
+  std::vector<std::string> columns;  // the reference is 1 by definition: not a column
+  for (const auto& a : make.view.cells.allocators)
+    if (a != reference) columns.push_back(a);
   for (int t : make.view.cells.threads) {
-    Bars bars;
-    bars.series = make.view.cells.allocators;
-    bars.errorbars = true;
-    bars.refline = 1;
-    std::vector<std::string> missing;
+    std::vector<std::string> rows, missing;
+    std::vector<std::vector<std::pair<double, bool>>> ratios;
     for (const auto& group : make.view.cells.groups) {
-      std::vector<Value> row;
+      std::vector<std::pair<double, bool>> row;
       bool any = false;
-      for (const auto& a : make.view.cells.allocators) {
+      for (const auto& a : columns) {
         const CellSummary* c = make.cell(group, t, a);
-        Value v;
+        std::pair<double, bool> v{kNaN, false};
         if (c && c->time.n > 0 && std::isfinite(c->time_vs_reference.value)) {
-          v = ratio_bar(c->time_vs_reference);
+          v = {c->time_vs_reference.value, c->standing == "faster" || c->standing == "slower"};
         } else if (c) {
           missing.push_back(a + " on " + group);
         }
@@ -27,22 +30,25 @@ void time_figures(FigureMaker& make) {
         row.push_back(v);
       }
       if (!any) continue;
-      bars.rows.push_back(group);
-      bars.values.push_back(row);
+      rows.push_back(group);
+      ratios.push_back(row);
     }
-    if (bars.rows.empty()) continue;
+    if (rows.empty()) continue;
     std::string ref = make.reference_text();
-    Figure f = make.figure("time-t" + std::to_string(t), "bars",
-                      "Time relative to " + ref + ", " + threads_text(t) + make.context(bars.rows) + ": geometric mean, 95% CI",
-                      "Each bar is an allocator's geometric-mean time for the workload at " + threads_text(t) +
-                          " divided by " + make.view.cells.reference + "'s, with a 95% confidence interval (logs paired by "
-                          "repetition); below the dashed line at 1 is faster than " +
-                          make.view.cells.reference + "." + make.runs_text(true, bars.rows, t));
+    Figure f = make.figure("time-t" + std::to_string(t), "heatmap",
+                           "Time relative to " + ref + ", " + threads_text(t) + make.context(rows) +
+                               ": geometric mean; * where the 95% CI leaves 1 out",
+                           "Each cell is an allocator's geometric-mean time for the workload at " + threads_text(t) +
+                               " divided by " + reference + "'s (the logs paired by repetition): below 1 (blue) is "
+                               "faster than " + reference + ", above (red) slower, on a log scale from 1/4 to 4; * "
+                               "marks a ratio whose 95% confidence interval leaves 1 out (the summary tables give "
+                               "the intervals). " + reference + " itself is 1 by definition and has no column." +
+                               make.runs_text(true, rows, t));
     if (!missing.empty())
-      f.notes.push_back("no ok run (or no ok " + make.view.cells.reference + " run to compare with) for " + joined(missing) +
-                        ": bars left out");
-    make.add_bars(std::move(f), bars, "time / " + make.view.cells.reference + "'s time (lower is faster)",
-             "no ok run reported a time at " + threads_text(t));
+      f.notes.push_back("no ok run (or no ok " + reference + " run to compare with) for " + joined(missing) +
+                        ": cells left blank");
+    make.add_heatmap(std::move(f), rows, columns, ratios, "time / " + reference + "'s time (log scale)",
+                     "no ok run reported a time at " + threads_text(t));
   }
 }
 

@@ -64,6 +64,7 @@ const char* comparison_name(Comparison c) {
     case Comparison::range: return "range";
     case Comparison::measured: return "measured";
     case Comparison::simulated: return "simulated";
+    case Comparison::kernel: return "kernel";
   }
   std::abort();
 }
@@ -108,16 +109,22 @@ std::string kinds_summary(const CheckResult& result) {
     return r.how == Comparison::exact || r.how == Comparison::range;
   });
   add("deterministic " + (det.empty() ? std::string("none compared") : det));
-  std::vector<double> sim;
-  for (const CheckRow& r : result.rows)
-    if (r.how == Comparison::simulated && !std::isnan(r.detectable)) sim.push_back(r.detectable);
-  const std::string simulated = verdict_counts(result, [](const CheckRow& r) { return r.how == Comparison::simulated; });
-  if (simulated.empty()) {
-    add("simulated none compared");
-  } else {
-    std::sort(sim.begin(), sim.end());
-    add("simulated " + simulated +
-        (sim.empty() ? "" : ", detects " + number_text("%.2g%%", sim[sim.size() / 2] * 100.0) + " (median)"));
+  // Simulated figures and kernel counts: their verdicts, and the median
+  // change they could detect.
+  for (const auto& [how, name] : {std::pair{Comparison::simulated, "simulated"}, std::pair{Comparison::kernel, "kernel"}}) {
+    std::vector<double> seen;
+    for (const CheckRow& r : result.rows)
+      if (r.how == how && !std::isnan(r.detectable)) seen.push_back(r.detectable);
+    const std::string counts = verdict_counts(result, [how = how](const CheckRow& r) { return r.how == how; });
+    if (how == Comparison::kernel && !result.kernel_not_compared.empty()) {
+      add("kernel not compared (another kernel)");
+    } else if (counts.empty()) {
+      if (how == Comparison::simulated) add(std::string(name) + " none compared");  // kernel counts: named where compared
+    } else {
+      std::sort(seen.begin(), seen.end());
+      add(name + (" " + counts) +
+          (seen.empty() ? "" : ", detects " + number_text("%.2g%%", seen[seen.size() / 2] * 100.0) + " (median)"));
+    }
   }
   std::size_t times = 0, seeing = 0;
   std::set<double> thresholds;

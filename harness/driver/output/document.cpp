@@ -59,26 +59,58 @@ std::string html_cell(const Block& b, size_t column, const std::string& text) {
 }
 
 // Aligned columns, two spaces apart; the last column is ragged, trailing spaces trimmed.
-std::string text_table(const Block& b) {
+std::string text_rows(const Block& b, const std::vector<size_t>& columns, const std::vector<size_t>& width) {
+  std::string out;
+  for (const auto& row : b.rows) {
+    std::string line(b.indent, ' ');
+    for (size_t k = 0; k < columns.size(); ++k) {
+      const size_t i = columns[k];
+      const std::string cell = i < row.size() ? row[i] : "";
+      std::string pad(width[i] - cell.size(), ' ');
+      if (k) line += "  ";
+      line += k + 1 == columns.size() ? (right_aligned(b, i) ? pad + cell : cell)
+              : right_aligned(b, i) ? pad + cell
+                                    : cell + pad;
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  return out;
+}
+
+// The table in aligned columns; wider than `max_width`, with key columns: in
+// blocks of the other columns, each under the key columns, a blank line apart.
+std::string text_table(const Block& b, size_t max_width) {
   std::vector<size_t> width;
   for (const auto& row : b.rows)
     for (size_t i = 0; i < row.size(); ++i) {
       if (width.size() <= i) width.push_back(0);
       width[i] = std::max(width[i], row[i].size());
     }
+  std::vector<size_t> all(width.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+  size_t total = b.indent;
+  for (size_t i = 0; i < width.size(); ++i) total += width[i] + (i ? 2 : 0);
+  if (max_width == 0 || total <= max_width || b.key_columns == 0 || b.key_columns >= width.size())
+    return text_rows(b, all, width);
+  std::vector<size_t> keys(all.begin(), all.begin() + long(b.key_columns));
+  size_t key_width = b.indent;
+  for (size_t i : keys) key_width += width[i] + 2;
   std::string out;
-  for (const auto& row : b.rows) {
-    std::string line(b.indent, ' ');
-    for (size_t i = 0; i < row.size(); ++i) {
-      std::string pad(width[i] - row[i].size(), ' ');
-      if (i) line += "  ";
-      line += i + 1 == row.size() ? (right_aligned(b, i) ? pad + row[i] : row[i])
-              : right_aligned(b, i) ? pad + row[i]
-                                     : row[i] + pad;
+  std::vector<size_t> block = keys;
+  size_t used = key_width;
+  for (size_t i = b.key_columns; i < width.size(); ++i) {
+    if (block.size() > keys.size() && used + width[i] > max_width) {
+      if (!out.empty()) out += "\n";
+      out += text_rows(b, block, width);
+      block = keys;
+      used = key_width;
     }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
+    block.push_back(i);
+    used += width[i] + 2;
   }
+  if (!out.empty()) out += "\n";
+  out += text_rows(b, block, width);
   return out;
 }
 
@@ -146,7 +178,7 @@ bool right_aligned(const Block& table, size_t column) {
   return column >= table.text_columns;
 }
 
-std::string render_text(const Document& doc) {
+std::string render_text(const Document& doc, std::size_t width) {
   std::string out;
   for (const Block& b : doc) {
     switch (b.kind) {
@@ -159,7 +191,7 @@ std::string render_text(const Document& doc) {
         break;
       case Block::Kind::table:
         if (!b.summary.empty()) out += b.summary + "\n";
-        out += text_table(b);
+        out += text_table(b, width);
         break;
       case Block::Kind::contents:
         break;

@@ -21,6 +21,9 @@ struct Block {
   std::string align;                           // table: 'l' or 'r' per column, when not text_columns' rule
   size_t code_columns = 0;                     // table: leading columns whose cells are code (names, keys)
   size_t indent = 0;                           // text: spaces before a table's or a list's lines
+  // text: a table wider than the terminal is cut into column blocks one under
+  // another, each repeating these leading columns (0: never cut).
+  size_t key_columns = 0;
   std::string image, caption;                  // figure: stem relative to the folder (no extension)
   std::string summary;                         // table: when set, folded under this line (HTML <details>)
 };
@@ -43,8 +46,10 @@ std::vector<std::string> anchors(const Document& doc);
 bool right_aligned(const Block& table, size_t column);
 
 // For a terminal: tables aligned in columns (two spaces apart, the last
-// column ragged), headings after a blank line.
-std::string render_text(const Document& doc);
+// column ragged), headings after a blank line. A table with key columns that
+// is wider than `width` is cut into column blocks that fit (0: never).
+constexpr std::size_t kTerminalWidth = 120;
+std::string render_text(const Document& doc, std::size_t width = kTerminalWidth);
 // Markdown with every special character escaped (code cells in backticks).
 std::string render_markdown(const Document& doc);
 // One HTML page with a little embedded CSS; the first level-1 heading is its title.

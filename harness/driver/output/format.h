@@ -17,5 +17,9 @@ std::string data_number(double v);
 std::string ratio_interval_text(double value, double low, double high);
 // Bytes as MiB with one decimal ("-" when unknown).
 std::string mib_text(double bytes);
+// A figure for a person, by its unit (keys.def's: bytes, ns, count, ...):
+// bytes in B, KiB, MiB or GiB ("12.3 MiB"), nanoseconds in ns, µs, ms or s,
+// counts with thousands separated ("1,234,567").
+std::string human_text(double v, const std::string& unit);
 
 }  // namespace allocstamp

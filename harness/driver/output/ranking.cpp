@@ -1,13 +1,16 @@
-// ranking.cpp — the table printed at the end of a sweep and by `bench
+// ranking.cpp — the tables printed at the end of a sweep and by `bench
 // summarize`: per workload the summary table the report shows too
-// (summary_table.h: the same cells, statistics and names), then warnings where
-// repetitions are few or runs are outliers.
+// (summary_table.h: the same cells, statistics and names; 120 columns unless
+// wide), then the bottom line across workloads and its sentences
+// (bottom_line.h), and the warnings, one line per kind with a count (each
+// cell named under --wide).
 #include "output/ranking.h"
 
 #include <map>
 #include <set>
 #include <sstream>
 
+#include "output/bottom_line.h"
 #include "output/document.h"
 #include "figures/figures.h"
 #include "analysis/statistics.h"
@@ -16,11 +19,13 @@
 
 namespace allocstamp {
 
-void print_ranking(const std::filesystem::path& dir, std::ostream& out) {
+void print_ranking(const std::filesystem::path& dir, std::ostream& out, bool wide) {
   const ResultsView view = load_results(dir);
   const std::vector<CellSummary> cells = summarize_cells(view);
   const RunsTable& t = *view.table;
   bool under_memprof = false;
+  // Warnings by kind: the cells (or workloads) each names.
+  std::map<std::string, std::vector<std::string>> by_kind;
   for (const std::string& group : view.cells.groups) {
     std::set<std::string> context;  // "size small", "ml_wt", the arguments
     std::vector<std::string> warnings;
@@ -33,13 +38,18 @@ void print_ranking(const std::filesystem::path& dir, std::ostream& out) {
       under_memprof = under_memprof || c.time_under_memprof;
       // Outliers among the timed runs, judged from five runs up (with fewer the MAD says little).
       const std::vector<double> times = view.cells.values(*c.cell, "time");
+      const std::string cell = group + " " + c.allocator + " t" + std::to_string(c.threads);
       if (times.size() >= 5)
-        if (std::size_t n = stats::mad_outliers(times).size())
+        if (std::size_t n = stats::mad_outliers(times).size()) {
           warnings.push_back("warning: " + std::to_string(n) + " outlier run(s) for " + c.allocator + " at " +
                              std::to_string(c.threads) + " thread(s) (modified Z-score > 3.5): noisy");
-      if (c.busy_runs)
+          by_kind["cell(s) with outlier runs (modified Z-score > 3.5): noisy"].push_back(cell);
+        }
+      if (c.busy_runs) {
         warnings.push_back("warning: " + std::to_string(c.busy_runs) + " run(s) of " + c.allocator + " at " +
                            std::to_string(c.threads) + " thread(s) ran while the machine was busy: their times are suspect");
+        by_kind["cell(s) with runs on a busy machine: their times are suspect"].push_back(cell);
+      }
     }
     std::string title = group;
     for (const std::string& c : context) title += (title == group ? " (" : ", ") + c;
@@ -48,37 +58,61 @@ void print_ranking(const std::filesystem::path& dir, std::ostream& out) {
     for (const CellSummary& c : cells)
       if (c.group == group && !c.cell->id.args.empty()) args.insert(c.cell->id.args);
     for (const std::string& a : args) doc.push_back(list({"arguments (each row with its --threads): " + a}, 2));
-    Block table = summary_table(view, cells, group);
+    Block table = summary_table(view, cells, group, wide);
     table.indent = 2;
     doc.push_back(table);
-    if (few)
+    if (few) {
       warnings.push_back("warning: fewer than 3 ok timed runs in some cells: intervals are missing or very wide "
                          "(use --reps 3 or more)");
-    if (!warnings.empty()) doc.push_back(list(warnings, 4));
-    out << "\n" << render_text(doc);
+      by_kind["workload(s) with fewer than 3 ok timed runs in some cells: intervals missing or very wide (use --reps "
+              "3 or more)"]
+          .push_back(group);
+    }
+    if (wide && !warnings.empty()) doc.push_back(list(warnings, 4));
+    out << "\n" << render_text(doc, wide ? 0 : kTerminalWidth);
   }
   Block variants = variants_table(view, cells);
   const bool any_variant = variants.rows.size() > 1;  // more than the header
   if (any_variant) {
     variants.indent = 2;
-    out << "\n" << render_text(Document{heading(2, "variants against their base"), variants});
+    out << "\n" << render_text(Document{heading(2, "variants against their base"), variants}, wide ? 0 : kTerminalWidth);
+  }
+  // The bottom line: every workload at once, then a sentence for each row.
+  if (view.cells.groups.size() > 1 || cells.size() > 2) {
+    Block bottom = bottom_line_table(view, cells);
+    bottom.indent = 2;
+    out << "\n" << render_text(Document{heading(2, "bottom line: time / peak RSS over " + view.cells.reference), bottom},
+                              wide ? 0 : kTerminalWidth);
   }
   // The legends, wrapped for a terminal.
-  auto wrapped = [&out](const std::string& text) {
+  auto wrapped = [&out](const std::string& text, bool blank_before = true) {
     std::string line;
     std::istringstream words(text);
-    out << "\n";
+    if (blank_before) out << "\n";
     for (std::string word; words >> word;) {
-      if (!line.empty() && line.size() + 1 + word.size() > 100) out << line << "\n", line.clear();
+      if (!line.empty() && line.size() + 1 + word.size() > 110) out << line << "\n", line.clear();
       line += (line.empty() ? "" : " ") + word;
     }
     out << line << "\n";
   };
-  wrapped(summary_table_legend(view));
+  wrapped(summary_table_legend(view) +
+          (wide ? "" : " In these 120 columns: RSS is the peak RSS, ~ a ratio whose interval holds 1 "
+                       "(indistinguishable), ref the reference, (p) a time from the profiled runs (no timed run), req. B/elem "
+                       "and RSS B/elem the bytes per element, sim. the simulated cycles; "
+                       "bench summarize --wide shows every column."));
   if (any_variant) wrapped(variants_table_legend());
+  wrapped(bottom_line_legend(view));
+  const std::vector<std::string> answers = bottom_line_answers(view, cells);
+  if (!answers.empty()) out << "\n";
+  for (const std::string& answer : answers) wrapped(answer, false);
+  if (!by_kind.empty()) out << "\n";
+  for (const auto& [kind, names] : by_kind)
+    wrapped("warning: " + std::to_string(names.size()) + " " + kind + (wide ? "" : " (bench summarize --wide names them)"),
+            false);
   if (under_memprof)
-    out << "A cell marked \"profiled: no timed run\" (a folder older than timed runs, or --reps 0) has its times from "
-           "the profiled runs, measured under memprof.\n";
+    wrapped("A time marked \"profiled\" or (p) (a folder older than timed runs, or --reps 0) comes from the "
+            "profiled runs, measured under memprof.",
+            false);
   std::map<std::string, int> not_ok;
   for (const CsvRow& r : t.rows)
     if (t.status(r) != Status::ok) ++not_ok[status_name(t.status(r))];

@@ -8,6 +8,7 @@
 
 namespace allocstamp {
 
-void print_ranking(const std::filesystem::path& results_dir, std::ostream& out);
+// `wide`: every column, and each warning with its cells; else 120 columns.
+void print_ranking(const std::filesystem::path& results_dir, std::ostream& out, bool wide = false);
 
 }  // namespace allocstamp

@@ -3,6 +3,8 @@
 // special character escaped, and one HTML page with a little embedded CSS.
 #include "output/report.h"
 
+#include "output/bottom_line.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -170,12 +172,19 @@ std::map<std::string, const Cell*> cells_by_run(const ResultsView& view) {
   return out;
 }
 
+// Up to this many workloads, their summary tables are shown open.
+constexpr std::size_t kUnfoldedTables = 4;
+
 void summary_section(const ResultsView& view, const std::vector<CellSummary>& cells, Document& doc) {
   doc.push_back(heading(2, "Summary"));
   doc.push_back(paragraph(summary_table_legend(view)));
   for (const auto& group : view.cells.groups) {
     Block t = summary_table(view, cells, group);
-    t.summary = group + ": every cell (" + std::to_string(t.rows.size() - 1) + " rows)";  // folded: the findings lead
+    // Folded where there are many (the bottom line leads); open where a reader sees them all at once.
+    if (view.cells.groups.size() > kUnfoldedTables)
+      t.summary = group + ": every cell (" + std::to_string(t.rows.size() - 1) + " rows)";
+    else
+      doc.push_back(heading(3, group));
     doc.push_back(t);
   }
 }
@@ -303,21 +312,6 @@ Document build_report(const ResultsView& view, const std::vector<CellSummary>& c
                           std::to_string(view.cells.allocators.size()) + " allocator(s). Redraw with: bench plot " +
                           view.dir.string()));
   if (!view.notes.empty()) doc.push_back(list(view.notes));
-  doc.push_back(contents());
-  doc.push_back(heading(2, "Findings"));
-  doc.push_back(paragraph("Per workload and thread count: the fastest allocator where its time separates from " +
-                          view.cells.reference + "'s, and the leanest where its peak RSS does (each the ratio of "
-                          "geometric means with its 95% interval, claimed only where the interval leaves 1 out); map "
-                          "workloads first, by bytes per element. Times and peak RSS are the timed runs' (the allocator "
-                          "alone); bytes per element the profiled runs'."));
-  doc.push_back(list(findings(view, cells)));
-  setup_section(view, doc);
-  summary_section(view, cells, doc);
-  variants_section(view, cells, doc);
-  scopes_section(view, doc);
-  callsites_section(view, doc);
-  doc.push_back(heading(2, "Figures"));
-  if (plan.figures.empty()) doc.push_back(paragraph("No figure could be drawn from this folder (see below)."));
   auto figure_block = [](const Figure& f) {
     Block b;
     b.kind = Block::Kind::figure;
@@ -327,8 +321,34 @@ Document build_report(const ResultsView& view, const std::vector<CellSummary>& c
     b.items = f.notes;
     return b;
   };
-  // Grouped by workload, then those across workloads.
+  // The answer first: every workload's time at once (the heatmap per thread
+  // count), the bottom-line table, and one finding per workload and thread count.
   std::vector<bool> placed(plan.figures.size(), false);
+  doc.push_back(heading(2, "Bottom line"));
+  for (std::size_t i = 0; i < plan.figures.size(); ++i)
+    if (plan.figures[i].name.rfind("time-t", 0) == 0) {
+      placed[i] = true;
+      doc.push_back(figure_block(plan.figures[i]));
+    }
+  if (view.cells.allocators.size() > 1) {
+    doc.push_back(bottom_line_table(view, cells));
+    doc.push_back(paragraph(bottom_line_legend(view)));
+  }
+  doc.push_back(paragraph("Findings, per workload and thread count: the fastest allocator where its time separates from " +
+                          view.cells.reference + "'s, and the leanest where its peak RSS does (each the ratio of "
+                          "geometric means with its 95% interval, claimed only where the interval leaves 1 out); map "
+                          "workloads first, by bytes per element. Times and peak RSS are the timed runs' (the allocator "
+                          "alone); bytes per element the profiled runs'."));
+  doc.push_back(list(findings(view, cells)));
+  doc.push_back(contents());
+  setup_section(view, doc);
+  summary_section(view, cells, doc);
+  variants_section(view, cells, doc);
+  scopes_section(view, doc);
+  callsites_section(view, doc);
+  doc.push_back(heading(2, "Figures"));
+  if (plan.figures.empty()) doc.push_back(paragraph("No figure could be drawn from this folder (see below)."));
+  // Grouped by workload, then those across workloads (but the bottom line's).
   for (const std::string& group : view.cells.groups) {
     bool any = false;
     for (std::size_t i = 0; i < plan.figures.size(); ++i) {

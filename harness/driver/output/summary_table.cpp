@@ -46,9 +46,56 @@ std::string aborts_text(const std::vector<double>& pct) {
 
 std::string per_element(double bytes) { return std::isfinite(bytes) ? number_text("%.1f", bytes) : "-"; }
 
+// A standing in a narrow table: the word where the interval leaves 1 out, "~"
+// where it does not, "ref" for the reference.
+std::string short_standing(const std::string& standing) {
+  if (standing.empty()) return "-";
+  if (standing == "reference") return "ref";
+  if (standing == "indistinguishable") return "~";
+  return standing;
+}
+
+// The terminal's table, 120 columns: each estimate without its interval, each
+// ratio with it, no run counts (warnings name the cells with few or failed runs).
+Block narrow_table(const ResultsView& view, const std::vector<const CellSummary*>& rows, bool transactional,
+                   bool maps, bool simulated) {
+  const std::string ref = view.cells.reference;
+  Block table;
+  table.kind = Block::Kind::table;
+  table.text_columns = 2;  // threads, allocator
+  table.key_columns = 2;
+  std::vector<std::string> header = {"threads", "allocator", "time ms", "vs " + ref + " [95% CI]", "time",
+                                     "RSS MiB", "vs " + ref + " [95% CI]", "memory"};
+  if (transactional) header.push_back("aborts (%)");
+  if (maps) header.insert(header.end(), {"req. B/elem", "RSS B/elem"});
+  if (simulated) header.push_back("sim. vs " + ref);
+  table.rows.push_back(header);
+  std::string align = "llrrlrrl";
+  if (transactional) align += "r";
+  if (maps) align += "rr";
+  if (simulated) align += "r";
+  table.align = align;
+  for (const CellSummary* c : rows) {
+    std::string time = c->time.n ? number_text("%.2f", c->time.center / 1e6) : "-";
+    if (c->time_under_memprof) time += " (p)";
+    std::vector<std::string> row = {std::to_string(c->threads), c->allocator, time,
+                                    ratio_text(c->time_vs_reference, c->standing), short_standing(c->standing),
+                                    c->peak_rss_kb.n ? number_text("%.1f", c->peak_rss_kb.center / 1024.0) : "-",
+                                    ratio_text(c->memory_vs_reference, c->memory_standing),
+                                    short_standing(c->memory_standing)};
+    if (transactional) row.push_back(c->abort_pct.empty() ? "-" : number_text("%.2f", median_of(c->abort_pct)));
+    if (maps) row.insert(row.end(), {per_element(c->requested_per_element), per_element(c->rss_per_element)});
+    if (simulated)
+      row.push_back(std::isfinite(c->sim_cycles_vs_reference) ? number_text("%.3f", c->sim_cycles_vs_reference) : "-");
+    table.rows.push_back(std::move(row));
+  }
+  return table;
+}
+
 }  // namespace
 
-Block summary_table(const ResultsView& view, const std::vector<CellSummary>& cells, const std::string& group) {
+Block summary_table(const ResultsView& view, const std::vector<CellSummary>& cells, const std::string& group,
+                    bool wide) {
   std::vector<const CellSummary*> rows;
   bool transactional = false, maps = false, simulated = false;
   for (const CellSummary& c : cells)
@@ -59,10 +106,12 @@ Block summary_table(const ResultsView& view, const std::vector<CellSummary>& cel
       maps = maps || std::isfinite(c.requested_per_element) || std::isfinite(c.rss_per_element);
     }
   std::stable_sort(rows.begin(), rows.end(), [](const CellSummary* a, const CellSummary* b) { return listed_before(*a, *b); });
+  if (!wide) return narrow_table(view, rows, transactional, maps, simulated);
   const std::string ref = view.cells.reference;
   Block table;
   table.kind = Block::Kind::table;
   table.text_columns = 3;  // threads, allocator, runs
+  table.key_columns = 2;
   std::vector<std::string> header = {"threads", "allocator", "runs", "time (ms) [95% CI]", "vs " + ref + " [95% CI]",
                                      "time", "peak RSS (MiB) [95% CI]", "vs " + ref + " [95% CI]", "memory"};
   if (transactional) header.push_back("aborts (%) [range]");

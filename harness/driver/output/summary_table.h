@@ -13,7 +13,10 @@
 namespace allocstamp {
 
 // The rows of `cells` whose group is `group`, by thread count then time.
-Block summary_table(const ResultsView& view, const std::vector<CellSummary>& cells, const std::string& group);
+// `wide`: every column (the report, bench --wide); else the terminal's 120
+// columns: the estimates without their intervals, the ratios with them.
+Block summary_table(const ResultsView& view, const std::vector<CellSummary>& cells, const std::string& group,
+                    bool wide = true);
 
 // What the table's columns mean, in one paragraph.
 std::string summary_table_legend(const ResultsView& view);

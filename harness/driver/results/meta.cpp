@@ -46,6 +46,16 @@ std::string Meta::compiler() const {
   return machine.contains("compiler") && machine["compiler"].is_string() ? machine["compiler"].get<std::string>() : "";
 }
 
+std::string Meta::kernel_setup() const {
+  if (!doc.contains("machine") || !doc["machine"].is_object()) return "";
+  const auto& machine = doc["machine"];
+  if (!machine.contains("kernel") || !machine["kernel"].is_string()) return "";
+  std::string out = machine["kernel"].get<std::string>();
+  if (machine.contains("transparent_hugepages") && machine["transparent_hugepages"].is_string())
+    out += " (transparent huge pages " + machine["transparent_hugepages"].get<std::string>() + ")";
+  return out;
+}
+
 std::string Meta::preset() const {
   if (!doc.contains("options") || !doc["options"].is_object()) return "";
   const auto& options = doc["options"];

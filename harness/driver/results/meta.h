@@ -19,6 +19,10 @@ struct Meta {
   std::map<std::string, std::string> allocator_versions() const;
   // The compiler that built the workloads ("" when unknown).
   std::string compiler() const;
+  // The kernel the sweep ran on and its transparent huge pages mode, e.g.
+  // "Linux 6.1.0 (transparent huge pages madvise)"; "" when unknown. Page
+  // faults and the allocator's kernel calls depend on both.
+  std::string kernel_setup() const;
   // The preset the sweep ran ("" when none).
   std::string preset() const;
   // Whether the sweep was started with --no-plot (false when the folder does not say).

@@ -59,11 +59,32 @@ nlohmann::json topology() {
   return out;
 }
 
-// Changes to tracked files (git diff exits 1) or files git does not track yet.
+// What bench itself leaves in a source folder: a trace (`bench trace record`'s
+// NAME.astrace and the replay's NAME.astrace.plan), or a file of a results
+// folder (one with a meta.json that bench wrote) — not a change to the source.
+bool written_by_bench(const std::filesystem::path& source_dir, const std::string& untracked) {
+  auto ends = [&](const std::string& tail) {
+    return untracked.size() >= tail.size() && untracked.compare(untracked.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  if (ends(".astrace") || ends(".astrace.plan")) return true;
+  for (std::filesystem::path dir = std::filesystem::path(untracked).parent_path(); !dir.empty(); dir = dir.parent_path()) {
+    std::ifstream meta(source_dir / dir / "meta.json");
+    std::string head(4096, '\0');
+    meta.read(head.data(), std::streamsize(head.size()));
+    if (head.find("\"allocstamp_version\"") != std::string::npos) return true;
+  }
+  return false;
+}
+
+// Changes to tracked files (git diff exits 1) or files git does not track
+// yet, but for those bench wrote itself.
 bool git_dirty(const std::filesystem::path& source_dir) {
   const std::string dir = source_dir.string();
-  return program_output({"git", "-C", dir, "diff", "--quiet", "HEAD", "--"}).status == 1 ||
-         !program_output({"git", "-C", dir, "ls-files", "--others", "--exclude-standard"}).out.empty();
+  if (program_output({"git", "-C", dir, "diff", "--quiet", "HEAD", "--"}).status == 1) return true;
+  std::istringstream untracked(program_output({"git", "-C", dir, "ls-files", "-z", "--others", "--exclude-standard"}).out);
+  for (std::string file; std::getline(untracked, file, '\0');)
+    if (!file.empty() && !written_by_bench(source_dir, file)) return true;
+  return false;
 }
 
 }  // namespace

@@ -172,8 +172,9 @@ nlohmann::json add_rounds_for_precision(const Options& options, const std::vecto
     });
     progress.extend(static_cast<int>(round.size()));
     progress.say("precision: " + std::to_string(short_of.size()) + " cell group(s) wider than " + target_text +
-                 " (widest " + describe(*widest) + "): one more repetition for " + std::to_string(grow.size()) +
-                 " of them, " + std::to_string(round.size()) + " runs");
+                 ": one more repetition for " + std::to_string(grow.size()) + " of them, " +
+                 std::to_string(round.size()) + " runs");
+    progress.say("  widest: " + describe(*widest));
     ++rounds;
     for (const Run& run : round)
       if (!execute(run)) {
@@ -184,11 +185,9 @@ nlohmann::json add_rounds_for_precision(const Options& options, const std::vecto
     if (stopped) break;
   }
   nlohmann::json left = nlohmann::json::array();
-  std::string names;
   for (const GroupPrecision& g : short_of) {
     left.push_back({{"workload", g.workload}, {"threads", g.threads}, {"reps", g.reps}, {"widest", g.widest},
                     {"half_width_pct", std::isinf(g.half_width) ? nlohmann::json(nullptr) : nlohmann::json(g.half_width * 100)}});
-    names += (names.empty() ? "" : "; ") + describe(g);
   }
   if (short_of.empty()) {
     progress.say("precision: every cell group's time ratios within " + std::string(target_text) +
@@ -197,7 +196,8 @@ nlohmann::json add_rounds_for_precision(const Options& options, const std::vecto
     const std::string limit = stopped_by == "budget" ? "--budget " + number_text("%g", options.budget_minutes) + " min"
                                                      : "--max-reps " + std::to_string(options.max_reps);
     progress.say("precision: " + std::to_string(short_of.size()) + " cell group(s) short of " + target_text +
-                 " when " + limit + " stopped it: " + names);
+                 " when " + limit + " stopped it:");
+    for (const GroupPrecision& g : short_of) progress.say("  " + describe(g));
   }
   return {{"target_pct", options.precision}, {"max_reps", options.max_reps}, {"budget_minutes", options.budget_minutes},
           {"rounds_added", rounds}, {"stopped_by", stopped_by}, {"short", left}};
@@ -454,7 +454,7 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   folder.write_meta(meta);
   write_summary(dir);
   if (std::size_t n = write_callsites(dir)) out << "call sites of " << n << " profiled run(s): " << (dir / "callsites.csv").string() << "\n";
-  print_ranking(dir, out);
+  print_ranking(dir, out, options.wide);
   out << "\nresults: " << dir.string() << "  (runs.csv, summary.csv, meta.json, series.csv, scopes.csv, logs/)\n";
   if (stopped) {
     std::cerr << "interrupted: " << finished << " run(s) recorded; finish with: bench --resume " << dir.string() << "\n";

@@ -3,7 +3,10 @@
 // libjemalloc.so.2) or alone (glibc). Read once, at the first call: PLANT_WORK=N
 // (or PLANT_WORK_FILE, lines "N ARGS": the N of the line whose ARGS is this
 // process's command line after its name) adds exactly 2N instructions (callgrind's Ir) to every allocating
-// call and none to free or delete; PLANT_PAD=B asks for B more bytes per block.
+// call and none to free or delete; PLANT_PAD=B asks for B more bytes per block;
+// PLANT_PAGES=N maps a fresh page, touches it and unmaps it on every Nth
+// allocating call of the process: one mmap, one munmap and one minor fault
+// more per N calls, the kernel's share of a regression.
 // Forwarding costs instructions too: compare with the shim at PLANT_WORK=0.
 // One user call pays once: a thread's depth (initial-exec TLS) marks the
 // outermost allocating call, and calls nested in it (libstdc++'s operator new
@@ -16,12 +19,14 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #define EXPORT __attribute__((visibility("default")))
 
 static size_t work, pad;  // loop iterations and bytes added per call
+static size_t pages_every, calls;  // PLANT_PAGES; the process's allocating calls so far
 static int state;         // 0 unresolved, 1 resolving, 2 ready
 static __thread unsigned depth __attribute__((tls_model("initial-exec")));
 
@@ -116,6 +121,7 @@ static void init(void) {
   const char *file = getenv("PLANT_WORK_FILE");
   work = file && *file ? file_work(file, setting("PLANT_WORK")) : setting("PLANT_WORK");
   pad = setting("PLANT_PAD");
+  pages_every = setting("PLANT_PAGES");
   __atomic_store_n(&state, 2, __ATOMIC_RELEASE);
 }
 // False only while dlsym runs for init, on its thread or (briefly) another.
@@ -128,9 +134,16 @@ static int ready(void) {
 static inline void plant_work(size_t n) {
   __asm__ volatile("test %0, %0\n\tjz 2f\n1:\tdec %0\n\tjnz 1b\n2:" : "+r"(n) : : "cc");
 }
+static void touch_fresh_page(void) {
+  char *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (page == MAP_FAILED) return;
+  *(volatile char *)page = 1;
+  munmap(page, 4096);
+}
 static inline size_t enter(void) {
   if (depth++) return 0;
   plant_work(work);
+  if (pages_every && __atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED) % pages_every == 0) touch_fresh_page();
   return pad;
 }
 static void leave(size_t *extra) { (void)extra; --depth; }

@@ -1,0 +1,25 @@
+// check_repeatable.h — how bench check decides a figure that repeats run to
+// run up to a spread it measures itself: simulated costs (valgrind's counts of
+// the measured phase) and kernel counts (minor faults, the allocator's kernel
+// calls). The two sides' medians are compared against an allowance for that
+// repeatability, not with a statistical test; kept apart from the cell
+// matching in check.cpp.
+#pragma once
+#include <vector>
+
+#include "analysis/check.h"
+
+namespace allocstamp::check_repeatable {
+
+// The allowance is the larger of the row's threshold (its floor, percent) and
+// kSpreadFactor times the widest spread of either side's repetitions relative
+// to the baseline's median; a change within `slack` (absolute, in the figure's
+// unit: a call or two of a kernel-call count) or within kSpreadFactor times
+// the widest spread in that unit (from a zero baseline no percentage
+// applies) is never flagged. Fills base,
+// cur, change, detectable (the allowance: the smallest change flagged),
+// verdict and the note on the spread.
+constexpr double kSpreadFactor = 3.0;
+void judge(const std::vector<double>& vb, const std::vector<double>& vc, double slack, CheckRow& r);
+
+}  // namespace allocstamp::check_repeatable
