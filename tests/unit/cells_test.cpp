@@ -22,6 +22,7 @@
 
 #include "analysis/check.h"
 #include "analysis/mechanisms.h"
+#include "output/bottom_line.h"
 #include "output/check_report.h"
 #include "figures/figures.h"
 #include "output/summary_table.h"
@@ -253,6 +254,41 @@ TEST(OneEstimate, MemoryHasAnIntervalAndAVerdict) {
 
 // Runs measured while other processes used the machine are named: in check,
 // and in the table's runs column.
+// A measured phase under 2 ms gets no faster/slower verdict, however clear
+// its interval: the terminal's table says "short", the bottom line "short",
+// its sentence "too short to time"; ten times longer, the same ratio is "faster".
+TEST(TooShort, APhaseUnderTheFloorGetsNoVerdict) {
+  auto view_of = [](double glibc_ns) {
+    Runs runs;
+    for (int rep = 1; rep <= 5; ++rep) {
+      runs.add("glibc", rep, glibc_ns * (1 + 0.01 * rep));
+      runs.add("jemalloc", rep, glibc_ns / 2 * (1 + 0.01 * rep));
+    }
+    ResultsView view;
+    view.table = std::make_shared<RunsTable>(runs.table);
+    view.cells = cells_of(*view.table);
+    return view;
+  };
+  const ResultsView short_view = view_of(3e6), long_view = view_of(3e7);  // jemalloc: 1.5 ms, then 15 ms
+  const std::vector<CellSummary> short_cells = summarize_cells(short_view), long_cells = summarize_cells(long_view);
+  auto standing_of = [](const std::vector<CellSummary>& cells) {
+    for (const CellSummary& c : cells)
+      if (c.allocator == "jemalloc") return c.standing;
+    return std::string("(none)");
+  };
+  EXPECT_EQ(standing_of(short_cells), "too short");
+  EXPECT_EQ(standing_of(long_cells), "faster");
+  const Block narrow = summary_table(short_view, short_cells, "vacation-high", false);
+  ASSERT_EQ(narrow.rows.size(), 3u);
+  EXPECT_EQ(narrow.rows[1][1], "jemalloc");
+  EXPECT_EQ(narrow.rows[1][4], "short");
+  EXPECT_EQ(bottom_line_table(short_view, short_cells).rows.at(1).at(2).rfind("short / ", 0), 0u);
+  const std::vector<std::string> answers = bottom_line_answers(short_view, short_cells);
+  ASSERT_EQ(answers.size(), 1u);
+  EXPECT_NE(answers[0].find("too short to time (under 2 ms)"), std::string::npos) << answers[0];
+  EXPECT_NE(bottom_line_answers(long_view, long_cells).at(0).find("jemalloc ran 2.000 ["), std::string::npos);
+}
+
 TEST(BusyMachine, CheckAndTableNameTheCell) {
   Runs base, cur;
   for (int rep = 1; rep <= 3; ++rep) {

@@ -19,6 +19,16 @@ set linetype 5 lc rgb '#56B4E9' lw 2 pt 13
 set linetype 6 lc rgb '#D55E00' lw 2 pt 3
 set linetype 7 lc rgb '#F0E442' lw 2 pt 4
 set linetype 8 lc rgb '#000000' lw 2 pt 6
+# The same colours, lighter, for a second series of each allocator (its heap
+# beside its RSS in memory over time): told apart by colour and by dash.
+set linetype 11 lc rgb '#7FB8D8' lw 2 pt 7
+set linetype 12 lc rgb '#F2CF7F' lw 2 pt 5
+set linetype 13 lc rgb '#7FCEB9' lw 2 pt 9
+set linetype 14 lc rgb '#E5BCD3' lw 2 pt 11
+set linetype 15 lc rgb '#AAD9F4' lw 2 pt 13
+set linetype 16 lc rgb '#EAAE7F' lw 2 pt 3
+set linetype 17 lc rgb '#F7F1A0' lw 2 pt 4
+set linetype 18 lc rgb '#7F7F7F' lw 2 pt 6
 set linetype cycle 8
 
 set border 3

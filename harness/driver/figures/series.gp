@@ -1,5 +1,6 @@
 # series.gp — memory over time, one colour per allocator: RSS (solid) and the
-# live requested heap (dashed steps: each point is the maximum since the
+# live requested heap (steps in the lighter shade of that colour, long dashes
+# that stay dashes where points are dense: each point is the maximum since the
 # previous one, so it holds over the interval before it).
 # datafile: one block per allocator (blank lines between), columns seconds,
 # heap MiB, RSS MiB. Variables: datafile, out, stamp, figtitle, names, n.
@@ -14,6 +15,6 @@ do for [fmt in formats] {
   eval terminal(fmt)
   set output out.".".fmt
   plot for [i=0:n-1] datafile index i using 1:3 with lines lt i+1 title word(names, i+1)." RSS", \
-       for [i=0:n-1] datafile index i using 1:2 with fsteps lt i+1 dt 2 lw 1.5 title word(names, i+1)." heap"
+       for [i=0:n-1] datafile index i using 1:2 with fsteps lt i+11 dt (12, 6) lw 2.5 title word(names, i+1)." heap"
   unset output
 }

@@ -13,7 +13,7 @@ void time_figures(FigureMaker& make) {
   for (const auto& a : make.view.cells.allocators)
     if (a != reference) columns.push_back(a);
   for (int t : make.view.cells.threads) {
-    std::vector<std::string> rows, missing;
+    std::vector<std::string> rows, missing, too_short;
     std::vector<std::vector<std::pair<double, bool>>> ratios;
     for (const auto& group : make.view.cells.groups) {
       std::vector<std::pair<double, bool>> row;
@@ -21,7 +21,9 @@ void time_figures(FigureMaker& make) {
       for (const auto& a : columns) {
         const CellSummary* c = make.cell(group, t, a);
         std::pair<double, bool> v{kNaN, false};
-        if (c && c->time.n > 0 && std::isfinite(c->time_vs_reference.value)) {
+        if (c && c->standing == "too short") {
+          too_short.push_back(a + " on " + group);
+        } else if (c && c->time.n > 0 && std::isfinite(c->time_vs_reference.value)) {
           v = {c->time_vs_reference.value, c->standing == "faster" || c->standing == "slower"};
         } else if (c) {
           missing.push_back(a + " on " + group);
@@ -47,6 +49,9 @@ void time_figures(FigureMaker& make) {
     if (!missing.empty())
       f.notes.push_back("no ok run (or no ok " + reference + " run to compare with) for " + joined(missing) +
                         ": cells left blank");
+    if (!too_short.empty())
+      f.notes.push_back("too short to time (a measured phase under " + num(kShortestTimedPhaseNs / 1e6) + " ms): " +
+                        joined(too_short) + ": cells left blank");
     make.add_heatmap(std::move(f), rows, columns, ratios, "time / " + reference + "'s time (log scale)",
                      "no ok run reported a time at " + threads_text(t));
   }

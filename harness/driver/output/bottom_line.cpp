@@ -18,6 +18,7 @@ bool separated(const std::string& standing) {
 
 // "0.84*": a ratio with its mark, "-" where there is none.
 std::string marked(const stats::Ratio& r, const std::string& standing) {
+  if (standing == "too short") return "short";
   if (!std::isfinite(r.value)) return "-";
   return number_text("%.2f", r.value) + (separated(standing) ? "*" : "");
 }
@@ -79,7 +80,7 @@ std::vector<std::string> bottom_line_answers(const ResultsView& view, const std:
   std::vector<std::string> out;
   for (const auto& [key, row_cells] : rows_of(cells)) {
     const CellSummary *fastest = nullptr, *leanest = nullptr, *least_slower = nullptr, *least_heavier = nullptr;
-    int slower = 0, heavier = 0, others = 0;
+    int slower = 0, heavier = 0, others = 0, too_short = 0;
     auto lower = [](const CellSummary* best, const CellSummary* c, const stats::Ratio CellSummary::*ratio) {
       return !best || (c->*ratio).value < (best->*ratio).value;
     };
@@ -92,13 +93,15 @@ std::vector<std::string> bottom_line_answers(const ResultsView& view, const std:
       if (c->memory_standing == "heavier" && lower(least_heavier, c, &CellSummary::memory_vs_reference))
         least_heavier = c;
       slower += c->standing == "slower";
+      too_short += c->standing == "too short";
       heavier += c->memory_standing == "heavier";
     }
     if (others == 0) continue;
     // The fastest that separated; else the reference, where every other was
     // slower (the nearest named); else that none separated.
     std::string time =
-        fastest ? fastest->allocator + " ran " + times_text(fastest->time_vs_reference) + " times faster than " + ref
+        too_short == others ? "too short to time (under " + number_text("%g", kShortestTimedPhaseNs / 1e6) + " ms)"
+        : fastest ? fastest->allocator + " ran " + times_text(fastest->time_vs_reference) + " times faster than " + ref
         : slower == others
             ? ref + " was the fastest: " + least_slower->allocator + " ran " +
                   times_text(least_slower->time_vs_reference) + " times slower"
@@ -124,7 +127,8 @@ std::string bottom_line_legend(const ResultsView& view) {
   const std::string& ref = view.cells.reference;
   return "Each cell: the allocator's time / peak RSS over " + ref +
          "'s (below 1: faster / leaner), the quotients of the geometric means of the timed runs; * where the 95% "
-         "interval leaves 1 out. The tables above give the intervals.";
+         "interval leaves 1 out; short where a measured phase lasted under " +
+         number_text("%g", kShortestTimedPhaseNs / 1e6) + " ms, too short to time. The tables above give the intervals.";
 }
 
 }  // namespace allocstamp

@@ -12,6 +12,7 @@
 
 #include "output/bottom_line.h"
 #include "output/document.h"
+#include "output/format.h"
 #include "figures/figures.h"
 #include "analysis/statistics.h"
 #include "output/summary_table.h"
@@ -45,6 +46,13 @@ void print_ranking(const std::filesystem::path& dir, std::ostream& out, bool wid
                              std::to_string(c.threads) + " thread(s) (modified Z-score > 3.5): noisy");
           by_kind["cell(s) with outlier runs (modified Z-score > 3.5): noisy"].push_back(cell);
         }
+      if (c.standing == "too short") {
+        const std::string& size = c.cell->id.size;
+        const std::string next = size == "tiny" ? "small" : size == "small" ? "medium" : "large";
+        by_kind["cell(s) too short to time (a measured phase under " + number_text("%g", kShortestTimedPhaseNs / 1e6) +
+                " ms): no faster/slower verdict; try --size " + (size == "large" ? std::string("large with more work") : next)]
+            .push_back(cell);
+      }
       if (c.busy_runs) {
         warnings.push_back("warning: " + std::to_string(c.busy_runs) + " run(s) of " + c.allocator + " at " +
                            std::to_string(c.threads) + " thread(s) ran while the machine was busy: their times are suspect");

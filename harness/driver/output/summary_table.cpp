@@ -52,6 +52,7 @@ std::string short_standing(const std::string& standing) {
   if (standing.empty()) return "-";
   if (standing == "reference") return "ref";
   if (standing == "indistinguishable") return "~";
+  if (standing == "too short") return "short";
   return standing;
 }
 

@@ -104,6 +104,10 @@ std::vector<CellSummary> summarize_cells(const ResultsView& view) {
       if (const Cell* base = cells.find(c.group, c.threads, c.base)) {
         c.time_vs_base = cells.ratio(*c.cell, *base, "time");
         c.base_standing = standing_word(c.time_vs_base, "faster", "slower");
+        const stats::LogEstimate base_time = cells.estimate(*base, "time");
+        if (!c.base_standing.empty() && ((c.time.n && c.time.center < kShortestTimedPhaseNs) ||
+                                         (base_time.n && base_time.center < kShortestTimedPhaseNs)))
+          c.base_standing = "too short";
         c.memory_vs_base = cells.ratio(*c.cell, *base, keys::maxrss_kb);
         c.base_memory_standing = standing_word(c.memory_vs_base, "leaner", "heavier");
       }
@@ -124,6 +128,11 @@ std::vector<CellSummary> summarize_cells(const ResultsView& view) {
     }
     c.time_vs_reference = cells.ratio(*c.cell, *ref, "time");
     c.standing = standing_word(c.time_vs_reference, "faster", "slower");
+    // A phase this short is no answer: no faster or slower, whatever its interval says.
+    const stats::LogEstimate ref_time = cells.estimate(*ref, "time");
+    if (!c.standing.empty() && ((c.time.n && c.time.center < kShortestTimedPhaseNs) ||
+                                (ref_time.n && ref_time.center < kShortestTimedPhaseNs)))
+      c.standing = "too short";
     c.memory_vs_reference = cells.ratio(*c.cell, *ref, keys::maxrss_kb);
     c.memory_standing = standing_word(c.memory_vs_reference, "leaner", "heavier");
   }
