@@ -235,5 +235,89 @@ TEST_F(PlotEndToEnd, TheReportRendersInABrowserLeadingWithTheBottomLine) {
   EXPECT_NE(html.find(">vacation-low</h3>"), std::string::npos);
 }
 
+// No figure's title is clipped, checked as drawn: every SVG laid out by a
+// browser, each text's box inside the picture (the heatmap of two allocators
+// is narrower than its title at 11 pt unless the width follows the title).
+TEST_F(PlotEndToEnd, NoFigureTitleIsClippedAsRendered) {
+  SKIP_UNLESS_INSTALLED(have_gnuplot(), "gnuplot (gnuplot-nox)");
+  SKIP_UNLESS_INSTALLED(std::system("command -v chromium >/dev/null 2>&1") == 0, "chromium");
+  // Without glibc's runs: jemalloc is the reference ("(no glibc runs)" in every
+  // title) and the time heatmap has one column, the narrowest figure there is.
+  std::string kept;
+  std::istringstream runs(slurp(dir / "runs.csv"));
+  for (std::string line; std::getline(runs, line);)
+    if (line.find(",glibc,") == std::string::npos) kept += line + "\n";
+  std::ofstream(dir / "runs.csv", std::ios::trunc) << kept;
+  ASSERT_EQ(plot({dir.string()}).exit_code, 0);
+  std::string page = "<html><body>\n";
+  int figures = 0;
+  for (const auto& entry : fs::directory_iterator(dir / "figures"))
+    if (entry.path().extension() == ".svg") {
+      std::string svg = slurp(entry.path());
+      svg = svg.substr(svg.find("<svg"));
+      page += "<div data-name=\"" + entry.path().filename().string() + "\">" + svg + "</div>\n";
+      ++figures;
+    }
+  ASSERT_GE(figures, 5) << "the fixture draws the time heatmaps, speedup, memory, series, regions";
+  // The PNGs as the report shows them (their font is larger than the SVGs'):
+  // a title cut by the edge leaves dark pixels in the picture's outermost columns.
+  int pngs = 0;
+  for (const auto& entry : fs::directory_iterator(dir / "figures"))
+    if (entry.path().extension() == ".png") {
+      page += "<img data-png=\"" + entry.path().filename().string() + "\" src=\"figures/" +
+              entry.path().filename().string() + "\">\n";
+      ++pngs;
+    }
+  page += R"(<pre id="clipped"></pre><script>
+  window.addEventListener('load', () => { try {
+    const out = [];
+    for (const div of document.querySelectorAll('div[data-name]')) {
+      const svg = div.querySelector('svg');
+      const width = svg.width.baseVal.value, height = svg.height.baseVal.value;
+      for (const text of svg.querySelectorAll('text')) {
+        const content = text.textContent.trim();
+        if (!content) continue;
+        const box = text.getBBox();
+        const m = text.getCTM(), x0 = m.a * box.x + m.c * box.y + m.e, x1 = m.a * (box.x + box.width) + m.c * box.y + m.e;
+        const left = Math.min(x0, x1), right = Math.max(x0, x1);
+        if (left < -0.5 || right > width + 0.5) out.push(div.dataset.name + ': "' + content + '" spans ' +
+                                                         left.toFixed(0) + ' to ' + right.toFixed(0) + ' of ' + width);
+      }
+    }
+    let pngs = 0;
+    for (const img of document.querySelectorAll('img[data-png]')) {
+      const canvas = document.createElement('canvas');
+      canvas.width = img.naturalWidth; canvas.height = img.naturalHeight;
+      const g = canvas.getContext('2d');
+      g.drawImage(img, 0, 0);
+      const band = Math.round(img.naturalHeight * 0.3);  // the title and the stamp above the plot
+      for (const x of [0, 1, img.naturalWidth - 2, img.naturalWidth - 1]) {
+        const px = g.getImageData(x, 0, 1, band).data;
+        for (let i = 0; i < px.length; i += 4)
+          if (px[i] + px[i + 1] + px[i + 2] < 384) { out.push(img.dataset.png + ': dark pixels at the edge, x = ' + x); break; }
+      }
+      ++pngs;
+    }
+    document.getElementById('clipped').textContent = 'checked ' + document.querySelectorAll('div[data-name]').length +
+        ' figures and ' + pngs + ' pictures\n' + out.join('\n');
+  } catch (e) { document.getElementById('clipped').textContent = 'error: ' + e; } });
+  </script></body></html>)";
+  std::ofstream(dir / "svgs.html") << page;
+  testing::CommandOptions options;
+  options.timeout_seconds = 90;
+  Result dom = testing::run_command({"/usr/bin/chromium", "--headless", "--no-sandbox", "--disable-gpu",
+                                     "--allow-file-access-from-files", "--dump-dom", "file://" + (dir / "svgs.html").string()},
+                                    options);
+  ASSERT_EQ(dom.exit_code, 0) << dom.err;
+  const auto at = dom.out.find("<pre id=\"clipped\">");
+  ASSERT_NE(at, std::string::npos);
+  const std::string report = dom.out.substr(at, dom.out.find("</pre>", at) - at);
+  EXPECT_NE(report.find("checked " + std::to_string(figures) + " figures and " + std::to_string(pngs) + " pictures"),
+            std::string::npos)
+      << report;
+  EXPECT_EQ(report.find(".svg: "), std::string::npos) << "clipped text:\n" << report;
+  EXPECT_EQ(report.find(".png: "), std::string::npos) << "clipped text:\n" << report;
+}
+
 }  // namespace
 }  // namespace allocstamp

@@ -26,6 +26,7 @@
 #include "output/check_report.h"
 #include "figures/figures.h"
 #include "output/summary_table.h"
+#include "output/variants_table.h"
 
 namespace allocstamp {
 namespace {
@@ -287,6 +288,27 @@ TEST(TooShort, APhaseUnderTheFloorGetsNoVerdict) {
   ASSERT_EQ(answers.size(), 1u);
   EXPECT_NE(answers[0].find("too short to time (under 2 ms)"), std::string::npos) << answers[0];
   EXPECT_NE(bottom_line_answers(long_view, long_cells).at(0).find("jemalloc ran 2.000 ["), std::string::npos);
+}
+
+// The variants' findings are a table: a row where a variant separates from
+// its base, its standing and ratio in the column that separates, "-" in the other.
+TEST(Variants, WhatSeparatesIsATableRow) {
+  Runs runs;
+  for (int rep = 1; rep <= 5; ++rep) {
+    runs.add("jemalloc", rep, 3e7 * (1 + 0.01 * rep));
+    runs.add("jemalloc:bg", rep, 1.5e7 * (1 + 0.01 * rep));
+    runs.add("jemalloc:same", rep, 3e7 * (1 + 0.01 * ((rep * 3) % 5)));
+  }
+  ResultsView view;
+  view.table = std::make_shared<RunsTable>(runs.table);
+  view.cells = cells_of(*view.table);
+  const Block t = variant_changes(summarize_cells(view));
+  ASSERT_EQ(t.rows.size(), 2u) << "the header and jemalloc:bg; jemalloc:same does not separate";
+  EXPECT_EQ(t.rows[0], (std::vector<std::string>{"workload", "threads", "variant", "base", "time vs base", "peak RSS vs base"}));
+  EXPECT_EQ(t.rows[1][2], "jemalloc:bg");
+  EXPECT_EQ(t.rows[1][3], "jemalloc");
+  EXPECT_EQ(t.rows[1][4].rfind("faster 0.50", 0), 0u) << t.rows[1][4];
+  EXPECT_EQ(t.rows[1][5], "-");
 }
 
 TEST(BusyMachine, CheckAndTableNameTheCell) {

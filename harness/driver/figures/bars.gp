@@ -8,7 +8,7 @@
 # Variables: datafile, out, stamp, figtitle, ylab, n, rows, errorbars, refline, rotate, lead, width,
 # zerolabels (write "0" over a bar that is exactly zero, so it is not read as missing).
 load 'common.gp'
-set title figtitle
+eval title_label
 set ylabel ylab
 set style data histogram
 if (errorbars) { set style histogram errorbars gap 2 lw 1 } else { set style histogram clustered gap 2 }

@@ -40,3 +40,7 @@ set key outside right top vertical Left reverse noautotitle
 set tmargin 4
 stamp_label = "set label 1001 stamp at screen 0.995, 0.975 right font ',8' textcolor rgb '#777777'"
 eval stamp_label
+# The title (each script evals title_label once figtitle is set),
+# centred on the picture rather than on the plot, which the axis labels and
+# the legend push aside: bench plot makes the picture wide enough for it.
+title_label = "set label 1002 figtitle at screen 0.5, graph 1 offset 0, 1.6 center front"

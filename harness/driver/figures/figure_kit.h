@@ -274,7 +274,7 @@ struct FigureMaker {
     set_number(f, "width", std::clamp<double>(420.0 + 95.0 * static_cast<double>(cols.size()) +
                                                   7.5 * static_cast<double>(longest(rows)),
                                               700, 1600));
-    set_number(f, "height", std::clamp<double>(200.0 + 22.0 * static_cast<double>(rows.size()), 360, 1400));
+    set_number(f, "height", std::clamp<double>(200.0 + 22.0 * static_cast<double>(rows.size()), 300, 1400));
     add(std::move(f), text.str());
   }
 

@@ -5,7 +5,7 @@
 # Variables: datafile (lines "x y log2ratio label"), out, stamp, figtitle,
 # xticsdef, yticsdef (gnuplot tic lists), cols, rows, cblab, width, height.
 load 'common.gp'
-set title figtitle
+eval title_label
 unset grid
 set border 0
 set tics scale 0

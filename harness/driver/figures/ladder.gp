@@ -3,7 +3,7 @@
 # datafile columns: size, then value, low, high per allocator.
 # Variables: datafile, out, stamp, figtitle, n.
 load 'common.gp'
-set title figtitle
+eval title_label
 set xlabel "block size (bytes)"
 set ylabel "ns per malloc + free"
 set logscale x 2

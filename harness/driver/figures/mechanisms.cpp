@@ -97,9 +97,18 @@ void mechanism_figures(FigureMaker& make) {
                                "mechanism that separates, as the report's findings name them; a figure only one side "
                                "has, or that is zero on one, has no bar." + make.runs_text(true, {group}, t));
     f.group = group;
-    if (!per_thousand.empty())
+    // The reference's own where memprof sees them (every allocator but glibc), so
+    // that this note and the findings, which compare them, never disagree.
+    if (!per_thousand.empty()) {
+      const double reference_k = calls_per_thousand(cells, *ref);
       f.notes.push_back("the allocator's kernel calls (mmap, munmap, mremap, madvise, brk) per 1,000 allocations, "
-                        "profiled runs' medians (" + cells.reference + "'s are not measurable): " + joined(per_thousand));
+                        "profiled runs' medians: " +
+                        (std::isfinite(reference_k) ? cells.reference + " " + number_text("%.2f", reference_k) + ", " +
+                                                          joined(per_thousand)
+                                                    : joined(per_thousand) + " (" + cells.reference +
+                                                          "'s are not measurable: its malloc calls the kernel out of "
+                                                          "memprof's sight)"));
+    }
     make.add_bars(std::move(f), bars, "ratio to " + cells.reference, "no allocator besides the reference ran");
   }
 }

@@ -49,6 +49,14 @@ std::string draw(const fs::path& gnuplot, const fs::path& scripts, const fs::pat
   std::string setup = "set loadpath " + gnuplot_string(scripts.string()) +
                       "; out=" + gnuplot_string((figures / f.name).string()) + "; stamp=" + gnuplot_string(stamp);
   for (const auto& [name, value] : f.vars) setup += "; " + name + "=" + value;
+  // A picture at least as wide as its title: about 8.4 px a character in the
+  // PNG's 11 pt (the SVG's are smaller), and a margin, so that no title is cut
+  // (test PlotEndToEnd.NoFigureTitleIsClippedAsRendered checks both as rendered).
+  std::size_t characters = 0;
+  for (unsigned char c : f.title) characters += (c & 0xC0) != 0x80;
+  const int title_width = int(8.4 * double(characters)) + 48;
+  setup += "; if (!exists(\"width\")) { width = 960 }; if (width < " + std::to_string(title_width) + ") { width = " +
+           std::to_string(title_width) + " }";
   std::vector<std::string> args = {gnuplot.string(), "-e", setup, (scripts / (f.script + ".gp")).string()};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());

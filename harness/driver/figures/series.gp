@@ -5,7 +5,7 @@
 # datafile: one block per allocator (blank lines between), columns seconds,
 # heap MiB, RSS MiB. Variables: datafile, out, stamp, figtitle, names, n.
 load 'common.gp'
-set title figtitle
+eval title_label
 set xlabel "time since the process started (s)"
 set ylabel "MiB"
 set yrange [0:*]

@@ -4,7 +4,7 @@
 # Variables: datafile, out, stamp, figtitle, n, base, ticks (the thread counts, comma-separated),
 # ideal: "linear" (the threads share the work) or "flat" (every thread does the whole work).
 load 'common.gp'
-set title figtitle
+eval title_label
 set xlabel "threads"
 eval "set xtics (".ticks.")"
 set ylabel sprintf("speedup: time at %d / time at N (higher is faster)", base)

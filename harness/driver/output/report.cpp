@@ -195,9 +195,12 @@ void variants_section(const ResultsView& view, const std::vector<CellSummary>& c
   if (t.rows.size() == 1) return;
   doc.push_back(heading(2, "Variants against their base"));
   doc.push_back(paragraph(variants_table_legend()));
-  std::vector<std::string> changes = variant_changes(cells);
-  if (changes.empty()) changes.push_back("no setting separates a variant from its base in time or peak RSS");
-  doc.push_back(list(changes));
+  // What separates, one row per variant, workload and thread count; then every cell.
+  const Block changes = variant_changes(cells);
+  if (changes.rows.size() == 1)
+    doc.push_back(paragraph("No setting separates a variant from its base in time or peak RSS."));
+  else
+    doc.push_back(changes);
   doc.push_back(t);
 }
 
@@ -325,11 +328,6 @@ Document build_report(const ResultsView& view, const std::vector<CellSummary>& c
   // count), the bottom-line table, and one finding per workload and thread count.
   std::vector<bool> placed(plan.figures.size(), false);
   doc.push_back(heading(2, "Bottom line"));
-  for (std::size_t i = 0; i < plan.figures.size(); ++i)
-    if (plan.figures[i].name.rfind("time-t", 0) == 0) {
-      placed[i] = true;
-      doc.push_back(figure_block(plan.figures[i]));
-    }
   if (view.cells.allocators.size() > 1) {
     doc.push_back(bottom_line_table(view, cells));
     doc.push_back(paragraph(bottom_line_legend(view)));
@@ -340,6 +338,11 @@ Document build_report(const ResultsView& view, const std::vector<CellSummary>& c
                           "workloads first, by bytes per element. Times and peak RSS are the timed runs' (the allocator "
                           "alone); bytes per element the profiled runs'."));
   doc.push_back(list(findings(view, cells)));
+  for (std::size_t i = 0; i < plan.figures.size(); ++i)
+    if (plan.figures[i].name.rfind("time-t", 0) == 0) {
+      placed[i] = true;
+      doc.push_back(figure_block(plan.figures[i]));
+    }
   doc.push_back(contents());
   setup_section(view, doc);
   summary_section(view, cells, doc);

@@ -69,19 +69,18 @@ std::string variants_table_legend() {
          "Settings: the variables the variant's runs had that its base's did not.";
 }
 
-std::vector<std::string> variant_changes(const std::vector<CellSummary>& cells) {
-  std::vector<std::string> out;
+Block variant_changes(const std::vector<CellSummary>& cells) {
+  Block t = table({{"workload", "threads", "variant", "base", "time vs base", "peak RSS vs base"}}, 4);
   for (const CellSummary& c : cells) {
     if (!has_base(c)) continue;
-    const std::string where = " on " + c.group + " at " + std::to_string(c.threads) + " thread(s) (";
-    if (c.base_standing == "faster" || c.base_standing == "slower")
-      out.push_back(c.allocator + " " + c.base_standing + " than " + c.base + where +
-                    ratio_with_interval(c.time_vs_base) + ")");
-    if (c.base_memory_standing == "leaner" || c.base_memory_standing == "heavier")
-      out.push_back(c.allocator + " " + c.base_memory_standing + " than " + c.base + where + "peak RSS " +
-                    ratio_with_interval(c.memory_vs_base) + ")");
+    const bool time = c.base_standing == "faster" || c.base_standing == "slower";
+    const bool memory = c.base_memory_standing == "leaner" || c.base_memory_standing == "heavier";
+    if (!time && !memory) continue;
+    t.rows.push_back({c.group, std::to_string(c.threads), c.allocator, c.base,
+                      time ? c.base_standing + " " + ratio_with_interval(c.time_vs_base) : "-",
+                      memory ? c.base_memory_standing + " " + ratio_with_interval(c.memory_vs_base) : "-"});
   }
-  return out;
+  return t;
 }
 
 }  // namespace allocstamp

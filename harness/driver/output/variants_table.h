@@ -18,8 +18,9 @@ Block variants_table(const ResultsView& view, const std::vector<CellSummary>& ce
 // What the table says and how to read it, in one paragraph.
 std::string variants_table_legend();
 
-// "jemalloc:bg slower than jemalloc on vacation-low at 2 threads (1.08 [1.02, 1.15])":
-// every variant cell whose ratio to its base leaves 1 out, by time then memory.
-std::vector<std::string> variant_changes(const std::vector<CellSummary>& cells);
+// The variants' findings as a table: a row per variant cell whose time or
+// peak-RSS ratio to its base leaves 1 out ("slower 1.08 [1.02, 1.15]"), "-"
+// in the column that does not; only the header when none does.
+Block variant_changes(const std::vector<CellSummary>& cells);
 
 }  // namespace allocstamp
