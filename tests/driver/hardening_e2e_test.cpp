@@ -211,6 +211,19 @@ TEST_F(Hardening, RegistryEntriesThatWouldMislabelRowsAreRefused) {
        "the allocator 'mine' has no \"libraries\""},
       {{"--registry=" + file("type.json", "{\"schema\": 1, \"allocators\": [{\"name\": 42, " + lib + "}]}")},
        "\"name\" is number, not a string"},
+      // The harness's own variables (issue 46, N6) and a NUL in a value (N7).
+      {{"--registry=" + file("preload.json", "{\"schema\": 1, \"allocators\": [{\"name\": \"mine\", " + lib +
+                                                 ", \"env\": {\"LD_PRELOAD\": \"libtcmalloc_minimal.so.4\"}}]}")},
+       "the allocator 'mine' sets LD_PRELOAD, which bench sets the LD_* variables of every run itself"},
+      {{"--registry=" + file("memprof.json", "{\"schema\": 1, \"allocators\": [{\"name\": \"mine\", " + lib +
+                                                 ", \"env\": {\"MEMPROF_OUT\": \"x\"}}]}")},
+       "the allocator 'mine' sets MEMPROF_OUT, which bench sets the MEMPROF_* variables"},
+      {{"--registry=" + file("nul.json", "{\"schema\": 1, \"allocators\": [{\"name\": \"mine\", " + lib +
+                                             ", \"env\": {\"MALLOC_CONF\": \"a\\u0000b\"}}]}")},
+       "the allocator 'mine' sets MALLOC_CONF to a value with a NUL byte"},
+      {{"--alloc=jemalloc:LD_PRELOAD=libtcmalloc_minimal.so.4"}, "LD_PRELOAD cannot be a variant's setting"},
+      {{"--alloc=glibc:ITM_DEFAULT_METHOD=serialirr"}, "ITM_DEFAULT_METHOD cannot be a variant's setting"},
+      {{"--alloc=glibc:MEMPROF_TRACE=t"}, "MEMPROF_TRACE cannot be a variant's setting"},
       {{"--workloads=" + file("twice.json",
                               "{\"schema\": 1, \"workloads\": [{\"name\": \"w\", \"binary\": \"bin/churn\"}, "
                               "{\"name\": \"w\", \"binary\": \"bin/stress\"}]}")},

@@ -150,6 +150,21 @@ TEST_F(PlotEndToEnd, MakePlotsKeepsTheBuildQuiet) {
   EXPECT_EQ(failed.out.find("drew"), std::string::npos) << "nothing is drawn after a failed build";
 }
 
+// A NUL in meta.json's machine (issue 46, N8) reaches every figure's stamp:
+// the figures are still drawn, the character shown as a space.
+TEST_F(PlotEndToEnd, AControlCharacterInMetaStillDraws) {
+  SKIP_UNLESS_INSTALLED(have_gnuplot(), "gnuplot (gnuplot-nox)");
+  std::string meta = slurp(dir / "meta.json");
+  const auto at = meta.find("\"cpu\": \"Test CPU");
+  ASSERT_NE(at, std::string::npos);
+  meta.insert(at + std::string("\"cpu\": \"Test").size(), "\\u0000");
+  std::ofstream(dir / "meta.json", std::ios::trunc) << meta;
+  Result r = plot({dir.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("failed"), std::string::npos) << r.out;
+  EXPECT_EQ(slurp(dir / "figures" / "time-t1.png").substr(0, 4), "\x89PNG");
+}
+
 TEST_F(PlotEndToEnd, AMissingOrMalformedFolderExits2) {
   Result missing = plot({(root / "absent").string()});
   EXPECT_EQ(missing.exit_code, 2);

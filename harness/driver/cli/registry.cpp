@@ -120,6 +120,18 @@ bool variable_name(const std::string& name) {
   return std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
+// A variable bench sets in the child itself (what to preload, memprof's
+// options and output files, the TM method, a simulated run's padding): an
+// allocator entry or variant that set it would misroute or mislabel the run.
+// Empty when the name is free, else why not.
+std::string harness_variable(const std::string& name) {
+  for (const char* prefix : {"LD_", "MEMPROF_", "ITM_", "ALLOCSTAMP_"})
+    if (name.rfind(prefix, 0) == 0)
+      return std::string("bench sets the ") + prefix + "* variables of every run itself (what it preloads, memprof's "
+             "options and files, the TM method, a simulated run's padding)";
+  return "";
+}
+
 // The entry `variant` (name BASE:VARIANT, "base": BASE) completed from its base,
 // an allocator entry read before it: library, package, and the base's
 // variables under the variant's own.
@@ -172,7 +184,14 @@ void load_allocators(const fs::path& file, std::vector<Allocator>& into) {
       if (!variable_name(key))
         throw UsageError(file.string() + ": the allocator '" + a.name + "' sets '" + key + "', not a variable name",
                          "name variables with letters, digits and _");
+      if (std::string why = harness_variable(key); !why.empty())
+        throw UsageError(file.string() + ": the allocator '" + a.name + "' sets " + key + ", which " + why,
+                         "drop it from \"env\" (use --tm for the TM method; an allocator's library goes in "
+                         "\"libraries\")");
       a.env[key] = value.is_string() ? value.get<std::string>() : value.dump();  // numbers are fine too
+      if (a.env[key].find('\0') != std::string::npos)
+        throw UsageError(file.string() + ": the allocator '" + a.name + "' sets " + key + " to a value with a NUL byte",
+                         "remove the \\u0000 from the value (no environment variable can hold it)");
     }
     if (a.name.find(':') != std::string::npos || !a.base.empty()) {
       if (a.base.empty())
@@ -232,6 +251,10 @@ Allocator variant_of(const Allocator& base, const std::string& variable, const s
   if (!variable_name(variable))
     throw UsageError("--alloc=" + name + ": '" + variable + "' is not a variable name",
                      "write --alloc=ALLOCATOR:VARIABLE=VALUE, e.g. --alloc=jemalloc:MALLOC_CONF=background_thread:true");
+  if (std::string why = harness_variable(variable); !why.empty())
+    throw UsageError("--alloc=" + name + ": " + variable + " cannot be a variant's setting: " + why,
+                     "set the allocator's own variables only (MALLOC_CONF, MIMALLOC_*, TCMALLOC_*, ...); --tm sets the "
+                     "TM method");
   if (std::string problem = allocator_name_problem(name); !problem.empty())
     throw UsageError("--alloc=" + name + ": " + problem,
                      "a value with other characters (or a comma) needs a registry line: see docs/allocators.md");

@@ -63,7 +63,11 @@ const std::vector<FigureKind>& figure_kinds() {
 
 std::string gnuplot_string(const std::string& text) {
   std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
+  for (char c : text) {
+    if (c == '\'') out += "''";
+    else if (static_cast<unsigned char>(c) < 0x20) out += ' ';  // a NUL or a newline would end gnuplot's command
+    else out += c;
+  }
   return out + "'";
 }
 

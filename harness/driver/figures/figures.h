@@ -114,7 +114,7 @@ struct FigurePlan {
 // Writes view.dir/figures/data/<figure>.dat for each figure that has data.
 FigurePlan prepare_figures(const ResultsView& view, const std::vector<CellSummary>& cells);
 
-// A gnuplot string literal.
+// A gnuplot string literal; control characters (a NUL, a newline) become spaces.
 std::string gnuplot_string(const std::string& text);
 
 }  // namespace allocstamp
