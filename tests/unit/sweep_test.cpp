@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include <gnu/libc-version.h>
+#include <unistd.h>
 
 #include "run/environment.h"
 #include "errors.h"
@@ -177,6 +178,43 @@ TEST_F(Sweep, TruncatedOrUnknownRecordsMakeAFailedRow) {
   EXPECT_EQ(r[1]["status"], "failed");
   EXPECT_NE(r[1]["extra"].find("memprof wrote record format 9, this bench reads 1"), std::string::npos) << r[1]["extra"];
   EXPECT_EQ(r[2]["status"], "ok");
+}
+
+// A run whose own process wrote no record, while processes it started did
+// (a shell pipeline whose shell left through _exit; issue 46, N15), is not
+// measured: its row does not take another process's figures. A record whose
+// ppid is bench's is the run's own; a stream without ppid (an older memprof)
+// keeps its first record.
+TEST_F(Sweep, ARootWithoutARecordTakesNoOtherProcesssFigures) {
+  options.allocators = {"glibc"};
+  options.workloads = {"plain"};
+  options.reps = 0;
+  options.profile_reps = 3;
+  const std::string me = std::to_string(::getpid());
+  auto with_only = [](const std::string& records) {
+    Finished f = ok_with("");
+    f.records = records;
+    return f;
+  };
+  executor.script = [&](const Launch&, int n) {
+    if (n == 1) return with_only("@memprof pid=7 ppid=6 format=1 allocs_seq_count=203\n");  // seq's, not the shell's
+    if (n == 2)
+      return with_only("@memprof pid=7 ppid=6 format=1 allocs_seq_count=203\n@memprof pid=6 ppid=" + me +
+                       " format=1 allocs_seq_count=5\n");
+    return with_only("@memprof pid=9 format=1 allocs_seq_count=11\n");
+  };
+  EXPECT_EQ(run_sweep(options, paths, executor, out), 1);
+  auto r = rows();
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(r[0]["status"], "failed");
+  EXPECT_EQ(r[0]["allocs_seq_count"], "");
+  EXPECT_NE(r[0]["extra"].find("the program's own process wrote no memprof record (1 process(es) it started did)"),
+            std::string::npos)
+      << r[0]["extra"];
+  EXPECT_EQ(r[1]["status"], "ok");
+  EXPECT_EQ(r[1]["allocs_seq_count"], "5");
+  EXPECT_EQ(r[2]["status"], "ok");
+  EXPECT_EQ(r[2]["allocs_seq_count"], "11");
 }
 
 // memprof's @scope records become scopes.csv, one row per scope of a run.

@@ -47,15 +47,21 @@ Records parse_records(const std::string& text, long root_parent) {
   }
   out.processes = by_pid.size();
   if (!order.empty()) {
-    std::string root = order.front();
+    // The root's record; without ppid (an older memprof) the first one. When
+    // records carry ppid and none is the root's (a shell that ran a pipeline
+    // and left through _exit), no other process's figures stand in for it.
+    bool any_ppid = false;
     for (const std::string& pid : order) {
       auto it = by_pid[pid].find(keys::ppid);
-      if (it != by_pid[pid].end() && it->second == std::to_string(root_parent)) {
-        root = pid;
-        break;
+      if (it == by_pid[pid].end()) continue;
+      any_ppid = true;
+      if (it->second == std::to_string(root_parent)) {
+        out.memprof = by_pid[pid];
+        return out;
       }
     }
-    out.memprof = by_pid[root];
+    if (!any_ppid) out.memprof = by_pid[order.front()];
+    else out.root_without_record = true;
   }
   return out;
 }

@@ -19,11 +19,15 @@ struct Records {
   KeyValues simulated;             // a simulated run's sim_* keys (not a record: callgrind's file, simulation.h)
   std::vector<std::string> errors;
   bool has_memprof = false;
+  // Other processes wrote @memprof records, the run's root process none: its
+  // figures are unknown (memprof stays empty).
+  bool root_without_record = false;
 };
 
 // `root_parent`: the pid whose child is the run's root process (bench itself);
 // the @memprof record of that child is kept, those of its descendants counted
-// only. A stream without ppid (an older memprof) keeps the first pid's record.
+// only. A stream without ppid (an older memprof) keeps the first pid's record;
+// with ppid, a root that wrote none leaves memprof empty (root_without_record).
 Records parse_records(const std::string& text, long root_parent = -1);
 
 }  // namespace allocstamp

@@ -87,6 +87,10 @@ std::string measurement_problem(const Run& run, const Records& records, const fs
     if (line.find("cannot be preloaded") != std::string::npos) return "the allocator library was not preloaded: " + line;
   if (!records.errors.empty()) return "the run's records are incomplete: " + records.errors.front().substr(1);
   if (run.kind == RunKind::profiled && !records.has_memprof) return "memprof did not report (see the log)";
+  if (run.kind == RunKind::profiled && records.root_without_record)
+    return "the program's own process wrote no memprof record (" + std::to_string(records.processes) +
+           " process(es) it started did): its figures are not taken from theirs — a shell that ends in _exit "
+           "leaves none; run the program itself, not through a shell";
   if (records.has_memprof) {
     auto format = records.memprof.find(keys::format);
     std::string got = format == records.memprof.end() ? "none" : format->second;
