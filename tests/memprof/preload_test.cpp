@@ -464,6 +464,27 @@ TEST(PreloadStandalone, BadOptionWarnsAndKeepsDefault) {
   EXPECT_EQ(r.num("peak_slack_bytes"), 65536);
 }
 
+// A path option takes what its field holds (511 bytes), not the shortest
+// field's 255 (issue 46, N5): a 300-byte MEMPROF_CALLSITES is used; one longer
+// than its field is refused loudly, never cut.
+TEST(PreloadStandalone, PathOptionsTakeTheirFieldsSize) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / std::string(200, 'd') / std::string(60, 'e');
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / (std::string(20, 'f') + ".folded")).string();
+  ASSERT_GT(path.size(), 256u);
+  ASSERT_LT(path.size(), 511u);
+  RunResult r = run_program(target("entry_points"), {"1"}, test_allocators()[0],
+                            RunOptions{.env = {{"MEMPROF_CALLSITES", path}, {"MEMPROF_SAMPLE_BYTES", "1"}}});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_EQ(r.err.find("MEMPROF_CALLSITES="), std::string::npos) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(path)) << "the call sites go to the path as given";
+  const std::string too_long = "/tmp/" + std::string(600, 'g');
+  RunResult refused = run_program(target("entry_points"), {"1"}, test_allocators()[0],
+                                  RunOptions{.env = {{"MEMPROF_TRACE", too_long}}});
+  EXPECT_NE(refused.err.find("MEMPROF_TRACE='" + too_long + "' is not valid"), std::string::npos) << refused.err;
+  std::filesystem::remove_all(std::filesystem::temp_directory_path() / std::string(200, 'd'));
+}
+
 // MEMPROF_SERIES records points; the scope and metric records come through.
 TEST(PreloadStandalone, SeriesScopesAndMetrics) {
   RunResult r = run_program(target("deterministic"), {}, test_allocators()[0],

@@ -20,10 +20,11 @@ struct Entry {
   void* field;
   const char* fallback;
   const char* help;
+  size_t size = 0;  // a string's field: its own size (a longer value is refused, not cut)
 };
 
 Entry table[] = {
-    {"MEMPROF_OUT", Kind::kString, options.out, "", "where records go: fd:N or a path; empty = text summary on stderr"},
+    {"MEMPROF_OUT", Kind::kString, options.out, "", "where records go: fd:N or a path; empty = text summary on stderr", sizeof options.out},
     {"MEMPROF_PEAK_SLACK", Kind::kSize, &options.peak_slack_bytes, "64K", "bytes a thread keeps local before publishing (0 = exact peak; at most 1G)"},
     {"MEMPROF_HEAP", Kind::kBool, &options.track_heap, "1", "track live heap (sizes at free, peaks, load); 0 = counts only"},
     {"MEMPROF_USABLE", Kind::kBool, &options.track_usable, "1", "track malloc_usable_size bytes"},
@@ -32,11 +33,11 @@ Entry table[] = {
     {"MEMPROF_SERIES_SIZE", Kind::kSize, &options.series_size_bytes, "1M", "series size resolution in bytes"},
     {"MEMPROF_SERIES_MAX", Kind::kCount, &options.series_max_points, "20000", "series points kept (then resolution halves)"},
     {"MEMPROF_FORK_REPORT", Kind::kBool, &options.fork_report, "0", "forked children (without exec) print their own summary"},
-    {"MEMPROF_ONLY", Kind::kString, options.only, "", "comma-separated program names that report; empty = every process"},
+    {"MEMPROF_ONLY", Kind::kString, options.only, "", "comma-separated program names that report; empty = every process", sizeof options.only},
     {"MEMPROF_VERBOSE", Kind::kBool, &options.verbose, "0", "print effective options at start"},
     {"MEMPROF_SAMPLE_BYTES", Kind::kSize, &options.sample_bytes, "0", "sample call sites once per this many bytes on average (e.g. 512K); 0 = off"},
-    {"MEMPROF_CALLSITES", Kind::kString, options.callsites, "", "file the sampled call sites are written to at exit"},
-    {"MEMPROF_TRACE", Kind::kString, options.trace, "", "record every allocation call to this file (bench trace reads it); empty = none"},
+    {"MEMPROF_CALLSITES", Kind::kString, options.callsites, "", "file the sampled call sites are written to at exit", sizeof options.callsites},
+    {"MEMPROF_TRACE", Kind::kString, options.trace, "", "record every allocation call to this file (bench trace reads it); empty = none", sizeof options.trace},
 };
 
 bool parse_bool(const char* s, bool* out) {
@@ -78,7 +79,7 @@ bool parse_size(const char* s, uint64_t* out, bool allow_suffix) {
 bool apply(const Entry& e, const char* value) {
   switch (e.kind) {
     case Kind::kString:
-      return text::copy(static_cast<char*>(e.field), e.field == options.out ? sizeof options.out : sizeof options.only, value);
+      return text::copy(static_cast<char*>(e.field), e.size, value);
     case Kind::kBool:
       return parse_bool(value, static_cast<bool*>(e.field));
     case Kind::kSize:
