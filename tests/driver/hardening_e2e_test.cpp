@@ -477,6 +477,25 @@ TEST_F(Hardening, SlurmValuesThatWouldEndTheirLineAreRefused) {
   EXPECT_EQ(fine.exit_code, 0) << fine.out << fine.err;
   EXPECT_NE(testing::slurp(dir_ / "fine" / "slurm" / "array.sbatch").find("#SBATCH --partition=short-1.a\n"),
             std::string::npos);
+  // Issue 46, N14: a folder with a space or % cannot go into #SBATCH --output;
+  // a registry named relative to where bench slurm ran is named absolutely in
+  // the script, which runs from the repository.
+  Result spaced = bench({"slurm", "--shards", "2", "--workload=test-alloc", "--alloc=glibc",
+                         "--out=" + (dir_ / "o ut%j").string()});
+  EXPECT_EQ(spaced.exit_code, 2) << spaced.out << spaced.err;
+  EXPECT_NE(spaced.err.find("holds a space or %, which #SBATCH --output cannot take"), std::string::npos) << spaced.err;
+  std::ofstream(dir_ / "r.json") << R"({"schema": 1, "allocators": [{"name": "mine", "libraries": ["/usr/lib/x86_64-linux-gnu/libjemalloc.so.2"]}]})";
+  fs::create_directories(dir_ / "elsewhere");
+  testing::CommandOptions in_elsewhere;
+  in_elsewhere.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS), "ALLOCSTAMP_THREADS=1"};
+  Result relative = testing::run_command(
+      {"/bin/sh", "-c", "cd '" + (dir_ / "elsewhere").string() + "' && exec \"$0\" \"$@\"", BENCH_BINARY, "slurm",
+       "--shards", "2", "--registry", "../r.json", "--workload=test-alloc", "--alloc=mine", "--out=" + (dir_ / "rel").string()},
+      in_elsewhere);
+  EXPECT_EQ(relative.exit_code, 0) << relative.out << relative.err;
+  EXPECT_NE(testing::slurp(dir_ / "rel" / "slurm" / "array.sbatch").find(" --registry " + (dir_ / "elsewhere" / ".." / "r.json").string()),
+            std::string::npos)
+      << testing::slurp(dir_ / "rel" / "slurm" / "array.sbatch");
 }
 
 }  // namespace

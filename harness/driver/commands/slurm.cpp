@@ -104,6 +104,11 @@ int command_slurm(const Command& command, const Paths& paths, std::ostream& out)
   for (char c : dir.string())
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
       throw UsageError("--out holds a control character", "name the results folder without line breaks or tabs");
+  // #SBATCH --output takes the path as it is: a space would end it, and sbatch
+  // reads % as the start of a pattern (%j, %a).
+  if (dir.string().find_first_of(" %") != std::string::npos)
+    throw UsageError("--out '" + dir.string() + "' holds a space or %, which #SBATCH --output cannot take",
+                     "name the results folder without spaces or %");
   if (fs::exists(dir / "slurm")) throw UsageError(dir.string() + " holds a Slurm sweep already", "choose another --out");
   fs::create_directories(dir / "slurm");
   fs::create_directories(dir / "parts");
@@ -111,8 +116,19 @@ int command_slurm(const Command& command, const Paths& paths, std::ostream& out)
   int cpus = 1;
   for (int t : run.threads) cpus = std::max(cpus, t);
 
+  // The script runs from the repository: a file the flags name relative to
+  // where bench slurm ran is named absolutely.
+  std::vector<std::string> words = sweep_flags(run.command_line);
+  for (std::size_t i = 0; i < words.size(); ++i)
+    for (const char* flag : {"--registry", "--workloads"}) {
+      const std::string with_equals = std::string(flag) + "=";
+      if (words[i].rfind(with_equals, 0) == 0 && !words[i].substr(with_equals.size()).empty())
+        words[i] = with_equals + fs::absolute(words[i].substr(with_equals.size())).string();
+      else if (words[i] == flag && i + 1 < words.size())
+        words[i + 1] = fs::absolute(words[i + 1]).string(), ++i;
+    }
   std::ostringstream flags;
-  for (const auto& f : sweep_flags(run.command_line)) flags << ' ' << shell_word(f);
+  for (const auto& f : words) flags << ' ' << shell_word(f);
   std::ostringstream array;
   array << "#!/bin/bash\n"
         << "# allocstamp: " << s.shards << " parts of one sweep, one node each (written by bench slurm)\n"
