@@ -96,7 +96,7 @@ TEST_F(Cluster, MergedPartsEqualOneMachineAndBadPartsAreRefused) {
   EXPECT_NE(std::find(all.begin(), all.end(), "part 2/3: planted: the machine is busy"), all.end());
 
   // Bad inputs, each exit 2 with what is wrong.
-  std::vector<std::string> other_args = {"--workload=test-alloc", "--alloc=glibc", "--size=tiny", "--threads=1,2",
+  std::vector<std::string> other_args = {"--workload=test-alloc,churn", "--alloc=glibc", "--size=tiny", "--threads=1,2",
                                          "--reps=1", "--no-series", "--shard=2/3", "--out=" + (dir_ / "other").string()};
   ASSERT_EQ(bench(other_args).exit_code, 0);
   fs::copy(dir_ / "p2", dir_ / "p2-versions", fs::copy_options::recursive);
@@ -131,6 +131,18 @@ TEST_F(Cluster, MergedPartsEqualOneMachineAndBadPartsAreRefused) {
   Result whole = bench({"check", "--baseline", (dir_ / "one").string(), "--current", (dir_ / "partial").string(),
                         "--deterministic-only", "--fail-on-missing"});
   EXPECT_EQ(whole.exit_code, 0) << whole.out << whole.err;
+}
+
+// More parts than cell groups (issue 46, N13): a part would be an empty sweep
+// that merge cannot take; every part is refused with the count to use.
+TEST_F(Cluster, MorePartsThanCellGroupsAreRefused) {
+  Result r = bench(matrix((dir_ / "p").string(), "1/5"));
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("--shard 1/5: the sweep has 4 cell group(s) (workload, size, TM method, threads), fewer than its "
+                       "5 parts — cut it into 4 part(s) or fewer"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "p" / "runs.csv"));
 }
 
 TEST_F(Cluster, ALocalSlurmRunsTheSweepAsAJobArray) {

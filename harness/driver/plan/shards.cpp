@@ -40,6 +40,12 @@ std::vector<Run> shard_of(const std::vector<Run>& plan, const Shard& shard) {
   std::map<std::string, std::size_t> runs;
   for (const Run& r : plan)
     if (runs[group_of(r)]++ == 0) order.push_back(group_of(r));
+  // A part with no group would be an empty sweep that merge cannot take.
+  if (std::size_t(shard.count) > order.size())
+    throw UsageError("--shard " + std::to_string(shard.index) + "/" + std::to_string(shard.count) + ": the sweep has " +
+                         std::to_string(order.size()) + " cell group(s) (workload, size, TM method, threads), fewer "
+                         "than its " + std::to_string(shard.count) + " parts",
+                     "cut it into " + std::to_string(order.size()) + " part(s) or fewer (a group is never split)");
   std::vector<std::string> by_size = order;
   std::stable_sort(by_size.begin(), by_size.end(),
                    [&](const std::string& a, const std::string& b) { return runs[a] > runs[b]; });
