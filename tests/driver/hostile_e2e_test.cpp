@@ -6,6 +6,8 @@
 // symbolic links, and a torn run's side rows on --resume.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -339,6 +341,46 @@ TEST_F(Hostile, AResumedTornRunHasOneSeries) {
   EXPECT_LT(t.size(), 2 * points) << "the torn run's points were kept beside the new ones";
   Result summarize = bench({"summarize", folder.string()});
   EXPECT_EQ(summarize.exit_code, 0) << summarize.err;
+}
+
+// Resume trusts meta.json no further than the command line (issue 46, N11,
+// N12): another schema, a plan removed, options edited so that the runs
+// differ, or a workload file inside the folder are each refused before
+// anything is written, and the folder stays resumable as it was.
+TEST_F(Hostile, AResumeRefusesAnEditedMetaJson) {
+  const fs::path folder = dir() / "edited-meta";
+  sweep(folder);
+  {
+    std::string text = testing::slurp(folder / "runs.csv");  // the last run still to make
+    std::ofstream(folder / "runs.csv", std::ios::trunc) << text.substr(0, text.rfind('\n', text.size() - 2) + 1);
+  }
+  const std::string original = testing::slurp(folder / "meta.json"), runs = testing::slurp(folder / "runs.csv");
+  std::ofstream(folder / "w.json") << R"({"schema": 1, "workloads": [{"name": "pwn", "binary": "/bin/sh", "args": ["-c", "touch )" +
+                                          (folder / "MARK").string() + R"("], "contract": false}]})";
+  const std::pair<std::function<void(nlohmann::json&)>, std::string> edits[] = {
+      {[](nlohmann::json& m) { m["schema"] = 5; }, "is of schema 5"},
+      {[](nlohmann::json& m) { m.erase("plan"); }, "records no plan"},
+      {[](nlohmann::json& m) { m["options"]["threads"] = {1, 2, 3}; }, "differ from the plan its meta.json recorded"},
+      {[](nlohmann::json& m) { m["options"]["reps"] = -2; }, "differ from the plan its meta.json recorded"},
+      {[&](nlohmann::json& m) {
+         m["options"]["workloads_file"] = {(folder / "w.json").string()};
+         m["options"]["workload"] = {"test-alloc", "pwn"};
+       },
+       "a file inside the results folder itself"},
+  };
+  for (const auto& [edit, says] : edits) {
+    nlohmann::json meta = nlohmann::json::parse(original);
+    edit(meta);
+    std::ofstream(folder / "meta.json", std::ios::trunc) << meta.dump(2);
+    Result r = bench({"--resume", folder.string()});
+    EXPECT_EQ(r.exit_code, 2) << says << ": " << r.out << r.err;
+    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+    EXPECT_EQ(testing::slurp(folder / "runs.csv"), runs) << says << ": nothing written";
+    EXPECT_FALSE(fs::exists(folder / "MARK")) << "the program meta.json named ran";
+  }
+  std::ofstream(folder / "meta.json", std::ios::trunc) << original;
+  Result resumed = bench({"--resume", folder.string()});
+  EXPECT_EQ(resumed.exit_code, 0) << resumed.err;
 }
 
 }  // namespace

@@ -226,6 +226,25 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     } catch (const nlohmann::json::exception& e) {
       throw UsageError(dir.string() + "/meta.json has options this bench cannot read (" + e.what() + ")", "start a new sweep");
     }
+    // Nothing in meta.json is trusted further than the command line was: the
+    // same schema, the plan it recorded (checked against the runs its options
+    // make, below), and no registry or workload file of its own folder (a
+    // program named there would run with the sweep's).
+    if (saved_meta.value("schema", 0) != kResultsSchema || !saved_meta.contains("plan") || !saved_meta["plan"].is_array())
+      throw UsageError(dir.string() + "/meta.json is of schema " + std::to_string(saved_meta.value("schema", 0)) +
+                           (saved_meta.contains("plan") ? "" : " and records no plan") + ": this bench resumes schema " +
+                           std::to_string(kResultsSchema) + " folders with their plan",
+                       "finish it with the bench that started it, or start a new sweep");
+    std::error_code ec;
+    const fs::path inside = fs::weakly_canonical(dir, ec);
+    for (const std::vector<std::string>* files : {&saved.registries, &saved.workload_files})
+      for (const std::string& f : *files) {
+        const fs::path file = fs::weakly_canonical(f, ec);
+        const auto [end, _] = std::mismatch(inside.begin(), inside.end(), file.begin(), file.end());
+        if (end == inside.end())
+          throw UsageError(dir.string() + "/meta.json names " + f + ", a file inside the results folder itself",
+                           "a sweep's registries and workload files live outside its results; start a new sweep");
+      }
     saved.resume = options.resume;
     saved.dry_run = options.dry_run;
     saved.no_plot = saved.no_plot || options.no_plot;
@@ -270,10 +289,9 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   for (const Run& run : plan) plan_keys.push_back(run.key());  // the whole plan, also in a shard's folder
   const Shard shard = options.shard.empty() ? Shard{} : parse_shard(options.shard);
   plan = shard_of(plan, shard);
-  // (A folder of an older schema keyed its runs without their kind: not compared.)
-  if (resuming && saved_meta.value("schema", 0) == kResultsSchema && saved_meta.contains("plan") &&
-      saved_meta["plan"] != plan_keys)
-    throw UsageError("the registries changed since this sweep started (the runs it would make differ)",
+  if (resuming && saved_meta["plan"] != plan_keys)
+    throw UsageError("the runs this sweep would make now differ from the plan its meta.json recorded (its registries "
+                     "or its meta.json changed since it started)",
                      "restore them, or start a new sweep");
 
   if (options.dry_run) {
