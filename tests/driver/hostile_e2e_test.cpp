@@ -315,6 +315,50 @@ TEST_F(Hostile, APlantedLogsLinkIsNotFollowed) {
   EXPECT_TRUE(fs::is_empty(target)) << "a log was written through the link";
 }
 
+// Issue 46, N10 and N9: an output or temporary file planted as a link is
+// replaced, never written through (report.md by plot, summary.csv's temporary
+// by summarize, series.csv's by a resume), and merge refuses a part whose logs
+// folder is a link (it copied /etc's files).
+TEST_F(Hostile, PlantedOutputLinksAreNotWrittenThrough) {
+  const fs::path victim = dir() / "victim.txt";
+  auto plant = [&](const fs::path& link) {
+    std::ofstream(victim, std::ios::trunc) << "untouched\n";
+    fs::remove(link);
+    fs::create_symlink(victim, link);
+  };
+  const fs::path folder = dir() / "links";
+  copy_folder(dir() / "good", folder);
+  fs::create_directories(folder / "logs");  // copy_folder leaves the logs out
+  plant(folder / "summary.csv.tmp");
+  EXPECT_EQ(bench({"summarize", folder.string()}).exit_code, 0);
+  EXPECT_EQ(testing::slurp(victim), "untouched\n");
+  {
+    std::string text = testing::slurp(folder / "runs.csv");  // the last run to be made again
+    std::ofstream(folder / "runs.csv", std::ios::trunc) << text.substr(0, text.rfind('\n', text.size() - 2) + 1);
+  }
+  plant(folder / "series.csv.tmp");
+  Result resumed = bench({"--resume", folder.string()});
+  EXPECT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_EQ(testing::slurp(victim), "untouched\n");
+  if (std::system("command -v gnuplot >/dev/null 2>&1") == 0) {
+    plant(folder / "report.md");
+    EXPECT_EQ(bench({"plot", folder.string()}).exit_code, 0);
+    EXPECT_EQ(testing::slurp(victim), "untouched\n");
+    EXPECT_FALSE(fs::is_symlink(fs::symlink_status(folder / "report.md"))) << "the link itself is replaced";
+  }
+  // merge: a part whose logs folder is a link to elsewhere.
+  const fs::path p1 = dir() / "merge-p1", p2 = dir() / "merge-p2", elsewhere = dir() / "elsewhere";
+  copy_folder(dir() / "part1", p1);
+  copy_folder(dir() / "part2", p2);
+  fs::create_directories(elsewhere);
+  std::ofstream(elsewhere / "passwd") << "secret\n";
+  fs::create_directory_symlink(elsewhere, p2 / "logs");
+  Result merged = bench({"merge", (dir() / "merged-links").string(), p1.string(), p2.string()});
+  EXPECT_EQ(merged.exit_code, 2) << merged.out << merged.err;
+  EXPECT_NE(merged.err.find("logs is a symbolic link"), std::string::npos) << merged.err;
+  EXPECT_FALSE(fs::exists(dir() / "merged-links" / "logs" / "passwd"));
+}
+
 // A run torn after its series points were written and before its row (a full
 // disk, a kill): --resume makes it again with one series, not two.
 TEST_F(Hostile, AResumedTornRunHasOneSeries) {

@@ -135,6 +135,10 @@ int command_merge(const MergeOptions& o, std::ostream& out) {
   }
   for (const Part& p : parts)
     for (const char* sub : {"logs", "callsites"}) {
+      std::error_code ec;
+      if (fs::is_symlink(fs::symlink_status(p.dir / sub, ec)))  // a link to /etc would be copied from
+        throw UsageError((p.dir / sub).string() + " is a symbolic link",
+                         "a part's logs and call sites are its own folders: remove the link");
       if (!fs::is_directory(p.dir / sub)) continue;
       fs::create_directories(dir / sub);
       for (const auto& e : fs::directory_iterator(p.dir / sub)) {

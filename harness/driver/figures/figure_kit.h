@@ -122,12 +122,10 @@ inline CsvRow scan_series(const fs::path& file, const std::function<void(const C
   return header;
 }
 
+// Through a fresh file renamed into place (replace_file): never through a link.
 inline void write_data(const fs::path& file, const std::string& text) {
   fs::create_directories(file.parent_path());
-  std::ofstream out(file, std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) throw RunError("cannot write " + file.string(), "check that the results folder is writable");
+  replace_file(file, text);
 }
 
 inline void set_text(Figure& f, const std::string& name, const std::string& value) {

@@ -378,12 +378,10 @@ Document build_report(const ResultsView& view, const std::vector<CellSummary>& c
 
 void write_report(const ResultsView& view, const std::vector<CellSummary>& cells, const FigurePlan& plan) {
   Document doc = build_report(view, cells, plan);
-  for (const auto& [name, text] : {std::pair{"report.md", render_markdown(doc)}, std::pair{"report.html", render_html(doc)}}) {
-    std::ofstream out(view.dir / name, std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) throw RunError("cannot write " + (view.dir / name).string(), "check that the results folder is writable");
-  }
+  // Through a fresh file renamed into place: a link planted at report.md is
+  // replaced, never written through.
+  for (const auto& [name, text] : {std::pair{"report.md", render_markdown(doc)}, std::pair{"report.html", render_html(doc)}})
+    replace_file(view.dir / name, text);
 }
 
 }  // namespace allocstamp

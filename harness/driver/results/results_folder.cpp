@@ -5,11 +5,14 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <cerrno>
 #include <iterator>
 #include <sstream>
 
@@ -289,17 +292,28 @@ std::set<std::string> ResultsFolder::completed_keys(bool skipped) const {
 }
 
 void replace_file(const fs::path& file, const std::string& text) {
-  fs::path tmp = file;
-  tmp += ".tmp";
-  std::ofstream out(tmp, std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) {
-    std::error_code ec;
-    fs::remove(tmp, ec);
+  // A fresh file of our own beside the target (mkstemp: O_CREAT | O_EXCL, so a
+  // link planted at any name is never opened), then renamed over the target:
+  // rename replaces a link at `file` itself, never what it points to.
+  std::string pattern = file.string() + ".tmp.XXXXXX";
+  const int fd = ::mkstemp(pattern.data());
+  if (fd < 0)
+    throw RunError("cannot write " + file.string() + " (" + std::strerror(errno) + ")",
+                   "check that the folder is writable; the previous version is kept");
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    written += std::size_t(n);
+  }
+  const bool wrote = written == text.size() && ::fchmod(fd, 0644) == 0;
+  const bool ok = ::close(fd) == 0 && wrote;
+  std::error_code ec;
+  if (!ok || (fs::rename(pattern, file, ec), ec)) {
+    fs::remove(pattern, ec);
     throw RunError("cannot write " + file.string() + " (disk full?)", "free space; the previous version is kept");
   }
-  fs::rename(tmp, file);
 }
 
 void ResultsFolder::write_meta(const nlohmann::json& meta) { replace_file(dir_ / "meta.json", meta.dump(2) + "\n"); }
