@@ -402,7 +402,7 @@ TEST_F(Hostile, AResumeRefusesAnEditedMetaJson) {
   std::ofstream(folder / "w.json") << R"({"schema": 1, "workloads": [{"name": "pwn", "binary": "/bin/sh", "args": ["-c", "touch )" +
                                           (folder / "MARK").string() + R"("], "contract": false}]})";
   const std::pair<std::function<void(nlohmann::json&)>, std::string> edits[] = {
-      {[](nlohmann::json& m) { m["schema"] = 5; }, "is of schema 5"},
+      {[](nlohmann::json& m) { m["schema"] = 5; }, "meta.json says schema 5, runs.csv schema "},
       {[](nlohmann::json& m) { m.erase("plan"); }, "records no plan"},
       {[](nlohmann::json& m) { m["options"]["threads"] = {1, 2, 3}; }, "differ from the plan its meta.json recorded"},
       {[](nlohmann::json& m) { m["options"]["reps"] = -2; }, "differ from the plan its meta.json recorded"},

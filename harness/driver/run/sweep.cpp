@@ -230,11 +230,25 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     // same schema, the plan it recorded (checked against the runs its options
     // make, below), and no registry or workload file of its own folder (a
     // program named there would run with the sweep's).
-    if (saved_meta.value("schema", 0) != kResultsSchema || !saved_meta.contains("plan") || !saved_meta["plan"].is_array())
-      throw UsageError(dir.string() + "/meta.json is of schema " + std::to_string(saved_meta.value("schema", 0)) +
-                           (saved_meta.contains("plan") ? "" : " and records no plan") + ": this bench resumes schema " +
-                           std::to_string(kResultsSchema) + " folders with their plan",
-                       "finish it with the bench that started it, or start a new sweep");
+    // An older folder (both files of its schema) goes on in its own columns,
+    // its plan unrecorded or keyed otherwise; a folder of this schema
+    // resumes only the plan it recorded.
+    int runs_schema = 0;
+    {
+      std::ifstream runs(dir / "runs.csv");
+      std::string first;
+      std::getline(runs, first);
+      const std::string tag = "# allocstamp runs.csv schema ";
+      if (first.rfind(tag, 0) == 0) runs_schema = std::atoi(first.c_str() + tag.size());
+    }
+    const int meta_schema = saved_meta.value("schema", 0);
+    if (meta_schema != runs_schema)
+      throw UsageError(dir.string() + ": meta.json says schema " + std::to_string(meta_schema) + ", runs.csv schema " +
+                           std::to_string(runs_schema) + ": the folder was edited",
+                       "restore its meta.json, or start a new sweep");
+    if (meta_schema == kResultsSchema && (!saved_meta.contains("plan") || !saved_meta["plan"].is_array()))
+      throw UsageError(dir.string() + "/meta.json records no plan: which runs the sweep was to make is unknown",
+                       "restore its meta.json, or start a new sweep");
     std::error_code ec;
     const fs::path inside = fs::weakly_canonical(dir, ec);
     for (const std::vector<std::string>* files : {&saved.registries, &saved.workload_files})
@@ -289,7 +303,8 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   for (const Run& run : plan) plan_keys.push_back(run.key());  // the whole plan, also in a shard's folder
   const Shard shard = options.shard.empty() ? Shard{} : parse_shard(options.shard);
   plan = shard_of(plan, shard);
-  if (resuming && saved_meta["plan"] != plan_keys)
+  // (A folder of an older schema keyed its runs without their kind: not compared.)
+  if (resuming && saved_meta.value("schema", 0) == kResultsSchema && saved_meta["plan"] != plan_keys)
     throw UsageError("the runs this sweep would make now differ from the plan its meta.json recorded (its registries "
                      "or its meta.json changed since it started)",
                      "restore them, or start a new sweep");
