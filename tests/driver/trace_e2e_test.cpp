@@ -126,6 +126,26 @@ TEST_F(TraceEndToEnd, APythonProgramUnderGlibcReplaysUnderEveryAllocator) {
   expect_replay_counts(trace);
 }
 
+// A wrapper that changes directory before it execs (issue 46, N4), given a
+// relative trace path: the trace goes where bench was run, not into the
+// wrapper's directory, and the recording agrees with memprof.
+TEST_F(TraceEndToEnd, ARelativeTracePathHoldsWhenTheWrapperChangesDirectory) {
+  SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
+  fs::create_directories(dir_ / "sub");
+  const fs::path wrapper = dir_ / "cd-wrapper.sh";
+  std::ofstream(wrapper) << "#!/bin/sh\ncd sub && exec \"$@\"\n";
+  fs::permissions(wrapper, fs::perms::owner_all);
+  testing::CommandOptions options;
+  options.timeout_seconds = 240;
+  Result r = testing::run_command({"/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", dir_.string(), BENCH_BINARY, "trace",
+                                   "record", "--trace", "rel.astrace", "--", wrapper.string(), TRACE_SUBJECT},
+                                  options);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(fs::exists(dir_ / "rel.astrace")) << r.out;
+  EXPECT_FALSE(fs::exists(dir_ / "sub" / "rel.astrace.raw")) << "memprof wrote into the wrapper's directory";
+  EXPECT_NE(r.out.find("figures agree with memprof's"), std::string::npos) << r.out;
+}
+
 // A wrapper that execs the program (a pyenv shim, env, nice, a launch script):
 // the trace is the program's, its figures memprof's record of it, and the
 // output says which program was traced. MEMPROF_TRACE=path alone does the same.

@@ -136,7 +136,10 @@ int record(const TraceOptions& o, const Paths& paths, std::ostream& out) {
   if (o.program.empty()) throw UsageError("no program to record", "give it after --: bench trace record -- ls -l");
   if (!fs::exists(paths.memprof))
     throw UsageError(paths.memprof.string() + " is missing", "build first: make build");
-  std::string file = o.file.empty() ? fs::path(o.program[0]).filename().string() + ".astrace" : o.file;
+  // Absolute before the program starts: a wrapper that changes directory
+  // (cd sub && exec python3 "$@") would have memprof write a relative path there.
+  std::string file =
+      fs::absolute(o.file.empty() ? fs::path(o.program[0]).filename().string() + ".astrace" : o.file).string();
   std::string record_file = file + ".memprof";
   std::string raw_file = o.raw ? file : file + ".raw";  // memprof writes it uncompressed
   fs::remove(record_file);
