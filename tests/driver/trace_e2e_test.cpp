@@ -126,6 +126,18 @@ TEST_F(TraceEndToEnd, APythonProgramUnderGlibcReplaysUnderEveryAllocator) {
   expect_replay_counts(trace);
 }
 
+// A program that gives its child another environment (env -i: no LD_PRELOAD)
+// passes it unchanged (issue 46, N2): the child sees no memprof variable and is
+// not traced; trace record says why it has no record.
+TEST_F(TraceEndToEnd, AnEnvironmentWithoutThePreloadPassesUnchanged) {
+  SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
+  Result r = bench({"trace", "record", "--trace", (dir_ / "envi.astrace").string(), "--", "/usr/bin/env", "-i",
+                    "/usr/bin/env"});
+  EXPECT_EQ(r.out.find("MEMPROF_"), std::string::npos) << "the child's environment was changed: " << r.out;
+  EXPECT_EQ(r.out.find("LD_PRELOAD"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("exec'd a program without memprof"), std::string::npos) << r.err;
+}
+
 // A wrapper that changes directory before it execs (issue 46, N4), given a
 // relative trace path: the trace goes where bench was run, not into the
 // wrapper's directory, and the recording agrees with memprof.

@@ -184,7 +184,10 @@ int record(const TraceOptions& o, const Paths& paths, std::ostream& out) {
   text << in.rdbuf();
   KeyValues live = parse_records(text.str()).memprof;
   if (live.empty())
-    throw RunError("memprof wrote no record to " + record_file, "the program may have left through _exit");
+    throw RunError("memprof wrote no record to " + record_file,
+                   "the program may have left through _exit, or exec'd a program without memprof (an environment "
+                   "without its LD_PRELOAD, as env -i gives: that program is not traced, and exec skips the "
+                   "record the exit would have written)");
 
   // The trace's figures beside memprof's live ones: they must be equal.
   trace::Figures figures = trace::compute_figures(t);

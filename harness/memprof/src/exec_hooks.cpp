@@ -3,9 +3,11 @@
 // program, its trace is ended with a trailer and MEMPROF_TRACE goes into the
 // new program's environment: memprof, preloaded there too, starts the file
 // again, so the trace is the last program's — the one a wrapper (a pyenv shim,
-// env, nice, a launch script) runs. Without memprof in the new program, the
-// trace is this one's, complete. If the exec fails, the trailer is cut off
-// and recording goes on. Every other exec passes through unchanged.
+// env, nice, a launch script) runs. Without memprof in the new program (an
+// environment without it in LD_PRELOAD: env -i), its environment passes
+// unchanged and the trace is this one's, complete. If the exec fails, the
+// trailer is cut off and recording goes on. Every other exec passes through
+// unchanged.
 //
 // glibc's execvp and execl* call its internal execve, not this one: each entry
 // point is interposed. Arrays are mmap'd: no malloc between fork and exec.
@@ -55,12 +57,39 @@ bool starts_with(const char* s, const char* prefix) {
   return true;
 }
 
-// Runs `exec` with `envp`, handing the trace on when this process traces:
-// `envp` without its MEMPROF_TRACE entries, plus this trace's.
+bool contains(const char* s, const char* part) {
+  for (; *s; ++s) {
+    const char *a = s, *b = part;
+    while (*a && *b && *a == *b) ++a, ++b;
+    if (!*b) return true;
+  }
+  return false;
+}
+
+// Whether `envp` preloads memprof: a program that passes its child another
+// environment (env -i, a sandbox) drops it, and that child is not traced.
+bool preloads_memprof(char* const envp[]) {
+  for (size_t i = 0; envp && envp[i]; ++i)
+    if (starts_with(envp[i], "LD_PRELOAD=") && contains(envp[i], "memprof")) return true;
+  return false;
+}
+
+// Runs `exec` with `envp`, handing the trace on when this process traces and
+// the new program preloads memprof too: `envp` without its MEMPROF_TRACE
+// entries, plus this trace's. An environment without memprof passes
+// unchanged (the program's child sees what the program gave it), and the
+// trace is this process's, complete.
 template <typename Exec>
 int exec_following_trace(char* const envp[], Exec exec) {
   const long length = trace::end_before_exec();
   if (length < 0) return exec(envp);
+  if (!preloads_memprof(envp)) {
+    const int result = exec(envp);  // returns only on failure
+    const int error = errno;
+    trace::exec_failed(length);
+    errno = error;
+    return result;
+  }
   size_t n = 0;
   while (envp && envp[n]) ++n;
   const size_t slots = n + 2;
