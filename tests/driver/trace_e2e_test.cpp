@@ -126,6 +126,19 @@ TEST_F(TraceEndToEnd, APythonProgramUnderGlibcReplaysUnderEveryAllocator) {
   expect_replay_counts(trace);
 }
 
+// execveat(2) is followed like execve (issue 46, N1): the trace is the
+// program it became, whole, and agrees with memprof.
+TEST_F(TraceEndToEnd, AnExecveatIsFollowed) {
+  SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
+  Result r = bench({"trace", "record", "--trace", (dir_ / "execveat.astrace").string(), "--", TRACE_SUBJECT,
+                    "--execveat", "/usr/bin/python3", "-c", "d = {i: str(i) for i in range(2000)}"},
+                   {"PYTHONMALLOC=malloc"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("traced /usr/bin/python3"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ran by exec"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("figures agree with memprof's"), std::string::npos) << r.out;
+}
+
 // A program that gives its child another environment (env -i: no LD_PRELOAD)
 // passes it unchanged (issue 46, N2): the child sees no memprof variable and is
 // not traced; trace record says why it has no record.

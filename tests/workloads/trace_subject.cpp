@@ -7,6 +7,7 @@
 #include <malloc.h>
 #include <pthread.h>
 #include <sys/wait.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -118,5 +119,12 @@ int main(int argc, char** argv) {
   for (int i = 0; i < 10; ++i) kept[i] = std::malloc(size_t(1000 + i));
   std::printf("trace_subject: kept %p\n", kept[9]);
   std::printf("trace_subject: %s\n", a[0] == 'x' ? "x" : "done");
+  // --execveat PROGRAM ARGS: become PROGRAM through execveat(2), which
+  // glibc's execve does not go through (memprof interposes it too).
+  if (argc > 2 && std::strcmp(argv[1], "--execveat") == 0) {
+    std::fflush(stdout);
+    execveat(AT_FDCWD, argv[2], argv + 2, environ, 0);
+    return 127;
+  }
   return 0;
 }

@@ -10,7 +10,8 @@
 // unchanged.
 //
 // glibc's execvp and execl* call its internal execve, not this one: each entry
-// point is interposed. Arrays are mmap'd: no malloc between fork and exec.
+// point is interposed, execveat too (a raw syscall(SYS_execve) is not: such a
+// program's trace ends unfinished and is refused as truncated). Arrays are mmap'd: no malloc between fork and exec.
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,6 +29,7 @@ namespace {
 
 using Execve = int (*)(const char*, char* const[], char* const[]);
 using Fexecve = int (*)(int, char* const[], char* const[]);
+using Execveat = int (*)(int, const char*, char* const[], char* const[], int);
 
 Execve real_execve() {
   static Execve cached = nullptr;
@@ -40,6 +42,10 @@ Execve real_execvpe() {
 Fexecve real_fexecve() {
   static Fexecve cached = nullptr;
   return next_definition(cached, "fexecve");
+}
+Execveat real_execveat() {
+  static Execveat cached = nullptr;
+  return next_definition(cached, "execveat");
 }
 
 // An array of `count` pointers, mmap'd (freed with release()).
@@ -162,6 +168,11 @@ extern "C" MEMPROF_EXPORT int execvp(const char* file, char* const argv[]) { ret
 
 extern "C" MEMPROF_EXPORT int fexecve(int fd, char* const argv[], char* const envp[]) {
   return exec_following_trace(envp, [&](char* const env[]) { return memprof::real_fexecve()(fd, argv, env); });
+}
+
+extern "C" MEMPROF_EXPORT int execveat(int dirfd, const char* path, char* const argv[], char* const envp[], int flags) {
+  return exec_following_trace(
+      envp, [&](char* const env[]) { return memprof::real_execveat()(dirfd, path, argv, env, flags); });
 }
 
 extern "C" MEMPROF_EXPORT int execl(const char* path, const char* arg, ...) {
