@@ -3,6 +3,8 @@
 // phase, and the report at exit.
 #include "lifecycle.h"
 
+#include <sys/syscall.h>
+
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -72,6 +74,14 @@ void warm_up_allocator() {
 
 }  // namespace
 
+// The process memprof started in (a vfork child shares this memory: it is
+// told apart by its pid; a forked child by its fork handler).
+pid_t start_pid = 0;
+
+bool started_here() {
+  return start_pid != 0 && pid_t(syscall(SYS_getpid)) == start_pid && !threads::forked_child();
+}
+
 void ensure_ready() {
   if (shared.ready.load(std::memory_order_acquire)) return;
   ThreadState& t = self;
@@ -88,6 +98,7 @@ void ensure_ready() {
                                           : kHeapMemo;
     set_peak_slack(options.peak_slack_bytes);
     started_ns = now_ns();
+    start_pid = pid_t(syscall(SYS_getpid));
     measured.begin_ns = started_ns;
     threads::install();
     warm_up_allocator();
@@ -153,8 +164,9 @@ __attribute__((constructor(101))) static void on_load() {
 }
 
 // The one report: every figure published and the phase ended first, so the
-// report only reads.
-__attribute__((destructor(101))) static void on_unload() {
+// report only reads. At exit (the destructor), or from _exit and _Exit
+// (exit_hooks.cpp), which skip the destructors.
+void report_at_exit() {
   static std::atomic<bool> done{false};
   if (!shared.ready.load() || done.exchange(true)) return;
   ThreadState& t = self;
@@ -177,5 +189,7 @@ __attribute__((destructor(101))) static void on_unload() {
   --t.depth;
   report::write_final(measured, pages_at_exit);
 }
+
+__attribute__((destructor(101))) static void on_unload() { report_at_exit(); }
 
 }  // namespace memprof

@@ -32,5 +32,10 @@ const Phase& measured_phase();
 uint64_t start_ns();
 // The fd records go to (-1: text summary on stderr).
 int output_fd();
+// Writes the process's one report (and ends its trace), once: the destructor
+// at exit, or _exit and _Exit before they end the process.
+void report_at_exit();
+// Whether this is the process memprof started in: not a forked or vfork child.
+bool started_here();
 
 }  // namespace memprof

@@ -1,0 +1,36 @@
+// exit_hooks.cpp — _exit and _Exit, interposed: they end a process without
+// running its destructors, so a program that leaves through them (a shell
+// such as dash, a child after a failed exec) would write no record and leave
+// its trace without a trailer. The process memprof started in writes its
+// report first; a forked child (its fork handler ran) and a vfork child (it
+// shares this memory, no handler runs) are told apart by their pid and leave
+// as before, untouched. glibc's exit() reaches its internal _exit, not this
+// one: the destructor reports there.
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "exports.h"
+#include "lifecycle.h"
+#include "threads.h"
+
+namespace memprof {
+namespace {
+
+using Exit = void (*)(int);
+
+Exit real_exit_named(const char* name) {
+  static Exit cached_exit = nullptr, cached_Exit = nullptr;
+  return next_definition(name[1] == 'E' ? cached_Exit : cached_exit, name);
+}
+
+[[noreturn]] void leave(const char* name, int status) {
+  if (started_here()) report_at_exit();
+  if (Exit real = real_exit_named(name)) real(status);
+  for (;;) syscall(SYS_exit_group, status);
+}
+
+}  // namespace
+}  // namespace memprof
+
+extern "C" MEMPROF_EXPORT void _exit(int status) { memprof::leave("_exit", status); }
+extern "C" MEMPROF_EXPORT void _Exit(int status) { memprof::leave("_Exit", status); }
