@@ -227,6 +227,9 @@ ResultsFolder ResultsFolder::reopen(const fs::path& dir) {
       throw UsageError(dir.string() + "/runs.csv has the column '" + name + "', which this bench does not write",
                        "it comes from another version of allocstamp: start a new folder");
   drop_uncommitted_rows(dir, header, runs);
+  // The runs' logs go on in logs/ (made again where it was removed; a link
+  // there was refused above).
+  fs::create_directories(dir / "logs");
   ResultsFolder folder(dir);
   folder.lock_ = std::move(lock);
   folder.columns_ = header;
