@@ -33,12 +33,31 @@ LOG = ("Start testing: Nov 27 02:47 UTC\n" + DASHES + "\n" +
        block(2, "A.Passes", "[ RUN      ] A.Passes\n[       OK ] A.Passes (0 ms)", False))
 
 
+# As ctest 3.25 writes them (checked on a small project): a DISABLED_ gtest and
+# a test without an executable have an empty command and "Test Passed."; the
+# disabled one is listed in LastTestsDisabled.log; a Python unittest that
+# skipped a case passes with "OK (skipped=1)".
+def empty_command_block(number, name):
+    return (f"{number}/3 Testing: {name}\n{number}/3 Test: {name}\nCommand: \"\"\nDirectory: /b\n"
+            f"\"{name}\" start time: \nOutput:\n{DASHES}\n<end of output>\nTest time =   0.00 sec\n{DASHES}\n"
+            f"Test Passed.\n\"{name}\" end time: Nov 28 19:38 UTC\n{DASHES}\n\n")
+
+
+OTHER_KINDS = ("Start testing: Nov 28 19:38 UTC\n" + DASHES + "\n" + empty_command_block(1, "A.Off") +
+               block(2, "py", "test_a (__main__.T) ... ok\ntest_b (__main__.T) ... skipped 'no thing'\n"
+                     "Ran 2 tests in 0.000s\n\nOK (skipped=1)", False) +
+               "Unable to find executable: /nonexistent/prog\n" + empty_command_block(3, "notrun"))
+
+
 class CiSkips(unittest.TestCase):
-    def run_script(self, log, *args):
+    def run_script(self, log, *args, disabled=""):
         with tempfile.TemporaryDirectory() as build:
             os.makedirs(os.path.join(build, "Testing", "Temporary"))
             with open(os.path.join(build, "Testing", "Temporary", "LastTest.log"), "w") as f:
                 f.write(log)
+            if disabled:
+                with open(os.path.join(build, "Testing", "Temporary", "LastTestsDisabled.log"), "w") as f:
+                    f.write(disabled)
             out = io.StringIO()
             with redirect_stdout(out):
                 return ci_skips.main([build, *args]), out.getvalue()
@@ -59,6 +78,21 @@ class CiSkips(unittest.TestCase):
     def test_no_skip_passes(self):
         code, _ = self.run_script(block(2, "A.Passes", "[       OK ] A.Passes (0 ms)", False))
         self.assertEqual(code, 0)
+
+    def test_disabled_not_run_and_python_skips_are_found(self):
+        self.assertEqual(ci_skips.skipped_tests(OTHER_KINDS, "1:A.Off\n"), [
+            ("A.Off", "disabled (a DISABLED_ test or the DISABLED property): it never ran"),
+            ("py", "1 Python test case(s) skipped: no thing"),
+            ("notrun", "not run: ctest found no executable for it"),
+        ])
+        code, out = self.run_script(OTHER_KINDS, disabled="1:A.Off\n")
+        self.assertEqual(code, 1)
+        self.assertIn("3 test(s) skipped, 0 expected, 3 unexpected", out)
+
+    def test_a_gtest_skip_listed_as_disabled_keeps_its_reason(self):
+        # ctest 3.25 lists GTEST_SKIP tests in LastTestsDisabled.log too.
+        code, out = self.run_script(LOG, "--expected", "did not start", disabled="1:Cluster.Runs\n")
+        self.assertEqual(code, 0, out)
 
     def test_a_missing_log_is_a_usage_error(self):
         with tempfile.TemporaryDirectory() as build, redirect_stderr(io.StringIO()), redirect_stdout(io.StringIO()):
