@@ -11,26 +11,19 @@
 
 #include "exports.h"
 #include "lifecycle.h"
-#include "threads.h"
 
 namespace memprof {
 namespace {
 
-using Exit = void (*)(int);
-
-Exit real_exit_named(const char* name) {
-  static Exit cached_exit = nullptr, cached_Exit = nullptr;
-  return next_definition(name[1] == 'E' ? cached_Exit : cached_exit, name);
-}
-
-[[noreturn]] void leave(const char* name, int status) {
+// What glibc's _exit does: exit_group, never returning. Called directly (no
+// dlsym of the next definition: a vfork child must not allocate).
+[[noreturn]] void leave(int status) {
   if (started_here()) report_at_exit();
-  if (Exit real = real_exit_named(name)) real(status);
   for (;;) syscall(SYS_exit_group, status);
 }
 
 }  // namespace
 }  // namespace memprof
 
-extern "C" MEMPROF_EXPORT void _exit(int status) { memprof::leave("_exit", status); }
-extern "C" MEMPROF_EXPORT void _Exit(int status) { memprof::leave("_Exit", status); }
+extern "C" MEMPROF_EXPORT void _exit(int status) { memprof::leave(status); }
+extern "C" MEMPROF_EXPORT void _Exit(int status) { memprof::leave(status); }
