@@ -12,6 +12,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -174,6 +175,7 @@ TEST(OneEstimate, TheTableOrderIsTheRatiosOrder) {
     view.table = std::make_shared<RunsTable>(runs.table);
     view.cells = cells_of(*view.table);
     const auto rows = table_rows(view);
+    ASSERT_EQ(rows.size(), allocators.size()) << "trial " << trial << ": a row per allocator, or the loop checks less";
     const std::vector<CellSummary> cells = summarize_cells(view);
     double previous = 0;
     bool after_reference = false;
@@ -213,6 +215,9 @@ TEST(OneEstimate, CheckChangeAgreesWithItsColumns) {
         }
       }
     const CheckResult r = compare_runs(base.table, cur.table, CheckConfig{});
+    const auto measured = std::count_if(r.rows.begin(), r.rows.end(),
+                                        [](const CheckRow& row) { return row.how == Comparison::measured; });
+    ASSERT_GE(measured, 9) << "trial " << trial << ": every cell's time compared, or the loop checks nothing";
     for (const CheckRow& row : r.rows) {
       if (row.how != Comparison::measured) continue;
       EXPECT_NEAR(row.change, row.cur / row.base - 1, 1e-9) << "trial " << trial << " " << cell_label(row.cell);
