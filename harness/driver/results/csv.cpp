@@ -34,6 +34,18 @@ void write_row(std::ostream& out, const CsvRow& row) {
   out << '\n';
 }
 
+namespace {
+// The n of a "# allocstamp <file> schema <n>" line.
+int schema_of(const std::string& line) { return std::atoi(line.substr(line.rfind(' ') + 1).c_str()); }
+}  // namespace
+
+int csv_schema(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::string first;
+  std::getline(in, first);
+  return first.rfind("# allocstamp", 0) == 0 ? schema_of(first) : 0;
+}
+
 std::string schema_line(const char* file) {
   return std::string("# allocstamp ") + file + " schema " + std::to_string(contract::kResultsSchema);
 }
@@ -153,7 +165,7 @@ CsvRow scan_csv(const fs::path& file, const std::function<void(const CsvRow&, co
       if (kind == RecordReader::Kind::comment) {
         const std::string& text = fields[0];
         if (text.rfind("# allocstamp", 0) != 0) continue;
-        int schema = std::atoi(text.substr(text.rfind(' ') + 1).c_str());
+        const int schema = schema_of(text);
         if (schema > contract::kResultsSchema)
           throw UsageError(file.string() + " has schema " + std::to_string(schema) + ", newer than this bench",
                            "read it with a newer allocstamp");

@@ -26,6 +26,8 @@ void write_row(std::ostream& out, const CsvRow& row);
 double field_number(const std::string& field);
 // "# allocstamp <file> schema <current schema>"
 std::string schema_line(const char* file);
+// The schema a CSV bench wrote names on its first line; 0 when it names none.
+int csv_schema(const std::filesystem::path& file);
 // Reads a CSV written by bench (comment lines skipped). UsageError (exit 2),
 // naming the file and the line, for: not a regular file, a newer schema, a
 // row whose number of fields is not the header's, an unterminated quote, a

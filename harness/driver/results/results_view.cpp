@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -98,15 +99,17 @@ std::vector<CellSummary> summarize_cells(const ResultsView& view) {
     c.busy_runs = cells.busy_runs(cell);
     out.push_back(std::move(c));
   }
+  // Each cell's time estimate, computed above, for its comparisons below.
+  std::map<const Cell*, stats::LogEstimate> time_of;
+  for (const CellSummary& c : out) time_of[c.cell] = c.time;
+  auto too_short = [](const stats::LogEstimate& e) { return e.n > 0 && e.center < kShortestTimedPhaseNs; };
   for (CellSummary& c : out) {
     if (const std::size_t colon = c.allocator.find(':'); colon != std::string::npos) {
       c.base = c.allocator.substr(0, colon);
       if (const Cell* base = cells.find(c.group, c.threads, c.base)) {
         c.time_vs_base = cells.ratio(*c.cell, *base, "time");
         c.base_standing = standing_word(c.time_vs_base, "faster", "slower");
-        const stats::LogEstimate base_time = cells.estimate(*base, "time");
-        if (!c.base_standing.empty() && ((c.time.n && c.time.center < kShortestTimedPhaseNs) ||
-                                         (base_time.n && base_time.center < kShortestTimedPhaseNs)))
+        if (!c.base_standing.empty() && (too_short(c.time) || too_short(time_of.at(base))))
           c.base_standing = "too short";
         c.memory_vs_base = cells.ratio(*c.cell, *base, keys::maxrss_kb);
         c.base_memory_standing = standing_word(c.memory_vs_base, "leaner", "heavier");
@@ -129,9 +132,7 @@ std::vector<CellSummary> summarize_cells(const ResultsView& view) {
     c.time_vs_reference = cells.ratio(*c.cell, *ref, "time");
     c.standing = standing_word(c.time_vs_reference, "faster", "slower");
     // A phase this short is no answer: no faster or slower, whatever its interval says.
-    const stats::LogEstimate ref_time = cells.estimate(*ref, "time");
-    if (!c.standing.empty() && ((c.time.n && c.time.center < kShortestTimedPhaseNs) ||
-                                (ref_time.n && ref_time.center < kShortestTimedPhaseNs)))
+    if (!c.standing.empty() && (too_short(c.time) || too_short(time_of.at(ref))))
       c.standing = "too short";
     c.memory_vs_reference = cells.ratio(*c.cell, *ref, keys::maxrss_kb);
     c.memory_standing = standing_word(c.memory_vs_reference, "leaner", "heavier");

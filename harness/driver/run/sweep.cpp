@@ -22,6 +22,7 @@
 #include "errors.h"
 #include "key_names.h"
 #include "keys.h"
+#include "results/csv.h"
 #include "results/meta.h"
 #include "run/machine.h"
 #include "plan/plan.h"
@@ -233,14 +234,7 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     // An older folder (both files of its schema) goes on in its own columns,
     // its plan unrecorded or keyed otherwise; a folder of this schema
     // resumes only the plan it recorded.
-    int runs_schema = 0;
-    {
-      std::ifstream runs(dir / "runs.csv");
-      std::string first;
-      std::getline(runs, first);
-      const std::string tag = "# allocstamp runs.csv schema ";
-      if (first.rfind(tag, 0) == 0) runs_schema = std::atoi(first.c_str() + tag.size());
-    }
+    const int runs_schema = csv_schema(dir / "runs.csv");
     const int meta_schema = saved_meta.value("schema", 0);
     if (meta_schema != runs_schema)
       throw UsageError(dir.string() + ": meta.json says schema " + std::to_string(meta_schema) + ", runs.csv schema " +
