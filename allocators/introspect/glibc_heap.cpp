@@ -4,10 +4,16 @@
 // with a heap_info whose arena pointer leads to an arena that starts a heap;
 // its mmapped chunks, whose header marks them mmapped and spans the mapping),
 // and their resident pages counted with mincore. Fixed buffers only.
+// The program's other threads may unmap a mapping between the read of the
+// maps and the read of its header (a detached thread's stack, freed as the
+// program exits): headers are read through process_vm_readv, which reports an
+// address gone instead of faulting (read_word).
 #include "glibc_heap.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -74,6 +80,28 @@ uint64_t resident(uintptr_t start, uintptr_t end) {
   return pages * kPage;
 }
 
+}  // namespace
+
+// Where process_vm_readv is refused (a seccomp filter), a pipe does the same:
+// write() from an address gone fails with EFAULT.
+static bool read_through_pipe(uintptr_t address, void* out, size_t n) {
+  static int ends[2] = {-1, -1};
+  if (ends[0] < 0 && pipe2(ends, O_CLOEXEC | O_NONBLOCK) != 0) return false;
+  if (write(ends[1], reinterpret_cast<const void*>(address), n) != ssize_t(n)) return false;
+  return read(ends[0], out, n) == ssize_t(n);
+}
+
+bool read_word(uintptr_t address, uintptr_t& value) {
+  iovec local{&value, sizeof value};
+  iovec remote{reinterpret_cast<void*>(address), sizeof value};
+  const ssize_t got = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+  if (got == ssize_t(sizeof value)) return true;
+  if (got < 0 && (errno == ENOSYS || errno == EPERM)) return read_through_pipe(address, &value, sizeof value);
+  return false;
+}
+
+namespace {
+
 void add(HeapHeld& held, uintptr_t start, uintptr_t end) {
   held.mapped += end - start;
   held.resident += resident(start, end);
@@ -84,7 +112,8 @@ void add(HeapHeld& held, uintptr_t start, uintptr_t end) {
 void add_mmapped_chunks(HeapHeld& held, uintptr_t start, uintptr_t end) {
   uintptr_t at = start;
   while (at + 2 * sizeof(uintptr_t) <= end) {
-    const uintptr_t* header = reinterpret_cast<const uintptr_t*>(at);
+    uintptr_t header[2];
+    if (!read_word(at, header[0]) || !read_word(at + sizeof(uintptr_t), header[1])) break;  // unmapped meanwhile
     const uintptr_t size = header[1] & ~uintptr_t(7);
     if (header[0] != 0 || !(header[1] & kMmappedBit) || size < kPage || size % kPage != 0 || size > end - at) break;
     add(held, at, at + size);
@@ -123,8 +152,8 @@ HeapHeld glibc_heap_held() {
           add(held, m.start, m.end);
         } else if (m.start % kHeapMax == 0 && m.end - m.start <= kHeapMax) {
           // A heap of another arena: its heap_info comes first.
-          const uintptr_t arena = *reinterpret_cast<const uintptr_t*>(m.start);
-          if (heaps < kMaxCandidates) candidates[heaps++] = {m.start, m.end, arena};
+          uintptr_t arena = 0;
+          if (read_word(m.start, arena) && heaps < kMaxCandidates) candidates[heaps++] = {m.start, m.end, arena};
         } else if (m.start % kPage == 0) {
           add_mmapped_chunks(held, m.start, m.end);
         }

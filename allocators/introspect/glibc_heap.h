@@ -14,4 +14,8 @@ struct HeapHeld {
 
 HeapHeld glibc_heap_held();
 
+// One word of this process's memory at `address`, or false where nothing is
+// mapped there (now): never faults, whatever other threads unmap meanwhile.
+bool read_word(uintptr_t address, uintptr_t& value);
+
 }  // namespace memprof::introspect
