@@ -59,11 +59,11 @@ TEST(PrecisionEndToEnd, ATimeThatStaysImpreciseGrowsToMaxRepsAndIsNamed) {
   // Rounds 3 and 4 added, every allocator of the group in each.
   EXPECT_EQ(reps.at("glibc"), (std::vector<int>{1, 2, 3, 4}));
   EXPECT_EQ(reps.at("jemalloc"), (std::vector<int>{1, 2, 3, 4}));
-  EXPECT_NE(r.err.find("precision: 1 cell group(s) wider than ±1%: one more repetition for 1 of them, 2 runs\n"
+  EXPECT_NE(r.err.find("precision: 1 cell group(s) of test-jittery wider than ±1%: one more repetition for 1 of them, 2 runs\n"
                        "  widest: test-jittery t1: ±"),
             std::string::npos)
       << r.err;
-  EXPECT_NE(r.err.find("precision: 1 cell group(s) short of ±1% when --max-reps 4 stopped it:\n  test-jittery t1: ±"),
+  EXPECT_NE(r.err.find("precision: 1 cell group(s) of test-jittery short of ±1% when --max-reps 4 stopped it:\n  test-jittery t1: ±"),
             std::string::npos)
       << r.err;
   const auto meta = precision_meta(dir);
@@ -83,7 +83,7 @@ TEST(PrecisionEndToEnd, TheBudgetStopsTheRounds) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(timed_reps(dir).at("glibc").size(), 2u) << "the planned repetitions only";
   EXPECT_EQ(precision_meta(dir)["stopped_by"], "budget");
-  EXPECT_NE(r.err.find("when --budget 0.0001 min stopped it"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("when its share of --budget 0.0001 min stopped it"), std::string::npos) << r.err;
   fs::remove_all(dir);
 }
 
@@ -98,7 +98,7 @@ TEST(PrecisionEndToEnd, ASteadyTimeStopsWhenPrecise) {
   EXPECT_EQ(meta["stopped_by"], "precise") << r.err;
   EXPECT_TRUE(meta["short"].empty());
   EXPECT_LT(timed_reps(dir).at("glibc").size(), 10u);
-  EXPECT_NE(r.err.find("precision: every cell group's time ratios within ±50% (95% interval)"), std::string::npos)
+  EXPECT_NE(r.err.find("precision: every cell group of test-steady within ±50% (time ratios, 95% interval)"), std::string::npos)
       << r.err;
   fs::remove_all(dir);
 }

@@ -2,7 +2,9 @@
 // command (README: `./bench --alloc=tcmalloc,jemalloc --workload=vacation`,
 // here at --size tiny) prints nothing wider than 120 characters, ends with the
 // bottom line across workloads and a sentence per row, and folds its warnings
-// into one line per kind; `bench summarize --wide` gives every column.
+// into one line per kind; `bench summarize --wide` gives every column. A sweep
+// of several workloads prints each workload's table as soon as its runs (and
+// its --precision rounds) are done, before the next workload's first run.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -65,6 +67,37 @@ TEST(Terminal, TheMissionCommandFits120ColumnsAndEndsWithTheBottomLine) {
   ASSERT_EQ(wide.exit_code, 0) << wide.err;
   EXPECT_FALSE(lines_wider_than(wide.out, 120).empty()) << wide.out;
   EXPECT_NE(wide.out.find("heap peak (MiB)"), std::string::npos) << wide.out;
+}
+
+// Progress (stderr) and tables (stdout) in one stream, in the order printed.
+TEST(Terminal, EachWorkloadsTableComesAsSoonAsItsRunsAreDone) {
+  testing::ScratchDir dir{"terminal-early"};
+  const std::string command = std::string(BENCH_BINARY) +
+                              " --alloc=glibc,jemalloc --workload=test-steady,test-alloc --size=tiny --reps=2 "
+                              "--threads=1 --no-profile --no-plot --precision=50 --max-reps=3 --out=" +
+                              (dir / "early").string() + " 2>&1";
+  testing::CommandOptions options;
+  options.drop_prefixes = {"ALLOCSTAMP_"};
+  options.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS)};
+  const testing::CommandResult r = testing::run_command({"/bin/sh", "-c", command}, options);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const std::string& o = r.out;
+  const auto steady_table = o.find("\ntest-steady (size tiny)\n");
+  const auto alloc_table = o.find("\ntest-alloc (size tiny)\n");
+  ASSERT_NE(steady_table, std::string::npos) << o;
+  ASSERT_NE(alloc_table, std::string::npos) << o;
+  EXPECT_EQ(o.find("\ntest-steady (size tiny)\n", steady_table + 1), std::string::npos) << "printed once:\n" << o;
+  const auto last_steady_run = o.rfind("] test-steady ");
+  const auto first_alloc_run = o.find("] test-alloc ");
+  const auto steady_precise = o.find("precision: every cell group of test-steady within ±50%");
+  ASSERT_NE(last_steady_run, std::string::npos) << o;
+  ASSERT_NE(first_alloc_run, std::string::npos) << o;
+  ASSERT_NE(steady_precise, std::string::npos) << o;
+  EXPECT_LT(last_steady_run, steady_precise) << o;
+  EXPECT_LT(steady_precise, steady_table) << "its precision rounds come before its table:\n" << o;
+  EXPECT_LT(steady_table, first_alloc_run) << "the first table before the second workload runs:\n" << o;
+  EXPECT_LT(o.rfind("] test-alloc "), alloc_table) << o;
+  EXPECT_LT(alloc_table, o.find("bottom line: time / peak RSS over glibc")) << o;
 }
 
 }  // namespace

@@ -109,24 +109,28 @@ TEST_F(Sweep, InterleavesAllocatorsAndBuildsTheChildsCommandLine) {
   ASSERT_EQ(run_sweep(options, paths, executor, out), 0);
   // 2 workloads x 2 thread counts x 2 allocators x (2 timed + 1 profiled).
   ASSERT_EQ(executor.launches.size(), 24u);
-  // Round 1: per workload and thread count, every allocator timed, then every
-  // allocator profiled; round 2: the timed runs only.
+  // Workload by workload (12 runs each): round 1, per thread count, every
+  // allocator timed, then every allocator profiled; round 2: the timed runs only.
   const std::string fast = (root / "libfast.so").string(), memprof = paths.memprof.string();
-  for (size_t i = 0; i < 16; i += 4) {
-    for (const auto& e : executor.launches[i].env) EXPECT_NE(e.rfind("LD_PRELOAD=", 0), 0u) << i << ": " << e;
-    EXPECT_TRUE(has(executor.launches[i + 1].env, "LD_PRELOAD=" + fast)) << i;
-    EXPECT_TRUE(has(executor.launches[i + 1].env, "FAST_TUNING=1"));
-    EXPECT_TRUE(has(executor.launches[i + 2].env, "LD_PRELOAD=" + memprof)) << i;
-    EXPECT_TRUE(has(executor.launches[i + 3].env, "LD_PRELOAD=" + memprof + ":" + fast)) << i;
-    EXPECT_FALSE(has(executor.launches[i].env, "MEMPROF_SERIES=1")) << "a timed run sets no memprof option";
-    EXPECT_TRUE(has(executor.launches[i + 2].env, "MEMPROF_SERIES=1"));
+  std::size_t checked = 0;
+  for (size_t w : {0u, 12u}) {
+    for (size_t i = w; i < w + 8; i += 4, ++checked) {
+      for (const auto& e : executor.launches[i].env) EXPECT_NE(e.rfind("LD_PRELOAD=", 0), 0u) << i << ": " << e;
+      EXPECT_TRUE(has(executor.launches[i + 1].env, "LD_PRELOAD=" + fast)) << i;
+      EXPECT_TRUE(has(executor.launches[i + 1].env, "FAST_TUNING=1"));
+      EXPECT_TRUE(has(executor.launches[i + 2].env, "LD_PRELOAD=" + memprof)) << i;
+      EXPECT_TRUE(has(executor.launches[i + 3].env, "LD_PRELOAD=" + memprof + ":" + fast)) << i;
+      EXPECT_FALSE(has(executor.launches[i].env, "MEMPROF_SERIES=1")) << "a timed run sets no memprof option";
+      EXPECT_TRUE(has(executor.launches[i + 2].env, "MEMPROF_SERIES=1"));
+    }
+    for (size_t i = w + 8; i < w + 12; ++i, ++checked)
+      EXPECT_FALSE(has(executor.launches[i].env, "LD_PRELOAD=" + memprof)) << i << ": round 2 is timed only";
   }
-  for (size_t i = 16; i < 24; ++i)
-    EXPECT_FALSE(has(executor.launches[i].env, "LD_PRELOAD=" + memprof)) << i << ": round 2 is timed only";
+  EXPECT_EQ(checked, 12u);
   const Launch& first = executor.launches[0];
   EXPECT_EQ(first.program, (paths.build / "bin" / "work").string());
   EXPECT_EQ(first.args, (std::vector<std::string>{"plain", "--threads", "1", "--size", "small", "--seed", "1", "--extra", "1"}));
-  const Launch& txn = executor.launches[8];
+  const Launch& txn = executor.launches[12];  // the second workload's first run
   EXPECT_EQ(txn.args[0], "txn");
   EXPECT_TRUE(has(txn.args, "--tm"));
   EXPECT_TRUE(has(txn.env, "ITM_DEFAULT_METHOD=gl_wt"));
@@ -136,7 +140,9 @@ TEST_F(Sweep, InterleavesAllocatorsAndBuildsTheChildsCommandLine) {
   EXPECT_EQ(r[0]["kind"], "timed");
   EXPECT_EQ(r[2]["kind"], "profiled");
   EXPECT_EQ(r[2]["rep"], "1");
-  EXPECT_EQ(r[16]["rep"], "2");
+  EXPECT_EQ(r[8]["rep"], "2");
+  EXPECT_EQ(r[12]["workload"], "txn");
+  EXPECT_EQ(r[12]["rep"], "1");
 }
 
 // By default a cell has one profiled run at one thread (memprof's counts are

@@ -3,13 +3,15 @@
 // the aligned forms, C++ new/delete in every form, blocks freed by another
 // thread than their maker, two threads allocating at once, a fork whose child
 // allocates (not recorded), an exec'd program (fork, vfork, and an exec of
-// its own that fails), and blocks never freed.
+// its own that fails), and blocks never freed. `--failed-execs N`: two threads
+// allocate and free without pause while the main thread fails N execs.
 #include <malloc.h>
 #include <pthread.h>
 #include <sys/wait.h>
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -47,6 +49,29 @@ void* churn(void* arg) {
   return nullptr;
 }
 
+std::atomic<bool> stop_churning{false};
+
+// Allocates and frees until told to stop: events from another thread than the
+// one that execs, at any moment of it.
+void* churn_until_stopped(void* arg) {
+  long seed = reinterpret_cast<long>(arg);
+  for (long i = 0; !stop_churning.load(std::memory_order_relaxed); ++i) std::free(std::malloc(size_t(8 + (i * seed) % 500)));
+  return nullptr;
+}
+
+// Execs that fail while two threads allocate: the trace must stay whole.
+int failed_execs(int count) {
+  pthread_t t1, t2;
+  pthread_create(&t1, nullptr, churn_until_stopped, reinterpret_cast<void*>(5L));
+  pthread_create(&t2, nullptr, churn_until_stopped, reinterpret_cast<void*>(11L));
+  for (int i = 0; i < count; ++i) execl("/nonexistent/allocstamp-no-such-program", "none", static_cast<char*>(nullptr));
+  stop_churning = true;
+  pthread_join(t1, nullptr);
+  pthread_join(t2, nullptr);
+  std::printf("trace_subject: %d failed execs\n", count);
+  return 0;
+}
+
 void run(void* (*fn)(void*), void* arg = nullptr) {
   pthread_t t;
   if (pthread_create(&t, nullptr, fn, arg) != 0) std::abort();
@@ -56,6 +81,7 @@ void run(void* (*fn)(void*), void* arg = nullptr) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 2 && std::strcmp(argv[1], "--failed-execs") == 0) return failed_execs(std::atoi(argv[2]));
   bool do_exec = argc > 1 && std::strcmp(argv[1], "--exec") == 0;
   // The C functions.
   char* a = static_cast<char*>(std::malloc(100));

@@ -249,13 +249,15 @@ Command parse_command_line(int argc, char** argv) {
   app.add_option("--precision", o.precision,
                  "Repeat each cell group's timed runs (all its allocators together, interleaved) until the 95% "
                  "interval of every time ratio to the reference allocator is within ±P percent, from --reps up to "
-                 "--max-reps; the groups still short are named at the end. 0: off. A preset's precision (the "
-                 "default job: 20) does not apply when --reps is given")
+                 "--max-reps, workload by workload right after its planned runs (its table follows); the groups "
+                 "still short are named. 0: off. A preset's precision (the default job: 20) does not apply when "
+                 "--reps is given")
       ->envname("ALLOCSTAMP_PRECISION")->check(CLI::Range(0.0, 100.0))->default_str("the preset's (default job: 20)");
   app.add_option("--max-reps", o.max_reps, "With --precision: at most this many timed runs per cell")
       ->envname("ALLOCSTAMP_MAX_REPS")->check(CLI::Range(2, 1000))->default_str("30; the default job: 10");
   app.add_option("--budget", o.budget_minutes,
-                 "With --precision: add no repetition round once the sweep has run this many minutes")
+                 "With --precision: add no repetition round to the k-th of N workloads once the sweep has run k/N "
+                 "of this many minutes (each workload its share)")
       ->envname("ALLOCSTAMP_BUDGET")->check(CLI::PositiveNumber)->default_str("none");
   app.add_option("--profile-reps", o.profile_reps,
                  "Profiled runs of every cell (memprof in front: the memory figures); default 1 at one thread, "
@@ -307,7 +309,7 @@ Command parse_command_line(int argc, char** argv) {
                  "Run part K of N of the plan (K/N): whole groups of cells per part, for N machines; "
                  "bench merge joins the parts' folders")
       ->envname("ALLOCSTAMP_SHARD");
-  app.add_flag("--shuffle", o.shuffle, "Shuffle the order of runs within each repetition")->envname("ALLOCSTAMP_SHUFFLE");
+  app.add_flag("--shuffle", o.shuffle, "Shuffle the order of runs within each repetition round of a workload")->envname("ALLOCSTAMP_SHUFFLE");
   app.add_option("--seed", o.seed, "Seed for --shuffle and for the workloads' inputs")->envname("ALLOCSTAMP_SEED");
   app.add_option("--preset", o.preset,
                  "A named matrix from workloads/presets.json (see --list); the flags you give narrow or override it")

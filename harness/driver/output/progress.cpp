@@ -42,8 +42,11 @@ void Progress::say(const std::string& line) {
   std::fflush(stderr);
 }
 
-void Progress::done() {
+void Progress::pause() {
   if (terminal_) std::fprintf(stderr, "\r\033[K");
+  std::fflush(stderr);
 }
+
+void Progress::done() { pause(); }
 
 }  // namespace allocstamp

@@ -14,6 +14,8 @@ class Progress {
   void starting(const Run& run, int done);
   void finished(const Run& run, const std::string& status, double seconds);
   void done();
+  // Clears the progress line, so that other output (a workload's table) starts on a line of its own.
+  void pause();
   // More runs than planned (bench --precision adds repetition rounds).
   void extend(int more) { total_ += more; }
   // A line of its own between runs (what --precision decided).

@@ -1,5 +1,6 @@
-// ranking.cpp — the tables printed at the end of a sweep and by `bench
-// summarize`: per workload the summary table the report shows too
+// ranking.cpp — the tables printed by a sweep (each workload's as soon as its
+// runs are done, the rest at the end) and by `bench summarize`: per workload
+// the summary table the report shows too
 // (summary_table.h: the same cells, statistics and names; 120 columns unless
 // wide), then the bottom line across workloads and its sentences
 // (bottom_line.h), and the warnings, one line per kind with a count (each
@@ -20,13 +21,27 @@
 
 namespace allocstamp {
 
-void print_ranking(const std::filesystem::path& dir, std::ostream& out, bool wide) {
-  const ResultsView view = load_results(dir);
-  const std::vector<CellSummary> cells = summarize_cells(view);
-  const RunsTable& t = *view.table;
-  bool under_memprof = false;
-  // Warnings by kind: the cells (or workloads) each names.
+namespace {
+
+// What the tables leave to the lines after them: warnings by kind (the cells or
+// workloads each names), and whether some time was measured under memprof.
+struct TableNotes {
   std::map<std::string, std::vector<std::string>> by_kind;
+  bool under_memprof = false;
+};
+
+bool of_workload(const std::vector<CellSummary>& cells, const std::string& group, const std::set<std::string>& workloads) {
+  for (const CellSummary& c : cells)
+    if (c.group == group && workloads.count(c.cell->id.workload)) return true;
+  return false;
+}
+
+// The table of each group whose workload is in `print` (every group's
+// warnings go into `notes`).
+void group_tables(const ResultsView& view, const std::vector<CellSummary>& cells, const std::set<std::string>& print,
+                  std::ostream& out, bool wide, TableNotes& notes) {
+  auto& by_kind = notes.by_kind;
+  bool& under_memprof = notes.under_memprof;
   for (const std::string& group : view.cells.groups) {
     std::set<std::string> context;  // "size small", "ml_wt", the arguments
     std::vector<std::string> warnings;
@@ -77,8 +92,36 @@ void print_ranking(const std::filesystem::path& dir, std::ostream& out, bool wid
           .push_back(group);
     }
     if (wide && !warnings.empty()) doc.push_back(list(warnings, 4));
-    out << "\n" << render_text(doc, wide ? 0 : kTerminalWidth);
+    if (of_workload(cells, group, print)) out << "\n" << render_text(doc, wide ? 0 : kTerminalWidth);
   }
+}
+
+std::set<std::string> workloads_of(const std::vector<CellSummary>& cells) {
+  std::set<std::string> names;
+  for (const CellSummary& c : cells) names.insert(c.cell->id.workload);
+  return names;
+}
+
+}  // namespace
+
+void print_workload_tables(const std::filesystem::path& dir, const std::string& workload, std::ostream& out, bool wide) {
+  const ResultsView view = load_results(dir);
+  const std::vector<CellSummary> cells = summarize_cells(view);
+  TableNotes notes;
+  group_tables(view, cells, {workload}, out, wide, notes);
+  out.flush();
+}
+
+void print_ranking(const std::filesystem::path& dir, std::ostream& out, bool wide, const std::set<std::string>& printed) {
+  const ResultsView view = load_results(dir);
+  const std::vector<CellSummary> cells = summarize_cells(view);
+  const RunsTable& t = *view.table;
+  TableNotes notes;
+  std::set<std::string> print = workloads_of(cells);
+  for (const std::string& w : printed) print.erase(w);
+  group_tables(view, cells, print, out, wide, notes);
+  const auto& by_kind = notes.by_kind;
+  const bool under_memprof = notes.under_memprof;
   Block variants = variants_table(view, cells);
   const bool any_variant = variants.rows.size() > 1;  // more than the header
   if (any_variant) {

@@ -5,10 +5,19 @@
 #pragma once
 #include <filesystem>
 #include <ostream>
+#include <set>
+#include <string>
 
 namespace allocstamp {
 
 // `wide`: every column, and each warning with its cells; else 120 columns.
-void print_ranking(const std::filesystem::path& results_dir, std::ostream& out, bool wide = false);
+// The tables of the workloads in `printed` are left out (a sweep printed them
+// as their runs ended); the bottom line, legends and warnings cover them all.
+void print_ranking(const std::filesystem::path& results_dir, std::ostream& out, bool wide = false,
+                   const std::set<std::string>& printed = {});
+
+// The table(s) of one workload alone, as soon as its runs are done.
+void print_workload_tables(const std::filesystem::path& results_dir, const std::string& workload, std::ostream& out,
+                           bool wide = false);
 
 }  // namespace allocstamp

@@ -1,6 +1,8 @@
-// plan.cpp — repetition round, then workload, then thread count, then kind
-// (timed, profiled, simulated), then allocator: every allocator runs once in a round
-// before any runs again, timed and profiled runs of a round side by side.
+// plan.cpp — workload, then repetition round, then thread count, then kind
+// (timed, profiled, simulated), then allocator: a workload's runs all come
+// together (its table can be printed as soon as they are done), and within
+// them every allocator runs once in a round before any runs again, timed and
+// profiled runs of a round side by side.
 #include "plan/plan.h"
 
 #include <algorithm>
@@ -43,9 +45,9 @@ std::vector<Run> make_plan(const Options& options, const std::vector<Workload>& 
   };
   for (int threads : all_threads)
     for (RunKind kind : {RunKind::profiled, RunKind::simulated}) rounds = std::max(rounds, runs_of(kind, threads));
-  for (int rep = 1; rep <= rounds; ++rep) {
-    std::vector<Run> round;
-    for (const Workload& w : workloads)
+  for (const Workload& w : workloads)
+    for (int rep = 1; rep <= rounds; ++rep) {
+      std::vector<Run> round;
       for (int threads : all_threads)
         for (RunKind kind : {RunKind::timed, RunKind::profiled, RunKind::simulated}) {
           if (rep > runs_of(kind, threads)) continue;
@@ -53,9 +55,9 @@ std::vector<Run> make_plan(const Options& options, const std::vector<Workload>& 
           for (const Allocator& a : allocators)
             round.push_back(Run{0, w, a, options.size_of(w.name), w.tm ? options.tm : "", threads, rep, kind});
         }
-    if (options.shuffle) std::shuffle(round.begin(), round.end(), shuffler);
-    plan.insert(plan.end(), round.begin(), round.end());
-  }
+      if (options.shuffle) std::shuffle(round.begin(), round.end(), shuffler);
+      plan.insert(plan.end(), round.begin(), round.end());
+    }
   for (size_t i = 0; i < plan.size(); ++i) plan[i].id = int(i) + 1;
   return plan;
 }

@@ -1,7 +1,8 @@
-// plan.h — the experiment matrix as an ordered list of runs, timed and
-// profiled. Allocators are interleaved within each repetition round (drift of
-// the machine hits all alike), optionally shuffled with a seed; a run's key
-// identifies it for --resume.
+// plan.h — the experiment matrix as an ordered list of runs, timed, profiled
+// and simulated: workload by workload (each answers as soon as its runs are
+// done), and within a workload allocators interleaved in each repetition round
+// (drift of the machine hits all alike), optionally shuffled with a seed; a
+// run's key identifies it for --resume.
 #pragma once
 #include <string>
 #include <vector>

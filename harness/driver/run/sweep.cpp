@@ -121,63 +121,71 @@ std::pair<int, int> busy_runs_of(const fs::path& dir) {
   return {busy, measured};
 }
 
-// --precision: after the planned runs, rounds of one more timed repetition
-// (every allocator of a cell group together, interleaved) for each group whose
-// time ratios are still wider than ±P% (run/precision.h), until none is, a
-// group reaches --max-reps, or the sweep has run --budget minutes. Prints what
-// it adds and the groups left short; returns what meta.json keeps of it.
+// What --precision did over the sweep's workloads, for meta.json.
+struct PrecisionTally {
+  int rounds = 0;
+  std::set<std::string> stopped_by;  // precise, max_reps, budget, interrupted: one or more per workload
+  nlohmann::json short_of = nlohmann::json::array();
+};
+
+// --precision, after one workload's planned runs: rounds of one more timed
+// repetition (every allocator of a cell group together, interleaved) for each
+// of its groups whose time ratios are still wider than ±P% (run/precision.h),
+// until none is, a group reaches --max-reps, or the sweep has run its share of
+// --budget (workloads done so far / all, so the first workloads cannot use up
+// the last ones'). Prints what it adds and the groups left short.
 template <typename Execute>
-nlohmann::json add_rounds_for_precision(const Options& options, const std::vector<Run>& plan, const fs::path& dir,
-                                        std::size_t planned, std::chrono::steady_clock::time_point start,
-                                        Progress& progress, Execute& execute, bool& stopped) {
+void add_rounds_for_precision(const Options& options, const std::vector<Run>& plan, const std::string& workload,
+                              double budget_share, const fs::path& dir, int& next_id,
+                              std::chrono::steady_clock::time_point start, Progress& progress, Execute& execute,
+                              bool& stopped, PrecisionTally& tally) {
   const double target = options.precision / 100.0;
   char target_text[32];
   std::snprintf(target_text, sizeof target_text, "±%g%%", options.precision);
-  std::vector<Run> models;  // the plan's first timed round: one run per workload, threads and allocator
+  std::vector<Run> models;  // the workload's first timed round: one run per threads and allocator
   for (const Run& run : plan)
-    if (run.kind == RunKind::timed && run.rep == 1) models.push_back(run);
-  std::map<std::pair<std::string, int>, int> next_rep;  // per group, the repetition a new round makes
-  int next_id = static_cast<int>(planned), rounds = 0;
+    if (run.kind == RunKind::timed && run.rep == 1 && run.workload.name == workload) models.push_back(run);
+  std::map<int, int> next_rep;  // per thread count, the repetition a new round makes
+  int rounds = 0;
   std::string stopped_by = "precise";
   std::mt19937 shuffler(options.seed + 1);
   std::vector<GroupPrecision> short_of;
+  const double budget = options.budget_minutes * budget_share;
   for (;;) {
     short_of.clear();
     for (const GroupPrecision& g : time_precision(dir))
-      if (!(g.half_width <= target)) short_of.push_back(g);
+      if (g.workload == workload && !(g.half_width <= target)) short_of.push_back(g);
     if (short_of.empty()) break;
-    std::set<std::pair<std::string, int>> grow;
+    std::set<int> grow;
     for (const GroupPrecision& g : short_of) {
-      const auto key = std::make_pair(g.workload, g.threads);
-      int& rep = next_rep.try_emplace(key, g.last_rep + 1).first->second;
-      if (rep <= options.max_reps) grow.insert(key);
+      int& rep = next_rep.try_emplace(g.threads, g.last_rep + 1).first->second;
+      if (rep <= options.max_reps) grow.insert(g.threads);
     }
     if (grow.empty()) {
       stopped_by = "max_reps";
       break;
     }
     const double minutes = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / 60.0;
-    if (options.budget_minutes > 0 && minutes >= options.budget_minutes) {
+    if (options.budget_minutes > 0 && minutes >= budget) {
       stopped_by = "budget";
       break;
     }
     std::vector<Run> round;
     for (const Run& model : models) {
-      const auto key = std::make_pair(model.workload.name, model.threads);
-      if (!grow.count(key)) continue;
+      if (!grow.count(model.threads)) continue;
       Run run = model;
-      run.rep = next_rep[key];
+      run.rep = next_rep[model.threads];
       run.id = ++next_id;
       round.push_back(run);
     }
-    for (const auto& key : grow) ++next_rep[key];
+    for (int threads : grow) ++next_rep[threads];
     if (options.shuffle) std::shuffle(round.begin(), round.end(), shuffler);
     const auto widest = std::max_element(short_of.begin(), short_of.end(), [](const auto& a, const auto& b) {
       return a.half_width < b.half_width;
     });
     progress.extend(static_cast<int>(round.size()));
-    progress.say("precision: " + std::to_string(short_of.size()) + " cell group(s) wider than " + target_text +
-                 ": one more repetition for " + std::to_string(grow.size()) + " of them, " +
+    progress.say("precision: " + std::to_string(short_of.size()) + " cell group(s) of " + workload + " wider than " +
+                 target_text + ": one more repetition for " + std::to_string(grow.size()) + " of them, " +
                  std::to_string(round.size()) + " runs");
     progress.say("  widest: " + describe(*widest));
     ++rounds;
@@ -189,23 +197,33 @@ nlohmann::json add_rounds_for_precision(const Options& options, const std::vecto
       }
     if (stopped) break;
   }
-  nlohmann::json left = nlohmann::json::array();
   for (const GroupPrecision& g : short_of) {
-    left.push_back({{"workload", g.workload}, {"threads", g.threads}, {"reps", g.reps}, {"widest", g.widest},
-                    {"half_width_pct", std::isinf(g.half_width) ? nlohmann::json(nullptr) : nlohmann::json(g.half_width * 100)}});
+    tally.short_of.push_back({{"workload", g.workload}, {"threads", g.threads}, {"reps", g.reps}, {"widest", g.widest},
+                              {"half_width_pct", std::isinf(g.half_width) ? nlohmann::json(nullptr)
+                                                                          : nlohmann::json(g.half_width * 100)}});
   }
+  tally.rounds += rounds;
+  tally.stopped_by.insert(stopped_by);
   if (short_of.empty()) {
-    progress.say("precision: every cell group's time ratios within " + std::string(target_text) +
-                 " (95% interval), " + std::to_string(rounds) + " round(s) added");
+    progress.say("precision: every cell group of " + workload + " within " + std::string(target_text) +
+                 " (time ratios, 95% interval), " + std::to_string(rounds) + " round(s) added");
   } else if (!stopped) {
-    const std::string limit = stopped_by == "budget" ? "--budget " + number_text("%g", options.budget_minutes) + " min"
+    const std::string limit = stopped_by == "budget" ? "its share of --budget " + number_text("%g", options.budget_minutes) + " min"
                                                      : "--max-reps " + std::to_string(options.max_reps);
-    progress.say("precision: " + std::to_string(short_of.size()) + " cell group(s) short of " + target_text +
-                 " when " + limit + " stopped it:");
+    progress.say("precision: " + std::to_string(short_of.size()) + " cell group(s) of " + workload + " short of " +
+                 target_text + " when " + limit + " stopped it:");
     for (const GroupPrecision& g : short_of) progress.say("  " + describe(g));
   }
+}
+
+// meta.json's record of --precision over the whole sweep: stopped_by is the
+// strongest reason any workload stopped for (interrupted, budget, max_reps, precise).
+nlohmann::json precision_meta(const Options& options, const PrecisionTally& tally) {
+  std::string stopped_by = "precise";
+  for (const char* reason : {"max_reps", "budget", "interrupted"})
+    if (tally.stopped_by.count(reason)) stopped_by = reason;
   return {{"target_pct", options.precision}, {"max_reps", options.max_reps}, {"budget_minutes", options.budget_minutes},
-          {"rounds_added", rounds}, {"stopped_by", stopped_by}, {"short", left}};
+          {"rounds_added", tally.rounds}, {"stopped_by", stopped_by}, {"short", tally.short_of}};
 }
 
 }  // namespace
@@ -298,7 +316,15 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   const Shard shard = options.shard.empty() ? Shard{} : parse_shard(options.shard);
   plan = shard_of(plan, shard);
   // (A folder of an older schema keyed its runs without their kind: not compared.)
-  if (resuming && saved_meta.value("schema", 0) == kResultsSchema && saved_meta["plan"] != plan_keys)
+  // The same runs, in whatever order (a folder started before the plan went
+  // workload by workload resumes in the new order).
+  auto sorted_keys = [](const nlohmann::json& keys) {
+    std::vector<std::string> v;
+    for (const auto& k : keys) v.push_back(k.is_string() ? k.get<std::string>() : k.dump());
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  if (resuming && saved_meta.value("schema", 0) == kResultsSchema && sorted_keys(saved_meta["plan"]) != sorted_keys(plan_keys))
     throw UsageError("the runs this sweep would make now differ from the plan its meta.json recorded (its registries "
                      "or its meta.json changed since it started)",
                      "restore them, or start a new sweep");
@@ -465,17 +491,34 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     ++finished;
     return true;
   };
-  for (const Run& run : plan) {
-    if (already(run)) continue;
-    if (!execute(run)) {
+  // Workload by workload (the plan's order): once a workload's planned runs
+  // are done, its precision rounds, then its table — the first answer comes
+  // after the first workload, not at the end.
+  std::vector<std::string> workload_order;
+  for (const Run& run : plan)
+    if (workload_order.empty() || workload_order.back() != run.workload.name) workload_order.push_back(run.workload.name);
+  std::set<std::string> printed;
+  PrecisionTally precision;
+  int next_id = static_cast<int>(plan_keys.size());
+  for (std::size_t i = 0; i < plan.size() && !stopped; ++i) {
+    const Run& run = plan[i];
+    if (!already(run) && !execute(run)) {
       stopped = true;
       break;
     }
+    if (i + 1 < plan.size() && plan[i + 1].workload.name == run.workload.name) continue;
+    if (options.precision > 0) {
+      const auto at = std::find(workload_order.begin(), workload_order.end(), run.workload.name);
+      const double share = double(at - workload_order.begin() + 1) / double(workload_order.size());
+      add_rounds_for_precision(options, plan, run.workload.name, share, dir, next_id, sweep_start, progress, execute,
+                               stopped, precision);
+    }
+    if (stopped || workload_order.size() < 2) continue;  // one workload: its table comes with the bottom line
+    progress.pause();
+    print_workload_tables(dir, run.workload.name, out, options.wide);
+    printed.insert(run.workload.name);
   }
-  if (options.precision > 0 && !stopped) {
-    meta["precision"] = add_rounds_for_precision(options, plan, dir, plan_keys.size(), sweep_start, progress, execute,
-                                                 stopped);
-  }
+  if (options.precision > 0) meta["precision"] = precision_meta(options, precision);
   progress.done();
   meta["finished"] = timestamp("%Y-%m-%dT%H:%M:%S%z");
   meta["interrupted"] = stopped;
@@ -485,7 +528,7 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   folder.write_meta(meta);
   write_summary(dir);
   if (std::size_t n = write_callsites(dir)) out << "call sites of " << n << " profiled run(s): " << (dir / "callsites.csv").string() << "\n";
-  print_ranking(dir, out, options.wide);
+  print_ranking(dir, out, options.wide, printed);
   out << "\nresults: " << dir.string() << "  (runs.csv, summary.csv, meta.json, series.csv, scopes.csv, logs/)\n";
   if (stopped) {
     std::cerr << "interrupted: " << finished << " run(s) recorded; finish with: bench --resume " << dir.string() << "\n";

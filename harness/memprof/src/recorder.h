@@ -198,6 +198,7 @@ struct ThreadState {
   void* trace_buffer;
   uint32_t trace_count;
   uint32_t trace_thread;
+  uint8_t trace_in_door;  // 1 while a live thread writes its events (trace.cpp's Door; __atomic builtins)
   ThreadState* next;
   ThreadState* prev;
 };

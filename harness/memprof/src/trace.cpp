@@ -1,10 +1,16 @@
 // trace.cpp — the MEMPROF_TRACE recorder (trace.h): one mmap'd chunk buffer
 // per thread, written whole with one write() on an O_APPEND descriptor, so
-// chunks of different threads never interleave inside one another.
+// chunks of different threads never interleave inside one another. One thread
+// may close the trace for a moment (an exec, which ends it with a trailer and
+// takes the trailer back if it fails; the end): the others wait at the door
+// (Door) meanwhile, so no buffer is written by two threads and no chunk lands
+// behind a trailer.
 #include "trace.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,6 +41,93 @@ constinit std::atomic<uint32_t> next_thread{0};
 constinit std::atomic<uint64_t> events_written{0};
 constinit std::atomic<bool> write_failed{false};
 
+// The door every event goes through. Closed (`closing`) by one thread, the
+// `closer`, which then waits until no other thread is inside and may flush
+// every thread's buffer; others wait until it opens again, or give up their
+// event when the trace has ended meanwhile. A live thread (in the registry)
+// says it is inside in its own ThreadState (trace_in_door), no line shared
+// between threads; a thread out of the registry (ended, in glibc's teardown)
+// counts itself in `unlisted_inside`. Dekker's pairing: the thread stores its
+// flag then loads `closing`, the closer stores `closing` then loads the flags.
+// The fence that pairing needs is the closer's alone where the kernel offers
+// membarrier (Linux 4.14): it makes every running thread pass a full barrier,
+// so a thread's side is a plain store and load (a fence an event cost traced
+// churn at 2 threads about 25% of its time); elsewhere both sides fence.
+constinit std::atomic<bool> closing{false};
+constinit std::atomic<int> unlisted_inside{0};
+constinit std::atomic<const ThreadState*> closer{nullptr};
+bool asymmetric = false;  // membarrier registered: the closer fences for every thread
+
+constexpr int kMembarrierPrivateExpedited = 1 << 3;           // MEMBARRIER_CMD_PRIVATE_EXPEDITED
+constexpr int kMembarrierRegisterPrivateExpedited = 1 << 4;  // MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED
+
+// Slow path of the door: it is closing. The closer itself passes; another
+// thread steps out and waits until it opens, then tries again; false when the
+// trace ended meanwhile (the event is not written).
+bool door_wait(ThreadState& t, bool listed);
+
+// Enters the door: true when the thread may write its events (then
+// door_leave), false when the trace has ended.
+inline bool door_enter(ThreadState& t, bool listed) {
+  if (__builtin_expect(listed, 1)) {
+    if (asymmetric) {
+      __atomic_store_n(&t.trace_in_door, uint8_t(1), __ATOMIC_RELAXED);
+      std::atomic_signal_fence(std::memory_order_seq_cst);  // the compiler keeps the order; membarrier the CPU's
+    } else {
+      __atomic_store_n(&t.trace_in_door, uint8_t(1), __ATOMIC_SEQ_CST);
+    }
+  } else {
+    unlisted_inside.fetch_add(1, std::memory_order_seq_cst);
+  }
+  if (__builtin_expect(!closing.load(std::memory_order_seq_cst), 1)) return true;
+  return door_wait(t, listed);
+}
+
+inline void door_leave(ThreadState& t, bool listed) {
+  if (__builtin_expect(listed, 1)) __atomic_store_n(&t.trace_in_door, uint8_t(0), __ATOMIC_RELEASE);
+  else unlisted_inside.fetch_sub(1, std::memory_order_release);
+}
+
+bool door_wait(ThreadState& t, bool listed) {
+  // The closing thread's own calls (a handful inside execvp) stay in its buffer.
+  if (closer.load(std::memory_order_acquire) == &t) return true;
+  door_leave(t, listed);
+  while (closing.load(std::memory_order_acquire)) sched_yield();
+  if (!shared.tracing) return false;  // the trace ended while this thread waited
+  return door_enter(t, listed);
+}
+
+// The door around one event of thread `t`: `passed` says whether to write it.
+class Door {
+ public:
+  explicit Door(ThreadState& t) : t_(t), listed_(t.status == kLive), passed_(door_enter(t, listed_)) {}
+  ~Door() {
+    if (passed_) door_leave(t_, listed_);
+  }
+  bool passed() const { return passed_; }
+
+ private:
+  ThreadState& t_;
+  const bool listed_;
+  const bool passed_;
+};
+
+// Closes the door for the calling thread `t`, once no other thread is inside:
+// called with the registry locked (the threads listed stay listed).
+void close_door(const ThreadState& t) {
+  closer.store(&t, std::memory_order_release);
+  closing.store(true, std::memory_order_seq_cst);
+  if (asymmetric) syscall(SYS_membarrier, kMembarrierPrivateExpedited, 0, 0);
+  for (ThreadState* other = threads::first(); other; other = other->next)
+    while (other != &t && __atomic_load_n(&other->trace_in_door, __ATOMIC_SEQ_CST) != 0) sched_yield();
+  while (unlisted_inside.load(std::memory_order_seq_cst) != 0) sched_yield();
+}
+
+void open_door() {
+  closer.store(nullptr, std::memory_order_release);
+  closing.store(false, std::memory_order_release);
+}
+
 void write_chunk(TraceChunk* head, uint32_t thread, uint32_t count) {
   if (count == 0 || fd < 0) return;
   const auto* events = reinterpret_cast<const TraceEvent*>(head + 1);
@@ -60,7 +153,7 @@ void flush(ThreadState& t) {
   t.trace_count = 0;
 }
 
-void append(ThreadState& t, const TraceEvent& e);
+inline void append(ThreadState& t, const TraceEvent& e);
 
 TraceEvent event(uint8_t op, uint64_t addr, uint64_t old_addr, uint64_t size, int region, uint32_t extra = 0,
                  uint16_t flags = 0) {
@@ -99,7 +192,7 @@ bool open_thread(ThreadState& t) {
   return true;
 }
 
-void append(ThreadState& t, const TraceEvent& e) {
+__attribute__((always_inline)) inline void append(ThreadState& t, const TraceEvent& e) {
   if (__builtin_expect(t.trace_buffer == nullptr, 0)) {
     if (!open_thread(t)) return;
     if (t.status == kExited) {  // glibc's teardown after the thread's end: written at once
@@ -163,6 +256,7 @@ void start(uint64_t zero_ns) {
   for (const char* c = options.trace; *c; ++c) variable[n++] = *c;  // options.trace holds < 512 bytes
   variable[n] = 0;
   unsetenv("MEMPROF_TRACE");
+  asymmetric = syscall(SYS_membarrier, kMembarrierRegisterPrivateExpedited, 0, 0) == 0;
   tracing_pid = getpid();
   shared.tracing = true;
 }
@@ -170,6 +264,7 @@ void start(uint64_t zero_ns) {
 void finish() {
   if (!shared.tracing || fd < 0) return;
   threads::lock();
+  close_door(current_thread());  // for good: threads still running leave their events unwritten
   for (ThreadState* t = threads::first(); t; t = t->next) flush(*t);
   threads::unlock();
   shared.tracing = false;
@@ -182,10 +277,14 @@ void finish() {
 long end_before_exec() {
   if (!shared.tracing || fd < 0 || !variable[0] || getpid() != tracing_pid) return -1;
   threads::lock();
+  close_door(current_thread());  // until the exec fails (exec_failed) or the process is another program
   for (ThreadState* t = threads::first(); t; t = t->next) flush(*t);
   threads::unlock();
   const off_t length = lseek(fd, 0, SEEK_END);
-  if (length < 0) return -1;
+  if (length < 0) {
+    open_door();
+    return -1;
+  }
   TraceTrailer tail{kTrailerMagic, next_thread.load(), events_written.load(), now_ns() - start_ns};
   text::write_all(fd, reinterpret_cast<const char*>(&tail), sizeof(tail));
   return long(length);
@@ -201,6 +300,7 @@ void exec_failed(long length) {
     line.add("memprof: warning: MEMPROF_TRACE: a failed exec left the trace ended there\n");
     line.write_to(2);
   }
+  open_door();
 }
 
 void stop_in_child() {
@@ -210,6 +310,8 @@ void stop_in_child() {
 
 void on_alloc(ThreadState& t, void* p, size_t n, int region) {
   if (!shared.tracing) return;
+  Door door(t);
+  if (!door.passed()) return;
   uint32_t extra = 0;
   uint8_t op = take_op(t, kMalloc, &extra);
   if (op == kRealloc) op = kMalloc;  // realloc(NULL, n), or the fresh block of realloc(p, 0)
@@ -219,6 +321,8 @@ void on_alloc(ThreadState& t, void* p, size_t n, int region) {
 
 void on_free(ThreadState& t, void* p, size_t n, int region, bool known) {
   if (!shared.tracing) return;
+  Door door(t);
+  if (!door.passed()) return;
   uint32_t extra = 0;
   uint8_t op = take_op(t, kFree, &extra);
   if (op == kRealloc) op = kFree;  // realloc(p, 0)
@@ -227,6 +331,8 @@ void on_free(ThreadState& t, void* p, size_t n, int region, bool known) {
 
 void on_realloc(ThreadState& t, void* p, void* q, size_t n, int region) {
   if (!shared.tracing) return;
+  Door door(t);
+  if (!door.passed()) return;
   t.call_op = 0;
   uint64_t now = now_ns();
   uint64_t took = now > t.call_start_ns ? now - t.call_start_ns : 0;
@@ -236,6 +342,8 @@ void on_realloc(ThreadState& t, void* p, void* q, size_t n, int region) {
 
 void on_phase(ThreadState& t, uint8_t op, uint64_t at_ns) {
   if (!shared.tracing) return;
+  Door door(t);
+  if (!door.passed()) return;
   TraceEvent e = event(op, 0, 0, 0, 0);
   e.time_ns = at_ns > start_ns ? at_ns - start_ns : 0;
   append(t, e);
@@ -244,6 +352,8 @@ void on_phase(ThreadState& t, uint8_t op, uint64_t at_ns) {
 // Called once the thread's status is kExited: what follows is written at once.
 void on_thread_end(ThreadState& t) {
   if (!shared.tracing || !t.trace_opened) return;
+  Door door(t);
+  if (!door.passed()) return;
   if (t.trace_buffer) {
     flush(t);
     raw::munmap(t.trace_buffer, sizeof(Buffer));
