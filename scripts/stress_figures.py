@@ -51,45 +51,83 @@ def run_main(main):
         sys.exit(2)
 
 
-# A bound: "bound: ITEM[, ITEM...] [at N threads][ — why]", ITEM = "[figure ]N%"
-# (relative) or "[figure ]±N" (absolute); an item without a figure holds every
-# figure no item names; figures no item covers are exact. "at N threads" holds
-# the bound from N threads up, exact below.
-BOUND_ITEM = re.compile(r"\s*(?:(%s)\s+)?(?:±|\+/-|\+-)?\s*([0-9]+(?:\.[0-9]+)?)(%%?)\s*" % "|".join(FIGURES))
+# A bound: "bound: GROUP[; GROUP...][ — why]", GROUP = "ITEM[, ITEM...] [at N
+# threads]", ITEM = "[figure ]N%" (relative), "[figure ]±N" (absolute) or
+# "figure not compared" (said so, never judged: a figure no bound can hold
+# without being empty). An item without a figure holds every figure its group
+# names not; "at N threads" holds a group from N threads up (without it, from
+# one thread). At a thread count, a figure takes the item of the group with the
+# highest N that names it, else that group's figure-less item, else it is exact.
+BOUND_ITEM = re.compile(r"\s*(?:(%s)\s+)?(?:(not compared)|(?:±|\+/-|\+-)?\s*([0-9]+(?:\.[0-9]+)?)(%%?))\s*" %
+                        "|".join(FIGURES))
 BOUND_FROM = re.compile(r"\s*at\s+([0-9]+)\+?\s+threads?\b")
 
 
 def parse_deterministic(text, where):
-    """None for "exact", else {"from_threads": N, "figures": {figure: (kind, value)},
-    "other": (kind, value) or None}."""
+    """None for "exact", else the bound's groups in the text's order, each
+    {"from_threads": N, "figures": {figure: (kind, value)}, "other": (kind, value) or None};
+    kind is "relative", "absolute" or "none" (not compared)."""
     if text == "exact":
         return None
     if not isinstance(text, str) or not text.startswith("bound:"):
         raise Failure("%s: \"deterministic\" is %r" % (where, text),
                       "write \"exact\" or \"bound: N%% [at 2 threads] — why\" (workloads/stress/reference/README.md)")
-    rest, bound = text[len("bound:"):], {"from_threads": 1, "figures": {}, "other": None}
+    rest, groups = text[len("bound:"):], []
     while True:
-        m = BOUND_ITEM.match(rest)
-        if not m:
-            break
-        kind = "relative" if m.group(3) == "%" else "absolute"
-        value = float(m.group(2)) / (100 if kind == "relative" else 1)
-        if m.group(1):
-            bound["figures"][m.group(1)] = (kind, value)
-        else:
-            bound["other"] = (kind, value)
-        rest = rest[m.end():]
-        if not rest.startswith(","):
-            break
+        group = {"from_threads": 1, "figures": {}, "other": None}
+        while True:
+            m = BOUND_ITEM.match(rest)
+            if not m:
+                break
+            if m.group(2):
+                if not m.group(1):
+                    raise Failure("%s: \"not compared\" names no figure in %r" % (where, text),
+                                  "write \"FIGURE not compared\", e.g. \"live_blocks_peak_count not compared\"")
+                kind, value = "none", 0.0
+            else:
+                kind = "relative" if m.group(4) == "%" else "absolute"
+                value = float(m.group(3)) / (100 if kind == "relative" else 1)
+            if m.group(1):
+                group["figures"][m.group(1)] = (kind, value)
+            else:
+                group["other"] = (kind, value)
+            rest = rest[m.end():]
+            if not rest.startswith(","):
+                break
+            rest = rest[1:]
+        m = BOUND_FROM.match(rest)
+        if m:
+            group["from_threads"] = int(m.group(1))
+            rest = rest[m.end():]
+        if not group["figures"] and group["other"] is None:
+            raise Failure("%s: no bound can be read from %r" % (where, text),
+                          "begin it with the tolerance, e.g. "
+                          "\"bound: 2%, live_blocks_peak_count ±3 at 2 threads — why\"")
+        groups.append(group)
+        rest = rest.lstrip()
+        if not rest.startswith(";"):
+            return groups
         rest = rest[1:]
-    m = BOUND_FROM.match(rest)
-    if m:
-        bound["from_threads"] = int(m.group(1))
-    if not bound["figures"] and bound["other"] is None:
-        raise Failure("%s: no bound can be read from %r" % (where, text),
-                      "begin it with the tolerance, e.g. "
-                      "\"bound: 2%, live_blocks_peak_count ±3 at 2 threads — why\"")
-    return bound
+
+
+def bound_of(figure, bound, threads):
+    """The (kind, value) holding `figure` at `threads`, or None: exact."""
+    if bound is None:
+        return None
+    applying = sorted((g for g in bound if g["from_threads"] <= threads), key=lambda g: -g["from_threads"])
+    for g in applying:
+        if figure in g["figures"]:
+            return g["figures"][figure]
+    for g in applying:
+        if g["other"] is not None:
+            return g["other"]
+    return None
+
+
+def compared(figure, bound, threads):
+    """False where the bound says the figure is not compared at `threads`."""
+    b = bound_of(figure, bound, threads)
+    return b is None or b[0] != "none"
 
 
 def read_text(path):
@@ -98,18 +136,25 @@ def read_text(path):
 
 
 def within(figure, ours, ref, bound, threads):
-    """Whether ours is close enough to the original's ref under the program's bound."""
-    if bound is None or threads < bound["from_threads"]:
+    """Whether ours is close enough to the original's ref under the program's bound
+    (a figure not compared is never judged: see compared())."""
+    b = bound_of(figure, bound, threads)
+    if b is None:
         return ours == ref
-    kind, value = bound["figures"].get(figure, bound["other"] or ("absolute", 0))
+    kind, value = b
+    if kind == "none":
+        return True
     allowed = value * abs(ref) if kind == "relative" else value
     return abs(ours - ref) <= allowed
 
 
 def bound_text(figure, bound, threads):
-    if bound is None or threads < bound["from_threads"]:
+    b = bound_of(figure, bound, threads)
+    if b is None:
         return "exact"
-    kind, value = bound["figures"].get(figure, bound["other"] or ("absolute", 0))
+    kind, value = b
+    if kind == "none":
+        return "not compared"
     return "%g%%" % (value * 100) if kind == "relative" else "±%g" % value
 
 

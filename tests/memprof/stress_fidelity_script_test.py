@@ -34,14 +34,39 @@ class Bound(unittest.TestCase):
 
     def test_items_and_threads(self):
         b = xf.parse_deterministic("bound: 2%, live_blocks_peak_count ±3 at 2 threads — the peak races", "t")
-        self.assertEqual(b["from_threads"], 2)
-        self.assertEqual(b["other"], ("relative", 0.02))
-        self.assertEqual(b["figures"], {"live_blocks_peak_count": ("absolute", 3.0)})
+        self.assertEqual(len(b), 1)
+        self.assertEqual(b[0]["from_threads"], 2)
+        self.assertEqual(b[0]["other"], ("relative", 0.02))
+        self.assertEqual(b[0]["figures"], {"live_blocks_peak_count": ("absolute", 3.0)})
         self.assertTrue(xf.within("allocs_count", 102, 100, b, 2))
         self.assertFalse(xf.within("allocs_count", 103, 100, b, 2))
         self.assertFalse(xf.within("allocs_count", 101, 100, b, 1), "exact below 2 threads")
         self.assertTrue(xf.within("live_blocks_peak_count", 7, 10, b, 2))
         self.assertFalse(xf.within("live_blocks_peak_count", 14, 10, b, 2))
+
+    def test_a_group_per_thread_count(self):
+        b = xf.parse_deterministic("bound: allocs_count 2%, 40%; allocs_count 12%, 60% at 2 threads — why", "t")
+        self.assertEqual([g["from_threads"] for g in b], [1, 2])
+        self.assertTrue(xf.within("allocs_count", 102, 100, b, 1))
+        self.assertFalse(xf.within("allocs_count", 103, 100, b, 1), "one thread: its own 2%")
+        self.assertTrue(xf.within("allocs_count", 112, 100, b, 2))
+        self.assertFalse(xf.within("allocs_count", 113, 100, b, 2))
+        self.assertFalse(xf.within("size_le16_count", 141, 100, b, 1))
+        self.assertTrue(xf.within("size_le16_count", 159, 100, b, 2))
+        self.assertEqual(xf.bound_text("allocs_count", b, 1), "2%")
+        self.assertEqual(xf.bound_text("allocs_count", b, 2), "12%")
+
+    def test_a_figure_not_compared_is_said_so(self):
+        b = xf.parse_deterministic("bound: live_blocks_peak_count not compared; allocs_count ±5 at 2 threads — why",
+                                   "t")
+        self.assertFalse(xf.compared("live_blocks_peak_count", b, 1))
+        self.assertFalse(xf.compared("live_blocks_peak_count", b, 2))
+        self.assertTrue(xf.compared("allocs_count", b, 1))
+        self.assertEqual(xf.bound_text("live_blocks_peak_count", b, 2), "not compared")
+        self.assertFalse(xf.within("allocs_count", 101, 100, b, 1), "exact at one thread")
+        self.assertTrue(xf.within("allocs_count", 105, 100, b, 2))
+        with self.assertRaises(xf.Failure):
+            xf.parse_deterministic("bound: not compared — why", "t")
 
     def test_figures_not_named_are_exact(self):
         b = xf.parse_deterministic("bound: requested_peak_bytes 5%: why", "t")
@@ -53,6 +78,34 @@ class Bound(unittest.TestCase):
             xf.parse_deterministic("bound: the peak varies a little", "t")
         with self.assertRaises(xf.Failure):
             xf.parse_deterministic("roughly", "t")
+
+
+class CommittedBounds(unittest.TestCase):
+    """The programs' own bounds hold what their texts say is exact (issue 47):
+    xmalloc's counts at one thread, rptest's one-thread figures within what
+    was measured there, not its two-thread margins."""
+
+    def bound(self, program):
+        spec = xf.load_program(os.path.join(SCRIPTS, "..", "workloads", "stress", "reference", "programs",
+                                            program + ".json"))
+        return spec["bound"]
+
+    def test_xmalloc_counts_are_exact_at_one_thread_and_its_peaks_not_compared(self):
+        b = self.bound("xmalloc")
+        for figure in ("allocs_count", "frees_count", "requested_bytes", "size_le64_count", "size_gt1024_count"):
+            self.assertFalse(xf.within(figure, 147497, 147496, b, 1), figure + " at one thread")
+            self.assertTrue(xf.within(figure, 147497, 147496, b, 2), figure + " at two: one batch")
+        for figure in ("live_blocks_peak_count", "requested_peak_bytes"):
+            self.assertFalse(xf.compared(figure, b, 1), figure)
+            self.assertFalse(xf.compared(figure, b, 2), figure)
+
+    def test_rptest_at_one_thread_is_held_to_what_was_measured_there(self):
+        b = self.bound("rptest")
+        self.assertFalse(xf.within("allocs_count", 5316 * 0.97, 5316, b, 1), "3% off at one thread")
+        self.assertTrue(xf.within("allocs_count", 5316 * 0.97, 5316, b, 2))
+        self.assertFalse(xf.within("requested_peak_bytes", 2023992 * 0.85, 2023992, b, 1))
+        self.assertFalse(xf.within("size_le128_count", 68 * 0.5, 68, b, 1), "a bin half the original's")
+        self.assertTrue(xf.within("size_le128_count", 68 * 0.5, 68, b, 2))
 
 
 class Matching(unittest.TestCase):
