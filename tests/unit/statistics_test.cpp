@@ -184,7 +184,12 @@ TEST(LogRatio, UnpairedIsWelchOnTheLogsAndAlwaysTheQuotientOfTheCentres) {
   const double dof = se2 * se2 / (va * va / 2 + vb * vb / 2);
   EXPECT_NEAR(r.value, log_estimate(std::vector<double>{2, 4, 8}).center / log_estimate(std::vector<double>{1, 2, 1}).center,
               1e-12);
-  EXPECT_GT(dof, 2.0);
+  EXPECT_NEAR(dof, 3.2, 1e-12);
+  // The half width on the log scale is Student's t at 3.2 degrees of freedom
+  // (not rounded to 3) times the standard error: t(0.975, 3.2) =
+  // 3.07282892971316 (mpmath, the t CDF through the regularized incomplete beta).
+  EXPECT_NEAR(std::log(r.ci_high / r.value), 3.07282892971316357 * std::sqrt(se2), 1e-9);
+  EXPECT_NEAR(std::log(r.ci_high / r.value), 1.41994847264914246, 1e-9);
   EXPECT_LT(r.ci_low, r.value);
   EXPECT_GT(r.ci_high, r.value);
   EXPECT_NEAR(std::log(r.ci_high / r.value), std::log(r.value / r.ci_low), 1e-12) << "symmetric on the log scale";
@@ -192,6 +197,18 @@ TEST(LogRatio, UnpairedIsWelchOnTheLogsAndAlwaysTheQuotientOfTheCentres) {
   EXPECT_TRUE(std::isnan(one.ci_low));
   EXPECT_EQ(std::string(ratio_side(r)), r.ci_high < 1 ? "below" : r.ci_low > 1 ? "above" : "within");
   EXPECT_EQ(std::string(ratio_side(one)), "");
+}
+
+// Welch's test against values computed apart (mpmath): x {1, 2, 3}, y {0, 1, 0}:
+// t = (1/3 - 2) / (2/3) = -2.5 at 3.2 degrees of freedom, two-sided p 0.08244.
+TEST(Welch, TheStatisticDegreesOfFreedomAndPAreStudentsAtTheSatterthwaiteDof) {
+  const std::vector<double> x = {1, 2, 3}, y = {0, 1, 0};
+  const WelchTest w = welch(x, y);
+  EXPECT_NEAR(w.t, -2.5, 1e-12);
+  EXPECT_NEAR(w.dof, 3.2, 1e-12);
+  EXPECT_NEAR(w.p, 0.0824417371617475, 1e-9);
+  // What it detects at alpha 0.05, power 0.8: (t(0.975) + t(0.8)) at 3.2 dof times the error 2/3.
+  EXPECT_NEAR(welch_detectable(x, y, 0.05), (3.07282892971316357 + 0.96887959264182641) * 2.0 / 3.0, 1e-9);
 }
 
 TEST(MannWhitney, ExactForSmallSamplesWithoutTies) {

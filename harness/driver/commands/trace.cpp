@@ -22,6 +22,7 @@
 #include "replay_plan.h"
 #include "trace_compress.h"
 #include "trace_reader.h"
+#include "trace_agreement.h"
 #include "trace_stats.h"
 #include "keys.h"
 #include "output/format.h"
@@ -208,57 +209,31 @@ int record(const TraceOptions& o, const Paths& paths, std::ostream& out) {
     auto it = live.find(key);
     return it == live.end() ? 0.0 : std::stod(it->second);
   };
-  // How far below and above memprof's value the trace's may lie (docs/trace.md):
-  // - an exact figure: not at all; with several threads alive memprof's peaks
-  //   are bounds, off by its stated error (KEY_ERROR_BOUND);
-  // - the load (KEY_TRACE_APPROXIMATE): memprof integrates each thread's
-  //   published heap, which lags its true heap by less than peak_slack_bytes,
-  //   so the two differ by at most slack × threads alive (× the duration for
-  //   the total), plus 1% for the clock (memprof and the trace each read the
-  //   time of a call: 0.004% apart for g++ over 26 ms, 0.3% for trace_subject's
-  //   five threads over 1.7 ms, measured with no slack);
-  // - threads_peak_count: the trace sees the threads that called the
-  //   allocator, memprof every thread: the trace's is at most memprof's.
-  auto allowed = [&](const std::string& key, double memprof_value) -> std::pair<double, double> {
-    if (key == keys::threads_peak_count) return {memprof_value, 0};
-    if (key == keys::load_avg_bytes || key == keys::load_total_byte_ns) {
-      double gap = number(keys::peak_slack_bytes) * std::max(1.0, number(keys::threads_peak_count));
-      if (key == keys::load_total_byte_ns) gap *= number(keys::duration_ns);
-      gap += 0.01 * memprof_value + 1;
-      return {gap, gap};
-    }
-    const char* error_key = keys::error_bound_of(key);
-    const double error = error_key ? number(error_key) : 0;
-    return {error, error};
-  };
-  for (const auto& [key, value] : figures) {
-    auto it = live.find(key);
+  // Each figure beside memprof's, judged by trace_agreement.h's rules.
+  for (const trace::FigureVerdict& v : trace::judge_against_memprof(figures, live)) {
     ++compared;
-    if (it == live.end()) {  // a figure memprof did not write cannot be said to agree
-      out << "  " << std::left << std::setw(34) << key << std::right << std::setw(16) << "-" << std::setw(16) << value
-          << "  missing from memprof's record\n";
+    using How = trace::FigureVerdict::How;
+    if (v.how == How::missing) {
+      out << "  " << std::left << std::setw(34) << v.key << std::right << std::setw(16) << "-" << std::setw(16)
+          << v.trace << "  missing from memprof's record\n";
       ++differ;
       continue;
     }
     std::string verdict;
-    if (it->second != std::to_string(value)) {
-      const double mine = std::stod(it->second), gap = double(value) - mine;
-      const auto [below, above] = allowed(key, mine);
-      if (gap >= -below && gap <= above) {
-        std::ostringstream note;
-        note << std::fixed << std::setprecision(0);
-        if (key == keys::threads_peak_count) note << "  within its bound (the trace's is at most memprof's)";
-        else if (trace::is_exact_figure(key)) note << "  within memprof's stated bound (" << above << ")";
-        else note << "  within its bound (" << above << ": the slack of " << number(keys::peak_slack_bytes) << " bytes)";
-        ++bounded;
-        verdict = note.str();
-      } else {
-        verdict = "  differs";
-        ++differ;
-      }
+    if (v.how == How::within) {
+      std::ostringstream note;
+      note << std::fixed << std::setprecision(0);
+      if (v.bound == trace::FigureVerdict::Bound::threads) note << "  within its bound (the trace's is at most memprof's)";
+      else if (v.bound == trace::FigureVerdict::Bound::stated_error) note << "  within memprof's stated bound (" << v.above << ")";
+      else note << "  within its bound (" << v.above << ": the slack of " << number(keys::peak_slack_bytes) << " bytes)";
+      ++bounded;
+      verdict = note.str();
+    } else if (v.how == How::differs) {
+      verdict = "  differs";
+      ++differ;
     }
-    out << "  " << std::left << std::setw(34) << key << std::right << std::setw(16) << it->second << std::setw(16)
-        << value << verdict << "\n";
+    out << "  " << std::left << std::setw(34) << v.key << std::right << std::setw(16) << v.memprof << std::setw(16)
+        << v.trace << verdict << "\n";
   }
   if (differ) out << "trace: " << differ << " of " << compared << " figures differ from memprof's\n";
   else if (bounded) out << "trace: all " << compared << " figures agree with memprof's (" << bounded
