@@ -4,6 +4,8 @@
 // bad command lines (clear message, exit 2, no results folder left behind).
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include <signal.h>
 #include <unistd.h>
 
@@ -88,11 +90,19 @@ TEST(BenchEndToEnd, OkRunFillsMemprofAndAllocatorColumns) {
     // wait4's mechanisms, for every run: a process faults its pages in, and
     // its system time is a share of its CPU time.
     EXPECT_GT(std::stoll(row["minor_faults_count"]), 100) << row["allocator"];
-    EXPECT_GE(std::stoll(row["major_faults_count"]), 0);
-    EXPECT_GE(std::stoll(row["voluntary_switches_count"]) + std::stoll(row["involuntary_switches_count"]), 0);
-    if (!row["sys_share_pct"].empty()) {
-      EXPECT_GE(std::stod(row["sys_share_pct"]), 0.0);
-      EXPECT_LE(std::stod(row["sys_share_pct"]), 100.0);
+    // Written as wait4 gives them: whole numbers (a major fault cannot be
+    // provoked here; the switches are held to a run that sleeps below).
+    for (const char* key : {"major_faults_count", "voluntary_switches_count", "involuntary_switches_count"})
+      EXPECT_TRUE(std::regex_match(row[key], std::regex("[0-9]+"))) << key << " = '" << row[key] << "'";
+    // The system-time share is sys / (user + sys) of wait4's times, one decimal,
+    // for every run that used any CPU time.
+    const double user = std::stod(row["user_ns"]), sys = std::stod(row["sys_ns"]);
+    if (user + sys > 0) {
+      ASSERT_FALSE(row["sys_share_pct"].empty()) << row["allocator"];
+      EXPECT_NEAR(std::stod(row["sys_share_pct"]), 100.0 * sys / (user + sys), 0.05 + 1e-9)
+          << "user " << user << " sys " << sys;
+    } else {
+      EXPECT_TRUE(row["sys_share_pct"].empty());
     }
     if (row["kind"] == "timed") {  // the allocator alone: no memprof column
       EXPECT_TRUE(row["allocs_seq_count"].empty()) << row["allocator"];
@@ -114,6 +124,22 @@ TEST(BenchEndToEnd, OkRunFillsMemprofAndAllocatorColumns) {
   EXPECT_NE(slurp(dir / "meta.json").find("\"git_commit\""), std::string::npos);
   EXPECT_NE(r.out.find("vs glibc"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("timed runs"), std::string::npos) << r.out;
+  fs::remove_all(dir);
+}
+
+// A run that sleeps (test-steady: 100 ms) gives up the CPU: wait4 counts
+// voluntary switches, and its CPU time is a sliver of its wall time.
+TEST(BenchEndToEnd, ASleepingRunCountsItsVoluntarySwitches) {
+  fs::path dir = scratch("sleeps");
+  BenchResult r = bench({"--alloc=glibc", "--workload=test-steady", "--size=tiny", "--reps=2", "--no-profile",
+                         "--out=" + dir.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto rows = rows_of(dir);
+  ASSERT_EQ(rows.size(), 2u);
+  for (auto& row : rows) {
+    EXPECT_GE(std::stoll(row["voluntary_switches_count"]), 1) << "a 100 ms sleep";
+    EXPECT_LT(std::stod(row["user_ns"]) + std::stod(row["sys_ns"]), 0.5 * std::stod(row["wall_ns"]));
+  }
   fs::remove_all(dir);
 }
 

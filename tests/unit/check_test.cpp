@@ -123,6 +123,62 @@ TEST(Check, IdenticalRunsAreAllOk) {
   EXPECT_TRUE(r.warnings.empty()) << joined(r.warnings);
 }
 
+// A count at one thread repeats exactly: where the baseline's repetitions of
+// one differ, the baseline cannot hold it, and the gate fails (issue 47: such
+// figures used to be compared as measured, or with --deterministic-only not
+// at all, without a word). A peak that races is compared as measured, and the
+// notes name it.
+TEST(Check, ACountWhoseBaselineRepetitionsDifferIsUnrepeatableAndFails) {
+  Table base, cur;
+  base.runs("w", 1, {{"elapsed_ns", {100, 101}}, {"allocs_seq_count", {10, 11}}, {"requested_seq_bytes", {500, 500}}});
+  cur.runs("w", 1, {{"elapsed_ns", {100, 101}}, {"allocs_seq_count", {10, 10}}, {"requested_seq_bytes", {500, 500}}});
+  for (bool deterministic_only : {false, true}) {
+    CheckConfig config;
+    config.deterministic_only = deterministic_only;
+    const CheckResult r = compare_runs(base, cur, config);
+    int unrepeatable = 0, exact_ok = 0;
+    for (const CheckRow& row : r.rows) {
+      if (row.metric == "allocs_seq_count") {
+        EXPECT_EQ(row.verdict, Verdict::unrepeatable);
+        EXPECT_NE(row.note.find("the baseline's repetitions differ (10..11)"), std::string::npos) << row.note;
+        ++unrepeatable;
+      }
+      if (row.metric == "requested_seq_bytes" && row.verdict == Verdict::ok && row.how == Comparison::exact) ++exact_ok;
+    }
+    EXPECT_EQ(unrepeatable, 1) << deterministic_only;
+    EXPECT_EQ(exact_ok, 1) << deterministic_only;
+    EXPECT_TRUE(r.failed(config)) << deterministic_only;
+    EXPECT_NE(check_verdict_line(r, config).find("1 unrepeatable"), std::string::npos) << check_verdict_line(r, config);
+  }
+}
+
+TEST(Check, APeakWhoseBaselineRepetitionsDifferIsComparedAsMeasuredAndNamed) {
+  Table base("base", {"heap_requested_peak_bytes"}), cur("cur", {"heap_requested_peak_bytes"});
+  base.runs("w", 1, {{"allocs_seq_count", {10, 10}}, {"heap_requested_peak_bytes", {1000, 1010}}});
+  cur.runs("w", 1, {{"allocs_seq_count", {10, 10}}, {"heap_requested_peak_bytes", {1005, 1005}}});
+  CheckConfig config;
+  CheckResult r = compare_runs(base, cur, config);
+  const CheckRow* peak = nullptr;
+  for (const CheckRow& row : r.rows)
+    if (row.metric == "heap_requested_peak_bytes") peak = &row;
+  ASSERT_NE(peak, nullptr);
+  EXPECT_EQ(peak->how, Comparison::measured);
+  EXPECT_NE(peak->note.find("baseline repetitions differ (1000..1010)"), std::string::npos) << peak->note;
+  EXPECT_FALSE(r.failed(config));
+  auto named = [](const CheckResult& result, const std::string& how) {
+    for (const std::string& note : result.notes)
+      if (note.find("whose baseline repetitions differ (peaks that race), " + how + ": w heap_requested_peak_bytes (1)") !=
+          std::string::npos)
+        return true;
+    return false;
+  };
+  EXPECT_TRUE(named(r, "compared as measured"));
+  config.deterministic_only = true;
+  r = compare_runs(base, cur, config);
+  for (const CheckRow& row : r.rows) EXPECT_NE(row.metric, "heap_requested_peak_bytes") << "not compared";
+  EXPECT_TRUE(named(r, "not compared")) << "and named";
+}
+
 // labyrinth's heap peak under ml_wt is 681,552 B under glibc and 683,600 under
 // scudo, and scudo, which places blocks at random, gives glibc's figure in some
 // runs (libitm's logs follow where blocks land): the figure is compared with

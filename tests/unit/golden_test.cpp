@@ -32,8 +32,11 @@ namespace fs = std::filesystem;
 using testing::slurp;
 
 // Compares `actual` with tests/expected/<name>, or rewrites it when asked.
+// ALLOCSTAMP_EXPECTED_DIR points elsewhere (golden_update_refused_in_ci: a
+// scratch copy it checks is left untouched).
 void expect_golden(const std::string& name, const std::string& actual) {
-  const fs::path file = fs::path(EXPECTED_DIR) / name;
+  const char* elsewhere = std::getenv("ALLOCSTAMP_EXPECTED_DIR");
+  const fs::path file = fs::path(elsewhere ? elsewhere : EXPECTED_DIR) / name;
   if (std::getenv("ALLOCSTAMP_UPDATE_GOLDEN")) {
     // Never under CI=true: there a changed output must fail, not become the expectation.
     ASSERT_FALSE(testing::in_ci()) << "ALLOCSTAMP_UPDATE_GOLDEN is refused under CI=true";

@@ -273,6 +273,7 @@ const char* verdict_name(Verdict v) {
     case Verdict::missing: return "missing";
     case Verdict::failed: return "failed";
     case Verdict::not_comparable: return "not comparable";
+    case Verdict::unrepeatable: return "unrepeatable";
   }
   std::abort();
 }
@@ -334,7 +335,7 @@ std::vector<std::string> setup_differences(const RunsTable& baseline, const Runs
 
 bool CheckResult::failed(const CheckConfig& config) const {
   return std::any_of(rows.begin(), rows.end(), [&](const CheckRow& r) {
-    return r.verdict == Verdict::failed || r.verdict == Verdict::regressed ||
+    return r.verdict == Verdict::failed || r.verdict == Verdict::regressed || r.verdict == Verdict::unrepeatable ||
            (config.fail_on_missing && r.verdict == Verdict::missing && r.n_cur == 0) ||
            (config.fail_on_change && (r.how == Comparison::exact || r.how == Comparison::range) &&
             r.verdict == Verdict::improved) ||
@@ -622,8 +623,24 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
         note = "workers ran side by side: compared as measured";
       }
       if (exact && std::any_of(vb.begin(), vb.end(), [&](double v) { return v != vb.front(); })) {
+        const auto [lo, hi] = std::minmax_element(vb.begin(), vb.end());
+        const std::string spread = std::to_string(static_cast<long long>(*lo)) + ".." + std::to_string(static_cast<long long>(*hi));
+        if (rule->order_free) {
+          // A count at one thread repeats exactly: a baseline that does not is no baseline for it.
+          CheckRow r = new_row(c.id, rule->name, Comparison::exact);
+          r.n_base = vb.size();
+          r.n_cur = vc.size();
+          r.base = median(vb);
+          r.cur = vc.empty() ? kNaN : median(vc);
+          r.verdict = Verdict::unrepeatable;
+          r.note = "the baseline's repetitions differ (" + spread +
+                   "): a count at one thread must repeat exactly; re-record the baseline, or find what made it vary";
+          result.rows.push_back(std::move(r));
+          continue;
+        }
         exact = false;
-        note = "baseline repetitions differ: compared as measured";
+        note = "baseline repetitions differ (" + spread + "): compared as measured";
+        ++result.unrepeatable_in_baseline[c.id.workload + " " + rule->name];
       }
       if (config.deterministic_only && !exact) {
         ++skipped_measured;
@@ -740,9 +757,20 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
                               "suspect, not regressed or improved (rerun on an idle machine, or --trust-busy)");
   if (skipped_measured > 0)
     result.notes.push_back("--deterministic-only: " + std::to_string(skipped_measured) +
-                           " comparison(s) not made: times, memory, counts at threads > 1 or whose baseline "
-                           "repetitions differ, and peaks of workers that ran side by side (simulated figures and "
-                           "kernel counts are compared)");
+                           " comparison(s) not made: times, memory, counts at threads > 1, peaks of workers that ran "
+                           "side by side, and peaks whose baseline repetitions differ (simulated figures and kernel "
+                           "counts are compared)");
+  if (!result.unrepeatable_in_baseline.empty()) {
+    std::string list;
+    int cells = 0;
+    for (const auto& [what, n] : result.unrepeatable_in_baseline) {
+      list += (list.empty() ? "" : ", ") + what + " (" + std::to_string(n) + ")";
+      cells += n;
+    }
+    result.notes.push_back(std::to_string(cells) + " deterministic figure(s) at one thread whose baseline repetitions "
+                           "differ (peaks that race), " + (config.deterministic_only ? "not compared" :
+                           "compared as measured") + ": " + list);
+  }
   if (!result.kernel_not_compared.empty())
     result.notes.push_back("kernel counts (minor faults, the allocator's kernel calls) not compared: " +
                            result.kernel_not_compared + ", and both depend on it");

@@ -48,8 +48,11 @@ void add_thresholds_file(const std::filesystem::path& file, std::map<std::string
 // smallest change they detect, `detectable`, is above it): neither ok nor
 // regressed. suspect: a time that moved beyond its threshold while either
 // side ran on a busy machine (other processes took the CPU): not a failure
-// unless --trust-busy.
-enum class Verdict { ok, regressed, improved, noisy, undecided, suspect, missing, failed, not_comparable };
+// unless --trust-busy. unrepeatable: a count (a sum over threads) at one
+// thread whose baseline repetitions differ: it must repeat exactly, so the
+// baseline cannot hold it and the check fails until it is re-recorded or the
+// cause found (a peak that races is compared as measured instead, and named).
+enum class Verdict { ok, regressed, improved, noisy, undecided, suspect, missing, failed, not_comparable, unrepeatable };
 const char* verdict_name(Verdict v);
 
 // How a row was compared: the runs' status, a cell on one side only, an exact
@@ -95,6 +98,9 @@ struct CheckResult {
   std::string kernel_not_compared;
   // Cells that ran differently and were not compared: difference name -> what differed, per cell.
   std::map<std::string, std::vector<std::string>> not_comparable;
+  // Deterministic figures compared as measured (or, --deterministic-only, not
+  // compared) because the baseline's repetitions differ: "workload metric" -> cells.
+  std::map<std::string, int> unrepeatable_in_baseline;
   // Any failed or regressed row; missing ones and exact compares that improved
   // too when the config asks.
   bool failed(const CheckConfig& config) const;

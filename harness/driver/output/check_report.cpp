@@ -18,7 +18,8 @@ namespace allocstamp {
 
 namespace {
 
-constexpr std::array<Verdict, 9> kVerdictOrder = {Verdict::not_comparable, Verdict::failed,    Verdict::regressed,
+constexpr std::array<Verdict, 10> kVerdictOrder = {Verdict::not_comparable, Verdict::failed,    Verdict::unrepeatable,
+                                                  Verdict::regressed,
                                                   Verdict::missing,        Verdict::noisy,     Verdict::undecided,
                                                   Verdict::suspect,        Verdict::improved,  Verdict::ok};
 

@@ -5,11 +5,13 @@
 // allocator's small sizes: each takes them from the kernel), ends the measured
 // phase with them live and frees them. `threads` after N allocates the blocks
 // on a second thread while the main one waits (the parallel region); `wait`
-// sleeps a second after the frees (an allocator's background threads purge
-// meanwhile); `release` then asks the allocator through its own interface, not
+// waits after the frees until the process's resident memory has fallen by
+// most of the blocks (an allocator's background threads purge them: an event,
+// not a time; at most 10 s); `release` then asks the allocator through its own interface, not
 // through memprof, to give its free memory back (jemalloc's arena purge,
 // mimalloc's mi_collect, gperftools' ReleaseFreeMemory, TBB's buffer cleaning).
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -42,6 +44,23 @@ void* allocate_blocks(void*) {
     if (b) memset(b, 1, kBlockBytes);
   }
   return nullptr;
+}
+
+// The process's resident bytes (/proc/self/statm's second field), or -1.
+long resident_bytes() {
+  char text[128] = {0};
+  const int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  const ssize_t got = read(fd, text, sizeof text - 1);
+  close(fd);
+  if (got <= 0) return -1;
+  const char* p = strchr(text, ' ');
+  return p ? atol(p + 1) * sysconf(_SC_PAGESIZE) : -1;
+}
+
+// Until the resident memory is below `limit` (the blocks purged), at most 10 s.
+void wait_until_resident_below(long limit) {
+  for (int i = 0; i < 1000 && resident_bytes() >= limit; ++i) usleep(10000);
 }
 
 // Looked up at run time: the program is linked with none of the allocators.
@@ -80,8 +99,9 @@ int main(int argc, char** argv) {
     if (!b) return 4;
   memprof::metric("blocks_bytes", int64_t(kBlocks * kBlockBytes));
   memprof::phase_end();
+  const long resident_with_blocks = resident_bytes();
   for (void* b : blocks) free(b);
-  if (wait) sleep(1);
+  if (wait) wait_until_resident_below(resident_with_blocks - long(kBlocks * kBlockBytes) / 16 * 15);
   if (release) release_free_memory();
   return 0;
 }
