@@ -2,12 +2,21 @@
 #   ./bench ... the main job (builds through `make build` on first use)
 #   make test   build and run every test (what CI runs)
 #   make plots  figures and report of a results folder (DIR=results/latest)
+#   make mutants  every planted fault of tests/mutants/mutants.json against its tests
 BUILD ?= build
 PRESET_TYPE ?= Release
 JOBS ?= $(shell nproc)
 DIR ?= results/latest
 
-.PHONY: all deps build test overhead plots clean
+# Compiled through ccache where installed (install-deps installs it), keyed on
+# paths relative to the checkout (CCACHE_BASEDIR, CCACHE_NOHASHDIR): a scratch
+# copy's build (scripts/mutants) finds this build's objects in the cache.
+CCACHE := $(shell command -v ccache 2>/dev/null)
+LAUNCHER := $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
+
+.PHONY: all deps build test overhead plots mutants clean
 
 all: build
 
@@ -15,11 +24,15 @@ deps:
 	@if [ "$$(id -u)" -eq 0 ]; then ./scripts/install-deps; else ./scripts/install-deps || true; fi
 
 build: deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(PRESET_TYPE)
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(PRESET_TYPE) $(LAUNCHER)
 	cmake --build $(BUILD) -j $(JOBS)
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j 2
+
+# Every mutant (CI runs those marked "ci": scripts/mutants --ci), in a scratch copy.
+mutants: build
+	./scripts/mutants
 
 overhead: build
 	./scripts/overhead --build $(BUILD)
