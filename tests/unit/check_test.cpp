@@ -519,17 +519,6 @@ TEST(Check, CrashingCurrentRunsFail) {
   EXPECT_EQ(verdict_of(compare_runs(flaky, base, config), "w", "status"), Verdict::improved);
 }
 
-TEST(Check, DisagreeingBaselineRepetitionsAreComparedAsMeasured) {
-  Table base, cur;
-  base.runs("w", 1, {{"allocs_seq_count", {10, 11, 10, 12, 10}}});
-  cur.runs("w", 1, {{"allocs_seq_count", {10, 11, 10, 10, 10}}});
-  CheckResult r = compare_runs(base, cur, CheckConfig{});
-  const CheckRow* row = find(r, "w", "allocs_seq_count");
-  ASSERT_NE(row, nullptr);
-  EXPECT_EQ(row->how, Comparison::measured);
-  EXPECT_EQ(row->verdict, Verdict::ok);
-  EXPECT_EQ(row->note, "baseline repetitions differ: compared as measured");
-}
 
 // xmalloc at one thread is a producer and a consumer: its sums are exact, its
 // peaks depend on how the two interleave.
