@@ -152,6 +152,29 @@ TEST_F(TraceEndToEnd, FailedExecsWhileThreadsAllocateLeaveTheTraceWhole) {
   }
 }
 
+// A program that allocates nothing (memprof's first call is its exit), and one
+// that execs before its first allocation: the trace ends, whole and equal to
+// memprof's record. Both hung at 100% CPU after the N3 fix (the thread was
+// attached while the registry was locked), found by the attack's re-run.
+TEST_F(TraceEndToEnd, AProgramThatAllocatesNothingEndsAndAgrees) {
+  SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
+  const std::vector<std::vector<std::string>> programs = {{"/bin/true"}, {"/bin/sh", "-c", "exec /bin/true"}};
+  int checked = 0;
+  for (const auto& program : programs) {
+    std::vector<std::string> args = {BENCH_BINARY, "trace", "record", "--trace",
+                                     (dir_ / ("nothing-" + std::to_string(checked) + ".astrace")).string(), "--"};
+    args.insert(args.end(), program.begin(), program.end());
+    testing::CommandOptions options;
+    options.timeout_seconds = 20;  // well under a second when it works
+    const Result r = testing::run_command(args, options);
+    ASSERT_FALSE(r.timed_out) << program.back() << ": hung";
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("trace: all 46 figures equal memprof's"), std::string::npos) << r.out;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 2);
+}
+
 // execveat(2) is followed like execve (issue 46, N1): the trace is the
 // program it became, whole, and agrees with memprof.
 TEST_F(TraceEndToEnd, AnExecveatIsFollowed) {

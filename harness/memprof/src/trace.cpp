@@ -263,8 +263,11 @@ void start(uint64_t zero_ns) {
 
 void finish() {
   if (!shared.tracing || fd < 0) return;
+  // Attached before the registry is locked: attaching a thread that never
+  // allocated takes that lock itself (a program that allocates nothing hung here).
+  const ThreadState& me = current_thread();
   threads::lock();
-  close_door(current_thread());  // for good: threads still running leave their events unwritten
+  close_door(me);  // for good: threads still running leave their events unwritten
   for (ThreadState* t = threads::first(); t; t = t->next) flush(*t);
   threads::unlock();
   shared.tracing = false;
@@ -276,8 +279,9 @@ void finish() {
 
 long end_before_exec() {
   if (!shared.tracing || fd < 0 || !variable[0] || getpid() != tracing_pid) return -1;
+  const ThreadState& me = current_thread();  // attached before the lock, as in finish()
   threads::lock();
-  close_door(current_thread());  // until the exec fails (exec_failed) or the process is another program
+  close_door(me);  // until the exec fails (exec_failed) or the process is another program
   for (ThreadState* t = threads::first(); t; t = t->next) flush(*t);
   threads::unlock();
   const off_t length = lseek(fd, 0, SEEK_END);
