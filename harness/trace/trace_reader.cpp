@@ -188,7 +188,8 @@ Trace read_trace(const std::string& path) {
   }
   if (!trailer_seen)
     fail(path, "is truncated (" + std::to_string(trace.events) + " events read, no trailer): the program did not "
-               "exit normally, or the file was cut",
+               "exit normally (killed by a signal, or it made a raw execve or exit_group system call, which memprof "
+               "cannot see), or the file was cut",
          "record it again and let the program exit (memprof writes the trailer at exit)");
   if (off != bytes.size()) fail(path, "has bytes after its trailer", kRecordAgain);
   if (tail.events != trace.events)

@@ -143,6 +143,19 @@ TEST_F(Cluster, MorePartsThanCellGroupsAreRefused) {
             std::string::npos)
       << r.err;
   EXPECT_FALSE(fs::exists(dir_ / "p" / "runs.csv"));
+  // bench slurm makes the plan its tasks will cut, and refuses the same when it
+  // writes the scripts (the attack's re-run: it wrote --array=1-5, and every task
+  // would have failed after queueing).
+  std::vector<std::string> slurm = matrix((dir_ / "s").string());
+  slurm.insert(slurm.begin(), {"slurm", "--shards", "5"});
+  Result s = bench(slurm);
+  EXPECT_EQ(s.exit_code, 2) << s.out << s.err;
+  EXPECT_NE(s.err.find("the sweep has 4 cell group(s)"), std::string::npos) << s.err;
+  EXPECT_FALSE(fs::exists(dir_ / "s" / "slurm")) << "no script written";
+  slurm[2] = "4";
+  Result fits = bench(slurm);
+  EXPECT_EQ(fits.exit_code, 0) << fits.out << fits.err;
+  EXPECT_NE(testing::slurp(dir_ / "s" / "slurm" / "array.sbatch").find("#SBATCH --array=1-4\n"), std::string::npos);
 }
 
 TEST_F(Cluster, ALocalSlurmRunsTheSweepAsAJobArray) {

@@ -220,7 +220,14 @@ TEST_F(Hardening, RegistryEntriesThatWouldMislabelRowsAreRefused) {
        "the allocator 'mine' sets MEMPROF_OUT, which bench sets the MEMPROF_* variables"},
       {{"--registry=" + file("nul.json", "{\"schema\": 1, \"allocators\": [{\"name\": \"mine\", " + lib +
                                              ", \"env\": {\"MALLOC_CONF\": \"a\\u0000b\"}}]}")},
-       "the allocator 'mine' sets MALLOC_CONF to a value with a NUL byte"},
+       "allocators[0].env.MALLOC_CONF holds a NUL byte"},
+      // ... in any string of a registry or workloads file (the attack's re-run: a library path, an argument).
+      {{"--registry=" + file("nullib.json", "{\"schema\": 1, \"allocators\": [{\"name\": \"mine\", "
+                                                "\"libraries\": [\"/usr/lib/x\\u0000y.so\"]}]}")},
+       "allocators[0].libraries[0] holds a NUL byte"},
+      {{"--workloads=" + file("nularg.json", "{\"schema\": 1, \"workloads\": [{\"name\": \"w\", \"binary\": "
+                                                 "\"bin/churn\", \"args\": [\"a\\u0000b\"]}]}")},
+       "workloads[0].args[0] holds a NUL byte"},
       {{"--alloc=jemalloc:LD_PRELOAD=libtcmalloc_minimal.so.4"}, "LD_PRELOAD cannot be a variant's setting"},
       {{"--alloc=glibc:ITM_DEFAULT_METHOD=serialirr"}, "ITM_DEFAULT_METHOD cannot be a variant's setting"},
       {{"--alloc=glibc:MEMPROF_TRACE=t"}, "MEMPROF_TRACE cannot be a variant's setting"},
@@ -344,6 +351,27 @@ TEST_F(Hardening, AnAllocatorGivenByPathMustDefineMallocAndFree) {
 }
 
 // --timeout 0 or below would stop every run at once: refused in the house format.
+// memprof keeps the paths bench hands it in 512-byte buffers: a results folder
+// whose call-site files, or a trace whose files, would not fit is refused
+// before anything runs (the attack's re-run: a 500-byte --out ran "ok" with
+// no call sites, a 504-byte --trace ended in a misleading "no record").
+TEST_F(Hardening, PathsMemprofCannotHoldAreRefusedBeforeAnythingRuns) {
+  const fs::path deep = dir_ / std::string(200, 'd') / std::string(200, 'e') / std::string(100, 'f');
+  Result sweep = bench({"--workload=test-alloc", "--alloc=glibc", "--reps=1", "--callsites", "--out=" + deep.string()});
+  EXPECT_EQ(sweep.exit_code, 2) << sweep.out << sweep.err;
+  EXPECT_NE(sweep.err.find("--out is too long: the call-site files memprof writes under it"), std::string::npos)
+      << sweep.err;
+  EXPECT_FALSE(fs::exists(deep)) << "nothing made";
+  Result trace = bench({"trace", "record", "--trace", (deep / "t.astrace").string(), "--", "/bin/true"});
+  EXPECT_EQ(trace.exit_code, 2) << trace.out << trace.err;
+  EXPECT_NE(trace.err.find("it takes paths of at most 511 bytes"), std::string::npos) << trace.err;
+  // Just short enough: runs, with its call sites.
+  const fs::path fits = dir_ / std::string(150, 'g');
+  Result ok = bench({"--workload=test-alloc", "--alloc=glibc", "--reps=1", "--callsites", "--out=" + fits.string()});
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_TRUE(fs::exists(fits / "callsites.csv")) << ok.out;
+}
+
 TEST_F(Hardening, ATimeoutMustBePositive) {
   for (const std::vector<std::string>& args : {std::vector<std::string>{"--timeout", "0"},
                                                std::vector<std::string>{"--timeout=-5"}}) {
@@ -483,7 +511,16 @@ TEST_F(Hardening, SlurmValuesThatWouldEndTheirLineAreRefused) {
   Result spaced = bench({"slurm", "--shards", "2", "--workload=test-alloc", "--alloc=glibc",
                          "--out=" + (dir_ / "o ut%j").string()});
   EXPECT_EQ(spaced.exit_code, 2) << spaced.out << spaced.err;
-  EXPECT_NE(spaced.err.find("holds a space or %, which #SBATCH --output cannot take"), std::string::npos) << spaced.err;
+  EXPECT_NE(spaced.err.find("holds a space, %, a quote, a backslash, $ or `, which #SBATCH --output cannot take"),
+            std::string::npos)
+      << spaced.err;
+  // ... nor a quote (the attack's re-run: 'o"q' went into #SBATCH --output unquoted).
+  for (const char* name : {"o\"q", "o'q", "o$q", "o`q"}) {
+    Result quoted = bench({"slurm", "--shards", "2", "--workload=test-alloc", "--alloc=glibc",
+                           "--out=" + (dir_ / name).string()});
+    EXPECT_EQ(quoted.exit_code, 2) << name << ": " << quoted.out << quoted.err;
+    EXPECT_FALSE(fs::exists(dir_ / name)) << name;
+  }
   std::ofstream(dir_ / "r.json") << R"({"schema": 1, "allocators": [{"name": "mine", "libraries": ["/usr/lib/x86_64-linux-gnu/libjemalloc.so.2"]}]})";
   fs::create_directories(dir_ / "elsewhere");
   testing::CommandOptions in_elsewhere;

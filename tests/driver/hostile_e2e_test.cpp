@@ -410,7 +410,28 @@ TEST_F(Hostile, AResumeRefusesAnEditedMetaJson) {
          m["options"]["workload"] = {"test-alloc", "pwn"};
        },
        "a file inside the results folder itself"},
+      // The attack's re-run: an option the plan's keys do not show (the seed), and the
+      // options and the plan edited together (another allocator in both).
+      {[](nlohmann::json& m) { m["options"]["seed"] = 7; }, "its meta.json was edited"},
+      {[](nlohmann::json& m) {
+         m["options"]["alloc"] = {"jemalloc"};
+         for (auto& key : m["plan"]) {
+           std::string k = key.get<std::string>();
+           k.replace(k.find("|glibc|"), 7, "|jemalloc|");
+           key = k;
+         }
+       },
+       "which the sweep's plan does not: its meta.json was edited"},
+      // ... and a workloads file outside the folder that meta.json names: a resume runs
+      // programs only from files the command line names (N12 as the re-run found it).
+      {[&](nlohmann::json& m) {
+         m["options"]["workloads_file"].push_back((dir() / "outside-w.json").string());
+         m["options"]["workload"] = {"test-alloc", "pwn"};
+       },
+       "a resume runs programs only from files you name"},
   };
+  std::ofstream(dir() / "outside-w.json") << R"({"schema": 1, "workloads": [{"name": "pwn", "binary": "/bin/sh", "args": ["-c", "touch )" +
+                                                 (folder / "MARK").string() + R"("], "contract": false}]})";
   for (const auto& [edit, says] : edits) {
     nlohmann::json meta = nlohmann::json::parse(original);
     edit(meta);

@@ -7,6 +7,7 @@
 #include <gnu/libc-version.h>
 
 #include <algorithm>
+#include <functional>
 #include <array>
 #include <cctype>
 #include <cstdio>
@@ -39,6 +40,22 @@ json read_data_file(const fs::path& file, const char* list_key, const char* shap
                      "update allocstamp");
   if (!doc.is_object() || !doc.contains(list_key) || !doc[list_key].is_array())
     throw UsageError(file.string() + " has no \"" + list_key + "\" list", std::string("see ") + shape + " for the shape");
+  // No string may hold a NUL byte: no path, argument or variable can, and one
+  // that reached runs.csv would leave it unreadable.
+  std::function<void(const json&, const std::string&)> no_nul = [&](const json& node, const std::string& where) {
+    if (node.is_string() && node.get_ref<const std::string&>().find('\0') != std::string::npos)
+      throw UsageError(file.string() + ": " + where + " holds a NUL byte",
+                       "remove the \\u0000 (no path, argument or variable can hold one)");
+    if (node.is_array())
+      for (std::size_t i = 0; i < node.size(); ++i) no_nul(node[i], where + "[" + std::to_string(i) + "]");
+    if (node.is_object())
+      for (const auto& [key, value] : node.items()) {
+        if (key.find('\0') != std::string::npos)
+          throw UsageError(file.string() + ": a key in " + where + " holds a NUL byte", "remove the \\u0000");
+        no_nul(value, where + "." + key);
+      }
+  };
+  no_nul(doc, list_key);
   return doc;
 }
 

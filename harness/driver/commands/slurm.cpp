@@ -17,8 +17,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "cli/presets.h"
+#include "cli/selection.h"
 #include "commands.h"
 #include "errors.h"
+#include "plan/plan.h"
+#include "plan/shards.h"
 #include "run/program_output.h"
 #include "run/shell_words.h"
 
@@ -100,15 +104,29 @@ int command_slurm(const Command& command, const Paths& paths, std::ostream& out)
     if (!slurm_word(value))
       throw UsageError(std::string(flag) + " '" + printable(value) + "' is not a Slurm name or time",
                        "give it as sinfo/sacctmgr show it: letters, digits and _ . , : + - only");
+  // The plan the tasks will cut, made here as each task will make it (the
+  // preset applied): a part count the plan cannot take (more parts than cell
+  // groups) is refused now, not by every task after it is queued.
+  {
+    Options planned = run;
+    std::ostringstream quiet;
+    choose_preset(planned, paths.source / "workloads" / "presets.json", quiet);
+    Catalog catalog = load_catalog(planned, paths);
+    const std::vector<Run> plan =
+        make_plan(planned, select_workloads(planned, catalog, paths), select_allocators(planned, catalog));
+    if (s.shards > 1) shard_of(plan, Shard{1, s.shards});
+  }
   fs::path dir = fs::absolute(run.out.empty() ? paths.source / "results" / "slurm" : fs::path(run.out));
   for (char c : dir.string())
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
       throw UsageError("--out holds a control character", "name the results folder without line breaks or tabs");
-  // #SBATCH --output takes the path as it is: a space would end it, and sbatch
-  // reads % as the start of a pattern (%j, %a).
-  if (dir.string().find_first_of(" %") != std::string::npos)
-    throw UsageError("--out '" + dir.string() + "' holds a space or %, which #SBATCH --output cannot take",
-                     "name the results folder without spaces or %");
+  // #SBATCH --output takes the path as it is, unquoted: a space would end it,
+  // sbatch reads % as the start of a pattern (%j, %a), and a quote, backslash,
+  // $ or backtick would be read as the script's shell would not.
+  if (dir.string().find_first_of(" %\"'\\$`") != std::string::npos)
+    throw UsageError("--out '" + dir.string() + "' holds a space, %, a quote, a backslash, $ or `, which #SBATCH "
+                     "--output cannot take",
+                     "name the results folder with letters, digits and ._-/ only");
   if (fs::exists(dir / "slurm")) throw UsageError(dir.string() + " holds a Slurm sweep already", "choose another --out");
   fs::create_directories(dir / "slurm");
   fs::create_directories(dir / "parts");

@@ -25,6 +25,7 @@
 #include "trace_agreement.h"
 #include "trace_stats.h"
 #include "keys.h"
+#include "memprof_limits.h"
 #include "output/format.h"
 #include "key_names.h"
 
@@ -143,6 +144,12 @@ int record(const TraceOptions& o, const Paths& paths, std::ostream& out) {
       fs::absolute(o.file.empty() ? fs::path(o.program[0]).filename().string() + ".astrace" : o.file).string();
   std::string record_file = file + ".memprof";
   std::string raw_file = o.raw ? file : file + ".raw";  // memprof writes it uncompressed
+  for (const std::string& path : {raw_file, record_file})
+    if (path.size() >= ALLOCSTAMP_MEMPROF_PATH_BYTES)
+      throw UsageError("--trace: memprof would write " + path + ", " + std::to_string(path.size()) +
+                           " bytes long; it takes paths of at most " + std::to_string(ALLOCSTAMP_MEMPROF_PATH_BYTES - 1) +
+                           " bytes",
+                       "give a shorter --trace path");
   fs::remove(record_file);
   std::string preload = paths.memprof.string();
   if (const char* had = std::getenv("LD_PRELOAD"); had && *had) preload += std::string(":") + had;
@@ -186,9 +193,10 @@ int record(const TraceOptions& o, const Paths& paths, std::ostream& out) {
   KeyValues live = parse_records(text.str()).memprof;
   if (live.empty())
     throw RunError("memprof wrote no record to " + record_file,
-                   "the program may have left through _exit, or exec'd a program without memprof (an environment "
-                   "without its LD_PRELOAD, as env -i gives: that program is not traced, and exec skips the "
-                   "record the exit would have written)");
+                   "the program may have been killed by a signal, ended with a raw exit_group or execve system call "
+                   "(which memprof cannot see), or exec'd a program without memprof (an environment without its "
+                   "LD_PRELOAD, as env -i gives: that program is not traced, and exec skips the record the exit "
+                   "would have written)");
 
   // The trace's figures beside memprof's live ones: they must be equal.
   trace::Figures figures = trace::compute_figures(t);

@@ -48,8 +48,8 @@ Records parse_records(const std::string& text, long root_parent) {
   out.processes = by_pid.size();
   if (!order.empty()) {
     // The root's record; without ppid (an older memprof) the first one. When
-    // records carry ppid and none is the root's (a shell that ran a pipeline
-    // and left through _exit), no other process's figures stand in for it.
+    // records carry ppid and none is the root's (the root was killed by a
+    // signal, or ended with a raw exit_group), no other process's figures stand in for it.
     bool any_ppid = false;
     for (const std::string& pid : order) {
       auto it = by_pid[pid].find(keys::ppid);

@@ -14,6 +14,7 @@
 #include <random>
 #include <set>
 #include <thread>
+#include <tuple>
 
 #include "results/callsites.h"
 #include "run/environment.h"
@@ -22,6 +23,7 @@
 #include "errors.h"
 #include "key_names.h"
 #include "keys.h"
+#include "memprof_limits.h"
 #include "results/csv.h"
 #include "results/meta.h"
 #include "run/machine.h"
@@ -90,8 +92,8 @@ std::string measurement_problem(const Run& run, const Records& records, const fs
   if (run.kind == RunKind::profiled && !records.has_memprof) return "memprof did not report (see the log)";
   if (run.kind == RunKind::profiled && records.root_without_record)
     return "the program's own process wrote no memprof record (" + std::to_string(records.processes) +
-           " process(es) it started did): its figures are not taken from theirs — a shell that ends in _exit "
-           "leaves none; run the program itself, not through a shell";
+           " process(es) it started did): its figures are not taken from theirs — a process killed by a signal, "
+           "or one that ends with a raw exit_group system call, leaves none; see its log";
   if (records.has_memprof) {
     auto format = records.memprof.find(keys::format);
     std::string got = format == records.memprof.end() ? "none" : format->second;
@@ -226,6 +228,42 @@ nlohmann::json precision_meta(const Options& options, const PrecisionTally& tall
           {"rounds_added", tally.rounds}, {"stopped_by", stopped_by}, {"short", tally.short_of}};
 }
 
+// A resumed folder's recorded runs are its plan's: each under the id the plan
+// gives it, run with the arguments the plan gives it now. An edit of meta.json
+// that changes both its options and its plan (or an option the plan's keys do
+// not show, such as the seed) would otherwise mix two sweeps in one folder,
+// or give two runs one id. A timed run the plan does not list is one a
+// --precision round added.
+void check_recorded_runs(const fs::path& dir, const std::vector<Run>& plan, const Options& options) {
+  const RunsTable t = load_runs(dir, "results");
+  std::map<std::string, const Run*> by_key;
+  for (const Run& r : plan) by_key[r.key()] = &r;
+  const std::string fix = "restore the folder's meta.json, or start a new sweep";
+  for (const CsvRow& row : t.rows) {
+    const std::string key = t.text(row, keys::workload) + "|" + t.text(row, keys::size) + "|" +
+                            t.text(row, keys::allocator) + "|" + t.text(row, keys::tm) + "|" + t.text(row, keys::threads) +
+                            "|" + t.text(row, keys::rep) + "|" + kind_name(t.kind(row));
+    const std::string id = t.text(row, keys::run_id);
+    auto it = by_key.find(key);
+    if (it == by_key.end()) {
+      if (options.precision > 0 && t.kind(row) == RunKind::timed) continue;
+      throw UsageError(dir.string() + "/runs.csv holds run " + id + " (" + key + "), which the sweep's plan does not: "
+                           "its meta.json was edited",
+                       fix);
+    }
+    const Run& run = *it->second;
+    if (id != std::to_string(run.id))
+      throw UsageError(dir.string() + "/runs.csv holds " + key + " as run " + id + ", where the plan has it as run " +
+                           std::to_string(run.id) + ": its meta.json was edited",
+                       fix);
+    const std::string& args = t.text(row, keys::args);
+    if (!args.empty() && args != shell_line(child_arguments(run, options)))
+      throw UsageError(dir.string() + "/runs.csv: run " + id + " ran with '" + args + "', and its options give '" +
+                           shell_line(child_arguments(run, options)) + "' now: its meta.json was edited",
+                       fix);
+  }
+}
+
 }  // namespace
 
 int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostream& out, fs::path* results_dir) {
@@ -234,7 +272,8 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   nlohmann::json saved_meta;
   if (resuming) {
     for (const auto& flag : options.given)
-      if (flag != "--resume" && flag != "--dry-run" && flag != "--no-plot")
+      if (flag != "--resume" && flag != "--dry-run" && flag != "--no-plot" && flag != "--registry" &&
+          flag != "--workloads")
         throw UsageError(flag + " cannot be combined with --resume", "a resumed sweep keeps the options saved in its meta.json");
     fs::path dir = options.resume;
     saved_meta = read_meta(dir, MetaMissing::refuse).doc;
@@ -271,6 +310,30 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
           throw UsageError(dir.string() + "/meta.json names " + f + ", a file inside the results folder itself",
                            "a sweep's registries and workload files live outside its results; start a new sweep");
       }
+    // A resume runs programs only from files the user names: a registry or
+    // workloads file that meta.json names (anywhere: an edited meta.json can
+    // point at any file) must be given again on the command line, and only those.
+    for (const auto& [flag, was, given] :
+         {std::tuple<const char*, const std::vector<std::string>*, const std::vector<std::string>*>{
+              "--registry", &saved.registries, &options.registries},
+          {"--workloads", &saved.workload_files, &options.workload_files}}) {
+      auto canonical = [&](const std::vector<std::string>& files) {
+        std::set<std::string> out;
+        for (const std::string& f : files) out.insert(fs::weakly_canonical(f, ec).string());
+        return out;
+      };
+      const std::set<std::string> in_meta = canonical(*was), named = canonical(*given);
+      for (const std::string& f : in_meta)
+        if (!named.count(f))
+          throw UsageError("this sweep read " + std::string(flag == std::string("--registry") ? "allocators" : "workloads") +
+                               " from " + f + " (its meta.json says so): a resume runs programs only from files you name",
+                           "give " + std::string(flag) + " " + f + " with --resume, if that file is the one you meant");
+      for (const std::string& f : named)
+        if (!in_meta.count(f))
+          throw UsageError(std::string(flag) + " " + f + " was not this sweep's (its meta.json names " +
+                               (in_meta.empty() ? std::string("none") : *in_meta.begin()) + ")",
+                           "give the files the sweep started with, or start a new sweep");
+    }
     saved.resume = options.resume;
     saved.dry_run = options.dry_run;
     saved.no_plot = saved.no_plot || options.no_plot;
@@ -328,6 +391,7 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     throw UsageError("the runs this sweep would make now differ from the plan its meta.json recorded (its registries "
                      "or its meta.json changed since it started)",
                      "restore them, or start a new sweep");
+  if (resuming) check_recorded_runs(options.resume, plan, options);
 
   if (options.dry_run) {
     // Resuming: only the runs still to make.
@@ -361,6 +425,16 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     return 0;
   }
 
+  // memprof takes paths of a bounded length: the call-site files it writes
+  // under the folder (callsites/<run id>.txt, ids of up to 10 digits) must fit.
+  if (options.profiled() && !options.callsites.empty() && options.callsites != "0" && !options.out.empty()) {
+    const std::string longest = (fs::absolute(options.out) / "callsites" / "1234567890.txt").string();
+    if (longest.size() >= ALLOCSTAMP_MEMPROF_PATH_BYTES)
+      throw UsageError("--out is too long: the call-site files memprof writes under it would take paths of " +
+                           std::to_string(longest.size()) + " bytes, and it takes at most " +
+                           std::to_string(ALLOCSTAMP_MEMPROF_PATH_BYTES - 1),
+                       "choose a shorter --out (or --callsites 0)");
+  }
   fs::path dir = !options.out.empty() ? fs::path(options.out) : claim_default_folder(paths);
   nlohmann::json allocators_now = allocator_meta(allocators);
   std::map<std::string, std::string> libraries;  // runs.csv's alloc_library, by allocator

@@ -3,10 +3,12 @@
 #pragma once
 #include <stdint.h>
 
+#include "memprof_limits.h"
+
 namespace memprof {
 
 struct Options {
-  char out[512];                 // MEMPROF_OUT: "fd:N", a path, or empty for a text summary on stderr
+  char out[ALLOCSTAMP_MEMPROF_PATH_BYTES];                 // MEMPROF_OUT: "fd:N", a path, or empty for a text summary on stderr
   uint64_t peak_slack_bytes;     // MEMPROF_PEAK_SLACK: per-thread bytes kept local before publishing
   bool track_heap;               // MEMPROF_HEAP: keep each block's size (heap figures, peaks, load)
   bool track_usable;             // MEMPROF_USABLE: keep usable bytes (usable.h) of every block
@@ -18,8 +20,8 @@ struct Options {
   char only[256];                // MEMPROF_ONLY: comma-separated program names that report (empty: all)
   bool verbose;                  // MEMPROF_VERBOSE: print the effective options at start
   uint64_t sample_bytes;         // MEMPROF_SAMPLE_BYTES: mean bytes between sampled call sites; 0 = off (sampling.h)
-  char callsites[512];           // MEMPROF_CALLSITES: where the sampled stacks go at exit
-  char trace[512];               // MEMPROF_TRACE: a path to record every call to (trace.h); empty = none
+  char callsites[ALLOCSTAMP_MEMPROF_PATH_BYTES];           // MEMPROF_CALLSITES: where the sampled stacks go at exit
+  char trace[ALLOCSTAMP_MEMPROF_PATH_BYTES];               // MEMPROF_TRACE: a path to record every call to (trace.h); empty = none
 };
 
 extern Options options;
