@@ -386,6 +386,21 @@ TEST_F(Hostile, AResumedTornRunHasOneSeries) {
   EXPECT_EQ(summarize.exit_code, 0) << summarize.err;
 }
 
+// A control byte in meta.json's machine (a NUL cut bench check's refusal
+// short: "the baseline ran on vm (A") is shown as '?', the message whole.
+TEST_F(Hostile, AControlByteInTheMachineIsShownInCheck) {
+  const fs::path a = dir() / "machine-a", b = dir() / "machine-b";
+  sweep(a);
+  fs::copy(a, b, fs::copy_options::recursive);
+  nlohmann::json meta = nlohmann::json::parse(testing::slurp(b / "meta.json"));
+  meta["machine"]["cpu"] = std::string("A\0B", 3);
+  std::ofstream(b / "meta.json", std::ios::trunc) << meta.dump(2);
+  Result r = bench({"check", a.string(), b.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE((r.out + r.err).find("(A?B, "), std::string::npos) << r.out << r.err;
+  EXPECT_NE((r.out + r.err).find(" cores)"), std::string::npos) << "the message goes on past the byte";
+}
+
 // Resume trusts meta.json no further than the command line (issue 46, N11,
 // N12): another schema, a plan removed, options edited so that the runs
 // differ, or a workload file inside the folder are each refused before

@@ -425,10 +425,20 @@ std::pair<double, double> allocators_span(const Side& side, const Cell& cell, co
   return {lo, hi};
 }
 
+// meta.json's host and CPU as a message can show them: a control byte (a NUL
+// cut the message short) becomes '?'.
+std::string printable_field(const nlohmann::json& machine, const char* key) {
+  const nlohmann::json& v = machine.contains(key) ? machine[key] : nlohmann::json("?");
+  std::string text = v.is_string() ? v.get<std::string>() : v.dump();
+  for (char& c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  return text;
+}
+
 std::string machine_of(const Meta& m) {
   const nlohmann::json machine = m.doc.value("machine", nlohmann::json::object());
   if (!machine.is_object() || machine.empty()) return "";
-  return machine.value("host", std::string("?")) + " (" + machine.value("cpu", std::string("?")) + ", " +
+  return printable_field(machine, "host") + " (" + printable_field(machine, "cpu") + ", " +
          std::to_string(machine.value("cores", 0)) + " cores)";
 }
 
