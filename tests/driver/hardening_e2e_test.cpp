@@ -489,7 +489,7 @@ TEST_F(Hardening, FlagValuesThatAreNotValuesExitTwo) {
 TEST_F(Hardening, SlurmValuesThatWouldEndTheirLineAreRefused) {
   for (const char* flag : {"--partition", "--time", "--account"}) {
     const fs::path out = dir_ / (std::string("slurm") + flag);
-    Result r = bench({"slurm", "--shards", "2", std::string(flag) + "=short\ntouch /tmp/pwn", "--workload=test-alloc",
+    Result r = bench({"slurm", "--shards", "2", "--threads=1,2", std::string(flag) + "=short\ntouch /tmp/pwn", "--workload=test-alloc",
                       "--alloc=glibc", "--out=" + out.string()});
     EXPECT_EQ(r.exit_code, 2) << flag << ": " << r.out << r.err;
     EXPECT_NE(r.err.find(std::string(flag) + " 'short\\ntouch /tmp/pwn' is not a Slurm name or time"), std::string::npos)
@@ -497,10 +497,10 @@ TEST_F(Hardening, SlurmValuesThatWouldEndTheirLineAreRefused) {
     EXPECT_FALSE(fs::exists(out / "slurm" / "array.sbatch")) << "nothing written";
   }
   const fs::path newline_out = dir_ / "out\nline";
-  Result r = bench({"slurm", "--shards", "2", "--workload=test-alloc", "--alloc=glibc", "--out=" + newline_out.string()});
+  Result r = bench({"slurm", "--shards", "2", "--threads=1,2", "--workload=test-alloc", "--alloc=glibc", "--out=" + newline_out.string()});
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("--out holds a control character"), std::string::npos) << r.err;
-  Result fine = bench({"slurm", "--shards", "2", "--partition=short-1.a", "--time=04:00:00", "--account=lab_x",
+  Result fine = bench({"slurm", "--shards", "2", "--threads=1,2", "--partition=short-1.a", "--time=04:00:00", "--account=lab_x",
                        "--workload=test-alloc", "--alloc=glibc", "--out=" + (dir_ / "fine").string()});
   EXPECT_EQ(fine.exit_code, 0) << fine.out << fine.err;
   EXPECT_NE(testing::slurp(dir_ / "fine" / "slurm" / "array.sbatch").find("#SBATCH --partition=short-1.a\n"),
@@ -508,7 +508,7 @@ TEST_F(Hardening, SlurmValuesThatWouldEndTheirLineAreRefused) {
   // Issue 46, N14: a folder with a space or % cannot go into #SBATCH --output;
   // a registry named relative to where bench slurm ran is named absolutely in
   // the script, which runs from the repository.
-  Result spaced = bench({"slurm", "--shards", "2", "--workload=test-alloc", "--alloc=glibc",
+  Result spaced = bench({"slurm", "--shards", "2", "--threads=1,2", "--workload=test-alloc", "--alloc=glibc",
                          "--out=" + (dir_ / "o ut%j").string()});
   EXPECT_EQ(spaced.exit_code, 2) << spaced.out << spaced.err;
   EXPECT_NE(spaced.err.find("holds a space, %, a quote, a backslash, $ or `, which #SBATCH --output cannot take"),
@@ -516,7 +516,7 @@ TEST_F(Hardening, SlurmValuesThatWouldEndTheirLineAreRefused) {
       << spaced.err;
   // ... nor a quote (the attack's re-run: 'o"q' went into #SBATCH --output unquoted).
   for (const char* name : {"o\"q", "o'q", "o$q", "o`q"}) {
-    Result quoted = bench({"slurm", "--shards", "2", "--workload=test-alloc", "--alloc=glibc",
+    Result quoted = bench({"slurm", "--shards", "2", "--threads=1,2", "--workload=test-alloc", "--alloc=glibc",
                            "--out=" + (dir_ / name).string()});
     EXPECT_EQ(quoted.exit_code, 2) << name << ": " << quoted.out << quoted.err;
     EXPECT_FALSE(fs::exists(dir_ / name)) << name;
@@ -527,7 +527,7 @@ TEST_F(Hardening, SlurmValuesThatWouldEndTheirLineAreRefused) {
   in_elsewhere.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS), "ALLOCSTAMP_THREADS=1"};
   Result relative = testing::run_command(
       {"/bin/sh", "-c", "cd '" + (dir_ / "elsewhere").string() + "' && exec \"$0\" \"$@\"", BENCH_BINARY, "slurm",
-       "--shards", "2", "--registry", "../r.json", "--workload=test-alloc", "--alloc=mine", "--out=" + (dir_ / "rel").string()},
+       "--shards", "2", "--threads=1,2", "--registry", "../r.json", "--workload=test-alloc", "--alloc=mine", "--out=" + (dir_ / "rel").string()},
       in_elsewhere);
   EXPECT_EQ(relative.exit_code, 0) << relative.out << relative.err;
   EXPECT_NE(testing::slurp(dir_ / "rel" / "slurm" / "array.sbatch").find(" --registry " + (dir_ / "elsewhere" / ".." / "r.json").string()),

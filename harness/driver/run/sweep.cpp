@@ -391,12 +391,15 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     throw UsageError("the runs this sweep would make now differ from the plan its meta.json recorded (its registries "
                      "or its meta.json changed since it started)",
                      "restore them, or start a new sweep");
-  if (resuming) check_recorded_runs(options.resume, plan, options);
 
   if (options.dry_run) {
     // Resuming: only the runs still to make.
-    const std::set<std::string> recorded =
-        resuming ? ResultsFolder::reopen(options.resume).completed_keys() : std::set<std::string>{};
+    std::set<std::string> recorded;
+    if (resuming) {
+      const ResultsFolder reopened = ResultsFolder::reopen(options.resume);  // a torn last row cut off
+      check_recorded_runs(options.resume, plan, options);
+      recorded = reopened.completed_keys();
+    }
     std::size_t left = 0;
     for (const Run& run : plan) {
       if (recorded.count(run.key())) continue;
@@ -469,6 +472,7 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   }
   // A new folder gets meta.json first: a folder left by a failure can always be resumed.
   ResultsFolder folder = resuming ? ResultsFolder::reopen(dir) : ResultsFolder::create(dir, meta);
+  if (resuming) check_recorded_runs(dir, plan, options);  // once a torn last row is cut off
   if (results_dir) *results_dir = dir;
   std::set<std::string> done = resuming ? folder.completed_keys() : std::set<std::string>{};
   std::set<std::string> skipped_before = resuming ? folder.completed_keys(true) : std::set<std::string>{};

@@ -6,7 +6,7 @@
 // phase with them live and frees them. `threads` after N allocates the blocks
 // on a second thread while the main one waits (the parallel region); `wait`
 // waits after the frees until the process's resident memory has fallen by
-// most of the blocks (an allocator's background threads purge them: an event,
+// the blocks' size (an allocator's background threads purge them: an event,
 // not a time; at most 10 s); `release` then asks the allocator through its own interface, not
 // through memprof, to give its free memory back (jemalloc's arena purge,
 // mimalloc's mi_collect, gperftools' ReleaseFreeMemory, TBB's buffer cleaning).
@@ -101,7 +101,9 @@ int main(int argc, char** argv) {
   memprof::phase_end();
   const long resident_with_blocks = resident_bytes();
   for (void* b : blocks) free(b);
-  if (wait) wait_until_resident_below(resident_with_blocks - long(kBlocks * kBlockBytes) / 16 * 15);
+  // All of them (but a MiB): jemalloc's decay purges in steps, and a stop at
+  // most of them left a loaded machine's run short of the last steps.
+  if (wait) wait_until_resident_below(resident_with_blocks - long(kBlocks * kBlockBytes) + (long(1) << 20));
   if (release) release_free_memory();
   return 0;
 }
