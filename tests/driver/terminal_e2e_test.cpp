@@ -1,6 +1,7 @@
 // terminal_e2e_test — what the terminal shows after a sweep: the mission's
 // command (README: `./bench --alloc=tcmalloc,jemalloc --workload=vacation`,
-// here at --size tiny) prints nothing wider than 120 characters, ends with the
+// here at --size tiny) prints nothing wider than 120 characters (its figures'
+// lines included), ends with the
 // bottom line across workloads and a sentence per row, and folds its warnings
 // into one line per kind; `bench summarize --wide` gives every column. A sweep
 // of several workloads prints each workload's table as soon as its runs (and
@@ -62,6 +63,11 @@ TEST(Terminal, TheMissionCommandFits120ColumnsAndEndsWithTheBottomLine) {
     EXPECT_NE(r.out.find(answer, bottom), std::string::npos) << answer << " in:\n" << r.out;
   // Warnings, if any, one line per kind with a count, not one per cell.
   EXPECT_EQ(r.out.find("    warning: "), std::string::npos) << r.out;
+  // The figures' lines too (the mission's command draws them; bench plot here).
+  const testing::CommandResult plot = bench({"plot", out.string()});
+  ASSERT_EQ(plot.exit_code, 0) << plot.err;
+  EXPECT_NE(plot.out.find("drew    figures/time-t1.png"), std::string::npos) << plot.out;
+  for (const std::string& line : lines_wider_than(plot.out + plot.err, 120)) ADD_FAILURE() << characters(line) << ": " << line;
   // --wide: every column, wider than 120.
   const testing::CommandResult wide = bench({"summarize", "--wide", out.string()});
   ASSERT_EQ(wide.exit_code, 0) << wide.err;

@@ -16,6 +16,7 @@
 
 #include "errors.h"
 #include "figures/figures.h"
+#include "output/document.h"
 #include "output/report.h"
 
 extern char** environ;
@@ -112,7 +113,7 @@ int run_plot(const fs::path& dir, const Paths& paths, std::ostream& out) {
   fs::create_directories(figures / "data", ec);
   if (ec) throw RunError("cannot create " + (figures / "data").string() + ": " + ec.message(), "check that the results folder is writable");
 
-  for (const auto& note : view.notes) out << "note: " << note << "\n";
+  for (const auto& note : view.notes) out << "note: " << wrap_words(note, kTerminalWidth - 6, 6) << "\n";
   std::vector<CellSummary> cells = summarize_cells(view);
   FigurePlan plan = prepare_figures(view, cells);
   std::string stamp = machine_stamp(view.meta);
@@ -123,18 +124,23 @@ int run_plot(const fs::path& dir, const Paths& paths, std::ostream& out) {
     std::string why = draw(gnuplot, scripts, figures, stamp, f);
     if (!why.empty()) {
       ++failed;
-      out << "failed  " << f.name << ": " << why << "\n";
+      out << "failed  " << wrap_words(f.name + ": " + why, kTerminalWidth - 8, 8) << "\n";
       done.skipped.push_back(f.name + ": " + why);
       continue;
     }
-    out << "drew    figures/" << f.name << ".png and .svg — " << f.title << "\n";
-    for (const auto& note : f.notes) out << "          note: " << note << "\n";
+    // Lines of a terminal's 120 columns, as every table bench prints.
+    out << "drew    " << wrap_words("figures/" + f.name + ".png and .svg — " + f.title, kTerminalWidth - 8, 8) << "\n";
+    for (const auto& note : f.notes) out << "          note: " << wrap_words(note, kTerminalWidth - 16, 16) << "\n";
     done.figures.push_back(std::move(f));
   }
-  for (const auto& why : plan.skipped) out << "skipped " << why << "\n";
+  for (const auto& why : plan.skipped) out << "skipped " << wrap_words(why, kTerminalWidth - 8, 8) << "\n";
   write_report(view, cells, done);
-  out << "\nreport: " << (dir / "report.md").string() << " and " << (dir / "report.html").string() << " ("
-      << done.figures.size() << " figure(s), " << done.skipped.size() << " not drawn)\n";
+  out << "\nreport: "
+      << wrap_words((dir / "report.md").string() + " and " + (dir / "report.html").string() + " (" +
+                        std::to_string(done.figures.size()) + " figure(s), " + std::to_string(done.skipped.size()) +
+                        " not drawn)",
+                    kTerminalWidth - 8, 8)
+      << "\n";
   return failed ? 1 : 0;
 }
 

@@ -137,14 +137,8 @@ void print_ranking(const std::filesystem::path& dir, std::ostream& out, bool wid
   }
   // The legends, wrapped for a terminal.
   auto wrapped = [&out](const std::string& text, bool blank_before = true) {
-    std::string line;
-    std::istringstream words(text);
     if (blank_before) out << "\n";
-    for (std::string word; words >> word;) {
-      if (!line.empty() && line.size() + 1 + word.size() > 110) out << line << "\n", line.clear();
-      line += (line.empty() ? "" : " ") + word;
-    }
-    out << line << "\n";
+    out << wrap_words(text, 110) << "\n";
   };
   wrapped(summary_table_legend(view) +
           (wide ? "" : " In these 120 columns: RSS is the peak RSS, ~ a ratio whose interval holds 1 "

@@ -29,6 +29,7 @@
 #include "run/machine.h"
 #include "plan/plan.h"
 #include "output/progress.h"
+#include "output/document.h"
 #include "output/ranking.h"
 #include "run/records.h"
 #include "plan/shards.h"
@@ -607,7 +608,10 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   write_summary(dir);
   if (std::size_t n = write_callsites(dir)) out << "call sites of " << n << " profiled run(s): " << (dir / "callsites.csv").string() << "\n";
   print_ranking(dir, out, options.wide, printed);
-  out << "\nresults: " << dir.string() << "  (runs.csv, summary.csv, meta.json, series.csv, scopes.csv, logs/)\n";
+  out << "\nresults: "
+      << wrap_words(dir.string() + "  (runs.csv, summary.csv, meta.json, series.csv, scopes.csv, logs/)",
+                    kTerminalWidth - 9, 9)
+      << "\n";
   if (stopped) {
     std::cerr << "interrupted: " << finished << " run(s) recorded; finish with: bench --resume " << dir.string() << "\n";
     return 130;
