@@ -11,8 +11,9 @@ DIR ?= results/latest
 # Compiled through ccache where installed (install-deps installs it), keyed on
 # paths relative to the checkout (CCACHE_BASEDIR, CCACHE_NOHASHDIR): a scratch
 # copy's build (scripts/mutants) finds this build's objects in the cache.
-CCACHE := $(shell command -v ccache 2>/dev/null)
-LAUNCHER := $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+# Deferred (=): expanded when the build recipe runs, after deps may have installed ccache.
+CCACHE = $(shell command -v ccache 2>/dev/null)
+LAUNCHER = $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
