@@ -288,9 +288,7 @@ std::set<std::string> ResultsFolder::completed_keys(bool skipped) const {
   std::set<std::string> done;
   for (const auto& row : t.rows)
     if ((t.status(row) == Status::skipped) == skipped)
-      done.insert(t.text(row, keys::workload) + "|" + t.text(row, keys::size) + "|" + t.text(row, keys::allocator) + "|" +
-                  t.text(row, keys::tm) + "|" + t.text(row, keys::threads) + "|" + t.text(row, keys::rep) + "|" +
-                  kind_name(t.kind(row)));
+      done.insert(t.run_key(row));
   return done;
 }
 

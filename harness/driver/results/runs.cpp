@@ -230,6 +230,11 @@ bool from_timed_runs(const std::string& key) {
   return false;  // an unknown key: a memprof or workload extra; profiled rows carry both
 }
 
+std::string RunsTable::run_key(const CsvRow& row) const {
+  return text(row, keys::workload) + "|" + text(row, keys::size) + "|" + text(row, keys::allocator) + "|" +
+         text(row, keys::tm) + "|" + text(row, keys::threads) + "|" + text(row, keys::rep) + "|" + kind_name(kind(row));
+}
+
 RunKind RunsTable::kind(const CsvRow& row) const {
   if (!has(keys::kind)) return default_kind;
   const std::string& field = text(row, keys::kind);

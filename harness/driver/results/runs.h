@@ -61,6 +61,8 @@ struct RunsTable {
   // The row's status; UsageError when the field is not a status (the file is damaged).
   Status status(const CsvRow& row) const;
   RunKind kind(const CsvRow& row) const;
+  // The row's run as the plan keys it (plan.h Run::key: workload|size|allocator|tm|threads|rep|kind).
+  std::string run_key(const CsvRow& row) const;
   // serves_key for the row's kind.
   bool serves(const CsvRow& row, const std::string& key, bool timed_present = true) const;
 };

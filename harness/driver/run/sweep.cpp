@@ -241,9 +241,7 @@ void check_recorded_runs(const fs::path& dir, const std::vector<Run>& plan, cons
   for (const Run& r : plan) by_key[r.key()] = &r;
   const std::string fix = "restore the folder's meta.json, or start a new sweep";
   for (const CsvRow& row : t.rows) {
-    const std::string key = t.text(row, keys::workload) + "|" + t.text(row, keys::size) + "|" +
-                            t.text(row, keys::allocator) + "|" + t.text(row, keys::tm) + "|" + t.text(row, keys::threads) +
-                            "|" + t.text(row, keys::rep) + "|" + kind_name(t.kind(row));
+    const std::string key = t.run_key(row);
     const std::string id = t.text(row, keys::run_id);
     auto it = by_key.find(key);
     if (it == by_key.end()) {
