@@ -6,9 +6,9 @@
 #include <new>
 #include <iostream>
 
-#include "commands.h"
-#include "errors.h"
-#include "cli/options.h"
+#include "commands/commands.h"
+#include "model/errors.h"
+#include "model/options.h"
 
 int main(int argc, char** argv) {
   using namespace allocstamp;

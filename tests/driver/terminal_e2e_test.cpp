@@ -95,7 +95,9 @@ TEST(Terminal, EachWorkloadsTableComesAsSoonAsItsRunsAreDone) {
   EXPECT_EQ(o.find("\ntest-steady (size tiny)\n", steady_table + 1), std::string::npos) << "printed once:\n" << o;
   const auto last_steady_run = o.rfind("] test-steady ");
   const auto first_alloc_run = o.find("] test-alloc ");
-  const auto steady_precise = o.find("precision: every cell group of test-steady within ±50%");
+  // Its precision rounds' last word: within ±50%, or (on a loaded machine, at --max-reps 3) short of it.
+  auto steady_precise = o.find("precision: every cell group of test-steady within ±50%");
+  if (steady_precise == std::string::npos) steady_precise = o.find("cell group(s) of test-steady short of ±50%");
   ASSERT_NE(last_steady_run, std::string::npos) << o;
   ASSERT_NE(first_alloc_run, std::string::npos) << o;
   ASSERT_NE(steady_precise, std::string::npos) << o;

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "errors.h"
+#include "model/errors.h"
 #include "cli/registry.h"
 
 namespace fs = std::filesystem;

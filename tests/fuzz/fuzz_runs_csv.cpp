@@ -8,7 +8,7 @@
 #include <fstream>
 
 #include "results/cells.h"
-#include "errors.h"
+#include "model/errors.h"
 #include "results/runs.h"
 
 namespace fs = std::filesystem;

@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "errors.h"
+#include "model/errors.h"
 #include "key_names.h"
 #include "results/csv.h"
 #include "results/merge_tables.h"

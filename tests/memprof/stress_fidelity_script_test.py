@@ -144,7 +144,7 @@ class Statistics(unittest.TestCase):
         self.assertAlmostEqual(fidelity.kendall_tau_b([1, 1, 2, 3], [1, 2, 3, 4]), 5 / (5 * 6) ** 0.5)
 
     def test_median_interval_as_the_driver(self):
-        # harness/driver/analysis/statistics.cpp: 7 values, the whole range (98.4%); 11, the 2nd and 10th (98.8%).
+        # harness/driver/model/statistics.cpp: 7 values, the whole range (98.4%); 11, the 2nd and 10th (98.8%).
         self.assertEqual(fidelity.median_interval([5, 1, 7, 3, 2, 6, 4]), (1, 7))
         self.assertEqual(fidelity.median_interval(list(range(11))), (1, 9))
 

@@ -13,7 +13,7 @@
 
 #include "analysis/check.h"
 #include "output/check_report.h"
-#include "errors.h"
+#include "model/errors.h"
 #include "keys.h"
 
 namespace allocstamp {

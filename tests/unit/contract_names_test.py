@@ -15,7 +15,7 @@ import unittest
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 KEYS_DEF = os.path.join(ROOT, "harness", "contract", "keys.def")
 SCANNED = ["harness/driver/**/*.cpp", "harness/driver/**/*.h", "harness/trace/*.cpp", "harness/trace/*.h",
-           "harness/memprof/src/*.cpp", "harness/memprof/src/*.h"]
+           "harness/memprof/src/**/*.cpp", "harness/memprof/src/**/*.h"]
 LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
 

@@ -13,9 +13,9 @@
 #include <regex>
 #include <sstream>
 
-#include "errors.h"
+#include "model/errors.h"
 #include "figures/figures.h"
-#include "output/format.h"
+#include "model/format.h"
 #include "run_command.h"
 
 namespace allocstamp {

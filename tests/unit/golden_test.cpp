@@ -16,7 +16,7 @@
 
 #include "analysis/check.h"
 #include "output/check_report.h"
-#include "commands.h"
+#include "commands/commands.h"
 #include "output/document.h"
 #include "figures/figures.h"
 #include "output/ranking.h"

@@ -13,7 +13,7 @@
 #include <limits>
 
 #include "run/machine.h"
-#include "run/program_output.h"
+#include "model/program_output.h"
 
 namespace allocstamp {
 namespace {

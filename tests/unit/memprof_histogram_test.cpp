@@ -2,7 +2,7 @@
 // <=16, 32, 48, 64, 96, 128, 256, 512, 1024, >1024) at and around every edge.
 #include <gtest/gtest.h>
 
-#include "counters.h"
+#include "recording/counters.h"
 
 namespace memprof {
 namespace {

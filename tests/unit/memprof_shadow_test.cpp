@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "shadow.h"
+#include "recording/shadow.h"
 
 namespace memprof::shadow {
 namespace {

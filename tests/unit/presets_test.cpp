@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "errors.h"
+#include "model/errors.h"
 #include "cli/presets.h"
 
 namespace allocstamp {

@@ -12,9 +12,9 @@
 #include <sstream>
 
 #include "cli/presets.h"
-#include "errors.h"
+#include "model/errors.h"
 #include "results/csv.h"
-#include "results/fields.h"
+#include "model/fields.h"
 
 namespace allocstamp {
 namespace {

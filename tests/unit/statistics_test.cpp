@@ -7,7 +7,7 @@
 #include <limits>
 #include <vector>
 
-#include "analysis/statistics.h"
+#include "model/statistics.h"
 
 namespace allocstamp::stats {
 namespace {

@@ -13,11 +13,11 @@
 #include <unistd.h>
 
 #include "run/environment.h"
-#include "errors.h"
+#include "model/errors.h"
 #include "run/executor.h"
 #include "results/meta.h"
 #include "results/results_folder.h"
-#include "run/sweep.h"
+#include "commands/commands.h"
 
 namespace allocstamp {
 namespace {

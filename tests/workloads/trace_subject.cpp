@@ -7,6 +7,7 @@
 // allocate and free without pause while the main thread fails N execs.
 #include <malloc.h>
 #include <pthread.h>
+#include <sched.h>
 #include <sys/wait.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -50,11 +51,16 @@ void* churn(void* arg) {
 }
 
 std::atomic<bool> stop_churning{false};
+std::atomic<int> churning{0};  // threads that have allocated once
 
 // Allocates and frees until told to stop: events from another thread than the
-// one that execs, at any moment of it.
+// one that execs, at any moment of it. Each thread allocates before it is
+// counted, so the execs start only once both do (on a loaded machine the
+// threads could otherwise first run after the last exec, and allocate nothing).
 void* churn_until_stopped(void* arg) {
   long seed = reinterpret_cast<long>(arg);
+  std::free(std::malloc(size_t(8 + seed)));
+  churning.fetch_add(1);
   for (long i = 0; !stop_churning.load(std::memory_order_relaxed); ++i) std::free(std::malloc(size_t(8 + (i * seed) % 500)));
   return nullptr;
 }
@@ -64,6 +70,7 @@ int failed_execs(int count) {
   pthread_t t1, t2;
   pthread_create(&t1, nullptr, churn_until_stopped, reinterpret_cast<void*>(5L));
   pthread_create(&t2, nullptr, churn_until_stopped, reinterpret_cast<void*>(11L));
+  while (churning.load() < 2) sched_yield();
   for (int i = 0; i < count; ++i) execl("/nonexistent/allocstamp-no-such-program", "none", static_cast<char*>(nullptr));
   stop_churning = true;
   pthread_join(t1, nullptr);

@@ -23,11 +23,11 @@
 #include "results/cells.h"
 #include "analysis/check_measured.h"
 #include "analysis/check_repeatable.h"
-#include "errors.h"
-#include "results/input_file.h"
+#include "model/errors.h"
+#include "model/input_file.h"
 #include "keys.h"
 #include "results/meta.h"
-#include "analysis/statistics.h"
+#include "model/statistics.h"
 #include "key_names.h"
 
 namespace allocstamp {

@@ -8,7 +8,7 @@
 #include <map>
 
 #include "keys.h"
-#include "analysis/statistics.h"
+#include "model/statistics.h"
 #include "key_names.h"
 
 namespace allocstamp::check_measured {

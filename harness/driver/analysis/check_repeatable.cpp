@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "analysis/check_measured.h"
-#include "analysis/statistics.h"
+#include "model/statistics.h"
 
 namespace allocstamp::check_repeatable {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "analysis/mechanisms.h"
-#include "output/format.h"
+#include "model/format.h"
 
 namespace allocstamp {
 

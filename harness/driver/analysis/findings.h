@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "figures/figures.h"
+#include "analysis/cell_summary.h"
 
 namespace allocstamp {
 

@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "analysis/statistics.h"
+#include "model/statistics.h"
 #include "key_names.h"
-#include "output/format.h"
+#include "model/format.h"
 
 namespace allocstamp {
 

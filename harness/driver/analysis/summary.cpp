@@ -10,11 +10,11 @@
 #include <map>
 #include <sstream>
 
-#include "figures/figures.h"
+#include "analysis/cell_summary.h"
 #include "keys.h"
 #include "results/results_folder.h"
 #include "results/runs.h"
-#include "analysis/statistics.h"
+#include "model/statistics.h"
 #include "key_names.h"
 
 namespace allocstamp {

@@ -1,6 +1,11 @@
-// cli.cpp — the bench command line with CLI11: one table of flags, each with an
-// ALLOCSTAMP_* fallback, help text with examples, and validation that turns
-// every bad value into a UsageError before anything runs.
+// cli.cpp — what every verb's command line shares (CLI11): the words as a
+// shell user types them (trimmed lists, thread ranges), the sweep's flags
+// (each with an ALLOCSTAMP_* fallback), help text with examples, and the
+// validation that turns every bad value into a UsageError before anything
+// runs. Each verb adds its own flags (commands/); commands/command_line.cpp
+// puts them together.
+#include "cli/cli.h"
+
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -10,65 +15,12 @@
 #include <filesystem>
 #include <sstream>
 
-#include "analysis/check.h"
-#include "errors.h"
-#include "output/format.h"
-#include "cli/options.h"
+#include "model/errors.h"
+#include "model/format.h"
 #include "cli/spelling.h"
-#include "commands.h"
-#include "version.h"
+#include "model/version.h"
 
 namespace allocstamp {
-
-void to_json(nlohmann::json& j, const Options& o) {
-  j = nlohmann::json{{"alloc", o.allocators}, {"workload", o.workloads}, {"threads", o.threads},
-                     {"size", o.size},        {"reps", o.reps},           {"profile_reps", o.profile_reps}, {"tm", o.tm},
-                     {"timeout", o.timeout_seconds}, {"profile", o.profile}, {"series", o.series},
-                     {"callsites", o.callsites}, {"shard", o.shard}, {"shuffle", o.shuffle},  {"seed", o.seed},           {"registry", o.registries},
-                     {"workloads_file", o.workload_files}, {"preset", o.preset},
-                     {"sizes", o.workload_sizes}, {"args", o.workload_args},
-                     {"no_plot", o.no_plot}, {"precision", o.precision}, {"max_reps", o.max_reps},
-                     {"budget", o.budget_minutes}, {"simulate", o.simulate}, {"simulate_reps", o.simulate_reps},
-                     {"simulate_threads", o.simulate_threads}, {"simulate_workloads", o.simulate_workloads}};
-}
-
-void from_json(const nlohmann::json& j, Options& o) {
-  o.allocators = j.at("alloc").get<std::vector<std::string>>();
-  o.workloads = j.at("workload").get<std::vector<std::string>>();
-  o.threads = j.at("threads").get<std::vector<int>>();
-  o.size = j.at("size").get<std::string>();
-  o.reps = j.at("reps").get<int>();
-  o.profile_reps = j.value("profile_reps", -1);
-  o.tm = j.at("tm").get<std::string>();
-  o.timeout_seconds = j.at("timeout").get<double>();
-  // Folders written before `profile` existed say no_profile.
-  o.profile = j.value("profile", j.value("no_profile", false) ? std::string("none") : std::string("full"));
-  if (!j.contains("profile_reps")) {
-    // Folders written before timed and profiled runs were told apart (schema
-    // 1 and 2): every run was of one kind, profiled unless profile was none.
-    if (o.profile == "none") o.profile_reps = 0;
-    else o.profile_reps = o.reps, o.reps = 0;
-  }
-  if (o.profile == "none") o.profile = "full", o.profile_reps = 0;
-  o.series = j.at("series").get<bool>();
-  o.callsites = j.value("callsites", std::string());
-  o.shard = j.value("shard", std::string());
-  o.shuffle = j.at("shuffle").get<bool>();
-  o.seed = j.at("seed").get<unsigned>();
-  o.registries = j.value("registry", std::vector<std::string>{});
-  o.workload_files = j.value("workloads_file", std::vector<std::string>{});
-  o.preset = j.value("preset", std::string());
-  o.workload_sizes = j.value("sizes", std::map<std::string, std::string>{});
-  o.simulate = j.value("simulate", false);
-  o.simulate_reps = j.value("simulate_reps", -1);
-  o.simulate_threads = j.value("simulate_threads", std::vector<int>{});
-  o.simulate_workloads = j.value("simulate_workloads", std::vector<std::string>{});
-  o.workload_args = j.value("args", std::map<std::string, std::vector<std::string>>{});
-  o.no_plot = j.value("no_plot", false);
-  o.precision = j.value("precision", 0.0);
-  o.max_reps = j.value("max_reps", 30);
-  o.budget_minutes = j.value("budget", 0.0);
-}
 
 namespace {
 
@@ -129,7 +81,7 @@ std::string nearest_flag(const CLI::App& app, int argc, char** argv) {
 
 // What CLI11's checks let through: empty list items, an empty or non-UTF-8
 // --out, and numbers that are not numbers (nan, inf).
-void validate_values(const Options& o, const CheckOptions& c, int argc, char** argv) {
+void validate_values(const Options& o, int argc, char** argv) {
   // CLI11 drops empty items of a list: "glibc,,jemalloc" would run two allocators quietly.
   bool out_given = false;
   for (int i = 1; i < argc; ++i) {
@@ -159,7 +111,6 @@ void validate_values(const Options& o, const CheckOptions& c, int argc, char** a
   if (o.timeout_seconds <= 0)
     throw UsageError("--timeout must be > 0 (it is " + number_text("%g", o.timeout_seconds) + ")",
                      "give the seconds a run may take, e.g. --timeout 600");
-  if (!std::isfinite(c.alpha)) throw UsageError("--alpha is not a number", "give a level between 0 and 1, e.g. 0.05");
 }
 
 // "1-4" in a --threads list stands for 1,2,3,4; a range that runs backwards
@@ -202,7 +153,7 @@ std::string trim_items(const std::string& list) {
   return !list.empty() && list.back() == ',' ? out + "," : out;
 }
 
-Command parse_command_line(int argc, char** argv) {
+std::vector<std::string> normalized_words(int argc, char** argv) {
   // List items are trimmed and thread ranges become lists before CLI11 reads
   // the words (and the variables).
   for (const char* variable : {"ALLOCSTAMP_ALLOC", "ALLOCSTAMP_WORKLOAD", "ALLOCSTAMP_THREADS"})
@@ -219,20 +170,16 @@ Command parse_command_line(int argc, char** argv) {
     if (words[i].rfind("--threads=", 0) == 0) words[i] = "--threads=" + expand_thread_ranges(words[i].substr(10));
     else if (words[i] == "--threads" && i + 1 < words.size()) words[i + 1] = expand_thread_ranges(words[i + 1]);
   }
-  std::vector<char*> expanded;
-  for (std::string& w : words) expanded.push_back(w.data());
-  expanded.push_back(nullptr);
-  char** original_argv = argv;
-  argv = expanded.data();
-  Command command;
-  Options& o = command.run;
-  const CheckOptions& c = command.check;
-  bool no_profile = false, list = false, columns = false;
-  CLI::App app{"bench — how the choice of memory allocator changes the speed and the memory of programs", "bench"};
+  return words;
+}
+
+void configure_bench_app(CLI::App& app) {
   app.footer(kFooter);
   app.set_version_flag("--version", std::string("allocstamp ") + kVersion);
   app.option_defaults()->always_capture_default();
+}
 
+void add_sweep_flags(CLI::App& app, Options& o, SweepFlags& flags) {
   app.add_option("--alloc", o.allocators, "Allocators: names from --list, paths to .so files, or all")
       ->delimiter(',')->envname("ALLOCSTAMP_ALLOC")->default_str("the preset's (default job: all)");
   app.add_option("--workload", o.workloads, "Workloads: names from --list, a family (stamp, intset), a stem (vacation), or all")
@@ -287,7 +234,7 @@ Command parse_command_line(int argc, char** argv) {
   app.add_option("--out", o.out, "Results folder (default results/runs/<timestamp>)")->envname("ALLOCSTAMP_OUT");
   app.add_option("--timeout", o.timeout_seconds, "Seconds a run may take before it is stopped (more than 0)")
       ->envname("ALLOCSTAMP_TIMEOUT");
-  app.add_flag("--no-profile", no_profile, "No profiled runs: the same as --profile-reps 0")
+  app.add_flag("--no-profile", flags.no_profile, "No profiled runs: the same as --profile-reps 0")
       ->envname("ALLOCSTAMP_NO_PROFILE");
   app.add_option("--profile", o.profile,
                  "What memprof measures in the profiled runs: full (heap, peaks, usable bytes), counts (counts "
@@ -320,23 +267,17 @@ Command parse_command_line(int argc, char** argv) {
   app.add_flag("--no-plot", o.no_plot, "Do not draw the figures and the report at the end (bench plot DIR does later)")
       ->envname("ALLOCSTAMP_NO_PLOT");
   app.add_flag("--dry-run", o.dry_run, "Print the runs that would be made, run nothing");
-  app.add_flag("--list", list, "List allocators and workloads, installed or not, with versions");
-  app.add_flag("--columns", columns, "Print the columns of runs.csv with their meaning (Markdown)");
+  app.add_flag("--list", flags.list, "List allocators and workloads, installed or not, with versions");
+  app.add_flag("--columns", flags.columns, "Print the columns of runs.csv with their meaning (Markdown)");
   app.add_option("--resume", o.resume, "Complete the runs missing from an earlier results folder")
       ->check(CLI::ExistingDirectory);
   app.add_option("--registry", o.registries, "More allocators from a JSON file (shape of allocators/allocators.json)")
       ->envname("ALLOCSTAMP_REGISTRY")->check(CLI::ExistingFile);
   app.add_option("--workloads", o.workload_files, "More workloads from a JSON file (shape of workloads/workloads.json)")
       ->envname("ALLOCSTAMP_WORKLOADS")->check(CLI::ExistingFile);
-  // Each verb's own flags, in its module (commands/).
-  CLI::App* summarize = add_summarize_command(app, command);
-  CLI::App* plot = add_plot_command(app, command);
-  CLI::App* check = add_check_command(app, command.check);
-  CLI::App* merge = add_merge_command(app, command.merge);
-  CLI::App* slurm = add_slurm_command(app, command.slurm);
-  CLI::App* trace = add_trace_command(app, command.trace);
-  CLI::App* overhead = add_overhead_command(app, command.overhead);
+}
 
+bool parse_words(CLI::App& app, int argc, char** argv) {
   // "--alloc=" with nothing after it would take the next word as its value.
   for (int i = 1; i < argc; ++i) {
     std::string word = argv[i];
@@ -348,29 +289,21 @@ Command parse_command_line(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     app.exit(e);
-    command.verb = Command::Verb::answered;
-    return command;
+    return false;
   } catch (const CLI::CallForVersion& e) {
     app.exit(e);
-    command.verb = Command::Verb::answered;
-    return command;
+    return false;
   } catch (const CLI::ParseError& e) {
     throw UsageError(e.what(), nearest_flag(app, argc, argv) + "see 'bench --help'" +
                                    (command_word(argc, argv).empty() ? "" : " or 'bench " + command_word(argc, argv) + " --help'"));
   }
-  command.verb = overhead->parsed()    ? Command::Verb::overhead
-                 : slurm->parsed()     ? Command::Verb::slurm
-                 : merge->parsed()     ? Command::Verb::merge
-                 : trace->parsed()     ? Command::Verb::trace
-                 : check->parsed()     ? Command::Verb::check
-                 : plot->parsed()      ? Command::Verb::plot
-                 : summarize->parsed() ? Command::Verb::summarize
-                 : columns             ? Command::Verb::columns
-                 : list                ? Command::Verb::list
-                                       : Command::Verb::run;
-  for (int i = 0; i < argc; ++i) o.command_line.emplace_back(original_argv[i]);  // as typed
-  if (no_profile || o.profile == "none") o.profile = "full", o.profile_reps = 0;
-  validate_values(o, c, argc, argv);
+  return true;
+}
+
+void finish_sweep_options(Options& o, const SweepFlags& flags, int argc, char** argv, char** typed_argv) {
+  for (int i = 0; i < argc; ++i) o.command_line.emplace_back(typed_argv[i]);  // as typed
+  if (flags.no_profile || o.profile == "none") o.profile = "full", o.profile_reps = 0;
+  validate_values(o, argc, argv);
   // Flags typed on the command line (ALLOCSTAMP_* variables are ambient, not given).
   for (int i = 1; i < argc; ++i) {
     std::string word = argv[i];
@@ -386,7 +319,6 @@ Command parse_command_line(int argc, char** argv) {
   o.threads.erase(std::unique(o.threads.begin(), o.threads.end()), o.threads.end());
   std::sort(o.simulate_threads.begin(), o.simulate_threads.end());
   o.simulate_threads.erase(std::unique(o.simulate_threads.begin(), o.simulate_threads.end()), o.simulate_threads.end());
-  return command;
 }
 
 }  // namespace allocstamp

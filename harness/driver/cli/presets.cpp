@@ -12,9 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "errors.h"
-#include "results/fields.h"
-#include "results/meta.h"
+#include "model/errors.h"
+#include "model/fields.h"
 #include "cli/registry.h"
 
 namespace allocstamp {
@@ -128,13 +127,6 @@ const Preset& find_preset(const std::vector<Preset>& presets, const std::string&
 }
 
 void choose_preset(Options& options, const fs::path& presets_file, std::ostream& out) {
-  if (!options.resume.empty()) {
-    const Meta meta = read_meta(options.resume);
-    const std::string name = meta.preset();
-    for (const Preset& p : load_presets(presets_file))
-      if (p.name == name) options.plot_after = p.plot && !options.no_plot && !meta.no_plot();
-    return;
-  }
   // One set of defaults: without --preset the flags narrow the default job
   // (its allocators, threads, repetitions, sizes and figures), they do not
   // switch to other defaults.

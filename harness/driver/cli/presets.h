@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/options.h"
+#include "model/options.h"
 
 namespace allocstamp {
 
@@ -50,8 +50,8 @@ std::string preset_of_results(const std::filesystem::path& dir);
 
 // The preset a sweep runs under: --preset, or "default" when nothing was chosen
 // to run (so `bench --dry-run` shows the default job and `bench --reps=3`
-// shortens it), or, for --resume, the one the folder was started with (only to
-// draw its figures at the end). Names it on `out` unless it is a dry run.
+// shortens it). Names it on `out` unless it is a dry run. (A resumed sweep's
+// preset is its folder's: commands/run.cpp choose_run_preset.)
 void choose_preset(Options& options, const std::filesystem::path& presets_file, std::ostream& out);
 
 // For `bench --list`.

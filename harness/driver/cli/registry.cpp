@@ -2,7 +2,7 @@
 // resolving allocator libraries, naming their builds (dpkg's package versions,
 // else the ELF build-id).
 #include "cli/registry.h"
-#include "run/program_output.h"
+#include "model/program_output.h"
 
 #include <gnu/libc-version.h>
 
@@ -15,10 +15,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "results/fields.h"
-#include "results/input_file.h"
-#include "run/elf_library.h"
-#include "errors.h"
+#include "model/fields.h"
+#include "model/input_file.h"
+#include "model/elf_library.h"
+#include "model/errors.h"
 
 namespace allocstamp {
 

@@ -9,40 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/catalog.h"
+
 namespace allocstamp {
 
 constexpr int kRegistrySchema = 1;
-
-// An entry is an allocator, or a variant of one: BASE:VARIANT, the base's
-// library with more settings (environment variables) on top of its own.
-struct Allocator {
-  std::string name;
-  std::string base;                     // a variant's base entry; empty for an allocator
-  std::map<std::string, std::string> settings;  // a variant's own variables (also in env)
-  std::string description;
-  std::string package;                  // the Debian package that provides it
-  std::vector<std::string> candidates;  // library paths, first existing wins
-  std::map<std::string, std::string> env;
-  std::string library;                  // resolved; empty for glibc
-  bool installed = false;
-  // Why its simulated runs cannot be made (the entry's "no_simulation"; a
-  // variant takes its base's); empty: they can. bench records them skipped.
-  std::string no_simulation;
-};
-
-struct Workload {
-  std::string name;
-  std::string family;
-  std::string binary;  // relative to the build folder
-  std::string app;     // first argument; empty for none
-  std::vector<std::string> args;
-  bool tm = false;     // transactional: receives --tm
-  bool contract = true;  // takes Contract 3's --threads, --size, --seed; false: a foreign program gets its args only
-  // "work": "per-thread" — each thread does the whole work (churn, intset, the
-  // stress programs): its ideal time is flat in the thread count, not 1/N.
-  bool work_per_thread = false;
-  std::string description;
-};
 
 // Reads allocators from `file` and resolves each library; later files
 // override earlier entries of the same name. Throws UsageError on bad files.

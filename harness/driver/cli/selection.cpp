@@ -1,5 +1,6 @@
 // selection.cpp — registry loading, name resolution and `bench --list`.
 #include "cli/selection.h"
+#include "cli/registry.h"
 
 #include <fnmatch.h>
 
@@ -7,8 +8,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "run/elf_library.h"
-#include "errors.h"
+#include "model/elf_library.h"
+#include "model/errors.h"
 #include "cli/spelling.h"
 
 namespace allocstamp {

@@ -5,24 +5,10 @@
 #include <filesystem>
 #include <vector>
 
-#include "cli/options.h"
-#include "cli/registry.h"
+#include "model/catalog.h"
+#include "model/options.h"
 
 namespace allocstamp {
-
-struct Paths {
-  std::filesystem::path source;   // repository (registries, results/)
-  std::filesystem::path build;    // build folder (workload binaries, libmemprof.so)
-  std::filesystem::path memprof;  // libmemprof.so
-  std::filesystem::path sim_clock;  // libsim_clock.so: the virtual clock of simulated runs
-};
-
-Paths default_paths();
-
-struct Catalog {
-  std::vector<Allocator> allocators;
-  std::vector<Workload> workloads;
-};
 
 Catalog load_catalog(const Options& options, const Paths& paths);
 

@@ -10,8 +10,8 @@
 #include "analysis/check.h"
 #include "results/micro_results.h"
 #include "output/check_report.h"
-#include "commands.h"
-#include "errors.h"
+#include "commands/commands.h"
+#include "model/errors.h"
 #include "results/side_tables.h"
 #include "results/runs.h"
 

@@ -7,8 +7,9 @@
 #include <string>
 
 #include "output/document.h"
-#include "cli/options.h"
-#include "cli/selection.h"
+#include "model/catalog.h"
+#include "model/options.h"
+#include "run/executor.h"
 
 namespace CLI {
 class App;
@@ -17,7 +18,7 @@ class App;
 namespace allocstamp {
 
 // Each verb's flags, added to bench's command line as its subcommand by the
-// verb's own module; cli.cpp calls them and tells from the returned
+// verb's own module; command_line.cpp calls them and tells from the returned
 // subcommand which verb was given.
 CLI::App* add_summarize_command(CLI::App& app, Command& command);
 CLI::App* add_plot_command(CLI::App& app, Command& command);
@@ -27,11 +28,31 @@ CLI::App* add_slurm_command(CLI::App& app, SlurmOptions& options);
 CLI::App* add_trace_command(CLI::App& app, TraceOptions& options);
 CLI::App* add_overhead_command(CLI::App& app, OverheadOptions& options);
 
+// Parses the command line (flags fall back to ALLOCSTAMP_* variables) into
+// the verb and its options; the verb is `answered` when --help or --version
+// was. Throws UsageError on bad input.
+Command parse_command_line(int argc, char** argv);
+
+// The run verb's preset: choose_preset (cli/presets.h) for a new sweep; for
+// --resume, whether the saved sweep's preset draws the figures at the end.
+void choose_run_preset(Options& options, const Paths& paths, std::ostream& out);
+// One bench invocation from validated options to a results folder: plan, run
+// each cell in a fresh child, append every row as it ends, then summary.csv
+// and the ranking. Exit status: 0 done, 1 some run did not succeed, 130
+// interrupted (resume with --resume). `results_dir`, when given, receives the
+// folder the sweep wrote (empty for --dry-run).
+int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostream& out,
+              std::filesystem::path* results_dir = nullptr);
+
 // `bench [flags]`: the sweep (the default job when no workload is named), then
 // figures and the report if the preset asks for them.
 int command_run(Options options, const Paths& paths, std::ostream& out);
 // `bench plot [DIR]`: figures and the report of a results folder (default results/latest).
 int command_plot(const std::string& dir, const Paths& paths, std::ostream& out);
+// The figures and the report of `dir`: 0 when every figure that applies was
+// drawn, 1 when gnuplot failed on one. UsageError for a missing or malformed
+// folder, RunError when gnuplot is not installed, both before anything is written.
+int plot_folder(const std::filesystem::path& dir, const Paths& paths, std::ostream& out);
 // `bench check --baseline A --current B`.
 int command_check(const CheckOptions& options, std::ostream& out, std::ostream& err);
 // `bench summarize DIR`: summary.csv again, and the ranking.

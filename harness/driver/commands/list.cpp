@@ -1,7 +1,7 @@
 // commands/list.cpp — what bench knows, for a person: `--list` (allocators and
 // workloads, installed or not, with versions; the presets) and `--columns`
 // (runs.csv's columns, from the key table, as Markdown).
-#include "commands.h"
+#include "commands/commands.h"
 #include "output/document.h"
 #include "cli/presets.h"
 #include "results/results_folder.h"

@@ -15,10 +15,10 @@
 #include <map>
 #include <set>
 
-#include "commands.h"
+#include "commands/commands.h"
 #include "key_names.h"
 #include "results/csv.h"
-#include "errors.h"
+#include "model/errors.h"
 #include "results/meta.h"
 #include "results/runs.h"
 #include "results/merge_tables.h"

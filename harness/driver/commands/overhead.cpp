@@ -15,13 +15,13 @@
 #include <map>
 
 #include "cli/spelling.h"
-#include "commands.h"
+#include "commands/commands.h"
 #include "run/environment.h"
-#include "errors.h"
+#include "model/errors.h"
 #include "run/executor.h"
-#include "output/format.h"
+#include "model/format.h"
 #include "run/records.h"
-#include "analysis/statistics.h"
+#include "model/statistics.h"
 #include "key_names.h"
 
 namespace allocstamp {

@@ -1,14 +1,34 @@
-// commands/plot.cpp — `bench plot [DIR]`: figures (gnuplot) and report.md /
-// report.html of a results folder, results/latest unless one is named.
+// commands/plot.cpp — `bench plot [DIR]`: a results folder read (results/),
+// its cells summarized (analysis/), the figures drawn with gnuplot (figures/),
+// then report.md and report.html (output/); results/latest unless a folder is named.
 #include <CLI/CLI.hpp>
 
-#include "commands.h"
+#include "analysis/cell_summary.h"
+#include "commands/commands.h"
 #include "figures/plot.h"
+#include "model/format.h"
+#include "output/report.h"
+#include "results/results_view.h"
 
 namespace allocstamp {
 
+int plot_folder(const std::filesystem::path& dir, const Paths& paths, std::ostream& out) {
+  const ResultsView view = load_results(dir);
+  const std::vector<CellSummary> cells = summarize_cells(view);
+  const DrawnFigures drawn = draw_figures(view, cells, paths, out);
+  const FigurePlan& done = drawn.plan;
+  write_report(view, cells, done);
+  out << "\nreport: "
+      << wrap_words((dir / "report.md").string() + " and " + (dir / "report.html").string() + " (" +
+                        std::to_string(done.figures.size()) + " figure(s), " + std::to_string(done.skipped.size()) +
+                        " not drawn)",
+                    kTerminalWidth - 8, 8)
+      << "\n";
+  return drawn.failed ? 1 : 0;
+}
+
 int command_plot(const std::string& dir, const Paths& paths, std::ostream& out) {
-  return run_plot(dir.empty() ? paths.source / "results" / "latest" : std::filesystem::path(dir), paths, out);
+  return plot_folder(dir.empty() ? paths.source / "results" / "latest" : std::filesystem::path(dir), paths, out);
 }
 
 // The verb's flags (cli.cpp asks each verb for its own).

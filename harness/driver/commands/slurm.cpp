@@ -19,12 +19,12 @@
 
 #include "cli/presets.h"
 #include "cli/selection.h"
-#include "commands.h"
-#include "errors.h"
+#include "commands/commands.h"
+#include "model/errors.h"
 #include "plan/plan.h"
 #include "plan/shards.h"
-#include "run/program_output.h"
-#include "run/shell_words.h"
+#include "model/program_output.h"
+#include "model/shell_words.h"
 
 namespace allocstamp {
 namespace {
@@ -110,7 +110,7 @@ int command_slurm(const Command& command, const Paths& paths, std::ostream& out)
   {
     Options planned = run;
     std::ostringstream quiet;
-    choose_preset(planned, paths.source / "workloads" / "presets.json", quiet);
+    choose_run_preset(planned, paths, quiet);
     Catalog catalog = load_catalog(planned, paths);
     const std::vector<Run> plan =
         make_plan(planned, select_workloads(planned, catalog, paths), select_allocators(planned, catalog));

@@ -2,7 +2,7 @@
 // runs.csv, and the ranking printed as at the end of a sweep.
 #include <CLI/CLI.hpp>
 
-#include "commands.h"
+#include "commands/commands.h"
 #include "output/ranking.h"
 #include "analysis/summary.h"
 

@@ -16,8 +16,8 @@
 #include <sstream>
 
 #include "cli/spelling.h"
-#include "commands.h"
-#include "errors.h"
+#include "commands/commands.h"
+#include "model/errors.h"
 #include "run/records.h"
 #include "replay_plan.h"
 #include "trace_compress.h"
@@ -26,7 +26,7 @@
 #include "trace_stats.h"
 #include "keys.h"
 #include "memprof_limits.h"
-#include "output/format.h"
+#include "model/format.h"
 #include "key_names.h"
 
 namespace allocstamp {

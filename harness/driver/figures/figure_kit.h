@@ -16,9 +16,9 @@
 #include <sstream>
 #include <tuple>
 
-#include "errors.h"
+#include "model/errors.h"
 #include "figures/figures.h"
-#include "output/format.h"
+#include "model/format.h"
 #include "results/meta.h"
 #include "results/micro_results.h"
 #include "results/results_folder.h"

@@ -14,10 +14,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "errors.h"
+#include "model/errors.h"
 #include "figures/figures.h"
-#include "output/document.h"
-#include "output/report.h"
+#include "model/format.h"
 
 extern char** environ;
 
@@ -95,8 +94,8 @@ std::string draw(const fs::path& gnuplot, const fs::path& scripts, const fs::pat
 
 }  // namespace
 
-int run_plot(const fs::path& dir, const Paths& paths, std::ostream& out) {
-  ResultsView view = load_results(dir);
+DrawnFigures draw_figures(const ResultsView& view, const std::vector<CellSummary>& cells, const Paths& paths,
+                          std::ostream& out) {
   fs::path gnuplot = find_in_path("gnuplot");
   if (gnuplot.empty())
     throw RunError("gnuplot is not installed (bench plot draws with it)",
@@ -107,19 +106,19 @@ int run_plot(const fs::path& dir, const Paths& paths, std::ostream& out) {
                    "run bench from its repository, or set ALLOCSTAMP_SOURCE_DIR to it");
 
   // figures/ holds only what this command draws: a redraw leaves nothing stale.
-  fs::path figures = dir / "figures";
+  fs::path figures = view.dir / "figures";
   std::error_code ec;
   fs::remove_all(figures, ec);
   fs::create_directories(figures / "data", ec);
   if (ec) throw RunError("cannot create " + (figures / "data").string() + ": " + ec.message(), "check that the results folder is writable");
 
   for (const auto& note : view.notes) out << "note: " << wrap_words(note, kTerminalWidth - 6, 6) << "\n";
-  std::vector<CellSummary> cells = summarize_cells(view);
   FigurePlan plan = prepare_figures(view, cells);
   std::string stamp = machine_stamp(view.meta);
-  FigurePlan done;
+  DrawnFigures drawn;
+  FigurePlan& done = drawn.plan;
   done.skipped = plan.skipped;
-  int failed = 0;
+  int& failed = drawn.failed;
   for (Figure& f : plan.figures) {
     std::string why = draw(gnuplot, scripts, figures, stamp, f);
     if (!why.empty()) {
@@ -134,14 +133,7 @@ int run_plot(const fs::path& dir, const Paths& paths, std::ostream& out) {
     done.figures.push_back(std::move(f));
   }
   for (const auto& why : plan.skipped) out << "skipped " << wrap_words(why, kTerminalWidth - 8, 8) << "\n";
-  write_report(view, cells, done);
-  out << "\nreport: "
-      << wrap_words((dir / "report.md").string() + " and " + (dir / "report.html").string() + " (" +
-                        std::to_string(done.figures.size()) + " figure(s), " + std::to_string(done.skipped.size()) +
-                        " not drawn)",
-                    kTerminalWidth - 8, 8)
-      << "\n";
-  return failed ? 1 : 0;
+  return drawn;
 }
 
 }  // namespace allocstamp

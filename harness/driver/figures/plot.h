@@ -1,17 +1,24 @@
-// plot.h — `bench plot DIR`: prepares the figures' data, has gnuplot draw each
-// figure as PNG and SVG into DIR/figures/, writes report.md and report.html,
-// and says which figures were drawn and which were skipped, and why.
+// plot.h — the figures of a results folder: prepares their data, has gnuplot
+// draw each as PNG and SVG into DIR/figures/, and says which figures were
+// drawn and which were skipped, and why (commands/plot.cpp adds the report).
 #pragma once
-#include <filesystem>
 #include <ostream>
+#include <vector>
 
-#include "cli/selection.h"
+#include "figures/figures.h"
+#include "model/catalog.h"
 
 namespace allocstamp {
 
-// Returns 0 when every figure that applies was drawn, 1 when gnuplot failed on
-// one. Throws UsageError for a missing or malformed folder and RunError when
-// gnuplot is not installed, both before anything is written.
-int run_plot(const std::filesystem::path& dir, const Paths& paths, std::ostream& out);
+struct DrawnFigures {
+  FigurePlan plan;  // the figures drawn, and those skipped or failed with the reason
+  int failed = 0;   // figures gnuplot failed on
+};
+
+// Throws RunError when gnuplot or its scripts are missing, before anything is
+// written; then empties DIR/figures and draws every figure that applies,
+// printing a line for each.
+DrawnFigures draw_figures(const ResultsView& view, const std::vector<CellSummary>& cells, const Paths& paths,
+                          std::ostream& out);
 
 }  // namespace allocstamp

@@ -6,7 +6,7 @@
 #include <map>
 #include <utility>
 
-#include "output/format.h"
+#include "model/format.h"
 
 namespace allocstamp {
 

@@ -10,8 +10,8 @@
 
 #include "results/csv.h"
 #include "output/document.h"
-#include "errors.h"
-#include "output/format.h"
+#include "model/errors.h"
+#include "model/format.h"
 #include "key_names.h"
 
 namespace allocstamp {

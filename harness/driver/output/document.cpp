@@ -334,20 +334,4 @@ std::string render_csv(const Block& table) {
   return out.str();
 }
 
-std::string wrap_words(const std::string& text, std::size_t width, std::size_t indent) {
-  std::string out, line;
-  bool fresh = true;  // no word on the line yet
-  std::istringstream words(text);
-  for (std::string word; words >> word;) {
-    if (!fresh && line.size() + 1 + word.size() > width) {
-      out += line + "\n";
-      line = std::string(indent, ' ');
-      fresh = true;
-    }
-    line += (fresh ? "" : " ") + word;
-    fresh = false;
-  }
-  return out + line;
-}
-
 }  // namespace allocstamp

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "model/format.h"
+
 namespace allocstamp {
 
 struct Block {
@@ -48,11 +50,6 @@ bool right_aligned(const Block& table, size_t column);
 // For a terminal: tables aligned in columns (two spaces apart, the last
 // column ragged), headings after a blank line. A table with key columns that
 // is wider than `width` is cut into column blocks that fit (0: never).
-constexpr std::size_t kTerminalWidth = 120;
-// `text`'s words (split at whitespace, joined by single spaces) in lines of at
-// most `width` bytes (so never more characters), every line after the first
-// starting with `indent` spaces; a word longer than a line stands alone.
-std::string wrap_words(const std::string& text, std::size_t width = kTerminalWidth, std::size_t indent = 0);
 std::string render_text(const Document& doc, std::size_t width = kTerminalWidth);
 // Markdown with every special character escaped (code cells in backticks).
 std::string render_markdown(const Document& doc);

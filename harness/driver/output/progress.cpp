@@ -7,12 +7,6 @@
 
 namespace allocstamp {
 
-std::string describe(const Run& run) {
-  std::string s = run.workload.name + " " + run.allocator.name + " t=" + std::to_string(run.threads) + " " + run.size;
-  if (!run.tm.empty()) s += " " + run.tm;
-  return s + " rep " + std::to_string(run.rep) + (run.kind == RunKind::timed ? "" : std::string(" ") + kind_name(run.kind));
-}
-
 Progress::Progress(int total)
     : total_(total), terminal_(isatty(STDERR_FILENO) != 0), start_(std::chrono::steady_clock::now()) {}
 

@@ -28,6 +28,4 @@ class Progress {
   int finished_ = 0;
 };
 
-std::string describe(const Run& run);
-
 }  // namespace allocstamp

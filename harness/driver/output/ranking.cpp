@@ -13,9 +13,9 @@
 
 #include "output/bottom_line.h"
 #include "output/document.h"
-#include "output/format.h"
+#include "model/format.h"
 #include "figures/figures.h"
-#include "analysis/statistics.h"
+#include "model/statistics.h"
 #include "output/summary_table.h"
 #include "output/variants_table.h"
 

@@ -16,15 +16,15 @@
 #include "key_names.h"
 #include "results/callsites.h"
 #include "results/csv.h"
-#include "errors.h"
+#include "model/errors.h"
 #include "output/summary_table.h"
 #include "output/variants_table.h"
 #include "analysis/findings.h"
-#include "output/format.h"
+#include "model/format.h"
 #include "results/meta.h"
 #include "results/results_folder.h"
 #include "results/side_tables.h"
-#include "run/shell_words.h"
+#include "model/shell_words.h"
 
 namespace allocstamp {
 

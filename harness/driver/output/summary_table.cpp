@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "output/format.h"
+#include "model/format.h"
 
 namespace allocstamp {
 

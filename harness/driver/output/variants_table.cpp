@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "output/format.h"
+#include "model/format.h"
 
 namespace allocstamp {
 

@@ -10,18 +10,7 @@
 
 namespace allocstamp {
 
-std::string Run::key() const {
-  return workload.name + "|" + size + "|" + allocator.name + "|" + tm + "|" + std::to_string(threads) + "|" +
-         std::to_string(rep) + "|" + kind_name(kind);
-}
-
 bool simulable(const Workload& w) { return w.family != "micro"; }
-
-bool Options::profiled() const {
-  for (int t : threads)
-    if (profiled_runs(t) > 0) return true;
-  return false;
-}
 
 std::vector<Run> make_plan(const Options& options, const std::vector<Workload>& workloads,
                            const std::vector<Allocator>& allocators) {

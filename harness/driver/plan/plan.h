@@ -7,23 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "cli/options.h"
-#include "cli/registry.h"
-#include "results/runs.h"
+#include "model/catalog.h"
+#include "model/options.h"
+#include "model/run.h"
 
 namespace allocstamp {
-
-struct Run {
-  int id = 0;  // 1-based position in the plan
-  Workload workload;
-  Allocator allocator;
-  std::string size;
-  std::string tm;  // "" for workloads that are not transactional
-  int threads = 1;
-  int rep = 1;  // counted apart for timed, profiled and simulated runs
-  RunKind kind = RunKind::timed;
-  std::string key() const;
-};
 
 // Whether a workload's simulated runs mean anything: not the micro-benchmarks,
 // whose iterations depend on the time they take (Google Benchmark).

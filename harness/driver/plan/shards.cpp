@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <map>
 
-#include "errors.h"
+#include "model/errors.h"
 
 namespace allocstamp {
 namespace {

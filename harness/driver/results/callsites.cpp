@@ -18,7 +18,7 @@
 #include "results/csv.h"
 #include "results/results_folder.h"
 #include "results/side_tables.h"
-#include "errors.h"
+#include "model/errors.h"
 
 extern char** environ;
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "results/runs.h"
-#include "analysis/statistics.h"
+#include "model/statistics.h"
 
 namespace allocstamp {
 

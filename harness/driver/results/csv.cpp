@@ -14,9 +14,9 @@
 #include <cerrno>
 #include <cstring>
 
-#include "errors.h"
+#include "model/errors.h"
 #include "keys.h"
-#include "results/input_file.h"
+#include "model/input_file.h"
 
 namespace allocstamp {
 

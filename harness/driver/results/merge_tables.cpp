@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "errors.h"
+#include "model/errors.h"
 #include "key_names.h"
 #include "results/runs.h"
 #include "results/side_tables.h"

@@ -1,8 +1,8 @@
 // meta.cpp — the one reader of meta.json (meta.h).
 #include "results/meta.h"
 
-#include "errors.h"
-#include "results/input_file.h"
+#include "model/errors.h"
+#include "model/input_file.h"
 #include "keys.h"
 
 namespace allocstamp {

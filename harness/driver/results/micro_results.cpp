@@ -5,7 +5,7 @@
 
 #include "key_names.h"
 #include "results/side_tables.h"
-#include "errors.h"
+#include "model/errors.h"
 
 namespace allocstamp {
 

@@ -16,7 +16,8 @@
 #include <iterator>
 #include <sstream>
 
-#include "errors.h"
+#include "model/errors.h"
+#include "model/format.h"
 #include "keys.h"
 #include "results/runs.h"
 #include "key_names.h"
@@ -86,15 +87,6 @@ std::string fixed(double v, const char* format) {
 }  // namespace
 
 const std::vector<Column>& run_columns() { return kColumns; }
-
-Status status_of(const Finished& f) {
-  if (f.timed_out) return Status::timeout;
-  if (f.start_failed) return Status::failed;
-  if (f.signal) return Status::crashed;
-  if (f.exit_code == 0) return Status::ok;
-  if (f.exit_code == 3) return Status::verify_failed;
-  return Status::failed;
-}
 
 FolderLock::FolderLock(const fs::path& dir) {
   const fs::path file = dir / ".lock";
@@ -381,6 +373,27 @@ void ResultsFolder::append_skipped(const Run& run, const RunSetting& setting, co
   Records records;
   records.metrics["skip_reason"] = why;
   append(run, setting, Status::skipped, none, records);
+}
+
+void point_latest_at(const Paths& paths, const fs::path& dir) {
+  fs::path link = paths.source / "results" / "latest";
+  std::error_code ec;
+  fs::create_directories(link.parent_path(), ec);
+  fs::remove(link, ec);
+  fs::create_directory_symlink(fs::absolute(dir), link, ec);
+}
+
+// A default folder per second; a second sweep in the same second gets "-2".
+// create_directory is the atomic claim: two sweeps never share a folder.
+fs::path claim_default_folder(const Paths& paths) {
+  fs::path base = paths.source / "results" / "runs" / local_time_text("%Y%m%d-%H%M%S");
+  std::error_code ec;
+  fs::create_directories(base.parent_path(), ec);
+  for (int n = 1;; ++n) {
+    fs::path candidate = n == 1 ? base : fs::path(base.string() + "-" + std::to_string(n));
+    if (fs::create_directory(candidate, ec)) return candidate;
+    if (ec) throw UsageError("cannot create " + candidate.string() + ": " + ec.message(), "choose a writable --out");
+  }
 }
 
 }  // namespace allocstamp

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/catalog.h"
 #include "results/csv.h"
 #include "run/environment.h"
 #include "run/executor.h"
@@ -33,9 +34,6 @@ const std::vector<Column>& run_columns();
 // A side table's columns, in its file's order (keys.def's SIDE_COLUMN):
 // "scopes", "series", "micro" or "callsites".
 std::vector<std::string> side_table_columns(std::string_view table);
-
-// The status of a finished run: ok, failed, verify_failed, crashed, timeout.
-Status status_of(const Finished& f);
 
 // Writes `text` to `file` through a temporary: a failed write keeps the old file.
 void replace_file(const std::filesystem::path& file, const std::string& text);
@@ -84,5 +82,12 @@ class ResultsFolder {
   CsvRow columns_;  // runs.csv's columns: this bench's, or a resumed older folder's
   std::ofstream runs_, series_, scopes_, micro_;
 };
+
+// A new folder under results/runs/ named by the second it starts
+// (YYYYMMDD-HHMMSS, "-2" for a second sweep in the same second), created
+// atomically: two sweeps never share one.
+std::filesystem::path claim_default_folder(const Paths& paths);
+// results/latest → `dir` (a folder of the default place; an explicit --out leaves it alone).
+void point_latest_at(const Paths& paths, const std::filesystem::path& dir);
 
 }  // namespace allocstamp

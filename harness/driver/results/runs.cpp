@@ -9,12 +9,14 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
-#include "errors.h"
+#include "model/errors.h"
+#include "run/machine.h"
 #include "keys.h"
-#include "results/fields.h"
-#include "results/input_file.h"
+#include "model/fields.h"
+#include "model/input_file.h"
 #include "results/meta.h"
 #include "key_names.h"
 
@@ -185,39 +187,6 @@ double RunsTable::extra_number(const CsvRow& row, const std::string& name) const
   return NAN;
 }
 
-namespace {
-const char* const kStatusNames[] = {"ok", "failed", "verify_failed", "crashed", "timeout", "skipped"};
-}  // namespace
-
-const char* status_name(Status status) { return kStatusNames[static_cast<int>(status)]; }
-
-bool parse_status(const std::string& word, Status& out) {
-  for (int i = 0; i < 6; ++i)
-    if (word == kStatusNames[i]) {
-      out = static_cast<Status>(i);
-      return true;
-    }
-  return false;
-}
-
-const char* kind_name(RunKind kind) {
-  switch (kind) {
-    case RunKind::timed: return "timed";
-    case RunKind::profiled: return "profiled";
-    case RunKind::simulated: return "simulated";
-  }
-  std::abort();
-}
-
-bool parse_kind(const std::string& word, RunKind& out) {
-  for (RunKind k : {RunKind::timed, RunKind::profiled, RunKind::simulated})
-    if (word == kind_name(k)) {
-      out = k;
-      return true;
-    }
-  return false;
-}
-
 bool from_simulated_runs(const std::string& key) {
   for (const contract::KeyInfo& k : contract::kKeys)
     if (k.name == key) return k.source == "simulator";
@@ -270,6 +239,25 @@ std::string reference_allocator(const std::vector<std::string>& allocators) {
   if (allocators.empty()) return "";
   bool glibc = std::find(allocators.begin(), allocators.end(), "glibc") != allocators.end();
   return glibc ? "glibc" : allocators.front();
+}
+
+// The folder's runs measured on a busy machine (machine.h busy_run), and the
+// runs whose machine state was measured at all, from runs.csv: a resumed
+// folder's earlier runs count, an older schema's (no such columns) do not.
+std::pair<int, int> busy_runs_of(const fs::path& dir) {
+  const RunsTable t = load_runs(dir, "results");
+  auto value = [&](const CsvRow& row, const char* column) {
+    const std::string& text = t.text(row, column);
+    return text.empty() ? std::numeric_limits<double>::quiet_NaN() : std::strtod(text.c_str(), nullptr);
+  };
+  int busy = 0, measured = 0;
+  for (const CsvRow& row : t.rows) {
+    const double others = value(row, keys::others_cpu_pct), steal = value(row, keys::steal_pct);
+    if (std::isnan(others) && std::isnan(steal)) continue;
+    ++measured;
+    busy += busy_run(others, steal) ? 1 : 0;
+  }
+  return {busy, measured};
 }
 
 }  // namespace allocstamp

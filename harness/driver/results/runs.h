@@ -4,27 +4,13 @@
 #pragma once
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "model/run.h"
 #include "results/csv.h"
 
 namespace allocstamp {
-
-// A run's status in runs.csv.
-enum class Status { ok, failed, verify_failed, crashed, timeout, skipped };
-const char* status_name(Status status);
-// False for a word that is not a status.
-bool parse_status(const std::string& word, Status& out);
-
-// A timed run preloads the allocator alone (its times are the ones
-// published); a profiled run preloads memprof in front of it (its memory
-// figures are); a simulated run preloads the allocator alone under valgrind's
-// callgrind, counting the measured phase's instructions and simulated cache
-// misses (its sim_* figures, and nothing else). Never mixed in one number.
-enum class RunKind { timed, profiled, simulated };
-const char* kind_name(RunKind kind);
-// False for a word that is not a kind.
-bool parse_kind(const std::string& word, RunKind& out);
 
 // Keys whose values come from timed runs: what bench and the workload
 // measure (times, wait4's peak RSS, the workload's own metrics). memprof's,
@@ -77,5 +63,9 @@ std::string reference_allocator(const std::vector<std::string>& allocators);
 // is not runs.csv of a schema this bench reads, lacks the key columns, or has
 // a row read_csv refuses or a field outside its unit's domain (fields.h).
 RunsTable load_runs(const std::filesystem::path& path, const std::string& role);
+
+// The folder's runs measured on a busy machine (run/machine.h busy_run), and
+// the runs whose machine state was measured at all: {busy, measured}, from runs.csv.
+std::pair<int, int> busy_runs_of(const std::filesystem::path& dir);
 
 }  // namespace allocstamp

@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <string>
 
-#include "errors.h"
+#include "model/errors.h"
 #include "key_names.h"
-#include "results/fields.h"
+#include "model/fields.h"
 
 namespace allocstamp {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/options.h"
+#include "model/options.h"
 #include "plan/plan.h"
 #include "cli/selection.h"
 

@@ -196,4 +196,13 @@ Finished ProcessExecutor::run(const Launch& launch) {
   return f;
 }
 
+Status status_of(const Finished& f) {
+  if (f.timed_out) return Status::timeout;
+  if (f.start_failed) return Status::failed;
+  if (f.signal) return Status::crashed;
+  if (f.exit_code == 0) return Status::ok;
+  if (f.exit_code == 3) return Status::verify_failed;
+  return Status::failed;
+}
+
 }  // namespace allocstamp

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "model/run.h"
+
 namespace allocstamp {
 
 struct Launch {
@@ -55,6 +57,9 @@ class ProcessExecutor : public Executor {
 };
 
 // SIGINT/SIGTERM: the running child is stopped and the sweep ends cleanly.
+// The status of a finished run: ok, failed, verify_failed, crashed, timeout.
+Status status_of(const Finished& f);
+
 void install_interrupt_handlers();
 bool interrupted();
 

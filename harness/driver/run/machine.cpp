@@ -15,8 +15,8 @@
 
 #include <hwloc.h>
 
-#include "run/program_output.h"
-#include "version.h"
+#include "model/program_output.h"
+#include "model/version.h"
 
 namespace allocstamp {
 

@@ -12,7 +12,7 @@
 #include <map>
 #include <sstream>
 
-#include "errors.h"
+#include "model/errors.h"
 #include "key_names.h"
 
 namespace allocstamp {

@@ -1,0 +1,64 @@
+// cell_summary.h — what each cell of a results folder says, computed once
+// for the terminal's tables, summary.csv, the figures, the report and its
+// findings: its time and peak RSS with their ratios to the reference and
+// standings, memprof's memory, aborts, bytes per element.
+#pragma once
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "model/statistics.h"
+#include "results/results_view.h"
+
+namespace allocstamp {
+
+// What a cell's runs say, from the one estimator (stats::log_estimate and
+// log_ratio): computed once for the terminal's table, summary.csv, the
+// figures, the report and its findings.
+// A measured phase shorter than this gets no faster/slower standing. One
+// allocator under two names, 10 runs each, 14 phases from 0.5 to 177 ms
+// (docs/results.md, "Too short to time"): the paired log ratio's spread was 30%
+// at 0.5 ms, 11-19% from 0.65 to 3 ms, 12-20% above; the one false "faster"
+// came at 2.07 ms, and the report that asked for this floor was a 1.25 ms
+// replay judged "8.157x slower". Such a cell says so and names the next size up.
+inline constexpr double kShortestTimedPhaseNs = 2e6;
+
+struct CellSummary {
+  const Cell* cell = nullptr;
+  std::string group, allocator;
+  int threads = 0;
+  int timed_runs = 0, profiled_runs = 0, simulated_runs = 0;  // ok runs of each kind
+  bool time_under_memprof = false;        // the cell had no timed run: its time is the profiled runs'
+  stats::LogEstimate time{};               // ns: geometric mean of the timed runs' times, 95% interval
+  stats::Ratio time_vs_reference{};        // over the reference allocator's, same group and threads
+  // "faster" or "slower" only when the ratio's interval leaves 1 out, else
+  // "indistinguishable"; "too short" when its or the reference's measured
+  // phase is under kShortestTimedPhaseNs; "reference"; "" when there is no ratio.
+  std::string standing;
+  stats::LogEstimate peak_rss_kb{};        // the timed runs' own peak RSS (wait4): geometric mean, 95% interval
+  stats::Ratio memory_vs_reference{};
+  std::string memory_standing;             // leaner, heavier, indistinguishable, reference, ""
+  double heap_peak_bytes = NAN, rss_kb = NAN, pss_kb = NAN;  // medians over the ok profiled runs
+  std::vector<double> abort_pct;           // every transactional run's abort rate (% of attempts)
+  double requested_per_element = NAN, rss_per_element = NAN;  // map workloads: medians over the profiled runs
+  int busy_runs = 0;                       // ok runs measured on a busy machine
+  // The simulated runs' estimated cycles (median) and their quotient by the
+  // reference allocator's, same group and threads: a cost model shown beside
+  // the time, never ranked by. NaN where there are none.
+  double sim_cycles = NAN, sim_cycles_vs_reference = NAN;
+  // A variant (allocator BASE:VARIANT) against its base's cell of the same group
+  // and threads, as the reference above; empty standings where there is none.
+  std::string base;
+  stats::Ratio time_vs_base{NAN, NAN, NAN}, memory_vs_base{NAN, NAN, NAN};
+  std::string base_standing, base_memory_standing;
+};
+// In the order of the cells (groups, then threads, then allocators).
+std::vector<CellSummary> summarize_cells(const ResultsView& view);
+// The order of every table: by threads, then by the time estimate (cells
+// without a time last). The ratio to the reference is the quotient of the
+// same estimates, so this order is the ratios' order.
+bool listed_before(const CellSummary& a, const CellSummary& b);
+// Median of the values that are not NaN (NaN when none).
+double median_of(const std::vector<double>& values);
+
+}  // namespace allocstamp

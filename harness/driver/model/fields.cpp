@@ -1,0 +1,90 @@
+// fields.cpp — the unit rules of fields.h.
+#include "model/fields.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+namespace allocstamp {
+
+namespace {
+
+// 2^64: no figure bench writes reaches it (584 years of ns, 16 EiB).
+constexpr double kLimit = 18446744073709551616.0;
+
+// A decimal: an optional '-' (when `sign`), digits, an optional fraction, an
+// optional exponent; strtod would also take "inf", "nan", "0x10" and spaces.
+bool is_decimal(const std::string& s, bool sign) {
+  std::size_t i = 0, n = s.size();
+  if (sign && i < n && s[i] == '-') ++i;
+  auto digits = [&] {
+    std::size_t from = i;
+    while (i < n && s[i] >= '0' && s[i] <= '9') ++i;
+    return i > from;
+  };
+  bool whole = digits();
+  bool fraction = false;
+  if (i < n && s[i] == '.') ++i, fraction = digits();
+  if (!whole && !fraction) return false;
+  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  return i == n;
+}
+
+bool below_limit(const std::string& s) {
+  const double v = std::strtod(s.c_str(), nullptr);
+  return std::isfinite(v) && std::fabs(v) < kLimit;
+}
+
+}  // namespace
+
+std::string name_problem(const std::string& name) {
+  if (name.empty()) return "an empty name";
+  if (name.size() > 100) return "a name of " + std::to_string(name.size()) + " characters (at most 100)";
+  if (name == "." || name == "..") return "the name '" + name + "' (a folder's)";
+  for (char c : name)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+          c == '+' || c == '-')) {
+      std::string shown;
+      for (char d : name) shown += (static_cast<unsigned char>(d) < 32 || d == 127) ? '?' : d;
+      return "the name '" + shown + "' holds a character other than letters, digits and ._+-";
+    }
+  return "";
+}
+
+std::string allocator_name_problem(const std::string& name) {
+  const std::size_t colon = name.find(':');
+  if (colon == std::string::npos) return name_problem(name);
+  if (name.size() > 100) return "a name of " + std::to_string(name.size()) + " characters (at most 100)";
+  if (std::string problem = name_problem(name.substr(0, colon)); !problem.empty()) return "its base: " + problem;
+  std::string variant = name.substr(colon + 1);
+  if (variant.empty()) return "the name '" + name + "' ends with ':' (a variant names its settings after it)";
+  for (char& c : variant)
+    if (c == ':' || c == '=') c = '_';  // allowed in a variant only
+  if (std::string problem = name_problem(variant); !problem.empty())
+    return "the variant '" + name.substr(colon + 1) + "': " + problem + " (and :=)";
+  return "";
+}
+
+bool is_count(const std::string& s) {
+  if (s.empty() || s.size() > 20 || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return false;
+  return s.size() < 20 || s <= "18446744073709551615";
+}
+
+std::string field_problem(std::string_view unit, const std::string& field) {
+  if (unit == "count" || unit == "bytes") {
+    if (!is_count(field)) return "'" + field + "' is not a whole number of " + std::string(unit) + " below 2^64";
+  } else if (unit == "ns" || unit == "kb" || unit == "byte_ns") {
+    if (!is_count(field) && (!is_decimal(field, false) || !below_limit(field)))
+      return "'" + field + "' is not a non-negative amount below 2^64";
+  } else if (unit == "number") {
+    if (!is_decimal(field, true) || !below_limit(field)) return "'" + field + "' is not a number of magnitude below 2^64";
+  }
+  return "";
+}
+
+}  // namespace allocstamp

@@ -1,0 +1,37 @@
+// format.h — the one number formatter of everything bench prints or writes:
+// printf-style text for people ("-" where there is no number), exact-enough
+// CSV text for programs ("" where there is none); and text wrapped to the
+// terminal's 120 columns.
+#pragma once
+#include <cstddef>
+#include <string>
+
+namespace allocstamp {
+
+// `v` through a printf format with one double conversion; "-" when v is NaN or infinite.
+std::string number_text(const char* format, double v);
+// A value for a CSV cell: %.10g, empty when NaN.
+std::string csv_number(double v);
+// A number in a figure's data file: six significant digits, "NaN" when there is none (gnuplot leaves it out).
+std::string data_number(double v);
+// A ratio with its 95% interval, "0.817 [0.790, 0.845]", three decimals: the
+// interval left out when it is unknown, "-" when the ratio is.
+std::string ratio_interval_text(double value, double low, double high);
+// Bytes as MiB with one decimal ("-" when unknown).
+std::string mib_text(double bytes);
+// A figure for a person, by its unit (keys.def's: bytes, ns, count, ...):
+// bytes in B, KiB, MiB or GiB ("12.3 MiB"), nanoseconds in ns, µs, ms or s,
+// counts with thousands separated ("1,234,567").
+std::string human_text(double v, const std::string& unit);
+
+// The width of every line bench prints (tables, wrapped text).
+constexpr std::size_t kTerminalWidth = 120;
+// `text`'s words (split at whitespace, joined by single spaces) in lines of at
+// most `width` bytes (so never more characters), every line after the first
+// starting with `indent` spaces; a word longer than a line stands alone.
+std::string wrap_words(const std::string& text, std::size_t width = kTerminalWidth, std::size_t indent = 0);
+
+// The local time now in strftime's `format` ("%Y-%m-%dT%H:%M:%S%z" for meta.json).
+std::string local_time_text(const char* format);
+
+}  // namespace allocstamp

@@ -1,0 +1,91 @@
+// run_one.cpp — one planned run made and judged (run_one.h).
+#include "run/run_one.h"
+
+#include <fstream>
+#include <iostream>
+
+#include "key_names.h"
+#include "keys.h"
+#include "run/environment.h"
+
+namespace allocstamp {
+
+namespace fs = std::filesystem;
+
+std::string measurement_problem(const Run& run, const Records& records, const fs::path& log) {
+  std::ifstream in(log);
+  std::string line;
+  while (std::getline(in, line))
+    if (line.find("cannot be preloaded") != std::string::npos) return "the allocator library was not preloaded: " + line;
+  if (!records.errors.empty()) return "the run's records are incomplete: " + records.errors.front().substr(1);
+  if (run.kind == RunKind::profiled && !records.has_memprof) return "memprof did not report (see the log)";
+  if (run.kind == RunKind::profiled && records.root_without_record)
+    return "the program's own process wrote no memprof record (" + std::to_string(records.processes) +
+           " process(es) it started did): its figures are not taken from theirs — a process killed by a signal, "
+           "or one that ends with a raw exit_group system call, leaves none; see its log";
+  if (records.has_memprof) {
+    auto format = records.memprof.find(keys::format);
+    std::string got = format == records.memprof.end() ? "none" : format->second;
+    if (got != std::to_string(contract::kRecordFormat))
+      return "memprof wrote record format " + got + ", this bench reads " + std::to_string(contract::kRecordFormat) +
+             ": rebuild libmemprof.so with this allocstamp ('make build')";
+  }
+  return "";
+}
+
+RunOutcome run_one(const Run& run, const Options& options, const Paths& paths, const Simulator& simulator,
+                   Executor& executor, const fs::path& dir, const fs::path& log_path) {
+  Launch launch;
+  launch.program = (paths.build / run.workload.binary).string();
+  launch.args = child_arguments(run, options);
+  launch.env = child_environment(run, options, paths);
+  if (run.kind == RunKind::profiled && !options.callsites.empty()) {
+    fs::create_directories(dir / "callsites");
+    launch.env.push_back("MEMPROF_SAMPLE_BYTES=" + options.callsites);
+    launch.env.push_back("MEMPROF_CALLSITES=" + (dir / "callsites" / (std::to_string(run.id) + ".txt")).string());
+  }
+  launch.log_path = log_path.string();
+  launch.timeout_seconds = options.timeout_seconds;
+  std::string simulated_out;
+  if (run.kind == RunKind::simulated) {
+    // valgrind in front; the program's own command after its options. About
+    // 50 times slower than natively: the timeout grows with it.
+    fs::create_directories(dir / "simulated");
+    simulated_out = (dir / "simulated" / (std::to_string(run.id) + ".callgrind")).string();
+    launch.env.push_back(simulated_padding(launch.env, launch.program, launch.args));
+    launch.args = simulated_arguments(simulated_out, !run.workload.contract, launch.program, launch.args);
+    launch.program = simulator.valgrind;
+    launch.fixed_addresses = true;
+    launch.timeout_seconds = options.timeout_seconds * kSimulatedTimeoutFactor;
+  }
+  RunOutcome outcome;
+  outcome.finished = executor.run(launch);
+  outcome.env = launch.env;
+  const Finished& f = outcome.finished;
+  if (f.interrupted) {
+    outcome.interrupted = true;
+    return outcome;
+  }
+  Status status = status_of(f);
+  if (f.start_failed) std::cerr << "error: " << f.error << "\n";
+  Records records = parse_records(f.records);
+  std::string simulation_problem;
+  if (status == Status::ok && run.kind == RunKind::simulated) {
+    records.simulated = read_simulation(simulated_out, simulation_problem);
+    if (simulation_problem.empty()) records.simulated[keys::sim_setup] = simulator.identity();
+  }
+  if (status == Status::ok) {
+    std::string problem = simulation_problem.empty() ? measurement_problem(run, records, launch.log_path)
+                                                     : simulation_problem;
+    if (!problem.empty()) {
+      status = Status::failed;
+      records.metrics["failure"] = "\"" + problem + "\"";
+      std::cerr << describe(run) << ": " << problem << "\n";
+    }
+  }
+  outcome.status = status;
+  outcome.records = std::move(records);
+  return outcome;
+}
+
+}  // namespace allocstamp

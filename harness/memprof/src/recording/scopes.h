@@ -1,0 +1,26 @@
+// scopes.h — named scopes on the calling thread (memprof_scope_begin/end) and
+// their totals per name, for the report (scopes.cpp).
+#pragma once
+#include <stdint.h>
+
+#include "recording/recorder.h"
+
+namespace memprof {
+
+constexpr uint32_t kMaxScopes = 64;
+
+struct ScopeReport {
+  const char* name;
+  uint64_t calls, allocs, bytes, duration_ns;
+  int64_t held;
+};
+
+void scope_begin(ThreadState& t, const char* name);
+void scope_end(ThreadState& t);
+uint32_t scope_totals(ScopeReport* out, uint32_t max);
+
+// Fork handlers hold this across fork (the name table's only lock).
+void scope_names_lock();
+void scope_names_unlock();
+
+}  // namespace memprof

@@ -1,0 +1,134 @@
+// totals.cpp — the process-wide view at exit and across threads' lives: the
+// counters of threads that ended, the load of the heap they left, the totals
+// the report and the public API read, and the reset of a forked child.
+#include "recording/totals.h"
+
+#include "recording/threads.h"
+
+namespace memprof {
+
+namespace {
+
+constinit Counters exited;  // counters of threads that ended, added atomically
+
+// The published heap of threads that ended keeps contributing to the load.
+struct Orphans {
+  double load_byte_ns;
+  int64_t published_req;
+  uint64_t last_ns;
+};
+constinit Orphans orphans{};  // under threads::lock()
+
+}  // namespace
+
+void merge_counters(ThreadState& t) {
+  publish(t);
+#define MEMPROF_COUNTER(name) __atomic_fetch_add(&exited.name, t.c.name, __ATOMIC_RELAXED);
+#include "recording/each_counter.inc"
+#undef MEMPROF_COUNTER
+  t.c = Counters{};
+}
+
+void count_unowned(uint64_t Counters::*counter, uint64_t v) {
+  __atomic_fetch_add(&(exited.*counter), v, __ATOMIC_RELAXED);
+}
+
+// A thread whose exit destructor already ran still allocates or frees (other
+// libraries' destructors run after memprof's): merge at once, load included.
+void merge_exited(ThreadState& t) {
+  merge_counters(t);
+  threads::lock();
+  fold_into_orphans(t, now_ns());
+  threads::unlock();
+}
+
+void fold_into_orphans(ThreadState& t, uint64_t now) {
+  if (now < orphans.last_ns) now = orphans.last_ns;
+  if (orphans.last_ns) orphans.load_byte_ns += double(orphans.published_req) * double(now - orphans.last_ns);
+  orphans.last_ns = now;
+  if (t.last_publish_ns && now > t.last_publish_ns)
+    t.load_byte_ns += double(t.published_req) * double(now - t.last_publish_ns);
+  orphans.load_byte_ns += t.load_byte_ns;
+  orphans.published_req += t.published_req;
+  t.load_byte_ns = 0;
+  t.published_req = 0;
+  t.last_publish_ns = now;
+}
+
+void reset_for_child(ThreadState& survivor) {
+  // Only the forking thread survives; its counters start again, and it owns
+  // every inherited block in the load integral.
+  exited = Counters{};
+  survivor.c = Counters{};
+  orphans = Orphans{};
+  survivor.load_byte_ns = 0;
+  survivor.published_req = shared.heap_req.load(std::memory_order_relaxed);
+  survivor.last_publish_ns = now_ns();
+  shared.peak_req.store(shared.heap_req.load() + survivor.local.req);
+  shared.peak_use.store(shared.heap_use.load() + survivor.local.use);
+  shared.peak_blocks.store(shared.heap_blocks.load() + survivor.local.blocks);
+  shared.peak_resets.fetch_add(1);
+}
+
+double load_until(uint64_t now) {
+  double load = orphans.load_byte_ns;
+  if (orphans.last_ns && now > orphans.last_ns)
+    load += double(orphans.published_req) * double(now - orphans.last_ns);
+  for (ThreadState* t = threads::first(); t; t = t->next) {
+    load += t->load_byte_ns;
+    if (t->last_publish_ns && now > t->last_publish_ns)
+      load += double(t->published_req) * double(now - t->last_publish_ns);
+  }
+  return load;
+}
+
+Totals collect(uint64_t now) {
+  Totals out{};
+  threads::lock();
+#define MEMPROF_COUNTER(name) out.c.name = __atomic_load_n(&exited.name, __ATOMIC_RELAXED);
+#include "recording/each_counter.inc"
+#undef MEMPROF_COUNTER
+  out.req_end = shared.heap_req.load();
+  out.use_end = shared.heap_use.load();
+  out.blocks_end = shared.heap_blocks.load();
+  for (ThreadState* t = threads::first(); t; t = t->next) {
+#define MEMPROF_COUNTER(name) out.c.name += __atomic_load_n(&t->c.name, __ATOMIC_RELAXED);
+#include "recording/each_counter.inc"
+#undef MEMPROF_COUNTER
+    out.req_end += t->local.req;
+    out.use_end += t->local.use;
+    out.blocks_end += t->local.blocks;
+  }
+  out.load_byte_ns = load_until(now);
+  threads::unlock();
+  out.req_peak = shared.peak_req.load() > out.req_end ? shared.peak_req.load() : out.req_end;
+  out.use_peak = shared.peak_use.load() > out.use_end ? shared.peak_use.load() : out.use_end;
+  out.blocks_peak = shared.peak_blocks.load() > out.blocks_end ? shared.peak_blocks.load() : out.blocks_end;
+  int n = threads::peak_alive();
+  out.peak_error_bytes = n > 1 ? uint64_t(n + 1) * uint64_t(shared.slack) : 0;
+  out.blocks_peak_error = n > 1 ? uint64_t(n + 1) * uint64_t(shared.block_slack) : 0;
+  return out;
+}
+
+int64_t current_requested() {
+  ThreadState& t = current_thread();
+  return shared.heap_req.load(std::memory_order_relaxed) + t.local.req;
+}
+
+int64_t peak_requested() {
+  ThreadState& t = current_thread();
+  int64_t p = shared.peak_req.load(std::memory_order_relaxed);
+  int64_t mine = shared.heap_req.load(std::memory_order_relaxed) + t.local_max.req;
+  return p > mine ? p : mine;
+}
+
+void reset_requested_peak() {
+  ThreadState& t = current_thread();
+  publish(t);
+  shared.peak_req.store(shared.heap_req.load());
+  shared.peak_use.store(shared.heap_use.load());
+  shared.peak_blocks.store(shared.heap_blocks.load());
+  shared.peak_resets.fetch_add(1);
+}
+
+}  // namespace memprof
