@@ -11,6 +11,7 @@
 #include <fstream>
 #include <functional>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "model/errors.h"
@@ -136,7 +137,7 @@ TEST_F(Figures, TimeIsNormalisedToGlibcWithIntervals) {
   FigurePlan plan = prepare();
   const Figure* f = find(plan, "time-t1");
   ASSERT_TRUE(f);
-  EXPECT_EQ(f->script, "heatmap");
+  EXPECT_EQ(f->script, "time");
   EXPECT_EQ(f->title, "Time relative to glibc, 1 thread (size tiny, ml_wt): geometric mean; * where the 95% CI leaves 1 out");
   EXPECT_EQ(var_of(*f, "xticsdef"), "'\"jemalloc\" 0, \"tbbmalloc\" 1'");
   const std::string rows = var_of(*f, "rows");
@@ -458,6 +459,38 @@ TEST_F(Figures, KernelCallsNoteNamesTheReferencesOwnWhereMeasured) {
   EXPECT_NE(jemalloc_reference.find("profiled runs' medians: jemalloc 5.33, tbbmalloc 2.67"), std::string::npos)
       << jemalloc_reference;
   EXPECT_EQ(jemalloc_reference.find("not measurable"), std::string::npos) << jemalloc_reference;
+}
+
+
+// Each kind's file and its script pair by name (time.cpp and time.gp), every
+// figure a kind makes is drawn by its kind's script, every script here is a
+// kind's or one that kinds' scripts load, and figures/README.md names every
+// kind with its file (issue 48).
+TEST(FigureKinds, EachFilePairsWithItsScriptAndTheReadmeNamesIt) {
+  const fs::path folder = fs::path(SOURCE_DIR) / "harness" / "driver" / "figures";
+  std::ifstream readme_file(folder / "README.md");
+  std::stringstream readme;
+  readme << readme_file.rdbuf();
+  std::set<std::string> scripts_of_kinds;
+  for (const FigureKind& kind : figure_kinds()) {
+    EXPECT_TRUE(fs::exists(folder / (kind.file + ".cpp"))) << kind.name << ": no " << kind.file << ".cpp";
+    EXPECT_TRUE(fs::exists(folder / (kind.file + ".gp"))) << kind.name << ": no " << kind.file << ".gp beside " << kind.file << ".cpp";
+    EXPECT_NE(readme.str().find("`" + kind.file + ".cpp` (" + kind.name), std::string::npos)
+        << "figures/README.md does not name the kind " << kind.name << " as `" << kind.file << ".cpp` (" << kind.name << " ...)";
+    scripts_of_kinds.insert(kind.file + ".gp");
+  }
+  for (const auto& entry : fs::directory_iterator(folder)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() != ".gp" || scripts_of_kinds.count(name)) continue;
+    bool loaded = false;  // a shared script: some kind's script loads it
+    for (const std::string& script : scripts_of_kinds) {
+      std::ifstream in(folder / script);
+      std::stringstream text;
+      text << in.rdbuf();
+      loaded = loaded || text.str().find("load '" + name + "'") != std::string::npos;
+    }
+    EXPECT_TRUE(loaded) << name << " is no kind's script, and no kind's script loads it";
+  }
 }
 
 }  // namespace

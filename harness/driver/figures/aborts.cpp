@@ -1,4 +1,4 @@
-// aborts.cpp — the figure kind "abort": the transactions' abort rate per thread count (bars.gp).
+// aborts.cpp — the figure kind "aborts": the transactions' abort rate per thread count (aborts.gp: bars).
 #include "figures/figure_kit.h"
 
 namespace allocstamp::figures {
@@ -31,7 +31,7 @@ void abort_figures(FigureMaker& make) {
       make.skip(name, "no transaction attempt aborted at " + threads_text(t));
       continue;
     }
-    Figure f = make.figure(name, "bars",
+    Figure f = make.figure(name,
                       "Abort rate of transactions, " + threads_text(t) + make.context(bars.rows) + ": median, lowest and highest run",
                       "Each bar is the share of an allocator's transaction attempts that aborted (1 - commits/attempts): "
                       "the median run's, its whisker from the lowest to the highest run's, so a tall bar of one run "

@@ -1,7 +1,7 @@
 # bars.gp — clustered bars: one cluster per row of datafile (its first column
 # labels it), one bar per series; with errorbars = 1 each series is three
-# columns (value, low, high). NaN leaves a bar out. Used for the memory ladder,
-# bytes per element, time per insert and abort rates. Ratios (errorbars with a
+# columns (value, low, high). NaN leaves a bar out. Not a kind's own script:
+# aborts.gp, ladder.gp, mechanisms.gp, elements.gp and micro.gp load it. Ratios (errorbars with a
 # refline at 1) are drawn as points with their intervals on a log scale
 # instead, where 1/2 and 2 lie equally far from 1, and a bar's length would
 # mean nothing.

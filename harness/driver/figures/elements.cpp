@@ -1,4 +1,4 @@
-// elements.cpp — the figure kind "element": the map workloads: bytes and time per element (bars.gp).
+// elements.cpp — the figure kind "bytes-per-element": the map workloads: bytes and time per element (elements.gp: bars).
 #include "figures/figure_kit.h"
 #include "key_names.h"
 
@@ -79,7 +79,7 @@ void element_figures(FigureMaker& make) {
       bars.rows.push_back(c);
       bars.values.push_back(row);
     }
-    Figure f = make.figure("bytes-per-element", "bars", "Bytes per element under " + allocators[0] + threads + make.context(containers),
+    Figure f = make.figure("bytes-per-element", "Bytes per element under " + allocators[0] + threads + make.context(containers),
                       "For each container: requested, usable and resident (RSS, less the RSS before the fill) " + how +
                           "." + make.runs_text(false, containers, 0));
     f.notes = notes;
@@ -101,7 +101,7 @@ void element_figures(FigureMaker& make) {
         bars.rows.push_back(c);
         bars.values.push_back(row);
       }
-      Figure f = make.figure("bytes-per-element-" + m.file, "bars", "Bytes per element, " + m.title + threads + make.context(containers),
+      Figure f = make.figure("bytes-per-element-" + m.file, "Bytes per element, " + m.title + threads + make.context(containers),
                         "For each container, one bar per allocator: " + m.title + " " + how + "." +
                             make.runs_text(false, containers, 0));
       if (m.key == kRssPerElement && !no_rss.empty()) f.notes.push_back(no_rss_note(no_rss));
@@ -126,7 +126,7 @@ void element_figures(FigureMaker& make) {
     bars.rows.push_back(c);
     bars.values.push_back(row);
   }
-  Figure f = make.figure("insert-time", "bars", "Time per inserted element" + threads + make.context(inserts) + ": median, ns",
+  Figure f = make.figure("insert-time", "Time per inserted element" + threads + make.context(inserts) + ": median, ns",
                     "For each container, one bar per allocator: the measured phase's time divided by the elements "
                     "inserted, the median over the repetitions, whiskers at the fastest and slowest run." +
                         make.runs_text(true, inserts, 0));

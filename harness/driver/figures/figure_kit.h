@@ -196,8 +196,8 @@ struct FigureMaker {
   }
 
 
-  Figure figure(const std::string& name, const std::string& script, const std::string& title,
-                const std::string& caption) {
+  // A figure of the kind being made, drawn by its script.
+  Figure figure(const std::string& name, const std::string& title, const std::string& caption) {
     Figure f;
     f.name = file_stem(name);
     f.script = script;
@@ -243,7 +243,7 @@ struct FigureMaker {
     add(std::move(f), text.str());
   }
 
-  // A grid of ratios through heatmap.gp: rows (top to bottom) by columns,
+  // A grid of ratios for time.gp: rows (top to bottom) by columns,
   // each cell's ratio and whether its interval leaves 1 out; NaN leaves a
   // cell blank.
   void add_heatmap(Figure f, const std::vector<std::string>& rows, const std::vector<std::string>& cols,
@@ -321,6 +321,7 @@ struct FigureMaker {
   const std::vector<CellSummary>& cells;
   Index index;
   fs::path data_dir;
+  std::string script;  // the kind being made: its file's stem, whose .gp draws its figures (figures.cpp sets it)
   std::string size;
   std::set<std::string> tms;
   std::map<std::string, std::set<std::string>> group_tms;

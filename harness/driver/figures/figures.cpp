@@ -1,7 +1,7 @@
 // figures.cpp — the table of figure kinds, in the order the report shows
 // them, and prepare_figures, which runs each kind. A new figure is one file
-// here with its function (and a .gp beside it when no script draws it yet)
-// plus one line of this table.
+// here with its function and its .gp beside it (of the same name), plus one
+// line of this table.
 #include "figures/figures.h"
 
 #include "figures/figure_kit.h"
@@ -29,22 +29,22 @@ struct KindEntry {
 
 const std::vector<KindEntry>& kind_table() {
   static const std::vector<KindEntry> table = {
-      {{"time", {"time-t"}, {"heatmap"}, "time relative to the reference allocator, every workload at once, per thread count (a heatmap)"},
+      {{"time", {"time-t"}, "time", "time relative to the reference allocator, every workload at once, per thread count (a heatmap)"},
        figures::time_figures},
-      {{"speedup", {"speedup-"}, {"speedup"}, "each allocator's speedup over its fewest threads, per workload"},
+      {{"speedup", {"speedup-"}, "speedup", "each allocator's speedup over its fewest threads, per workload"},
        figures::speedup_figures},
-      {{"aborts", {"aborts-t"}, {"bars"}, "the transactions' abort rate, per thread count"}, figures::abort_figures},
-      {{"memory", {"memory-"}, {"bars"}, "the memory ladder of each workload: requested, usable, heap, RSS, PSS"},
+      {{"aborts", {"aborts-t"}, "aborts", "the transactions' abort rate, per thread count"}, figures::abort_figures},
+      {{"memory", {"memory-"}, "ladder", "the memory ladder of each workload: requested, usable, heap, RSS, PSS"},
        figures::ladder_figures},
-      {{"mechanisms", {"mechanisms-"}, {"bars"},
+      {{"mechanisms", {"mechanisms-"}, "mechanisms",
         "each allocator's time beside its measured mechanisms (system-time share, faults, switches, transaction attempts), as ratios to the reference"},
        figures::mechanism_figures},
-      {{"series", {"series-"}, {"series"}, "memory over time (series.csv)"}, figures::series_figures},
-      {{"regions", {"regions-"}, {"regions"}, "allocations and frees by region"}, figures::region_figures},
-      {{"bytes-per-element", {"bytes-per-element", "insert-time"}, {"bars"},
+      {{"series", {"series-"}, "series", "memory over time (series.csv)"}, figures::series_figures},
+      {{"regions", {"regions-"}, "regions", "allocations and frees by region"}, figures::region_figures},
+      {{"bytes-per-element", {"bytes-per-element", "insert-time"}, "elements",
         "the map workloads: bytes and time per element"},
        figures::element_figures},
-      {{"micro", {"micro"}, {"ladder", "bars"}, "the micro-benchmarks' times"},
+      {{"micro", {"micro"}, "micro", "the micro-benchmarks' times"},
        figures::micro_figures},
   };
   return table;
@@ -73,7 +73,10 @@ std::string gnuplot_string(const std::string& text) {
 
 FigurePlan prepare_figures(const ResultsView& view, const std::vector<CellSummary>& cells) {
   figures::FigureMaker make(view, cells);
-  for (const KindEntry& e : kind_table()) e.prepare(make);
+  for (const KindEntry& e : kind_table()) {
+    make.script = e.kind.file;  // every figure of the kind is drawn by its own script
+    e.prepare(make);
+  }
   return std::move(make.plan);
 }
 

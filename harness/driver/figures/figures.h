@@ -21,7 +21,7 @@ namespace allocstamp {
 
 struct Figure {
   std::string name;    // file stem under figures/: name.png and name.svg
-  std::string script;  // harness/driver/figures/<script>.gp draws it
+  std::string script;  // harness/driver/figures/<script>.gp draws it: its kind's file
   std::string title, caption;
   std::string group;   // the one workload group it shows; empty when it spans several
   std::vector<std::pair<std::string, std::string>> vars;  // gnuplot variable, expression
@@ -29,12 +29,15 @@ struct Figure {
 };
 
 // A kind of figure, one file in harness/driver/figures/ (the table is in
-// figures.cpp): the names its figures start with, the gnuplot scripts that
-// draw them (harness/driver/figures/<script>.gp), and what it shows.
+// figures.cpp): the names its figures start with, its file and script, and
+// what it shows.
 struct FigureKind {
   std::string name;
   std::vector<std::string> prefixes;
-  std::vector<std::string> scripts;
+  // The kind's file here, <file>.cpp, and the gnuplot script that draws every
+  // figure of the kind, <file>.gp beside it (which may load the shared
+  // bars.gp and common.gp).
+  std::string file;
   std::string what;
 };
 // Every kind, in the order prepare_figures makes them (and the report shows them).

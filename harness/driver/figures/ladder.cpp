@@ -1,4 +1,4 @@
-// ladder.cpp — the figure kind "ladder": the memory ladder per workload: requested, usable, heap, RSS, PSS, what the allocator holds (bars.gp).
+// ladder.cpp — the figure kind "memory": the memory ladder per workload: requested, usable, heap, RSS, PSS, what the allocator holds (ladder.gp: bars).
 #include "figures/figure_kit.h"
 #include "key_names.h"
 
@@ -45,7 +45,7 @@ void ladder_figures(FigureMaker& make) {
       bars.values.push_back(row);
     }
     bars.errorbars = true;
-    Figure f = make.figure(name, "bars", "Memory of " + group + " at " + threads_text(t) + make.context({group}) + ": median, MiB",
+    Figure f = make.figure(name, "Memory of " + group + " at " + threads_text(t) + make.context({group}) + ": median, MiB",
                       "For each allocator, left to right: the peak of live requested bytes, the peak of live usable "
                       "bytes (with the allocator's rounding), the bytes the allocator holds resident (the resident "
                       "pages of the mappings it made, measured by memprof; see the notes for any it reports itself) and "

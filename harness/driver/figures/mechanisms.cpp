@@ -1,7 +1,7 @@
 // mechanisms.cpp — the figure kind "mechanisms": per workload, at its most
 // threads, each allocator's time beside what it made the kernel and the TM
 // runtime do, all as ratios to the reference allocator with their 95%
-// intervals (bars.gp, a line at 1): the mechanism table of the findings
+// intervals (mechanisms.gp: bars, a line at 1): the mechanism table of the findings
 // (analysis/mechanisms.h) drawn. Kernel calls per 1,000 allocations go in the
 // notes: the reference (glibc) has none measured to divide by.
 #include "figures/figure_kit.h"
@@ -85,7 +85,7 @@ void mechanism_figures(FigureMaker& make) {
       } else {
         bars.series.insert(bars.series.begin(), kSeries[s].label);
       }
-    Figure f = make.figure(name, "bars",
+    Figure f = make.figure(name,
                            "Time and its mechanisms, " + group + " at " + threads_text(t) + make.context({group}) +
                                ": ratio to " + cells.reference + ", 95% CI",
                            "For each allocator, its time and what it made the kernel and the TM runtime do, each as "

@@ -1,4 +1,4 @@
-// micro.cpp — the figure kind "micro": the micro-benchmarks' times (ladder.gp and bars.gp).
+// micro.cpp — the figure kind "micro": the micro-benchmarks' times (micro.gp: lines, and bars through bars.gp).
 #include "figures/figure_kit.h"
 #include "key_names.h"
 
@@ -49,7 +49,7 @@ void micro_figures(FigureMaker& make) {
         }
         text << '\n';
       }
-      Figure f = make.figure("micro-ladder-t" + std::to_string(t), "ladder",
+      Figure f = make.figure("micro-ladder-t" + std::to_string(t),
                         "malloc + free by size, " + threads_text(int(t)) + ": geometric mean ns per pair",
                         "Each line is an allocator: Google Benchmark's time for one malloc and its free, by the block's "
                         "size (both axes logarithmic), geometric mean over the repetitions of the timed runs, with its "
@@ -73,10 +73,11 @@ void micro_figures(FigureMaker& make) {
       bars.values.push_back(row);
     }
     if (bars.rows.empty()) continue;
-    Figure f = make.figure("micro-others-t" + std::to_string(t), "bars",
+    Figure f = make.figure("micro-others-t" + std::to_string(t),
                       "Micro-benchmarks relative to " + make.reference_text() + ", " + threads_text(int(t)) + ": geometric mean, 95% CI",
                       "Each bar is an allocator's geometric-mean time per operation of the benchmark over " + make.view.cells.reference +
                           "'s (timed runs' repetitions), with a 95% interval; below the dashed line at 1 is faster.");
+    set_text(f, "chart", "bars");  // micro.gp draws these through bars.gp
     make.add_bars(std::move(f), bars, "time / " + make.view.cells.reference + "'s (lower is faster)", "no micro-benchmark with a reference run");
   }
 }

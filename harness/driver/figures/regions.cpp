@@ -62,7 +62,7 @@ void region_figures(FigureMaker& make) {
       for (double v : values[i]) text << ' ' << num(v / scale);
       text << '\n';
     }
-    Figure f = make.figure(name, "regions", "Allocations and frees by region, " + group + ", " + threads_text(t) + make.context({group}) + ": median",
+    Figure f = make.figure(name, "Allocations and frees by region, " + group + ", " + threads_text(t) + make.context({group}) + ": median",
                       std::string(identical ? "Left the allocation calls and right the frees, the same under every "
                                               "allocator (the program's own calls), "
                                             : "Left the allocation calls and right the frees of each allocator's runs, ") +

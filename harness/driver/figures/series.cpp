@@ -71,7 +71,7 @@ void series_figures(FigureMaker& make) {
       names += (names.empty() ? "" : " ") + line.allocator;
     }
     std::string which = reps.size() == 1 ? "rep " + *reps.begin() : "one run each";
-    Figure f = make.figure(name, "series", "Memory over time, " + group + ", " + threads_text(t) + make.context({group}) + ": " + which,
+    Figure f = make.figure(name, "Memory over time, " + group + ", " + threads_text(t) + make.context({group}) + ": " + which,
                       "Solid lines are each allocator's RSS and dashed lines the live requested heap (the maximum "
                       "since the previous point, as memprofile draws it), against seconds since the process started; "
                       "the gap between them is what the allocator and the process hold beyond the program's data.");

@@ -1,6 +1,6 @@
 // time.cpp — the figure kind "time": every workload's time relative to the
 // reference allocator at once, per thread count: a heatmap of workloads x
-// allocators (heatmap.gp), colour the log of the ratio, its value printed.
+// allocators (time.gp), colour the log of the ratio, its value printed.
 #include "figures/figure_kit.h"
 
 namespace allocstamp::figures {
@@ -37,7 +37,7 @@ void time_figures(FigureMaker& make) {
     }
     if (rows.empty()) continue;
     std::string ref = make.reference_text();
-    Figure f = make.figure("time-t" + std::to_string(t), "heatmap",
+    Figure f = make.figure("time-t" + std::to_string(t),
                            "Time relative to " + ref + ", " + threads_text(t) + make.context(rows) +
                                ": geometric mean; * where the 95% CI leaves 1 out",
                            "Each cell is an allocator's geometric-mean time for the workload at " + threads_text(t) +

@@ -1,4 +1,4 @@
-# heatmap.gp — a grid of ratios: one row per workload, one column per
+# time.gp — time relative to the reference (time.cpp), as a grid of ratios: one row per workload, one column per
 # allocator, each cell coloured by the ratio's log (blue below 1, red above,
 # white at 1; clamped at 1/4 and 4) with its value printed, and '*' after it
 # where the 95% interval leaves 1 out. Readable at 40+ rows, unlike bars.
