@@ -25,7 +25,6 @@ const char* standing_word(const stats::Ratio& r, const char* below, const char* 
 
 }  // namespace
 
-double median_of(const std::vector<double>& values) { return stats::summarize(values).median; }
 
 std::vector<CellSummary> summarize_cells(const ResultsView& view) {
   const Cells& cells = view.cells;
@@ -42,19 +41,19 @@ std::vector<CellSummary> summarize_cells(const ResultsView& view) {
       if (t.kind(*r) == RunKind::profiled) ++c.profiled_runs;
       if (t.kind(*r) == RunKind::simulated) ++c.simulated_runs;
     }
-    c.sim_cycles = median_of(cells.values(cell, keys::sim_cycles_count));
+    c.sim_cycles = stats::median(cells.values(cell, keys::sim_cycles_count));
     c.time_under_memprof = !cell.timed && c.profiled_runs > 0;
     c.time = cells.estimate(cell, "time");
     c.peak_rss_kb = cells.estimate(cell, keys::maxrss_kb);
-    c.heap_peak_bytes = median_of(cells.values(cell, keys::heap_requested_peak_bytes));
-    c.rss_kb = median_of(cells.values(cell, keys::rss_kb));
-    c.pss_kb = median_of(cells.values(cell, keys::pss_kb));
+    c.heap_peak_bytes = stats::median(cells.values(cell, keys::heap_requested_peak_bytes));
+    c.rss_kb = stats::median(cells.values(cell, keys::rss_kb));
+    c.pss_kb = stats::median(cells.values(cell, keys::pss_kb));
     for (const CsvRow* r : cells.serving(cell, keys::tx_attempts_count)) {
       const double attempts = t.number(*r, keys::tx_attempts_count), commits = t.number(*r, keys::tx_commits_count);
       if (attempts > 0 && std::isfinite(commits)) c.abort_pct.push_back(100.0 * (1.0 - commits / attempts));
     }
-    c.requested_per_element = median_of(cells.values(cell, kRequestedPerElement));
-    c.rss_per_element = median_of(cells.values(cell, kRssPerElement));
+    c.requested_per_element = stats::median(cells.values(cell, kRequestedPerElement));
+    c.rss_per_element = stats::median(cells.values(cell, kRssPerElement));
     c.busy_runs = cells.busy_runs(cell);
     out.push_back(std::move(c));
   }
@@ -76,7 +75,7 @@ std::vector<CellSummary> summarize_cells(const ResultsView& view) {
     }
     const Cell* ref = cells.find(c.group, c.threads, cells.reference);
     if (!ref) continue;
-    c.sim_cycles_vs_reference = c.sim_cycles / median_of(cells.values(*ref, keys::sim_cycles_count));
+    c.sim_cycles_vs_reference = c.sim_cycles / stats::median(cells.values(*ref, keys::sim_cycles_count));
     if (ref == c.cell) {
       if (c.time.n > 0) c.standing = "reference";
       if (c.peak_rss_kb.n > 0) c.memory_standing = "reference";

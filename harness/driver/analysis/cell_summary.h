@@ -58,7 +58,5 @@ std::vector<CellSummary> summarize_cells(const ResultsView& view);
 // without a time last). The ratio to the reference is the quotient of the
 // same estimates, so this order is the ratios' order.
 bool listed_before(const CellSummary& a, const CellSummary& b);
-// Median of the values that are not NaN (NaN when none).
-double median_of(const std::vector<double>& values);
 
 }  // namespace allocstamp

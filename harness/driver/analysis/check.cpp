@@ -192,7 +192,6 @@ double most_threads_alive(const Side& side, const Cell& cell) {
   return v.empty() ? 0 : *std::max_element(v.begin(), v.end());
 }
 
-double median(const std::vector<double>& v) { return stats::summarize(v).median; }
 
 std::string statuses(const Cell& c) {
   std::string out;
@@ -242,7 +241,7 @@ std::string judge_within(const std::vector<double>& vb, const std::vector<double
                          CheckRow& r) {
   const double limit = r.threshold / 100.0 + kEpsilon;
   r.base = vb.front();
-  r.cur = median(vc);
+  r.cur = stats::median(vc);
   const auto [cur_lo, cur_hi] = std::minmax_element(vc.begin(), vc.end());
   if (check_measured::relative_change(*cur_hi, hi) > limit) r.verdict = Verdict::regressed, r.cur = *cur_hi;
   else if (check_measured::relative_change(*cur_lo, lo) < -limit) r.verdict = Verdict::improved, r.cur = *cur_lo;
@@ -583,7 +582,7 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
           r.verdict = Verdict::missing;
           r.note = vc.empty() ? "no simulated runs in the current runs" : "no simulated runs in the baseline";
         } else {
-          check_repeatable::judge(vb, vc, simulated_miss_slack(rule->name, median(values_of(base, b, keys::sim_cycles_count))),
+          check_repeatable::judge(vb, vc, simulated_miss_slack(rule->name, stats::median(values_of(base, b, keys::sim_cycles_count))),
                                   r);
           if (!note.empty()) r.note = r.note.empty() ? note : note + "; " + r.note;
           if (sim_differ) r.note += std::string(r.note.empty() ? "" : "; ") + "simulated differently (allowed)";
@@ -640,8 +639,8 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
           CheckRow r = new_row(c.id, rule->name, Comparison::exact);
           r.n_base = vb.size();
           r.n_cur = vc.size();
-          r.base = median(vb);
-          r.cur = vc.empty() ? kNaN : median(vc);
+          r.base = stats::median(vb);
+          r.cur = vc.empty() ? kNaN : stats::median(vc);
           r.verdict = Verdict::unrepeatable;
           r.note = "the baseline's repetitions differ (" + spread +
                    "): a count at one thread must repeat exactly; re-record the baseline, or find what made it vary";

@@ -18,7 +18,6 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kEpsilon = 1e-9;  // (105 - 100) / 100 is a hair above 0.05
 
-double median(const std::vector<double>& v) { return stats::summarize(v).median; }
 
 }  // namespace
 
@@ -57,7 +56,7 @@ std::string drift_group(const std::string& metric) {
 // here (ok). True when the row waits for decide_measured.
 double center(const std::vector<double>& values) {
   const bool positive = !values.empty() && std::all_of(values.begin(), values.end(), [](double x) { return x > 0; });
-  return positive ? stats::log_estimate(values).center : median(values);
+  return positive ? stats::log_estimate(values).center : stats::median(values);
 }
 
 bool prepare(const std::vector<double>& vb, const std::vector<double>& vc, CheckRow& r) {
@@ -127,7 +126,7 @@ void decide(std::vector<CheckRow>& rows, const std::vector<Measured>& measured, 
   std::map<std::string, double> shift;
   for (auto& [group, ratios] : log_ratios) {
     if (ratios.size() < kDriftMinCells) continue;
-    shift[group] = median(ratios);
+    shift[group] = stats::median(ratios);
     char text[200];
     std::snprintf(text, sizeof text,
                   "time drift: %s is %+.1f%% in the current runs across %zu cells (median); each cell's %s is "

@@ -129,14 +129,13 @@ struct Row {
   stats::MedianInterval interval;
 };
 
-double median(const std::vector<double>& v) { return stats::summarize(v).median; }
 
 Row summarise(const std::string& allocator, const std::string& mode, const std::vector<double>& without,
               const std::vector<double>& reference, const std::vector<double>& with) {
   std::vector<double> ratios;
   for (std::size_t i = 0; i < with.size(); ++i) ratios.push_back(with[i] / reference[i]);
   double lo = *std::min_element(ratios.begin(), ratios.end()), hi = *std::max_element(ratios.begin(), ratios.end());
-  return {allocator, mode, ratios.size(), median(without), median(with), median(ratios), lo, hi,
+  return {allocator, mode, ratios.size(), stats::median(without), stats::median(with), stats::median(ratios), lo, hi,
           stats::median_interval(ratios)};
 }
 

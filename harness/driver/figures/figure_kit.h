@@ -102,7 +102,7 @@ class Index {
     return values_by(group, threads, allocator, key, [&](const CsvRow& r) { return cells_.value(r, key); });
   }
   double median_of(const std::string& group, int threads, const std::string& allocator, const std::string& key) const {
-    return allocstamp::median_of(values_of(group, threads, allocator, key));
+    return stats::median(values_of(group, threads, allocator, key));
   }
   const RunsTable& table() const { return *view_.table; }
 
@@ -147,7 +147,7 @@ inline Value ratio_bar(const stats::Ratio& r) {
 inline Value spread_bar(const std::vector<double>& values) {
   if (values.empty()) return {};
   const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
-  return {median_of(values), *lo, *hi};
+  return {stats::median(values), *lo, *hi};
 }
 
 // A clustered bar chart: one cluster per row, one bar per series (bars.gp).

@@ -72,6 +72,8 @@ Summary summarize(std::span<const double> values) {
   return {n, mean, median, stddev, ci_low, ci_high};
 }
 
+double median(std::span<const double> values) { return summarize(values).median; }
+
 std::vector<std::size_t> mad_outliers(std::span<const double> values,
                                       double threshold) {
   std::vector<std::size_t> outliers;

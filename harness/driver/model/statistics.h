@@ -20,6 +20,8 @@ struct Summary {
 // NaN interval. Otherwise the two-pass sample stddev (divisor n - 1) and the
 // interval mean ± t(0.975, n - 1) * stddev / sqrt(n).
 Summary summarize(std::span<const double> values);
+// The median of the values that are not NaN (NaN when none): summarize's.
+double median(std::span<const double> values);
 
 // Two-sided 95% Student t critical value for `dof` degrees of freedom
 // (Boost.Math's Student t quantile); dof 0 -> NaN.
