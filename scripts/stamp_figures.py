@@ -9,6 +9,8 @@ import subprocess
 import tempfile
 import time
 
+from contract_keys import KEYS
+
 SIZES = ("small", "large")
 
 # The original's arguments per app and size (from each app's README in STAMP;
@@ -43,10 +45,11 @@ HIST_BINS = ("le16", "le32", "le48", "le64", "le96", "le128", "le256", "le512", 
 # The figures compared, in the CSV's order. frees are those made by the end of
 # the measured phase (STAMP's phase is the whole run; ours end theirs before
 # freeing what STAMP never frees), so: allocations minus blocks live then.
-FIGURES = ("allocs_count", "frees_count", "requested_bytes", "requested_peak_bytes", "live_blocks_peak_count",
-           "tx_count", "allocs_tx_count", "frees_tx_count", "requested_tx_bytes") + tuple(
-               "size_%s_count" % b for b in HIST_BINS)
-COLUMNS = ("app", "size") + FIGURES + ("live_blocks_end_count", "time_s")
+# A figure that is a key of memprof's record takes the key's name.
+FIGURES = ("allocs_count", "frees_count", "requested_bytes", "requested_peak_bytes", KEYS.live_blocks_peak_count,
+           "tx_count", KEYS.allocs_tx_count, KEYS.frees_tx_count, KEYS.requested_tx_bytes) + tuple(
+               KEYS.named("size_%s_count" % b) for b in HIST_BINS)
+COLUMNS = ("app", "size") + FIGURES + (KEYS.live_blocks_end_count, "time_s")
 
 
 def read_record(text):
@@ -69,24 +72,26 @@ def figures_of(record, tx_count):
     that is the block libitm allocates to register the binary's transactional
     clones, live from before main to exit (memprof counts it as libitm's, not
     the program's); STAMP's sequential build has none."""
-    allocs = sum(record["allocs_%s_count" % r] for r in ("seq", "par", "tx"))
-    runtime_blocks = record.get("allocs_tm_internal_count", 0)
-    runtime_bytes = record.get("requested_tm_internal_bytes", 0)
-    live_end = record["live_blocks_phase_end_count"] - runtime_blocks
+    allocs = sum(record[k] for k in (KEYS.allocs_seq_count, KEYS.allocs_par_count, KEYS.allocs_tx_count))
+    runtime_blocks = record.get(KEYS.allocs_tm_internal_count, 0)
+    runtime_bytes = record.get(KEYS.requested_tm_internal_bytes, 0)
+    live_end = record[KEYS.live_blocks_phase_end_count] - runtime_blocks
     f = {
         "allocs_count": allocs,
         "frees_count": allocs - live_end,
-        "requested_bytes": sum(record["requested_%s_bytes" % r] for r in ("seq", "par", "tx")),
-        "requested_peak_bytes": record["heap_requested_peak_bytes"] - runtime_bytes,
-        "live_blocks_peak_count": record["live_blocks_peak_count"] - runtime_blocks,
+        "requested_bytes": sum(record[k] for k in (KEYS.requested_seq_bytes, KEYS.requested_par_bytes,
+                                                   KEYS.requested_tx_bytes)),
+        "requested_peak_bytes": record[KEYS.heap_requested_peak_bytes] - runtime_bytes,
+        KEYS.live_blocks_peak_count: record[KEYS.live_blocks_peak_count] - runtime_blocks,
         "tx_count": tx_count,
-        "allocs_tx_count": record["allocs_tx_count"],
-        "frees_tx_count": record["frees_tx_count"],
-        "requested_tx_bytes": record["requested_tx_bytes"],
-        "live_blocks_end_count": live_end,
+        KEYS.allocs_tx_count: record[KEYS.allocs_tx_count],
+        KEYS.frees_tx_count: record[KEYS.frees_tx_count],
+        KEYS.requested_tx_bytes: record[KEYS.requested_tx_bytes],
+        KEYS.live_blocks_end_count: live_end,
     }
     for b in HIST_BINS:
-        f["size_%s_count" % b] = record["size_%s_count" % b]
+        size = KEYS.named("size_%s_count" % b)
+        f[size] = record[size]
     return f
 
 

@@ -14,6 +14,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import stamp_figures as sf  # noqa: E402  (the memprof record reader and the profiled run)
+from contract_keys import KEYS  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 PROGRAMS_DIR = os.path.join(ROOT, "workloads", "stress", "reference", "programs")
@@ -24,9 +25,9 @@ TIME_UNITS = ("seconds", "milliseconds", "ops_per_s", "wall")
 # The figures compared, in the CSV's order: whole-process totals (memprof's
 # seq + par + tx; an original marks no regions, so all of its are seq) from
 # memprof's start to exit, startup allocations of the shared libraries left out
-# on both sides.
-FIGURES = ("allocs_count", "frees_count", "requested_bytes", "reallocs_count", "requested_peak_bytes",
-           "live_blocks_peak_count") + tuple("size_%s_count" % b for b in sf.HIST_BINS)
+# on both sides. A figure that is a key of memprof's record takes the key's name.
+FIGURES = ("allocs_count", "frees_count", "requested_bytes", KEYS.reallocs_count, "requested_peak_bytes",
+           KEYS.live_blocks_peak_count) + tuple(KEYS.named("size_%s_count" % b) for b in sf.HIST_BINS)
 COLUMNS = ("program", "threads", "figure", "value", "min", "max")
 
 # Peaks exact with any number of threads: every thread publishes each change
@@ -306,17 +307,19 @@ def compile_original(spec, mimalloc_bench, out_dir):
 
 def figures_of(record):
     """The compared figures of one memprof record."""
-    total = lambda what, unit: sum(record["%s_%s_%s" % (what, r, unit)] for r in ("seq", "par", "tx"))  # noqa: E731
+    total = lambda what, unit: sum(record[KEYS.named("%s_%s_%s" % (what, r, unit))]  # noqa: E731
+                                   for r in ("seq", "par", "tx"))
     f = {
         "allocs_count": total("allocs", "count"),
         "frees_count": total("frees", "count"),
         "requested_bytes": total("requested", "bytes"),
-        "reallocs_count": record["reallocs_count"],
-        "requested_peak_bytes": record["heap_requested_peak_bytes"],
-        "live_blocks_peak_count": record["live_blocks_peak_count"],
+        KEYS.reallocs_count: record[KEYS.reallocs_count],
+        "requested_peak_bytes": record[KEYS.heap_requested_peak_bytes],
+        KEYS.live_blocks_peak_count: record[KEYS.live_blocks_peak_count],
     }
     for b in sf.HIST_BINS:
-        f["size_%s_count" % b] = record["size_%s_count" % b]
+        size = KEYS.named("size_%s_count" % b)
+        f[size] = record[size]
     return f
 
 

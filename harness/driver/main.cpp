@@ -19,8 +19,8 @@ int main(int argc, char** argv) {
     switch (command.verb) {
       case Command::Verb::answered: return 0;
       case Command::Verb::check: return command_check(command.check, std::cout, std::cerr);
-      case Command::Verb::plot: return command_plot(command.dir, default_paths(), std::cout);
-      case Command::Verb::summarize: return command_summarize(command.dir, command.run.wide, std::cout);
+      case Command::Verb::plot: return command_plot(command.dir, default_paths(), std::cout, command.run.per_comparison);
+      case Command::Verb::summarize: return command_summarize(command.dir, command.run.wide, command.run.per_comparison, std::cout);
       case Command::Verb::columns: return command_columns(std::cout);
       case Command::Verb::list: return command_list(command.run, default_paths(), std::cout);
       case Command::Verb::run: return command_run(command.run, default_paths(), std::cout);

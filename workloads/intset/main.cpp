@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "command_line.h"
+#include "key_names.h"
 #include "runtime.h"
 
 namespace allocstamp::intset {
@@ -64,7 +65,7 @@ int main(int argc, char** argv) {
              : method.build == tm::Build::lock ? lock::run(c)
                                                : seq::run(c);
   auto totals = tm::totals();
-  memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
+  memprof::metric(keys::elapsed_ns, int64_t(r.elapsed_ns));
   tm::report_transactions();
   memprof::metric("ops_count", int64_t(r.inserts + r.removes + r.lookups));
   memprof::metric("set_size_count", r.final_size);

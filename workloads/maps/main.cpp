@@ -9,6 +9,7 @@
 
 #include "command_line.h"
 #include "containers.h"
+#include "key_names.h"
 #include "run.h"
 
 namespace allocstamp::maps {
@@ -78,7 +79,7 @@ int run(int argc, char** argv) {
   Result r;
   bool ran = app == "insert" ? run_insert(c, r) : run_churn(c, r);
   if (!ran) workload::usage_error(r.problem);
-  memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
+  memprof::metric(keys::elapsed_ns, int64_t(r.elapsed_ns));
   memprof::metric("elements_count", int64_t(r.elements));
   if (r.rss_baseline_kb >= 0) memprof::metric("rss_baseline_kb", r.rss_baseline_kb);
   if (app == "churn") {

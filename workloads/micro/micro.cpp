@@ -24,6 +24,7 @@
 #include <memprof/memprof.h>
 
 #include "command_line.h"
+#include "key_names.h"
 
 namespace {
 
@@ -227,7 +228,7 @@ int main(int argc, char** argv) {
   memprof::phase_begin();
   size_t ran = benchmark::RunSpecifiedBenchmarks(&reporter);
   memprof::phase_end();
-  memprof::metric("elapsed_ns", std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+  memprof::metric(keys::elapsed_ns, std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
   memprof::metric("benchmarks_count", int64_t(ran));
   benchmark::Shutdown();
   return ran > 0 ? 0 : 1;

@@ -28,6 +28,7 @@
 
 #include <memprof/memprof.h>
 
+#include "key_names.h"
 #include "replay_plan.h"
 
 namespace {
@@ -268,7 +269,7 @@ int main(int argc, char** argv) {
     if (workers[i].started && !workers[i].joined) pthread_join(workers[i].handle, nullptr), workers[i].joined = true;
   int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - r.start).count();
   memprof::phase_end();
-  memprof::metric("elapsed_ns", ns);
+  memprof::metric(keys::elapsed_ns, ns);
   memprof::metric("replay_calls_count", int64_t(h.calls));
   memprof::ignore_begin();  // stdout's buffer is the replay's
   std::printf("replay %s: program=%s threads=%u calls=%lu blocks=%lu elapsed_ms=%.2f\n", r.settings.path.c_str(),

@@ -9,6 +9,7 @@
 
 #include "bayes.h"
 #include "command_line.h"
+#include "key_names.h"
 #include "runtime.h"
 
 namespace allocstamp::stamp {
@@ -69,7 +70,7 @@ int run_bayes(const std::string& app, int argc, char** argv) {
               app.c_str(), c.vars, c.records, c.max_parents, c.percent_parent, c.insert_penalty, c.max_edges,
               (unsigned long long)c.seed);
   BayesResult r = run_in_build(method, c);
-  memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
+  memprof::metric(keys::elapsed_ns, int64_t(r.elapsed_ns));
   tm::report_transactions();
   memprof::metric("edges_count", r.edges);
   memprof::metric("removals_count", r.removals);

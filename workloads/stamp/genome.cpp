@@ -7,6 +7,7 @@
 #include <memprof/memprof.h>
 
 #include "command_line.h"
+#include "key_names.h"
 #include "runtime.h"
 #include "genome.h"
 
@@ -45,7 +46,7 @@ int run_genome(const std::string& app, int argc, char** argv) {
   std::printf("stamp %s: gene=%ld segment=%ld segments>=%ld\n", app.c_str(), c.gene_length, c.segment_length,
               c.segments);
   GenomeResult r = run_in_build(method, c);
-  memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
+  memprof::metric(keys::elapsed_ns, int64_t(r.elapsed_ns));
   tm::report_transactions();
   memprof::metric("segments_count", r.segments);
   memprof::metric("unique_segments_count", r.unique_segments);

@@ -7,6 +7,7 @@
 #include <memprof/memprof.h>
 
 #include "command_line.h"
+#include "key_names.h"
 #include "runtime.h"
 #include "intruder.h"
 
@@ -44,7 +45,7 @@ int run_intruder(const std::string& app, int argc, char** argv) {
   std::printf("stamp %s: flows=%ld attack_percent=%d max_length=%ld\n", app.c_str(), c.flows, c.attack_percent,
               c.max_length);
   IntruderResult r = run_in_build(tm::method_for(common), c);
-  memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
+  memprof::metric(keys::elapsed_ns, int64_t(r.elapsed_ns));
   tm::report_transactions();
   memprof::metric("attacks_found_count", r.attacks_found);
   if (!r.exact) {

@@ -7,6 +7,7 @@
 #include <memprof/memprof.h>
 
 #include "command_line.h"
+#include "key_names.h"
 #include "runtime.h"
 #include "kmeans.h"
 
@@ -50,7 +51,7 @@ int run_kmeans(const std::string& app, int argc, char** argv) {
   c.threads = common.threads;
   c.input_seed = uint32_t(common.seed - 1);  // --seed 1 (the default) is generate.py's seed 0: STAMP's files
   KmeansResult r = run_in_build(tm::method_for(common), c);
-  memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
+  memprof::metric(keys::elapsed_ns, int64_t(r.elapsed_ns));
   tm::report_transactions();
   memprof::metric("iterations_count", r.iterations);
   if (!r.consistent) {

@@ -11,6 +11,7 @@
 #include <memprof/memprof.h>
 
 #include "command_line.h"
+#include "key_names.h"
 #include "runtime.h"
 #include "labyrinth.h"
 #include "python_random.h"
@@ -88,7 +89,7 @@ int run_labyrinth(const std::string& app, int argc, char** argv) {
     return 0;
   }
   LabyrinthResult r = run_in_build(tm::method_for(common), c);
-  memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
+  memprof::metric(keys::elapsed_ns, int64_t(r.elapsed_ns));
   tm::report_transactions();
   memprof::metric("paths_routed_count", r.routed);
   memprof::metric("paths_unroutable_count", r.unroutable);

@@ -7,6 +7,7 @@
 #include <memprof/memprof.h>
 
 #include "command_line.h"
+#include "key_names.h"
 #include "runtime.h"
 #include "ssca2.h"
 
@@ -47,7 +48,7 @@ int run_ssca2(const std::string& app, int argc, char** argv) {
   std::printf("stamp %s: scale=%d max_parallel=%d unidirectional=%g interclique=%g int_weights=%g\n", app.c_str(),
               c.scale, c.max_parallel, double(c.unidirectional), double(c.interclique), double(c.int_weights));
   Ssca2Result r = run_in_build(tm::method_for(common), c);
-  memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
+  memprof::metric(keys::elapsed_ns, int64_t(r.elapsed_ns));
   tm::report_transactions();
   memprof::metric("edges_count", r.edges);
   if (!r.consistent) {

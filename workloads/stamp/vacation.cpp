@@ -7,6 +7,7 @@
 #include <memprof/memprof.h>
 
 #include "command_line.h"
+#include "key_names.h"
 #include "runtime.h"
 #include "vacation.h"
 
@@ -46,7 +47,7 @@ int run_vacation(const std::string& app, int argc, char** argv) {
   std::printf("stamp %s: relations=%ld transactions=%ld queries=%d query_percent=%d user_percent=%d\n", app.c_str(),
               c.relations, c.transactions, c.queries, c.query_percent, c.user_percent);
   VacationResult r = run_in_build(tm::method_for(common), c);
-  memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
+  memprof::metric(keys::elapsed_ns, int64_t(r.elapsed_ns));
   tm::report_transactions();
   memprof::metric("reservations_made_count", int64_t(r.made));
   memprof::metric("customers_deleted_count", int64_t(r.deleted));

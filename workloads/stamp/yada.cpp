@@ -13,6 +13,7 @@
 #include <memprof/memprof.h>
 
 #include "command_line.h"
+#include "key_names.h"
 #include "runtime.h"
 #include "yada.h"
 
@@ -86,7 +87,7 @@ int run_yada(const std::string& app, int argc, char** argv) {
   }
   c.input = folder.prefix;
   YadaResult r = run_in_build(method, c);
-  memprof::metric("elapsed_ns", int64_t(r.elapsed_ns));
+  memprof::metric(keys::elapsed_ns, int64_t(r.elapsed_ns));
   tm::report_transactions();
   memprof::metric("initial_elements_count", r.initial_elements);
   memprof::metric("initial_bad_count", r.initial_bad);

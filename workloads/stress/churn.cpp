@@ -15,6 +15,7 @@
 #include <memprof/memprof.h>
 
 #include "command_line.h"
+#include "key_names.h"
 
 namespace allocstamp {
 namespace {
@@ -202,7 +203,7 @@ int main(int argc, char** argv) {
   for (std::thread& worker : workers) worker.join();
   auto elapsed = std::chrono::steady_clock::now() - start;
   memprof::phase_end();
-  memprof::metric("elapsed_ns", std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count());
+  memprof::metric(keys::elapsed_ns, std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count());
 
   std::printf("churn: threads=%u iterations=%llu elapsed_ns=%lld\n", config.threads,
               static_cast<unsigned long long>(config.iterations),

@@ -25,6 +25,7 @@
 #include <thread>
 
 #include "command_line.h"
+#include "key_names.h"
 #include "os_threads.h"
 #include "stress.h"
 
@@ -296,7 +297,7 @@ int run_rptest(const std::string& app, int argc, char** argv) {
   }
   memprof::phase_end();
   const int64_t ns = ticks / p.threads;
-  memprof::metric("elapsed_ns", ns);
+  memprof::metric(keys::elapsed_ns, ns);
   report_rate("memory_ops_per_s", ops, ticks);
   std::free(ids);
   std::free(s.workers);

@@ -19,6 +19,7 @@
 #include <memprof/memprof.h>
 
 #include "command_line.h"
+#include "key_names.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/lsan_interface.h>
@@ -104,7 +105,7 @@ class Phase {
   int64_t end() {
     int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_).count();
     memprof::phase_end();
-    memprof::metric("elapsed_ns", ns);
+    memprof::metric(keys::elapsed_ns, ns);
     return ns;
   }
 

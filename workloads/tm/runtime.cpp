@@ -8,6 +8,7 @@
 
 #include <memprof/memprof.h>
 
+#include "key_names.h"
 #define ALLOCSTAMP_TM_SEQ  // only for the declarations; no transactions here
 #include "tm.h"
 
@@ -61,8 +62,8 @@ Method method_for(const workload::Common& common) {
 
 void report_transactions() {
   Totals t = totals();
-  memprof::metric("tx_attempts_count", int64_t(t.attempts));
-  memprof::metric("tx_commits_count", int64_t(t.commits));
+  memprof::metric(keys::tx_attempts_count, int64_t(t.attempts));
+  memprof::metric(keys::tx_commits_count, int64_t(t.commits));
 }
 
 double abort_rate() {

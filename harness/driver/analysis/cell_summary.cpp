@@ -11,6 +11,7 @@
 #include <set>
 
 #include "key_names.h"
+#include "model/format.h"
 
 namespace allocstamp {
 
@@ -23,10 +24,41 @@ const char* standing_word(const stats::Ratio& r, const char* below, const char* 
   return side == "below" ? below : side == "above" ? above : side == "within" ? "indistinguishable" : "";
 }
 
+
+// Issue 49: the folder's time ratios, and its memory ratios, each corrected
+// as one family (stats::correct_family), then every standing read from the
+// corrected interval, so a standing and the interval shown never disagree.
+void correct_standings(std::vector<CellSummary>& out, bool per_comparison) {
+  auto claims = [](const std::string& standing) {
+    return !standing.empty() && standing != "reference" && standing != "too short";
+  };
+  std::vector<stats::Ratio*> time, memory;
+  for (CellSummary& c : out) {
+    c.time_vs_reference_95 = c.time_vs_reference;
+    c.memory_vs_reference_95 = c.memory_vs_reference;
+    c.time_vs_base_95 = c.time_vs_base;
+    c.memory_vs_base_95 = c.memory_vs_base;
+    if (claims(c.standing)) time.push_back(&c.time_vs_reference);
+    if (claims(c.base_standing)) time.push_back(&c.time_vs_base);
+    if (claims(c.memory_standing)) memory.push_back(&c.memory_vs_reference);
+    if (claims(c.base_memory_standing)) memory.push_back(&c.memory_vs_base);
+  }
+  const stats::FamilyCorrection time_family = stats::correct_family(time, 0.05, per_comparison);
+  const stats::FamilyCorrection memory_family = stats::correct_family(memory, 0.05, per_comparison);
+  for (CellSummary& c : out) {
+    c.time_family = time_family;
+    c.memory_family = memory_family;
+    if (claims(c.standing)) c.standing = standing_word(c.time_vs_reference, "faster", "slower");
+    if (claims(c.base_standing)) c.base_standing = standing_word(c.time_vs_base, "faster", "slower");
+    if (claims(c.memory_standing)) c.memory_standing = standing_word(c.memory_vs_reference, "leaner", "heavier");
+    if (claims(c.base_memory_standing)) c.base_memory_standing = standing_word(c.memory_vs_base, "leaner", "heavier");
+  }
+}
+
 }  // namespace
 
 
-std::vector<CellSummary> summarize_cells(const ResultsView& view) {
+std::vector<CellSummary> summarize_cells(const ResultsView& view, bool per_comparison) {
   const Cells& cells = view.cells;
   const RunsTable& t = *view.table;
   std::vector<CellSummary> out;
@@ -95,7 +127,40 @@ std::vector<CellSummary> summarize_cells(const ResultsView& view) {
     c.memory_vs_reference = cells.ratio(*c.cell, *ref, keys::maxrss_kb);
     c.memory_standing = standing_word(c.memory_vs_reference, "leaner", "heavier");
   }
+  correct_standings(out, per_comparison);
   return out;
+}
+
+std::string level_text(const stats::FamilyCorrection& family) {
+  return number_text("%.3g", 100 * family.level) + "%";
+}
+
+std::string standings_legend(const std::vector<CellSummary>& cells) {
+  if (cells.empty()) return "";
+  const stats::FamilyCorrection& time = cells.front().time_family;
+  const stats::FamilyCorrection& memory = cells.front().memory_family;
+  if (time.m + memory.m == 0) return "";
+  const std::string counts = std::to_string(time.m) + " time ratio(s) and " + std::to_string(memory.m) + " memory ratio(s)";
+  if (time.per_comparison)
+    return "Uncorrected (--per-comparison): each interval is its own comparison's 95% one, and a standing (faster or "
+           "slower, leaner or heavier) is claimed where it leaves 1 out — of the " + counts +
+           ", about 5% of those where nothing differs come out as a difference by chance.";
+  if (time.m <= 1 && memory.m <= 1)
+    return "A standing (faster or slower, leaner or heavier) is claimed where its 95% interval leaves 1 out, else "
+           "indistinguishable (one comparison of each kind: no correction for their number).";
+  std::vector<std::string> families;
+  for (const auto& [f, what] : {std::pair<const stats::FamilyCorrection&, const char*>{time, "time"}, {memory, "memory"}})
+    if (f.m > 0)
+      families.push_back(std::string(what) + ": " + std::to_string(f.selected) + " of " + std::to_string(f.m) +
+                         " selected, intervals at " + level_text(f));
+  const std::string which = time.m && memory.m ? "are two families (one per kind)" : "are one family";
+  return "Standings are corrected for the number of comparisons: the folder's " + counts + " " + which +
+         ", and a standing (faster or slower; leaner or heavier) is claimed only where Benjamini–Hochberg at q = " +
+         number_text("%g", time.q) + " selects it in its family (" + families.front() +
+         (families.size() > 1 ? "; " + families.back() : std::string()) +
+         "); every interval shown is at its family's false-coverage level, Benjamini–Yekutieli's 1 − q·R/m (1 − q/m "
+         "when none is selected), so a standing and its interval never disagree; else indistinguishable. "
+         "--per-comparison shows the uncorrected 95% intervals.";
 }
 
 bool listed_before(const CellSummary& a, const CellSummary& b) {

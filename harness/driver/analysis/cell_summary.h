@@ -30,13 +30,17 @@ struct CellSummary {
   int timed_runs = 0, profiled_runs = 0, simulated_runs = 0;  // ok runs of each kind
   bool time_under_memprof = false;        // the cell had no timed run: its time is the profiled runs'
   stats::LogEstimate time{};               // ns: geometric mean of the timed runs' times, 95% interval
-  stats::Ratio time_vs_reference{};        // over the reference allocator's, same group and threads
-  // "faster" or "slower" only when the ratio's interval leaves 1 out, else
-  // "indistinguishable"; "too short" when its or the reference's measured
-  // phase is under kShortestTimedPhaseNs; "reference"; "" when there is no ratio.
+  // Over the reference allocator's, same group and threads; its interval at
+  // the time family's level (time_family: corrected for the folder's number of
+  // time comparisons, issue 49); time_vs_reference_95 keeps its own 95%.
+  stats::Ratio time_vs_reference{}, time_vs_reference_95{};
+  // "faster" or "slower" only when the ratio's corrected interval leaves 1 out
+  // (Benjamini–Hochberg selected it), else "indistinguishable"; "too short"
+  // when its or the reference's measured phase is under kShortestTimedPhaseNs;
+  // "reference"; "" when there is no ratio.
   std::string standing;
   stats::LogEstimate peak_rss_kb{};        // the timed runs' own peak RSS (wait4): geometric mean, 95% interval
-  stats::Ratio memory_vs_reference{};
+  stats::Ratio memory_vs_reference{}, memory_vs_reference_95{};  // as time's, in the memory family
   std::string memory_standing;             // leaner, heavier, indistinguishable, reference, ""
   double heap_peak_bytes = NAN, rss_kb = NAN, pss_kb = NAN;  // medians over the ok profiled runs
   std::vector<double> abort_pct;           // every transactional run's abort rate (% of attempts)
@@ -49,11 +53,26 @@ struct CellSummary {
   // A variant (allocator BASE:VARIANT) against its base's cell of the same group
   // and threads, as the reference above; empty standings where there is none.
   std::string base;
+  // (In the time and memory families with the ratios to the reference.)
   stats::Ratio time_vs_base{NAN, NAN, NAN}, memory_vs_base{NAN, NAN, NAN};
+  stats::Ratio time_vs_base_95{NAN, NAN, NAN}, memory_vs_base_95{NAN, NAN, NAN};
   std::string base_standing, base_memory_standing;
+  // The folder's two families of comparisons, the same in every cell: every
+  // time ratio (to the reference, and a variant's to its base) that may claim
+  // faster or slower, and every memory ratio that may claim leaner or heavier.
+  stats::FamilyCorrection time_family, memory_family;
 };
 // In the order of the cells (groups, then threads, then allocators).
-std::vector<CellSummary> summarize_cells(const ResultsView& view);
+// per_comparison (--per-comparison): each interval at its own 95%, no
+// correction for the number of comparisons (the families are still counted).
+std::vector<CellSummary> summarize_cells(const ResultsView& view, bool per_comparison = false);
+
+// "95%" or "99.7%": the level of a family's intervals, for a column header ("[95% CI]").
+std::string level_text(const stats::FamilyCorrection& family);
+// What the standings and intervals of a folder's tables mean, for every
+// legend: the two families, how many each selected, and the level shown;
+// "" for a folder without comparisons.
+std::string standings_legend(const std::vector<CellSummary>& cells);
 // The order of every table: by threads, then by the time estimate (cells
 // without a time last). The ratio to the reference is the quotient of the
 // same estimates, so this order is the ratios' order.

@@ -29,6 +29,7 @@
 #include "results/meta.h"
 #include "model/statistics.h"
 #include "key_names.h"
+#include "meta_names.h"
 
 namespace allocstamp {
 
@@ -435,10 +436,10 @@ std::string printable_field(const nlohmann::json& machine, const char* key) {
 }
 
 std::string machine_of(const Meta& m) {
-  const nlohmann::json machine = m.doc.value("machine", nlohmann::json::object());
+  const nlohmann::json machine = m.doc.value(meta::machine, nlohmann::json::object());
   if (!machine.is_object() || machine.empty()) return "";
-  return printable_field(machine, "host") + " (" + printable_field(machine, "cpu") + ", " +
-         std::to_string(machine.value("cores", 0)) + " cores)";
+  return printable_field(machine, meta::machine_host) + " (" + printable_field(machine, meta::machine_cpu) + ", " +
+         std::to_string(machine.value(meta::machine_cores, 0)) + " cores)";
 }
 
 }  // namespace

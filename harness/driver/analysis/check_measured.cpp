@@ -8,6 +8,7 @@
 #include <map>
 
 #include "keys.h"
+#include "model/format.h"
 #include "model/statistics.h"
 #include "key_names.h"
 
@@ -188,6 +189,23 @@ void decide(std::vector<CheckRow>& rows, const std::vector<Measured>& measured, 
     for (std::size_t i : members) part.push_back(p[i]);
     const std::vector<double> adjusted = stats::benjamini_hochberg(part);
     for (std::size_t k = 0; k < members.size(); ++k) q[members[k]] = adjusted[k];
+  }
+  // Said in the words the tables use for their families (issue 49).
+  {
+    std::string said;
+    for (const auto& [family, members] : families) {
+      std::size_t tested = 0, selected = 0;
+      for (std::size_t i : members)
+        if (!std::isnan(q[i])) ++tested, selected += q[i] < alpha ? 1 : 0;
+      if (tested)
+        said += (said.empty() ? "" : ", ") + family + " " + std::to_string(tested) + ", " + std::to_string(selected);
+    }
+    if (!said.empty())
+      notes.insert(notes.begin(),
+                   "corrected for the number of comparisons: Benjamini–Hochberg at q = " + number_text("%g", alpha) +
+                       " in each family of this check's measured rows (a change beyond its threshold counts only where "
+                       "its q is below " + number_text("%g", alpha) + "; rows tested, and those with q below it: " +
+                       said + ")");
   }
   // What each time could have detected: at the level one change needs to pass
   // Benjamini–Hochberg on its own (alpha over the family's tested rows).

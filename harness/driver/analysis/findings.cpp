@@ -61,8 +61,9 @@ std::string finding(const std::string& reference, const std::vector<const CellSu
   }
   if (worse.size() == compared.size())
     return reference + " " + m.best + ": every other allocator is " + m.worse + " (" + names(worse) + ")";
-  std::string out = std::string("no allocator is ") + m.better + " than " + reference + " (every 95% interval of the " +
-                    m.what + " ratio reaches 1)";
+  const stats::Ratio& any = compared.front()->*m.ratio;  // every ratio of the family is shown at one level
+  std::string out = std::string("no allocator is ") + m.better + " than " + reference + " (every " +
+                    number_text("%.3g", 100 * any.level) + "% interval of the " + m.what + " ratio reaches 1)";
   if (!worse.empty()) out += std::string("; ") + m.worse + ": " + names(worse);
   return out;
 }
@@ -110,6 +111,9 @@ std::vector<std::string> findings(const ResultsView& view, const std::vector<Cel
   std::vector<std::string> out = map_findings(view, cells);
   const std::string& reference = view.cells.reference;
   const bool alone = view.cells.allocators.size() == 1;
+  // The mechanisms named below: at their family's level (issue 49).
+  const stats::FamilyCorrection mechanisms =
+      mechanism_family(view.cells, !cells.empty() && cells.front().time_family.per_comparison);
   for (const std::string& group : view.cells.groups)
     for (int t : view.cells.threads) {
       std::vector<const CellSummary*> here;
@@ -136,7 +140,8 @@ std::vector<std::string> findings(const ResultsView& view, const std::vector<Cel
       for (const CellSummary* c : here) {
         if (!ref || !(c->standing == "faster" || c->standing == "slower")) continue;
         int compared = 0;
-        const std::vector<Mechanism> found = separating_mechanisms(view.cells, *c->cell, *ref, &compared);
+        const std::vector<Mechanism> found =
+            separating_mechanisms(view.cells, *c->cell, *ref, &compared, mechanisms.level);
         out.push_back(group + " at " + threads_text(t) + ", " + c->allocator + " " + c->standing + " (" +
                         ratio_text(c->time_vs_reference) + " " + reference + "'s time): " +
                         mechanisms_sentence(found, reference, compared) +

@@ -57,7 +57,7 @@ bool all_positive(const std::vector<double>& v) {
 namespace {
 
 std::vector<Mechanism> separating(const Cells& cells, const Cell& cell, const Cells& other_cells, const Cell& other,
-                                  bool paired, int* compared) {
+                                  bool paired, int* compared, double level) {
   std::vector<Mechanism> out;
   if (compared) *compared = 0;
   for (const Candidate& c : kCandidates) {
@@ -73,7 +73,7 @@ std::vector<Mechanism> separating(const Cells& cells, const Cell& cell, const Ce
     std::vector<stats::Sample> a = cells.samples(cell, c.key), b = other_cells.samples(other, c.key);
     if (!paired)
       for (stats::Sample& x : b) x.rep = -1 - x.rep;  // no repetition in common: compared unpaired
-    const stats::Ratio r = stats::log_ratio(a, b);
+    const stats::Ratio r = stats::at_level(stats::log_ratio(a, b), level);
     const std::string side = stats::ratio_side(r);
     if (side != "below" && side != "above") continue;
     out.push_back({c.key, c.label,
@@ -85,13 +85,43 @@ std::vector<Mechanism> separating(const Cells& cells, const Cell& cell, const Ce
 
 }  // namespace
 
-std::vector<Mechanism> separating_mechanisms(const Cells& cells, const Cell& cell, const Cell& other, int* compared) {
-  return separating(cells, cell, cells, other, true, compared);
+std::vector<Mechanism> separating_mechanisms(const Cells& cells, const Cell& cell, const Cell& other, int* compared,
+                                             double level) {
+  return separating(cells, cell, cells, other, true, compared, level);
+}
+
+stats::FamilyCorrection mechanism_family(const Cells& cells, bool per_comparison) {
+  std::vector<stats::Ratio> ratios;
+  for (const Cell& cell : cells.cells) {
+    const Cell* ref = cells.find(cell.group, cell.id.threads, cells.reference);
+    if (!ref || ref == &cell) continue;
+    for (const Candidate& c : kCandidates) {
+      const std::vector<double> mine = cells.values(cell, c.key), theirs = cells.values(*ref, c.key);
+      if (mine.empty() || theirs.empty()) continue;
+      if ((all_zero(theirs) && all_positive(mine)) || (all_zero(mine) && all_positive(theirs))) continue;
+      ratios.push_back(stats::log_ratio(cells.samples(cell, c.key), cells.samples(*ref, c.key)));
+    }
+  }
+  std::vector<stats::Ratio*> family;
+  for (stats::Ratio& r : ratios) family.push_back(&r);
+  return stats::correct_family(family, 0.05, per_comparison);
+}
+
+std::string mechanism_legend(const stats::FamilyCorrection& f) {
+  if (f.m == 0) return "";
+  if (f.per_comparison)
+    return "Mechanisms are named where their own 95% interval leaves 1 out (uncorrected, --per-comparison: of the " +
+           std::to_string(f.m) + " mechanism comparisons, about 5% of those where nothing differs come out as a difference).";
+  if (f.m == 1) return "Mechanisms are named where their 95% interval leaves 1 out (one comparison: no correction).";
+  return "Mechanisms are named where their interval at " + number_text("%.3g", 100 * f.level) +
+         "% leaves 1 out: the folder's " + std::to_string(f.m) +
+         " mechanism comparisons (each figure of each cell against the reference's) are one family, Benjamini–Hochberg at q = " +
+         number_text("%g", f.q) + " selecting " + std::to_string(f.selected) + ".";
 }
 
 std::vector<Mechanism> separating_mechanisms(const Cells& cells, const Cell& cell, const Cells& other_cells,
                                              const Cell& other, int* compared) {
-  return separating(cells, cell, other_cells, other, false, compared);
+  return separating(cells, cell, other_cells, other, false, compared, 0.95);
 }
 
 std::string unmatched_kernel_calls(const Cells& cells, const Cell& cell, const Cell& other, const std::string& other_name) {

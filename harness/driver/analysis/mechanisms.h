@@ -3,7 +3,8 @@
 // do (system-time share, page faults, context switches, memprof's counts of
 // the allocator's mmap/munmap/madvise/brk calls, transaction attempts), each
 // compared with the one estimator (stats::log_ratio) and named only where its
-// own 95% interval leaves 1 out. Never a cause that was not measured.
+// interval leaves 1 out, at the level of the folder's mechanism family
+// (issue 49). Never a cause that was not measured.
 #pragma once
 #include <string>
 #include <vector>
@@ -23,8 +24,19 @@ struct Mechanism {
 // (glibc's kernel calls are not measurable), except counts that are all zero
 // on one side and all non-zero on the other ("1,204,113 against 0").
 // `compared`, when given, gets how many figures both cells had.
+// `level`: the interval that must leave 1 out (the folder's mechanism family's, mechanism_family).
 std::vector<Mechanism> separating_mechanisms(const Cells& cells, const Cell& cell, const Cell& other,
-                                             int* compared = nullptr);
+                                             int* compared = nullptr, double level = 0.95);
+
+// A folder's mechanism comparisons as one family (issue 49): every figure of
+// the table above of every cell against the reference's cell of its workload
+// and thread count, corrected together (stats::correct_family); the level it
+// returns is the one at which separating_mechanisms names a mechanism there.
+// Counts all zero on one side and all non-zero on the other are stated, not tested: outside the family.
+stats::FamilyCorrection mechanism_family(const Cells& cells, bool per_comparison = false);
+// "Mechanisms are named where their interval at 99.9% leaves 1 out (the
+// folder's 412 mechanism comparisons corrected together: ...)".
+std::string mechanism_legend(const stats::FamilyCorrection& family);
 // The same for two cells of different sweeps (bench check: the current cell
 // against its baseline): their runs are not paired repetition by repetition.
 std::vector<Mechanism> separating_mechanisms(const Cells& cells, const Cell& cell, const Cells& other_cells,

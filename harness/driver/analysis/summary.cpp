@@ -38,7 +38,8 @@ fs::path write_summary(const fs::path& dir) {
                  keys::alloc_library, keys::alloc_env, keys::tm,   keys::threads};
   for (const char* h : {"metric", "kind", "n", "mean", "median", "stddev", "ci95_low", "ci95_high", "geomean",
                         "geomean_ci95_low", "geomean_ci95_high", "vs_reference", "vs_reference_ci95_low",
-                        "vs_reference_ci95_high", "standing"})
+                        "vs_reference_ci95_high", "vs_reference_adjusted_low", "vs_reference_adjusted_high",
+                        "vs_reference_adjusted_level", "standing"})
     head.push_back(h);
   fs::path out_path = dir / "summary.csv";
   std::ostringstream out;
@@ -76,8 +77,14 @@ fs::path write_summary(const fs::path& dir) {
                              num(e.high)});
       // The verdicts of the tables: the time (the cell's time key) and the peak RSS.
       const bool time = m == cell.time_key, memory = m == keys::maxrss_kb;
-      const stats::Ratio r = time ? c.time_vs_reference : memory ? c.memory_vs_reference : stats::Ratio{NAN, NAN, NAN};
-      row.insert(row.end(), {num(r.value), num(r.ci_low), num(r.ci_high), time ? c.standing : memory ? c.memory_standing : ""});
+      // The ratio's own 95% interval, and the one its family's correction shows (the standing's).
+      const stats::Ratio none{NAN, NAN, NAN};
+      const stats::Ratio raw = time ? c.time_vs_reference_95 : memory ? c.memory_vs_reference_95 : none;
+      const stats::Ratio adjusted = time ? c.time_vs_reference : memory ? c.memory_vs_reference : none;
+      const bool has_interval = std::isfinite(adjusted.ci_low);
+      row.insert(row.end(), {num(raw.value), num(raw.ci_low), num(raw.ci_high), num(adjusted.ci_low),
+                             num(adjusted.ci_high), has_interval ? num(adjusted.level) : "",
+                             time ? c.standing : memory ? c.memory_standing : ""});
       write_row(out, row);
     }
   }

@@ -261,6 +261,9 @@ void add_sweep_flags(CLI::App& app, Options& o, SweepFlags& flags) {
   app.add_option("--preset", o.preset,
                  "A named matrix from workloads/presets.json (see --list); the flags you give narrow or override it")
       ->envname("ALLOCSTAMP_PRESET")->default_str("default");
+  app.add_flag("--per-comparison", o.per_comparison,
+               "Show each standing from its comparison's own 95% interval, uncorrected for the number of comparisons (labelled so); by default a folder's time ratios, and its memory ratios, are each corrected as one family (Benjamini-Hochberg, intervals at the false-coverage level)")
+      ->envname("ALLOCSTAMP_PER_COMPARISON");
   app.add_flag("--wide", o.wide, "Print the tables at the end with every column (wider than 120 characters) and each "
                "warning cell by cell")
       ->envname("ALLOCSTAMP_WIDE");

@@ -48,15 +48,15 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
 // figures and the report if the preset asks for them.
 int command_run(Options options, const Paths& paths, std::ostream& out);
 // `bench plot [DIR]`: figures and the report of a results folder (default results/latest).
-int command_plot(const std::string& dir, const Paths& paths, std::ostream& out);
+int command_plot(const std::string& dir, const Paths& paths, std::ostream& out, bool per_comparison = false);
 // The figures and the report of `dir`: 0 when every figure that applies was
 // drawn, 1 when gnuplot failed on one. UsageError for a missing or malformed
 // folder, RunError when gnuplot is not installed, both before anything is written.
-int plot_folder(const std::filesystem::path& dir, const Paths& paths, std::ostream& out);
+int plot_folder(const std::filesystem::path& dir, const Paths& paths, std::ostream& out, bool per_comparison = false);
 // `bench check --baseline A --current B`.
 int command_check(const CheckOptions& options, std::ostream& out, std::ostream& err);
 // `bench summarize DIR`: summary.csv again, and the ranking.
-int command_summarize(const std::filesystem::path& dir, bool wide, std::ostream& out);
+int command_summarize(const std::filesystem::path& dir, bool wide, bool per_comparison, std::ostream& out);
 // `bench --list`: allocators, workloads and presets, installed or not.
 int command_list(const Options& options, const Paths& paths, std::ostream& out);
 // `bench slurm [sweep flags] --shards N`: the sweep as a Slurm job array.

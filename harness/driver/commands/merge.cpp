@@ -17,6 +17,7 @@
 
 #include "commands/commands.h"
 #include "key_names.h"
+#include "meta_names.h"
 #include "results/csv.h"
 #include "model/errors.h"
 #include "results/meta.h"
@@ -35,8 +36,12 @@ struct Part {
   int index = 0, count = 0;
 };
 
-std::string host_of(const Meta& m) { return m.doc.value("machine", nlohmann::json::object()).value("host", "?"); }
-std::string cpu_of(const Meta& m) { return m.doc.value("machine", nlohmann::json::object()).value("cpu", "?"); }
+std::string host_of(const Meta& m) {
+  return m.doc.value(meta::machine, nlohmann::json::object()).value(meta::machine_host, "?");
+}
+std::string cpu_of(const Meta& m) {
+  return m.doc.value(meta::machine, nlohmann::json::object()).value(meta::machine_cpu, "?");
+}
 
 // The folder a merge writes before it is complete: a sibling of OUT (one file
 // system, so rename(2) moves it), removed on every way out unless kept.
@@ -76,17 +81,17 @@ int command_merge(const MergeOptions& o, std::ostream& out) {
     Part p;
     p.dir = d;
     p.meta = read_meta(p.dir, MetaMissing::refuse);
-    const nlohmann::json shard = p.meta.doc.value("shard", nlohmann::json(nullptr));
+    const nlohmann::json shard = p.meta.doc.value(meta::shard, nlohmann::json(nullptr));
     if (!shard.is_object())
       throw UsageError(d + " is not the folder of one shard (it ran without --shard)", "merge the folders of bench --shard K/N");
-    p.index = shard.value("index", 0);
-    p.count = shard.value("count", 0);
+    p.index = shard.value(meta::shard_index, 0);
+    p.count = shard.value(meta::shard_count, 0);
     parts.push_back(std::move(p));
   }
   const Part& first = parts.front();
   std::set<int> seen;
   for (const Part& p : parts) {
-    if (p.meta.doc.value("plan", nlohmann::json()) != first.meta.doc.value("plan", nlohmann::json()))
+    if (p.meta.doc.value(meta::plan, nlohmann::json()) != first.meta.doc.value(meta::plan, nlohmann::json()))
       throw UsageError(p.dir.string() + " ran another plan than " + first.dir.string(),
                        "merge only the parts of one sweep (the same flags, registries and --shard N)");
     if (p.count != first.count)
@@ -149,29 +154,29 @@ int command_merge(const MergeOptions& o, std::ostream& out) {
       }
     }
   nlohmann::json meta = first.meta.doc;
-  meta.erase("shard");
-  if (meta.contains("options")) meta["options"]["shard"] = "";
-  meta["parts"] = nlohmann::json::array();
+  meta.erase(meta::shard);
+  if (meta.contains(meta::options)) meta[meta::options][meta::option_shard] = "";
+  meta[meta::parts] = nlohmann::json::array();
   // The machine's state is each part's: its warnings, named by the part, and
   // its busy runs, summed.
   nlohmann::json warnings = nlohmann::json::array();
   int busy = 0, measured = 0;
   for (const Part& p : parts) {
-    meta["parts"].push_back({{"dir", fs::absolute(p.dir).string()},
-                             {"shard", std::to_string(p.index) + "/" + std::to_string(p.count)},
-                             {"machine", p.meta.doc.value("machine", nlohmann::json::object())},
-                             {"allocators", p.meta.doc.value("allocators", nlohmann::json::array())},
-                             {"started", p.meta.doc.value("started", "")},
-                             {"finished", p.meta.doc.value("finished", "")}});
+    meta[meta::parts].push_back({{meta::part_dir, fs::absolute(p.dir).string()},
+                                 {meta::part_shard, std::to_string(p.index) + "/" + std::to_string(p.count)},
+                                 {meta::machine, p.meta.doc.value(meta::machine, nlohmann::json::object())},
+                                 {meta::allocators, p.meta.doc.value(meta::allocators, nlohmann::json::array())},
+                                 {meta::started, p.meta.doc.value(meta::started, "")},
+                                 {meta::finished, p.meta.doc.value(meta::finished, "")}});
     for (const std::string& w : p.meta.machine_warnings())
       warnings.push_back("part " + std::to_string(p.index) + "/" + std::to_string(p.count) + ": " + w);
     busy += p.meta.busy_runs().busy;
     measured += p.meta.busy_runs().of;
   }
-  meta["machine_warnings"] = warnings;
-  meta.erase("resumed");  // the first part's resumes; each part's are in its own folder
-  meta["busy_runs"] = busy;
-  meta["runs_with_machine_state"] = measured;
+  meta[meta::machine_warnings] = warnings;
+  meta.erase(meta::resumed);  // the first part's resumes; each part's are in its own folder
+  meta[meta::busy_runs] = busy;
+  meta[meta::runs_with_machine_state] = measured;
   {
     std::ofstream f(dir / "meta.json");
     f << meta.dump(2) << "\n";
@@ -179,7 +184,7 @@ int command_merge(const MergeOptions& o, std::ostream& out) {
   }
   write_summary(dir);
   staging.move_to(out_dir);
-  const std::size_t planned = meta.value("plan", nlohmann::json::array()).size();
+  const std::size_t planned = meta.value(meta::plan, nlohmann::json::array()).size();
   out << "merged " << parts.size() << " of " << first.count << " part(s) into " << out_dir.string() << ": " << ids.size()
       << " of " << planned << " runs";
   std::set<std::string> hosts;

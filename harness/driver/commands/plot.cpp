@@ -12,9 +12,9 @@
 
 namespace allocstamp {
 
-int plot_folder(const std::filesystem::path& dir, const Paths& paths, std::ostream& out) {
+int plot_folder(const std::filesystem::path& dir, const Paths& paths, std::ostream& out, bool per_comparison) {
   const ResultsView view = load_results(dir);
-  const std::vector<CellSummary> cells = summarize_cells(view);
+  const std::vector<CellSummary> cells = summarize_cells(view, per_comparison);
   const DrawnFigures drawn = draw_figures(view, cells, paths, out);
   const FigurePlan& done = drawn.plan;
   write_report(view, cells, done);
@@ -27,8 +27,9 @@ int plot_folder(const std::filesystem::path& dir, const Paths& paths, std::ostre
   return drawn.failed ? 1 : 0;
 }
 
-int command_plot(const std::string& dir, const Paths& paths, std::ostream& out) {
-  return plot_folder(dir.empty() ? paths.source / "results" / "latest" : std::filesystem::path(dir), paths, out);
+int command_plot(const std::string& dir, const Paths& paths, std::ostream& out, bool per_comparison) {
+  return plot_folder(dir.empty() ? paths.source / "results" / "latest" : std::filesystem::path(dir), paths, out,
+                     per_comparison);
 }
 
 // The verb's flags (cli.cpp asks each verb for its own).
@@ -36,6 +37,7 @@ CLI::App* add_plot_command(CLI::App& app, Command& command) {
   CLI::App* plot = app.add_subcommand(
       "plot", "Draw the figures of a results folder (PNG and SVG in DIR/figures/) and write DIR/report.md and report.html");
   plot->add_option("dir", command.dir, "Results folder (default results/latest)");
+  plot->add_flag("--per-comparison", command.run.per_comparison, "Show each standing from its comparison's own 95% interval, uncorrected for the number of comparisons (labelled so); by default a folder's time ratios, and its memory ratios, are each corrected as one family (Benjamini-Hochberg, intervals at the false-coverage level)");
   plot->footer(
       "Figures, each left out with the reason when its data is missing: time relative to glibc (95% CI) per thread\n"
       "count; speedup, memory ladder, memory over time (series.csv) and allocations/frees by region per workload;\n"

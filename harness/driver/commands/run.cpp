@@ -23,6 +23,7 @@
 #include "commands/run_precision.h"
 #include "commands/run_resume.h"
 #include "memprof_limits.h"
+#include "meta_names.h"
 #include "model/errors.h"
 #include "model/format.h"
 #include "model/shell_words.h"
@@ -49,8 +50,12 @@ namespace {
 nlohmann::json allocator_meta(const std::vector<Allocator>& allocators) {
   nlohmann::json list = nlohmann::json::array();
   for (const auto& a : allocators)
-    list.push_back({{"name", a.name}, {"library", a.library}, {"package", a.package},
-                    {"version", package_version(a.package)}, {"installed", a.installed}, {"env", a.env}});
+    list.push_back({{meta::allocator_name, a.name},
+                    {meta::allocator_library, a.library},
+                    {meta::allocator_package, a.package},
+                    {meta::allocator_version, package_version(a.package)},
+                    {meta::allocator_installed, a.installed},
+                    {meta::allocator_env, a.env}});
   return list;
 }
 
@@ -103,7 +108,8 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     throw UsageError("libsim_clock.so is not built (" + paths.sim_clock.string() + ")", "run 'make build'");
   nlohmann::json workloads_meta = nlohmann::json::object();  // what the figures need to know of each
   for (const Workload& w : workloads)
-    workloads_meta[w.name] = {{"family", w.family}, {"work", w.work_per_thread ? "per-thread" : "total"}};
+    workloads_meta[w.name] = {{meta::workload_family, w.family},
+                              {meta::workload_work, w.work_per_thread ? "per-thread" : "total"}};
   nlohmann::json plan_keys = nlohmann::json::array();
   for (const Run& run : plan) plan_keys.push_back(run.key());  // the whole plan, also in a shard's folder
   const Shard shard = options.shard.empty() ? Shard{} : parse_shard(options.shard);
@@ -164,29 +170,33 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   nlohmann::json meta;
   if (resuming) {
     meta = saved_meta;  // the sweep's provenance stays; each resume is added to it
-    if (meta.contains("allocators") && meta["allocators"] != allocators_now)
+    if (meta.contains(meta::allocators) && meta[meta::allocators] != allocators_now)
       std::cerr << "warning: allocator libraries or versions changed since this sweep started; meta.json keeps both\n";
-    meta["resumed"].push_back({{"at", local_time_text("%Y-%m-%dT%H:%M:%S%z")},
-                               {"command_line", options.command_line},
-                               {"allocators", allocators_now},
-                               {"machine_warnings", warnings}});
+    meta[meta::resumed].push_back({{meta::resume_at, local_time_text("%Y-%m-%dT%H:%M:%S%z")},
+                                   {meta::command_line, options.command_line},
+                                   {meta::allocators, allocators_now},
+                                   {meta::machine_warnings, warnings}});
   } else {
-    meta = {{"schema", kResultsSchema},
-            {"command_line", options.command_line},
-            {"started", local_time_text("%Y-%m-%dT%H:%M:%S%z")},
-            {"options", options},
-            {"plan", plan_keys},
-            {"shard", shard.whole() ? nlohmann::json(nullptr)
-                                    : nlohmann::json{{"index", shard.index}, {"count", shard.count}, {"runs", plan.size()}}},
-            {"machine", describe_machine(paths.source)},
-            {"machine_warnings", warnings},
-            {"inherited_environment", inherited_tuning()},
-            {"memprof", !options.profiled() ? "" : paths.memprof.string()},
-            {"simulator", !simulating ? nlohmann::json(nullptr)
-                                      : nlohmann::json{{"valgrind", simulator.valgrind}, {"version", simulator.version},
-                                                       {"hwcaps", simulator.hwcaps}, {"identity", simulator.identity()}}},
-            {"allocators", allocators_now},
-            {"workloads", workloads_meta}};
+    meta = {{meta::schema, kResultsSchema},
+            {meta::command_line, options.command_line},
+            {meta::started, local_time_text("%Y-%m-%dT%H:%M:%S%z")},
+            {meta::options, options},
+            {meta::plan, plan_keys},
+            {meta::shard, shard.whole() ? nlohmann::json(nullptr)
+                                        : nlohmann::json{{meta::shard_index, shard.index},
+                                                         {meta::shard_count, shard.count},
+                                                         {meta::shard_runs, plan.size()}}},
+            {meta::machine, describe_machine(paths.source)},
+            {meta::machine_warnings, warnings},
+            {meta::inherited_environment, inherited_tuning()},
+            {meta::memprof, !options.profiled() ? "" : paths.memprof.string()},
+            {meta::simulator, !simulating ? nlohmann::json(nullptr)
+                                          : nlohmann::json{{meta::simulator_valgrind, simulator.valgrind},
+                                                           {meta::simulator_version, simulator.version},
+                                                           {meta::simulator_hwcaps, simulator.hwcaps},
+                                                           {meta::simulator_identity, simulator.identity()}}},
+            {meta::allocators, allocators_now},
+            {meta::workloads, workloads_meta}};
   }
   // A new folder gets meta.json first: a folder left by a failure can always be resumed.
   ResultsFolder folder = resuming ? ResultsFolder::reopen(dir) : ResultsFolder::create(dir, meta);
@@ -273,20 +283,20 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     }
     if (stopped || workload_order.size() < 2) continue;  // one workload: its table comes with the bottom line
     progress.pause();
-    print_workload_tables(dir, run.workload.name, out, options.wide);
+    print_workload_tables(dir, run.workload.name, out, options.wide, options.per_comparison);
     printed.insert(run.workload.name);
   }
-  if (options.precision > 0) meta["precision"] = precision_meta(options, precision);
+  if (options.precision > 0) meta[meta::precision] = precision_meta(options, precision);
   progress.done();
-  meta["finished"] = local_time_text("%Y-%m-%dT%H:%M:%S%z");
-  meta["interrupted"] = stopped;
+  meta[meta::finished] = local_time_text("%Y-%m-%dT%H:%M:%S%z");
+  meta[meta::interrupted] = stopped;
   const auto [busy, measured] = busy_runs_of(dir);
-  meta["busy_runs"] = busy;
-  meta["runs_with_machine_state"] = measured;
+  meta[meta::busy_runs] = busy;
+  meta[meta::runs_with_machine_state] = measured;
   folder.write_meta(meta);
   write_summary(dir);
   if (std::size_t n = write_callsites(dir)) out << "call sites of " << n << " profiled run(s): " << (dir / "callsites.csv").string() << "\n";
-  print_ranking(dir, out, options.wide, printed);
+  print_ranking(dir, out, options.wide, printed, options.per_comparison);
   out << "\nresults: "
       << wrap_words(dir.string() + "  (runs.csv, summary.csv, meta.json, series.csv, scopes.csv, logs/)",
                     kTerminalWidth - 9, 9)
@@ -305,7 +315,7 @@ int command_run(Options options, const Paths& paths, std::ostream& out) {
   int status = run_sweep(options, paths, executor, out, &results);
   if (!options.plot_after || results.empty() || status > 1) return status;
   out << "\ndrawing the figures and the report (bench plot " << results.string() << ")\n";
-  int drawn = plot_folder(results, paths, out);
+  int drawn = plot_folder(results, paths, out, options.per_comparison);
   return status != 0 ? status : drawn;
 }
 

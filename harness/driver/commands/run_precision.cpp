@@ -8,6 +8,7 @@
 #include <random>
 
 #include "analysis/precision.h"
+#include "meta_names.h"
 #include "model/format.h"
 
 namespace allocstamp {
@@ -83,9 +84,12 @@ void add_rounds_for_precision(const Options& options, const std::vector<Run>& pl
     if (stopped) break;
   }
   for (const GroupPrecision& g : short_of) {
-    tally.short_of.push_back({{"workload", g.workload}, {"threads", g.threads}, {"reps", g.reps}, {"widest", g.widest},
-                              {"half_width_pct", std::isinf(g.half_width) ? nlohmann::json(nullptr)
-                                                                          : nlohmann::json(g.half_width * 100)}});
+    tally.short_of.push_back({{meta::short_group_workload, g.workload},
+                              {meta::short_group_threads, g.threads},
+                              {meta::short_group_reps, g.reps},
+                              {meta::short_group_widest, g.widest},
+                              {meta::short_group_half_width_pct,
+                               std::isinf(g.half_width) ? nlohmann::json(nullptr) : nlohmann::json(g.half_width * 100)}});
   }
   tally.rounds += rounds;
   tally.stopped_by.insert(stopped_by);
@@ -107,8 +111,12 @@ nlohmann::json precision_meta(const Options& options, const PrecisionTally& tall
   std::string stopped_by = "precise";
   for (const char* reason : {"max_reps", "budget", "interrupted"})
     if (tally.stopped_by.count(reason)) stopped_by = reason;
-  return {{"target_pct", options.precision}, {"max_reps", options.max_reps}, {"budget_minutes", options.budget_minutes},
-          {"rounds_added", tally.rounds}, {"stopped_by", stopped_by}, {"short", tally.short_of}};
+  return {{meta::precision_target_pct, options.precision},
+          {meta::precision_max_reps, options.max_reps},
+          {meta::precision_budget_minutes, options.budget_minutes},
+          {meta::precision_rounds_added, tally.rounds},
+          {meta::precision_stopped_by, stopped_by},
+          {meta::precision_short, tally.short_of}};
 }
 
 }  // namespace allocstamp

@@ -8,6 +8,7 @@
 
 #include "key_names.h"
 #include "keys.h"
+#include "meta_names.h"
 #include "model/errors.h"
 #include "model/shell_words.h"
 #include "results/csv.h"
@@ -27,10 +28,11 @@ nlohmann::json resume_options(Options& options) {
       throw UsageError(flag + " cannot be combined with --resume", "a resumed sweep keeps the options saved in its meta.json");
   fs::path dir = options.resume;
   nlohmann::json saved_meta = read_meta(dir, MetaMissing::refuse).doc;
-  if (!saved_meta.contains("options")) throw UsageError(dir.string() + "/meta.json is damaged", "start a new sweep");
+  if (!saved_meta.contains(meta::options))
+    throw UsageError(dir.string() + "/meta.json is damaged", "start a new sweep");
   Options saved;
   try {
-    saved = saved_meta["options"].get<Options>();
+    saved = saved_meta[meta::options].get<Options>();
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(dir.string() + "/meta.json has options this bench cannot read (" + e.what() + ")", "start a new sweep");
   }
@@ -42,12 +44,12 @@ nlohmann::json resume_options(Options& options) {
   // its plan unrecorded or keyed otherwise; a folder of this schema
   // resumes only the plan it recorded.
   const int runs_schema = csv_schema(dir / "runs.csv");
-  const int meta_schema = saved_meta.value("schema", 0);
+  const int meta_schema = saved_meta.value(meta::schema, 0);
   if (meta_schema != runs_schema)
     throw UsageError(dir.string() + ": meta.json says schema " + std::to_string(meta_schema) + ", runs.csv schema " +
                          std::to_string(runs_schema) + ": the folder was edited",
                      "restore its meta.json, or start a new sweep");
-  if (meta_schema == kResultsSchema && (!saved_meta.contains("plan") || !saved_meta["plan"].is_array()))
+  if (meta_schema == kResultsSchema && (!saved_meta.contains(meta::plan) || !saved_meta[meta::plan].is_array()))
     throw UsageError(dir.string() + "/meta.json records no plan: which runs the sweep was to make is unknown",
                      "restore its meta.json, or start a new sweep");
   std::error_code ec;
@@ -103,7 +105,8 @@ void check_resumed_plan(const nlohmann::json& saved_meta, const nlohmann::json& 
     std::sort(v.begin(), v.end());
     return v;
   };
-  if (saved_meta.value("schema", 0) == kResultsSchema && sorted_keys(saved_meta["plan"]) != sorted_keys(plan_keys))
+  if (saved_meta.value(meta::schema, 0) == kResultsSchema &&
+      sorted_keys(saved_meta[meta::plan]) != sorted_keys(plan_keys))
     throw UsageError("the runs this sweep would make now differ from the plan its meta.json recorded (its registries "
                      "or its meta.json changed since it started)",
                      "restore them, or start a new sweep");

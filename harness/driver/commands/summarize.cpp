@@ -8,9 +8,9 @@
 
 namespace allocstamp {
 
-int command_summarize(const std::filesystem::path& dir, bool wide, std::ostream& out) {
+int command_summarize(const std::filesystem::path& dir, bool wide, bool per_comparison, std::ostream& out) {
   auto summary = write_summary(dir);
-  print_ranking(dir, out, wide);
+  print_ranking(dir, out, wide, {}, per_comparison);
   out << "\nwrote " << summary.string() << "\n";
   return 0;
 }
@@ -21,6 +21,7 @@ CLI::App* add_summarize_command(CLI::App& app, Command& command) {
   summarize->add_option("dir", command.dir, "Results folder")->required()->check(CLI::ExistingDirectory);
   summarize->add_flag("--wide", command.run.wide, "Every column of the tables (wider than 120 characters), and each "
                       "warning cell by cell");
+  summarize->add_flag("--per-comparison", command.run.per_comparison, "Show each standing from its comparison's own 95% interval, uncorrected for the number of comparisons (labelled so); by default a folder's time ratios, and its memory ratios, are each corrected as one family (Benjamini-Hochberg, intervals at the false-coverage level)");
   return summarize;
 }
 

@@ -4,6 +4,7 @@
 // intervals (mechanisms.gp: bars, a line at 1): the mechanism table of the findings
 // (analysis/mechanisms.h) drawn. Kernel calls per 1,000 allocations go in the
 // notes: the reference (glibc) has none measured to divide by.
+#include "analysis/mechanisms.h"
 #include "figures/figure_kit.h"
 #include "key_names.h"
 
@@ -36,12 +37,12 @@ double calls_per_thousand(const Cells& cells, const Cell& cell) {
     const std::vector<double> v = cells.values(cell, key);
     if (v.empty()) continue;
     any = true;
-    calls += median_of(v);
+    calls += stats::median(v);
   }
   double allocations = 0;
   for (const char* key : {keys::allocs_seq_count, keys::allocs_par_count, keys::allocs_tx_count}) {
     const std::vector<double> v = cells.values(cell, key);
-    if (!v.empty()) allocations += median_of(v);
+    if (!v.empty()) allocations += stats::median(v);
   }
   return any && allocations > 0 ? 1000.0 * calls / allocations : kNaN;
 }
@@ -50,6 +51,9 @@ double calls_per_thousand(const Cells& cells, const Cell& cell) {
 
 void mechanism_figures(FigureMaker& make) {
   const Cells& cells = make.view.cells;
+  if (make.cells.empty()) return;
+  // Every mechanism ratio is shown at the level of the folder's mechanism family (issue 49).
+  const stats::FamilyCorrection mechanisms = mechanism_family(cells, make.cells.front().time_family.per_comparison);
   for (const auto& group : cells.groups) {
     const int t = make.index.top_threads(group);
     const std::string name = "mechanisms-" + group;
@@ -69,7 +73,8 @@ void mechanism_figures(FigureMaker& make) {
       if (!c) continue;
       std::vector<Value> row;
       for (std::size_t s = 0; s < std::size(kSeries); ++s) {
-        const stats::Ratio r = kSeries[s].key ? cells.ratio(*c->cell, *ref, kSeries[s].key) : c->time_vs_reference;
+        const stats::Ratio r = kSeries[s].key ? stats::at_level(cells.ratio(*c->cell, *ref, kSeries[s].key), mechanisms.level)
+                                              : c->time_vs_reference;
         row.push_back(ratio_bar(r));
         used[s] = used[s] || std::isfinite(r.value);
       }
@@ -87,10 +92,12 @@ void mechanism_figures(FigureMaker& make) {
       }
     Figure f = make.figure(name,
                            "Time and its mechanisms, " + group + " at " + threads_text(t) + make.context({group}) +
-                               ": ratio to " + cells.reference + ", 95% CI",
+                               ": ratio to " + cells.reference + ", time at " + level_text(make.cells.front().time_family) +
+                               " CI, mechanisms at " + level_text(mechanisms) + " CI",
                            "For each allocator, its time and what it made the kernel and the TM runtime do, each as "
                            "the ratio of geometric means to " + cells.reference +
-                               "'s with its 95% interval (the line at 1 is " + cells.reference +
+                               "'s with its interval at its family's level (the time ratios' and the mechanism comparisons' "
+                           "of the folder, each corrected together; the line at 1 is " + cells.reference +
                                "): the system-time share of its CPU time, its minor page faults, voluntary and "
                                "involuntary context switches (the timed runs, wait4), and transaction attempts (more "
                                "attempts for the same commits: more aborts). A bar whose interval leaves 1 is a "

@@ -37,14 +37,21 @@ void time_figures(FigureMaker& make) {
     }
     if (rows.empty()) continue;
     std::string ref = make.reference_text();
+    // The time family's level (issue 49): 95% where there is nothing to correct.
+    const stats::FamilyCorrection& correction = make.cells.front().time_family;
+    const std::string level = level_text(correction);
+    const std::string family = correction.per_comparison ? "uncorrected, --per-comparison"
+                               : correction.m <= 1     ? "one comparison"
+                                                       : "the folder's " + std::to_string(correction.m) +
+                                                         " time ratios corrected together";
     Figure f = make.figure("time-t" + std::to_string(t),
                            "Time relative to " + ref + ", " + threads_text(t) + make.context(rows) +
-                               ": geometric mean; * where the 95% CI leaves 1 out",
+                               ": geometric mean; * where the " + level + " CI leaves 1 out",
                            "Each cell is an allocator's geometric-mean time for the workload at " + threads_text(t) +
                                " divided by " + reference + "'s (the logs paired by repetition): below 1 (blue) is "
                                "faster than " + reference + ", above (red) slower, on a log scale from 1/4 to 4; * "
-                               "marks a ratio whose 95% confidence interval leaves 1 out (the summary tables give "
-                               "the intervals). " + reference + " itself is 1 by definition and has no column." +
+                               "marks a ratio whose confidence interval at " + level + " leaves 1 out, its standing (" +
+                               family + "; the summary tables give the intervals). " + reference + " itself is 1 by definition and has no column." +
                                make.runs_text(true, rows, t));
     if (!missing.empty())
       f.notes.push_back("no ok run (or no ok " + reference + " run to compare with) for " + joined(missing) +

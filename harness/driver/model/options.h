@@ -53,6 +53,7 @@ struct Options {
   bool plot_after = false;              // the preset asks for figures and the report at the end
   bool no_plot = false;                 // --no-plot: not even when the preset asks
   bool wide = false;                    // --wide: the terminal's tables with every column, warnings cell by cell
+  bool per_comparison = false;          // --per-comparison: uncorrected 95% intervals and standings, labelled so
   bool own_job = false;                 // a sweep a subcommand sets up whole (trace replay): no preset under it
   std::vector<std::string> command_line;
   std::vector<std::string> given;       // flags typed on the command line

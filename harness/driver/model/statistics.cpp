@@ -135,26 +135,57 @@ Ratio log_ratio(std::span<const Sample> a, std::span<const Sample> b) {
   const double value = std::exp(log_ratio);
   if (sa.n < 2 || sb.n < 2) return {value, kNaN, kNaN};
   std::vector<std::pair<long, double>> ra, rb;
-  double half = kNaN;
+  double se = kNaN, dof = kNaN;
   if (logs_by_rep(a, ra) && logs_by_rep(b, rb) && ra.size() == rb.size() &&
       std::equal(ra.begin(), ra.end(), rb.begin(), [](const auto& x, const auto& y) { return x.first == y.first; })) {
     std::vector<double> d;
     for (std::size_t i = 0; i < ra.size(); ++i) d.push_back(ra[i].second - rb[i].second);
     const Summary sd = summarize(d);
-    half = t_quantile_975(sd.n - 1) * sd.stddev / std::sqrt(double(sd.n));
+    se = sd.stddev / std::sqrt(double(sd.n));
+    dof = double(sd.n - 1);
   } else {
     const double va = sa.stddev * sa.stddev / double(sa.n), vb = sb.stddev * sb.stddev / double(sb.n);
     const double se2 = va + vb;
-    if (se2 > 0) {
-      const double dof = se2 * se2 / (va * va / double(sa.n - 1) + vb * vb / double(sb.n - 1));
-      half = boost::math::quantile(boost::math::students_t(dof), 0.975) * std::sqrt(se2);
-    } else {
-      half = 0;
-    }
+    se = std::sqrt(se2);
+    dof = se2 > 0 ? se2 * se2 / (va * va / double(sa.n - 1) + vb * vb / double(sb.n - 1)) : double(sa.n + sb.n - 2);
   }
+  Ratio r{value, kNaN, kNaN};
+  r.log_se = se;
+  r.dof = dof;
+  r.p = se > 0 ? 2.0 * boost::math::cdf(boost::math::complement(boost::math::students_t(dof), std::fabs(log_ratio) / se))
+               : (log_ratio == 0 ? 1.0 : 0.0);
+  return at_level(r, 0.95);
+}
+
+Ratio at_level(const Ratio& r, double level) {
+  if (!std::isfinite(r.log_se) || !std::isfinite(r.dof) || !std::isfinite(r.value)) return r;
+  Ratio out = r;
   // Centred on the difference of the log means, so that the interval always
   // holds the ratio the table shows.
-  return {value, std::exp(log_ratio - half), std::exp(log_ratio + half)};
+  const double half = r.log_se > 0 ? boost::math::quantile(boost::math::students_t(r.dof), 1 - (1 - level) / 2) * r.log_se : 0;
+  out.ci_low = std::exp(std::log(r.value) - half);
+  out.ci_high = std::exp(std::log(r.value) + half);
+  out.level = level;
+  return out;
+}
+
+FamilyCorrection correct_family(std::span<Ratio* const> ratios, double q, bool per_comparison) {
+  FamilyCorrection f;
+  f.q = q;
+  f.per_comparison = per_comparison;
+  std::vector<double> p;
+  for (const Ratio* r : ratios) p.push_back(r->p);
+  const std::vector<double> adjusted = benjamini_hochberg(p);
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (!std::isfinite(p[i])) continue;
+    ++f.m;
+    if (adjusted[i] <= q) ++f.selected;
+  }
+  if (per_comparison || f.m == 0) return f;
+  f.level = 1 - q * double(f.selected ? f.selected : 1) / double(f.m);
+  for (Ratio* r : ratios)
+    if (std::isfinite(r->p)) *r = at_level(*r, f.level);
+  return f;
 }
 
 const char* ratio_side(const Ratio& r) {

@@ -5,6 +5,7 @@
 // and the median's order-statistic interval that `bench overhead` reports.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <span>
 #include <vector>
@@ -34,7 +35,11 @@ std::vector<std::size_t> mad_outliers(std::span<const double> values,
                                       double threshold = 3.5);
 
 struct Ratio {
-  double value, ci_low, ci_high;
+  double value, ci_low, ci_high;  // the interval at `level`
+  double level = 0.95;            // the interval's coverage (a family's correction may raise it: at_level)
+  double p = NAN;                 // two-sided p of "the ratio is 1" (the t test behind the interval); NaN without one
+  double log_se = NAN;            // standard error of the log ratio; 0 when the runs do not vary
+  double dof = NAN;               // the t distribution's degrees of freedom
 };
 
 
@@ -71,6 +76,9 @@ Ratio log_ratio(std::span<const Sample> a, std::span<const Sample> b);
 // ("" without an interval). Below 1 (the interval's top under 1) is faster
 // or leaner.
 const char* ratio_side(const Ratio& r);
+// The same ratio with its interval at `level` instead (from its standard error
+// and degrees of freedom); unchanged where it has no interval.
+Ratio at_level(const Ratio& r, double level);
 
 struct UTest {
   double u;     // U of the first sample: pairs (x, y) with x > y, ties counting 1/2
@@ -113,6 +121,23 @@ double welch_detectable(std::span<const double> x, std::span<const double> y, do
 // over all of them held at alpha. NaN entries are left out of the family and
 // stay NaN.
 std::vector<double> benjamini_hochberg(std::span<const double> p);
+
+// A family of comparisons corrected together (issue 49): Benjamini–Hochberg
+// at q selects R of the m comparisons that have a p; every interval of the
+// family is then shown at Benjamini–Yekutieli's false-coverage level
+// 1 − q·R/m (Bonferroni's 1 − q/m when R = 0), at which an interval leaves 1
+// out exactly where the comparison was selected. One comparison: 95%, as
+// uncorrected.
+struct FamilyCorrection {
+  std::size_t m = 0;         // comparisons with a p
+  std::size_t selected = 0;  // R
+  double q = 0.05;
+  double level = 0.95;       // the level every interval of the family is shown at
+  bool per_comparison = false;  // left uncorrected (--per-comparison): each interval its own 95%
+};
+// Corrects the ratios in place (their intervals and levels); per_comparison:
+// leaves each at its own 95% and says so (level 0.95, m and R still counted).
+FamilyCorrection correct_family(std::span<Ratio* const> ratios, double q = 0.05, bool per_comparison = false);
 
 struct MedianInterval {
   double low, high;  // order statistics of the values

@@ -126,8 +126,8 @@ std::vector<std::string> bottom_line_answers(const ResultsView& view, const std:
 std::string bottom_line_legend(const ResultsView& view) {
   const std::string& ref = view.cells.reference;
   return "Each cell: the allocator's time / peak RSS over " + ref +
-         "'s (below 1: faster / leaner), the quotients of the geometric means of the timed runs; * where the 95% "
-         "interval leaves 1 out; short where a measured phase lasted under " +
+         "'s (below 1: faster / leaner), the quotients of the geometric means of the timed runs; * where the "
+         "interval leaves 1 out (a standing: its family's level, the legend above); short where a measured phase lasted under " +
          number_text("%g", kShortestTimedPhaseNs / 1e6) + " ms, too short to time. The tables above give the intervals.";
 }
 

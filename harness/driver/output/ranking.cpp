@@ -104,17 +104,19 @@ std::set<std::string> workloads_of(const std::vector<CellSummary>& cells) {
 
 }  // namespace
 
-void print_workload_tables(const std::filesystem::path& dir, const std::string& workload, std::ostream& out, bool wide) {
+void print_workload_tables(const std::filesystem::path& dir, const std::string& workload, std::ostream& out, bool wide,
+                           bool per_comparison) {
   const ResultsView view = load_results(dir);
-  const std::vector<CellSummary> cells = summarize_cells(view);
+  const std::vector<CellSummary> cells = summarize_cells(view, per_comparison);
   TableNotes notes;
   group_tables(view, cells, {workload}, out, wide, notes);
   out.flush();
 }
 
-void print_ranking(const std::filesystem::path& dir, std::ostream& out, bool wide, const std::set<std::string>& printed) {
+void print_ranking(const std::filesystem::path& dir, std::ostream& out, bool wide, const std::set<std::string>& printed,
+                   bool per_comparison) {
   const ResultsView view = load_results(dir);
-  const std::vector<CellSummary> cells = summarize_cells(view);
+  const std::vector<CellSummary> cells = summarize_cells(view, per_comparison);
   const RunsTable& t = *view.table;
   TableNotes notes;
   std::set<std::string> print = workloads_of(cells);
@@ -140,12 +142,12 @@ void print_ranking(const std::filesystem::path& dir, std::ostream& out, bool wid
     if (blank_before) out << "\n";
     out << wrap_words(text, 110) << "\n";
   };
-  wrapped(summary_table_legend(view) +
+  wrapped(summary_table_legend(view, cells) +
           (wide ? "" : " In these 120 columns: RSS is the peak RSS, ~ a ratio whose interval holds 1 "
                        "(indistinguishable), ref the reference, (p) a time from the profiled runs (no timed run), req. B/elem "
                        "and RSS B/elem the bytes per element, sim. the simulated cycles; "
                        "bench summarize --wide shows every column."));
-  if (any_variant) wrapped(variants_table_legend());
+  if (any_variant) wrapped(variants_table_legend(cells));
   wrapped(bottom_line_legend(view));
   const std::vector<std::string> answers = bottom_line_answers(view, cells);
   if (!answers.empty()) out << "\n";

@@ -13,11 +13,12 @@ namespace allocstamp {
 // `wide`: every column, and each warning with its cells; else 120 columns.
 // The tables of the workloads in `printed` are left out (a sweep printed them
 // as their runs ended); the bottom line, legends and warnings cover them all.
+// per_comparison: uncorrected 95% intervals (--per-comparison), labelled so.
 void print_ranking(const std::filesystem::path& results_dir, std::ostream& out, bool wide = false,
-                   const std::set<std::string>& printed = {});
+                   const std::set<std::string>& printed = {}, bool per_comparison = false);
 
 // The table(s) of one workload alone, as soon as its runs are done.
 void print_workload_tables(const std::filesystem::path& results_dir, const std::string& workload, std::ostream& out,
-                           bool wide = false);
+                           bool wide = false, bool per_comparison = false);
 
 }  // namespace allocstamp

@@ -14,12 +14,14 @@
 #include <tuple>
 
 #include "key_names.h"
+#include "meta_names.h"
 #include "results/callsites.h"
 #include "results/csv.h"
 #include "model/errors.h"
 #include "output/summary_table.h"
 #include "output/variants_table.h"
 #include "analysis/findings.h"
+#include "analysis/mechanisms.h"
 #include "model/format.h"
 #include "results/meta.h"
 #include "results/results_folder.h"
@@ -79,14 +81,14 @@ void setup_section(const ResultsView& view, Document& doc) {
     doc.push_back(paragraph("The folder has no meta.json: the setup is unknown."));
     return;
   }
-  if (meta.contains("command_line")) {
+  if (meta.contains(meta::command_line)) {
     Block code;
     code.kind = Block::Kind::code;
-    code.text = shell_line(meta["command_line"]);
+    code.text = shell_line(meta[meta::command_line]);
     doc.push_back(code);
   }
-  nlohmann::json machine = meta.value("machine", nlohmann::json::object());
-  nlohmann::json options = meta.value("options", nlohmann::json::object());
+  nlohmann::json machine = meta.value(meta::machine, nlohmann::json::object());
+  nlohmann::json options = meta.value(meta::options, nlohmann::json::object());
   Block table;
   table.kind = Block::Kind::table;
   table.text_columns = 2;
@@ -94,62 +96,70 @@ void setup_section(const ResultsView& view, Document& doc) {
   auto row = [&](const std::string& name, const std::string& value) {
     if (!value.empty()) table.rows.push_back({name, value});
   };
-  std::string commit = text_of(machine.value("git_commit", nlohmann::json()));
-  if (!commit.empty() && machine.value("git_dirty", false)) commit += " (with uncommitted changes)";
+  std::string commit = text_of(machine.value(meta::machine_git_commit, nlohmann::json()));
+  if (!commit.empty() && machine.value(meta::machine_git_dirty, false)) commit += " (with uncommitted changes)";
   row("git commit", commit);
-  row("allocstamp", text_of(machine.value("allocstamp_version", nlohmann::json())));
-  row("host", text_of(machine.value("host", nlohmann::json())));
-  std::string cpu = text_of(machine.value("cpu", nlohmann::json()));
-  if (machine.contains("cores")) cpu += (cpu.empty() ? "" : ", ") + text_of(machine["cores"]) + " cores";
+  row("allocstamp", text_of(machine.value(meta::machine_allocstamp_version, nlohmann::json())));
+  row("host", text_of(machine.value(meta::machine_host, nlohmann::json())));
+  std::string cpu = text_of(machine.value(meta::machine_cpu, nlohmann::json()));
+  if (machine.contains(meta::machine_cores))
+    cpu += (cpu.empty() ? "" : ", ") + text_of(machine[meta::machine_cores]) + " cores";
   row("CPU", cpu);
-  if (machine.contains("topology") && machine["topology"].is_object() && !machine["topology"].empty()) {
-    const nlohmann::json& t = machine["topology"];
+  if (machine.contains(meta::machine_topology) && machine[meta::machine_topology].is_object() &&
+      !machine[meta::machine_topology].empty()) {
+    const nlohmann::json& t = machine[meta::machine_topology];
     char memory[64];
-    std::snprintf(memory, sizeof memory, "%.1f GiB", t.value("memory_bytes", 0.0) / (1024.0 * 1024.0 * 1024.0));
+    std::snprintf(memory, sizeof memory, "%.1f GiB",
+                  t.value(meta::topology_memory_bytes, 0.0) / (1024.0 * 1024.0 * 1024.0));
     row("memory", memory);
-    row("NUMA nodes", text_of(t.value("numa_nodes", nlohmann::json())));
-    row("cores", text_of(t.value("physical_cores", nlohmann::json())) + " physical, " +
-                     text_of(t.value("hardware_threads", nlohmann::json())) + " hardware threads (SMT " +
-                     (t.value("smt", false) ? "on" : "off") + ")");
+    row("NUMA nodes", text_of(t.value(meta::topology_numa_nodes, nlohmann::json())));
+    row("cores", text_of(t.value(meta::topology_physical_cores, nlohmann::json())) + " physical, " +
+                     text_of(t.value(meta::topology_hardware_threads, nlohmann::json())) + " hardware threads (SMT " +
+                     (t.value(meta::topology_smt, false) ? "on" : "off") + ")");
   }
-  if (machine.contains("transparent_hugepages"))
-    row("transparent huge pages", text_of(machine["transparent_hugepages"]));
-  row("kernel", text_of(machine.value("kernel", nlohmann::json())));
-  row("compiler", text_of(machine.value("compiler", nlohmann::json())));
-  row("started", text_of(meta.value("started", nlohmann::json())));
-  row("finished", text_of(meta.value("finished", nlohmann::json())));
-  if (meta.value("interrupted", false)) row("interrupted", "yes: some runs are missing (bench --resume finishes them)");
-  if (meta.contains("resumed") && meta["resumed"].is_array())
-    row("resumed", std::to_string(meta["resumed"].size()) + " time(s)");
-  if (options.contains("preset") && options["preset"] != nlohmann::json("")) row("preset", text_of(options["preset"]));
+  if (machine.contains(meta::machine_transparent_hugepages))
+    row("transparent huge pages", text_of(machine[meta::machine_transparent_hugepages]));
+  row("kernel", text_of(machine.value(meta::machine_kernel, nlohmann::json())));
+  row("compiler", text_of(machine.value(meta::machine_compiler, nlohmann::json())));
+  row("started", text_of(meta.value(meta::started, nlohmann::json())));
+  row("finished", text_of(meta.value(meta::finished, nlohmann::json())));
+  if (meta.value(meta::interrupted, false))
+    row("interrupted", "yes: some runs are missing (bench --resume finishes them)");
+  if (meta.contains(meta::resumed) && meta[meta::resumed].is_array())
+    row("resumed", std::to_string(meta[meta::resumed].size()) + " time(s)");
+  if (options.contains(meta::option_preset) && options[meta::option_preset] != nlohmann::json(""))
+    row("preset", text_of(options[meta::option_preset]));
   row("size", sizes_run(view));
-  for (const char* key : {"threads", "reps", "tm", "profile", "series", "seed"})
+  for (const char* key : {meta::option_threads, meta::option_reps, meta::option_tm, meta::option_profile,
+                          meta::option_series, meta::option_seed})
     if (options.contains(key) && options[key] != nlohmann::json("")) row(key, text_of(options[key]));
-  row("memprof", text_of(meta.value("memprof", nlohmann::json())));
+  row("memprof", text_of(meta.value(meta::memprof, nlohmann::json())));
   doc.push_back(table);
   if (const std::vector<std::string> args = arguments_run(view); !args.empty()) {
     doc.push_back(paragraph("Each workload ran with these arguments (runs.csv's args, each run with its own --threads):"));
     doc.push_back(list(args));
   }
 
-  if (meta.contains("allocators") && meta["allocators"].is_array() && !meta["allocators"].empty()) {
+  if (meta.contains(meta::allocators) && meta[meta::allocators].is_array() && !meta[meta::allocators].empty()) {
     doc.push_back(heading(3, "Allocators"));
     Block allocators;
     allocators.kind = Block::Kind::table;
     allocators.text_columns = 4;
     allocators.rows.push_back({"allocator", "package", "version", "library"});
-    for (const auto& a : meta["allocators"])
-      allocators.rows.push_back({text_of(a.value("name", nlohmann::json())), text_of(a.value("package", nlohmann::json())),
-                                 text_of(a.value("version", nlohmann::json())),
-                                 a.value("library", std::string()).empty() ? "(the C library's malloc)"
-                                                                            : text_of(a["library"])});
+    for (const auto& a : meta[meta::allocators])
+      allocators.rows.push_back({text_of(a.value(meta::allocator_name, nlohmann::json())),
+                                 text_of(a.value(meta::allocator_package, nlohmann::json())),
+                                 text_of(a.value(meta::allocator_version, nlohmann::json())),
+                                 a.value(meta::allocator_library, std::string()).empty()
+                                     ? "(the C library's malloc)"
+                                     : text_of(a[meta::allocator_library])});
     doc.push_back(allocators);
   }
-  if (meta.contains("inherited_environment") && meta["inherited_environment"].is_array() &&
-      !meta["inherited_environment"].empty()) {
+  if (meta.contains(meta::inherited_environment) && meta[meta::inherited_environment].is_array() &&
+      !meta[meta::inherited_environment].empty()) {
     doc.push_back(paragraph("Every run inherited these allocator or loader settings:"));
     std::vector<std::string> items;
-    for (const auto& e : meta["inherited_environment"]) items.push_back(text_of(e));
+    for (const auto& e : meta[meta::inherited_environment]) items.push_back(text_of(e));
     doc.push_back(list(items));
   }
   const Meta recorded{meta, true};
@@ -177,7 +187,7 @@ constexpr std::size_t kUnfoldedTables = 4;
 
 void summary_section(const ResultsView& view, const std::vector<CellSummary>& cells, Document& doc) {
   doc.push_back(heading(2, "Summary"));
-  doc.push_back(paragraph(summary_table_legend(view)));
+  doc.push_back(paragraph(summary_table_legend(view, cells)));
   for (const auto& group : view.cells.groups) {
     Block t = summary_table(view, cells, group);
     // Folded where there are many (the bottom line leads); open where a reader sees them all at once.
@@ -194,7 +204,7 @@ void variants_section(const ResultsView& view, const std::vector<CellSummary>& c
   Block t = variants_table(view, cells);
   if (t.rows.size() == 1) return;
   doc.push_back(heading(2, "Variants against their base"));
-  doc.push_back(paragraph(variants_table_legend()));
+  doc.push_back(paragraph(variants_table_legend(cells)));
   // What separates, one row per variant, workload and thread count; then every cell.
   const Block changes = variant_changes(cells);
   if (changes.rows.size() == 1)
@@ -334,9 +344,11 @@ Document build_report(const ResultsView& view, const std::vector<CellSummary>& c
   }
   doc.push_back(paragraph("Findings, per workload and thread count: the fastest allocator where its time separates from " +
                           view.cells.reference + "'s, and the leanest where its peak RSS does (each the ratio of "
-                          "geometric means with its 95% interval, claimed only where the interval leaves 1 out); map "
+                          "geometric means with its interval, claimed only where the interval leaves 1 out); map "
                           "workloads first, by bytes per element. Times and peak RSS are the timed runs' (the allocator "
-                          "alone); bytes per element the profiled runs'."));
+                          "alone); bytes per element the profiled runs'. " + standings_legend(cells) + " " +
+                          mechanism_legend(mechanism_family(
+                              view.cells, !cells.empty() && cells.front().time_family.per_comparison))));
   doc.push_back(list(findings(view, cells)));
   for (std::size_t i = 0; i < plan.figures.size(); ++i)
     if (plan.figures[i].name.rfind("time-t", 0) == 0) {

@@ -39,7 +39,7 @@ std::string ratio_text(const stats::Ratio& r, const std::string& standing) {
 std::string aborts_text(const std::vector<double>& pct) {
   if (pct.empty()) return "-";
   const auto [lo, hi] = std::minmax_element(pct.begin(), pct.end());
-  std::string out = number_text("%.2f", median_of(pct));
+  std::string out = number_text("%.2f", stats::median(pct));
   if (pct.size() > 1) out += " [" + number_text("%.2f", *lo) + "-" + number_text("%.2f", *hi) + "]";
   return out;
 }
@@ -56,6 +56,14 @@ std::string short_standing(const std::string& standing) {
   return standing;
 }
 
+// The level of the ratios' intervals (their family's, cell_summary.h): "95%" uncorrected.
+std::string time_level(const std::vector<const CellSummary*>& rows) {
+  return rows.empty() ? "95%" : level_text(rows.front()->time_family);
+}
+std::string memory_level(const std::vector<const CellSummary*>& rows) {
+  return rows.empty() ? "95%" : level_text(rows.front()->memory_family);
+}
+
 // The terminal's table, 120 columns: each estimate without its interval, each
 // ratio with it, no run counts (warnings name the cells with few or failed runs).
 Block narrow_table(const ResultsView& view, const std::vector<const CellSummary*>& rows, bool transactional,
@@ -65,8 +73,8 @@ Block narrow_table(const ResultsView& view, const std::vector<const CellSummary*
   table.kind = Block::Kind::table;
   table.text_columns = 2;  // threads, allocator
   table.key_columns = 2;
-  std::vector<std::string> header = {"threads", "allocator", "time ms", "vs " + ref + " [95% CI]", "time",
-                                     "RSS MiB", "vs " + ref + " [95% CI]", "memory"};
+  std::vector<std::string> header = {"threads", "allocator", "time ms", "vs " + ref + " [" + time_level(rows) + " CI]",
+                                     "time", "RSS MiB", "vs " + ref + " [" + memory_level(rows) + " CI]", "memory"};
   if (transactional) header.push_back("aborts (%)");
   if (maps) header.insert(header.end(), {"req. B/elem", "RSS B/elem"});
   if (simulated) header.push_back("sim. vs " + ref);
@@ -84,7 +92,7 @@ Block narrow_table(const ResultsView& view, const std::vector<const CellSummary*
                                     c->peak_rss_kb.n ? number_text("%.1f", c->peak_rss_kb.center / 1024.0) : "-",
                                     ratio_text(c->memory_vs_reference, c->memory_standing),
                                     short_standing(c->memory_standing)};
-    if (transactional) row.push_back(c->abort_pct.empty() ? "-" : number_text("%.2f", median_of(c->abort_pct)));
+    if (transactional) row.push_back(c->abort_pct.empty() ? "-" : number_text("%.2f", stats::median(c->abort_pct)));
     if (maps) row.insert(row.end(), {per_element(c->requested_per_element), per_element(c->rss_per_element)});
     if (simulated)
       row.push_back(std::isfinite(c->sim_cycles_vs_reference) ? number_text("%.3f", c->sim_cycles_vs_reference) : "-");
@@ -113,8 +121,9 @@ Block summary_table(const ResultsView& view, const std::vector<CellSummary>& cel
   table.kind = Block::Kind::table;
   table.text_columns = 3;  // threads, allocator, runs
   table.key_columns = 2;
-  std::vector<std::string> header = {"threads", "allocator", "runs", "time (ms) [95% CI]", "vs " + ref + " [95% CI]",
-                                     "time", "peak RSS (MiB) [95% CI]", "vs " + ref + " [95% CI]", "memory"};
+  std::vector<std::string> header = {"threads", "allocator", "runs", "time (ms) [95% CI]",
+                                     "vs " + ref + " [" + time_level(rows) + " CI]", "time", "peak RSS (MiB) [95% CI]",
+                                     "vs " + ref + " [" + memory_level(rows) + " CI]", "memory"};
   if (transactional) header.push_back("aborts (%) [range]");
   header.insert(header.end(), {"heap peak (MiB)", "RSS end (MiB)"});
   if (maps) header.insert(header.end(), {"requested B/element", "RSS B/element"});
@@ -140,7 +149,7 @@ Block summary_table(const ResultsView& view, const std::vector<CellSummary>& cel
   return table;
 }
 
-std::string summary_table_legend(const ResultsView& view) {
+std::string summary_table_legend(const ResultsView& view, const std::vector<CellSummary>& cells) {
   const std::string ref = view.cells.reference;
   bool simulated = false;
   for (const CsvRow& row : view.table->rows) simulated = simulated || view.table->kind(row) == RunKind::simulated;
@@ -148,10 +157,9 @@ std::string summary_table_legend(const ResultsView& view) {
          "per element from the profiled runs (memprof in front); no number mixes the two. Time is the measured phase "
          "(elapsed_ns), else the whole process's wall time; peak RSS is the process's own (wait4). Each is a geometric "
          "mean with the 95% interval of the mean of the logs; \"vs " +
-         ref + "\" is the quotient of the same geometric means with its 95% interval (the logs paired repetition by "
-         "repetition, as the sweep interleaves them), so the rows, sorted by time, are in the order of the ratios. The "
-         "standing says faster or slower (leaner or heavier) only when that interval leaves 1 out, else "
-         "indistinguishable. Aborts: the median share of transaction attempts that aborted, with the lowest and highest "
+         ref + "\" is the quotient of the same geometric means with its interval (the logs paired repetition by "
+         "repetition, as the sweep interleaves them), so the rows, sorted by time, are in the order of the ratios. " +
+         standings_legend(cells) + " Aborts: the median share of transaction attempts that aborted, with the lowest and highest "
          "run's. Heap peak (live requested bytes) and RSS end (at the end of the measured phase) are medians of the "
          "profiled runs; map workloads add the requested bytes and the RSS the fill added, per element held. Runs "
          "counts the ok runs by kind and every other status; only ok runs enter the figures." +

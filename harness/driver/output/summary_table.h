@@ -19,6 +19,6 @@ Block summary_table(const ResultsView& view, const std::vector<CellSummary>& cel
                     bool wide = true);
 
 // What the table's columns mean, in one paragraph.
-std::string summary_table_legend(const ResultsView& view);
+std::string summary_table_legend(const ResultsView& view, const std::vector<CellSummary>& cells);
 
 }  // namespace allocstamp

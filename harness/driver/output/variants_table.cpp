@@ -61,12 +61,16 @@ Block variants_table(const ResultsView& view, const std::vector<CellSummary>& ce
   return t;
 }
 
-std::string variants_table_legend() {
+std::string variants_table_legend(const std::vector<CellSummary>& cells) {
   return "Each variant (an allocator with settings, BASE:VARIANT) against its base in the same workload and thread "
          "count: the quotient of the timed runs' geometric means (time) and of their peak RSS (wait4), each with its "
-         "95% interval, the logs paired repetition by repetition as the sweep interleaves them. A setting changes the "
+         "interval, the logs paired repetition by repetition as the sweep interleaves them. A setting changes the "
          "answer only where the interval leaves 1 out (faster or slower, leaner or heavier); else indistinguishable. "
-         "Settings: the variables the variant's runs had that its base's did not.";
+         "These ratios are in the folder's time and memory families with the ratios to the reference: " +
+         (cells.empty() ? std::string("95% intervals") : "intervals at " + level_text(cells.front().time_family) +
+                                                              " (time) and " + level_text(cells.front().memory_family) +
+                                                              " (memory)") +
+         ". Settings: the variables the variant's runs had that its base's did not.";
 }
 
 Block variant_changes(const std::vector<CellSummary>& cells) {

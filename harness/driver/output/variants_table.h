@@ -16,7 +16,7 @@ namespace allocstamp {
 Block variants_table(const ResultsView& view, const std::vector<CellSummary>& cells);
 
 // What the table says and how to read it, in one paragraph.
-std::string variants_table_legend();
+std::string variants_table_legend(const std::vector<CellSummary>& cells);
 
 // The variants' findings as a table: a row per variant cell whose time or
 // peak-RSS ratio to its base leaves 1 out ("slower 1.08 [1.02, 1.15]"), "-"

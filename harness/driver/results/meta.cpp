@@ -4,6 +4,7 @@
 #include "model/errors.h"
 #include "model/input_file.h"
 #include "keys.h"
+#include "meta_names.h"
 
 namespace allocstamp {
 
@@ -22,9 +23,9 @@ Meta read_meta(const fs::path& dir, MetaMissing missing) {
   nlohmann::json doc = nlohmann::json::parse(read_input_file(file, std::size_t(256) << 20), nullptr, false);
   if (doc.is_discarded() || !doc.is_object())
     throw UsageError(file.string() + " is not a JSON object", "restore it from a copy, or start a new sweep");
-  if (doc.contains("schema") && !doc["schema"].is_number_integer())
+  if (doc.contains(meta::schema) && !doc[meta::schema].is_number_integer())
     throw UsageError(file.string() + "'s schema is not a number", "restore it from a copy, or start a new sweep");
-  if (doc.value("schema", 0) > contract::kResultsSchema)
+  if (doc.value(meta::schema, 0) > contract::kResultsSchema)
     throw UsageError(file.string() + " has a schema newer than this bench", "read it with a newer allocstamp");
   meta.doc = std::move(doc);
   meta.present = true;
@@ -33,46 +34,55 @@ Meta read_meta(const fs::path& dir, MetaMissing missing) {
 
 std::map<std::string, std::string> Meta::allocator_versions() const {
   std::map<std::string, std::string> out;
-  if (!doc.contains("allocators") || !doc["allocators"].is_array()) return out;
-  for (const auto& a : doc["allocators"])
-    if (a.is_object() && a.contains("name") && a["name"].is_string())
-      out[a["name"].get<std::string>()] = a.value("version", std::string());
+  if (!doc.contains(meta::allocators) || !doc[meta::allocators].is_array()) return out;
+  for (const auto& a : doc[meta::allocators])
+    if (a.is_object() && a.contains(meta::allocator_name) && a[meta::allocator_name].is_string())
+      out[a[meta::allocator_name].get<std::string>()] = a.value(meta::allocator_version, std::string());
   return out;
 }
 
 std::string Meta::compiler() const {
-  if (!doc.contains("machine") || !doc["machine"].is_object()) return "";
-  const auto& machine = doc["machine"];
-  return machine.contains("compiler") && machine["compiler"].is_string() ? machine["compiler"].get<std::string>() : "";
+  if (!doc.contains(meta::machine) || !doc[meta::machine].is_object()) return "";
+  const auto& machine = doc[meta::machine];
+  return machine.contains(meta::machine_compiler) && machine[meta::machine_compiler].is_string()
+             ? machine[meta::machine_compiler].get<std::string>()
+             : "";
 }
 
 std::string Meta::kernel_setup() const {
-  if (!doc.contains("machine") || !doc["machine"].is_object()) return "";
-  const auto& machine = doc["machine"];
-  if (!machine.contains("kernel") || !machine["kernel"].is_string()) return "";
-  std::string out = machine["kernel"].get<std::string>();
-  if (machine.contains("transparent_hugepages") && machine["transparent_hugepages"].is_string())
-    out += " (transparent huge pages " + machine["transparent_hugepages"].get<std::string>() + ")";
+  if (!doc.contains(meta::machine) || !doc[meta::machine].is_object()) return "";
+  const auto& machine = doc[meta::machine];
+  if (!machine.contains(meta::machine_kernel) || !machine[meta::machine_kernel].is_string()) return "";
+  std::string out = machine[meta::machine_kernel].get<std::string>();
+  if (machine.contains(meta::machine_transparent_hugepages) && machine[meta::machine_transparent_hugepages].is_string())
+    out += " (transparent huge pages " + machine[meta::machine_transparent_hugepages].get<std::string>() + ")";
   return out;
 }
 
 std::string Meta::preset() const {
-  if (!doc.contains("options") || !doc["options"].is_object()) return "";
-  const auto& options = doc["options"];
-  return options.contains("preset") && options["preset"].is_string() ? options["preset"].get<std::string>() : "";
+  if (!doc.contains(meta::options) || !doc[meta::options].is_object()) return "";
+  const auto& options = doc[meta::options];
+  return options.contains(meta::option_preset) && options[meta::option_preset].is_string()
+             ? options[meta::option_preset].get<std::string>()
+             : "";
 }
 
 std::vector<std::string> Meta::machine_warnings() const {
   std::vector<std::string> out;
   auto add = [&](const nlohmann::json& holder, const std::string& prefix) {
-    if (!holder.is_object() || !holder.contains("machine_warnings") || !holder["machine_warnings"].is_array()) return;
-    for (const auto& w : holder["machine_warnings"])
+    if (!holder.is_object() || !holder.contains(meta::machine_warnings) || !holder[meta::machine_warnings].is_array())
+      return;
+    for (const auto& w : holder[meta::machine_warnings])
       if (w.is_string()) out.push_back(prefix + w.get<std::string>());
   };
   add(doc, "");
-  if (doc.contains("resumed") && doc["resumed"].is_array())
-    for (const auto& r : doc["resumed"])
-      add(r, "when resumed" + (r.is_object() && r.contains("at") && r["at"].is_string() ? " at " + r["at"].get<std::string>() : "") + ": ");
+  if (doc.contains(meta::resumed) && doc[meta::resumed].is_array())
+    for (const auto& r : doc[meta::resumed])
+      add(r, "when resumed" +
+                 (r.is_object() && r.contains(meta::resume_at) && r[meta::resume_at].is_string()
+                      ? " at " + r[meta::resume_at].get<std::string>()
+                      : "") +
+                 ": ");
   return out;
 }
 
@@ -80,26 +90,29 @@ Meta::BusyRuns Meta::busy_runs() const {
   auto count = [&](const char* key) {
     return doc.contains(key) && doc[key].is_number_integer() ? doc[key].get<int>() : 0;
   };
-  return {count("busy_runs"), count("runs_with_machine_state")};
+  return {count(meta::busy_runs), count(meta::runs_with_machine_state)};
 }
 
 bool Meta::no_plot() const {
-  if (!doc.contains("options") || !doc["options"].is_object()) return false;
-  const auto& options = doc["options"];
-  return options.contains("no_plot") && options["no_plot"].is_boolean() && options["no_plot"].get<bool>();
+  if (!doc.contains(meta::options) || !doc[meta::options].is_object()) return false;
+  const auto& options = doc[meta::options];
+  return options.contains(meta::option_no_plot) && options[meta::option_no_plot].is_boolean() &&
+         options[meta::option_no_plot].get<bool>();
 }
 
 bool Meta::unprofiled() const {
-  if (!doc.contains("options") || !doc["options"].is_object()) return false;
-  const nlohmann::json& o = doc["options"];
-  return o.value("profile", std::string()) == "none" || o.value("no_profile", false) ||
-         (o.contains("profile_reps") && o["profile_reps"].is_number() && o["profile_reps"].get<int>() == 0);
+  if (!doc.contains(meta::options) || !doc[meta::options].is_object()) return false;
+  const nlohmann::json& o = doc[meta::options];
+  return o.value(meta::option_profile, std::string()) == "none" || o.value(meta::option_no_profile, false) ||
+         (o.contains(meta::option_profile_reps) && o[meta::option_profile_reps].is_number() &&
+          o[meta::option_profile_reps].get<int>() == 0);
 }
 
 bool Meta::work_per_thread(const std::string& workload) const {
-  if (!doc.contains("workloads") || !doc["workloads"].is_object()) return false;
-  auto it = doc["workloads"].find(workload);
-  return it != doc["workloads"].end() && it->is_object() && it->value("work", std::string()) == "per-thread";
+  if (!doc.contains(meta::workloads) || !doc[meta::workloads].is_object()) return false;
+  auto it = doc[meta::workloads].find(workload);
+  return it != doc[meta::workloads].end() && it->is_object() &&
+         it->value(meta::workload_work, std::string()) == "per-thread";
 }
 
 }  // namespace allocstamp

@@ -15,6 +15,7 @@
 #include "results/runs.h"
 #include "results/side_tables.h"
 #include "key_names.h"
+#include "meta_names.h"
 
 namespace allocstamp {
 
@@ -22,11 +23,12 @@ namespace fs = std::filesystem;
 
 std::string machine_stamp(const nlohmann::json& meta) {
   std::vector<std::string> parts;
-  nlohmann::json machine = meta.value("machine", nlohmann::json::object());
-  for (const char* key : {"host", "cpu"})
+  nlohmann::json machine = meta.value(meta::machine, nlohmann::json::object());
+  for (const char* key : {meta::machine_host, meta::machine_cpu})
     if (machine.contains(key) && machine[key].is_string() && !machine[key].get<std::string>().empty())
       parts.push_back(machine[key].get<std::string>());
-  if (meta.contains("started") && meta["started"].is_string()) parts.push_back(meta["started"].get<std::string>().substr(0, 10));
+  if (meta.contains(meta::started) && meta[meta::started].is_string())
+    parts.push_back(meta[meta::started].get<std::string>().substr(0, 10));
   std::string joined;
   for (const auto& part : parts) joined += (joined.empty() ? "" : ", ") + part;
   return parts.empty() ? "machine and date unknown (no meta.json)" : joined;

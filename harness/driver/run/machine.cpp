@@ -17,6 +17,7 @@
 
 #include "model/program_output.h"
 #include "model/version.h"
+#include "meta_names.h"
 
 namespace allocstamp {
 
@@ -49,11 +50,11 @@ nlohmann::json topology() {
   nlohmann::json out = nlohmann::json::object();
   if (hwloc_topology_load(t) == 0) {
     const int cores = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE), pus = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU);
-    out = {{"memory_bytes", uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE))},
-           {"numa_nodes", hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE)},
-           {"physical_cores", cores},
-           {"hardware_threads", pus},
-           {"smt", cores > 0 && pus > cores}};
+    out = {{meta::topology_memory_bytes, uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE))},
+           {meta::topology_numa_nodes, hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE)},
+           {meta::topology_physical_cores, cores},
+           {meta::topology_hardware_threads, pus},
+           {meta::topology_smt, cores > 0 && pus > cores}};
   }
   hwloc_topology_destroy(t);
   return out;
@@ -71,7 +72,7 @@ bool written_by_bench(const std::filesystem::path& source_dir, const std::string
     std::ifstream meta(source_dir / dir / "meta.json");
     std::string head(4096, '\0');
     meta.read(head.data(), std::streamsize(head.size()));
-    if (head.find("\"allocstamp_version\"") != std::string::npos) return true;
+    if (head.find("\"" + std::string(meta::machine_allocstamp_version) + "\"") != std::string::npos) return true;
   }
   return false;
 }
@@ -96,17 +97,18 @@ nlohmann::json describe_machine(const std::filesystem::path& source_dir) {
   gethostname(host, sizeof host - 1);
   std::string kernel = u.sysname;  // appended step by step: GCC 12 warns wrongly on a + b + c here
   kernel.append(" ").append(u.release);
-  return {{"host", host},
-          {"cpu", cpu_model()},
-          {"cores", std::thread::hardware_concurrency()},
-          {"kernel", kernel},
-          {"compiler", std::string("g++ ") + __VERSION__},
-          {"allocstamp_version", kVersion},
+  return {{meta::machine_host, host},
+          {meta::machine_cpu, cpu_model()},
+          {meta::machine_cores, std::thread::hardware_concurrency()},
+          {meta::machine_kernel, kernel},
+          {meta::machine_compiler, std::string("g++ ") + __VERSION__},
+          {meta::machine_allocstamp_version, kVersion},
           // git with an argument vector: the source folder's name is never read by a shell.
-          {"git_commit", first_line(program_output({"git", "-C", source_dir.string(), "rev-parse", "HEAD"}).out)},
-          {"git_dirty", git_dirty(source_dir)},
-          {"transparent_hugepages", transparent_hugepages()},
-          {"topology", topology()}};
+          {meta::machine_git_commit,
+           first_line(program_output({"git", "-C", source_dir.string(), "rev-parse", "HEAD"}).out)},
+          {meta::machine_git_dirty, git_dirty(source_dir)},
+          {meta::machine_transparent_hugepages, transparent_hugepages()},
+          {meta::machine_topology, topology()}};
 }
 
 double load_average() {

@@ -3,11 +3,14 @@
  * TM_BEGIN and TM_BEGIN_RO call stamp_mark_begin, and TM_END stamp_mark_end).
  * Everything allocated or freed between the two counts as `tx` under
  * libmemprof.so; the commits are counted and printed at exit as
- * `tx_commits_count=N` on stderr, which scripts/stamp-reference reads.
+ * `tx_commits_count=N` on stderr, which scripts/stamp-reference reads (the
+ * key's name from harness/contract, key_names_c.h).
  * Without libmemprof.so preloaded the memprof calls are no-ops (weak). */
 #include <stdio.h>
 
 #include <memprof/memprof.h>
+
+#include "key_names_c.h"
 
 static unsigned long commits;
 
@@ -21,5 +24,5 @@ void stamp_mark_end(void) {
 }
 
 __attribute__((destructor)) static void stamp_mark_report(void) {
-  fprintf(stderr, "tx_commits_count=%lu\n", commits);
+  fprintf(stderr, "%s=%lu\n", allocstamp_key_tx_commits_count, commits);
 }
