@@ -6,14 +6,14 @@
 #include <string_view>
 
 namespace keys {
-#define KEY(name, unit, source, kind, group, meaning) inline constexpr char name[] = #name;
+#define KEY(name, unit, type, bound, source, kind, group, meaning) inline constexpr char name[] = #name;
 #include "keys.def"
 #undef KEY
 
 // The side tables' columns: keys::scopes::calls_count, ... (one namespace
 // per table), and every side column with its table, in each file's order.
-#define KEY(name, unit, source, kind, group, meaning)
-#define SIDE_COLUMN(table, name, unit, meaning) \
+#define KEY(name, unit, type, bound, source, kind, group, meaning)
+#define SIDE_COLUMN(table, name, unit, type, bound, meaning) \
   namespace table {                            \
   inline constexpr char name[] = #name;        \
   }
@@ -21,10 +21,10 @@ namespace keys {
 #undef SIDE_COLUMN
 
 struct SideColumn {
-  std::string_view table, name, unit;
+  std::string_view table, name, unit, type, bound;  // type and bound as keys.def's KEY's
 };
 inline constexpr SideColumn side_columns[] = {
-#define SIDE_COLUMN(table, name, unit, meaning) {#table, #name, #unit},
+#define SIDE_COLUMN(table, name, unit, type, bound, meaning) {#table, #name, #unit, #type, bound},
 #include "keys.def"
 #undef SIDE_COLUMN
 };
@@ -32,7 +32,7 @@ inline constexpr SideColumn side_columns[] = {
 
 // The key whose value bounds `figure`'s error (keys.def's KEY_ERROR_BOUND), or nullptr.
 constexpr const char* error_bound_of(std::string_view figure) {
-#define KEY(name, unit, source, kind, group, meaning)
+#define KEY(name, unit, type, bound, source, kind, group, meaning)
 #define KEY_ERROR_BOUND(bounded, error) \
   if (figure == bounded) return error;
 #include "keys.def"
@@ -44,7 +44,7 @@ constexpr const char* error_bound_of(std::string_view figure) {
 // Whether a trace's `figure` need not equal memprof's record of the same run
 // (keys.def's KEY_TRACE_APPROXIMATE).
 constexpr bool approximate_in_trace(std::string_view figure) {
-#define KEY(name, unit, source, kind, group, meaning)
+#define KEY(name, unit, type, bound, source, kind, group, meaning)
 #define KEY_TRACE_APPROXIMATE(approximate) \
   if (figure == approximate) return true;
 #include "keys.def"

@@ -5,7 +5,7 @@
 #ifndef ALLOCSTAMP_KEY_NAMES_C_H
 #define ALLOCSTAMP_KEY_NAMES_C_H
 
-#define KEY(name, unit, source, kind, group, meaning) static const char allocstamp_key_##name[] = #name;
+#define KEY(name, unit, type, bound, source, kind, group, meaning) static const char allocstamp_key_##name[] = #name;
 #include "keys.def"
 #undef KEY
 

@@ -8,7 +8,8 @@
 namespace allocstamp::contract {
 
 struct KeyInfo {
-  std::string_view name, unit, source, kind, group, meaning;
+  // type: u64, real, signed or text (keys.def); bound: "<largest value>: why".
+  std::string_view name, unit, type, bound, source, kind, group, meaning;
   // A column of runs.csv (keys only the record carries are not).
   constexpr bool is_column() const { return source != "record"; }
   // Compared by bench check (its threshold group is not `none`).
@@ -16,7 +17,7 @@ struct KeyInfo {
 };
 
 inline constexpr KeyInfo kKeys[] = {
-#define KEY(name, unit, source, kind, group, meaning) {#name, #unit, #source, #kind, #group, meaning},
+#define KEY(name, unit, type, bound, source, kind, group, meaning) {#name, #unit, #type, bound, #source, #kind, #group, meaning},
 #include "keys.def"
 #undef KEY
 };

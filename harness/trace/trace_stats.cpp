@@ -158,7 +158,9 @@ Figures compute_figures(const Trace& trace) {
   f.emplace_back(keys::live_blocks_end_count, uint64_t(blocks));
   f.emplace_back(keys::heap_requested_phase_end_bytes, uint64_t(phase_bytes));
   f.emplace_back(keys::live_blocks_phase_end_count, uint64_t(phase_blocks));
-  f.emplace_back(keys::load_total_byte_ns, uint64_t(load));
+  // A day with gigabytes live passes 2^64 byte·ns: the figure stops there (a
+  // cast past it would be undefined); memprof's record keeps the double.
+  f.emplace_back(keys::load_total_byte_ns, load < 18446744073709551616.0 ? uint64_t(load) : UINT64_MAX);
   f.emplace_back(keys::load_avg_bytes, phase_ns ? uint64_t(load / phase_ns) : 0);
   f.emplace_back(keys::duration_ns, phase_ns);
   return f;

@@ -67,7 +67,7 @@ def metric_keys(path=KEYS_DEF):
     names = []
     with open(path) as f:
         for line in f:
-            m = re.match(r"KEY\((\w+), \w+, \w+, (\w+),", line)
+            m = re.match(r"KEY\((\w+), \w+, \w+, \"[^\"]*\", \w+, (\w+),", line)
             if m and m.group(2) != "id":
                 names.append(m.group(1))
     return names
@@ -123,7 +123,7 @@ def id_keys(path=KEYS_DEF):
     names = []
     with open(path) as f:
         for line in f:
-            m = re.match(r"KEY\((\w+), \w+, \w+, id,", line)
+            m = re.match(r"KEY\((\w+), \w+, \w+, \"[^\"]*\", \w+, id,", line)
             if m:
                 names.append(m.group(1))
     return names

@@ -83,7 +83,8 @@ TEST_F(Golden, ReportInMarkdownAndHtml) {
 TEST_F(Golden, RankingAsText) {
   std::ostringstream out;
   print_ranking(dir, out);
-  expect_golden("ranking.txt", out.str());
+  // The folder's path (in the failed runs' redo command) changes from run to run.
+  expect_golden("ranking.txt", std::regex_replace(out.str(), std::regex(dir.string()), "RESULTS"));
 }
 
 TEST_F(Golden, CheckTableAndCsv) {

@@ -12,6 +12,9 @@
 //   hang         [--ignore-term]                      sleeps forever
 //   fail-verify                                       reports elapsed_ns, exits 3
 //   fail                                              exits 1
+//   bad-metric                                        reports elapsed_ns and tx_commits_count=-1
+//                                                    (a count outside its type: bench records the
+//                                                    run failed, naming the column), exits 0
 //   slow         [--ms M] [--jitter-pct J]            sleeps M ms in the phase, give or take
 //                                                    a random J% (drawn anew by each process)
 #include <memprof/memprof.h>
@@ -63,7 +66,7 @@ struct Options {
 [[noreturn]] void usage_error(const std::string &message) {
   std::fprintf(stderr, "testload: %s\n", message.c_str());
   std::fprintf(stderr,
-               "usage: testload <alloc|crash|hang|fail-verify|fail|slow> [--threads N] "
+               "usage: testload <alloc|crash|hang|fail-verify|fail|slow|bad-metric> [--threads N] "
                "[--size tiny|small|medium|large] [--seed S] [app options]\n");
   std::exit(kExitUsage);
 }
@@ -83,7 +86,7 @@ bool parse_u64(std::string_view text, uint64_t &out) {
 
 bool known_app(std::string_view app) {
   return app == "alloc" || app == "crash" || app == "hang" || app == "fail-verify" ||
-         app == "fail" || app == "slow";
+         app == "fail" || app == "slow" || app == "bad-metric";
 }
 
 // Accepts "--name value" and "--name=value".
@@ -321,6 +324,17 @@ int app_fail_verify(const Options &o) {
   return kExitVerify;
 }
 
+int app_bad_metric(const Options &o) {
+  memprof::phase_begin();
+  const int64_t start = now_ns();
+  const int64_t elapsed = now_ns() - start;
+  memprof::phase_end();
+  memprof::metric("elapsed_ns", elapsed);
+  memprof::metric("tx_commits_count", -1);
+  report_ok(o);
+  return 0;
+}
+
 int app_fail() {
   std::fprintf(stderr, "testload: failing on purpose\n");
   return kExitFailure;
@@ -350,5 +364,6 @@ int main(int argc, char **argv) {
   if (o.app == "fail-verify") return app_fail_verify(o);
   if (o.app == "fail") return app_fail();
   if (o.app == "slow") return app_slow(o);
+  if (o.app == "bad-metric") return app_bad_metric(o);
   usage_error("unknown app '" + o.app + "'");
 }

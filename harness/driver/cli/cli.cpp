@@ -34,6 +34,7 @@ const char* kFooter = R"(Examples:
   bench --workload=churn --threads=1 --reps=3 --size=small --no-plot    each flag narrows the job
   bench --alloc=/opt/my/libmalloc.so --workload=churn     any allocator by path
   bench --resume results/runs/20261121-101500            finish an interrupted sweep
+  bench --resume results/runs/20261121-101500 --redo-failed   ... and make its failed runs again
   bench summarize results/latest                          recompute summary.csv
   bench plot results/latest                               figures/ and report.md, report.html
   bench check --baseline results/base --current results/latest   the regression gate
@@ -274,6 +275,9 @@ void add_sweep_flags(CLI::App& app, Options& o, SweepFlags& flags) {
   app.add_flag("--columns", flags.columns, "Print the columns of runs.csv with their meaning (Markdown)");
   app.add_option("--resume", o.resume, "Complete the runs missing from an earlier results folder")
       ->check(CLI::ExistingDirectory);
+  app.add_flag("--redo-failed", o.redo_failed,
+               "With --resume: make again the planned runs that did not end ok (failed, crashed, timeout, "
+               "verify_failed); their rows are removed first");
   app.add_option("--registry", o.registries, "More allocators from a JSON file (shape of allocators/allocators.json)")
       ->envname("ALLOCSTAMP_REGISTRY")->check(CLI::ExistingFile);
   app.add_option("--workloads", o.workload_files, "More workloads from a JSON file (shape of workloads/workloads.json)")

@@ -74,6 +74,9 @@ void choose_run_preset(Options& options, const Paths& paths, std::ostream& out) 
 int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostream& out, fs::path* results_dir) {
   const auto sweep_start = std::chrono::steady_clock::now();
   const bool resuming = !options.resume.empty();
+  if (options.redo_failed && !resuming)
+    throw UsageError("--redo-failed makes a sweep's failed runs again, and goes with --resume",
+                     "give --resume DIR --redo-failed, DIR the sweep's results folder");
   nlohmann::json saved_meta;
   if (resuming) saved_meta = resume_options(options);
 
@@ -123,6 +126,8 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
       const ResultsFolder reopened = ResultsFolder::reopen(options.resume);  // a torn last row cut off
       check_recorded_runs(options.resume, plan, options);
       recorded = reopened.completed_keys();
+      if (options.redo_failed)
+        for (const std::string& key : reopened.failed_keys()) recorded.erase(key);
     }
     std::size_t left = 0;
     for (const Run& run : plan) {
@@ -201,6 +206,11 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   // A new folder gets meta.json first: a folder left by a failure can always be resumed.
   ResultsFolder folder = resuming ? ResultsFolder::reopen(dir) : ResultsFolder::create(dir, meta);
   if (resuming) check_recorded_runs(dir, plan, options);  // once a torn last row is cut off
+  if (resuming && options.redo_failed) {
+    std::set<std::string> planned;
+    for (const Run& run : plan) planned.insert(run.key());
+    std::cerr << "--redo-failed: " << folder.forget_failed_runs(planned) << " failed run(s) of the plan to make again\n";
+  }
   if (results_dir) *results_dir = dir;
   std::set<std::string> done = resuming ? folder.completed_keys() : std::set<std::string>{};
   std::set<std::string> skipped_before = resuming ? folder.completed_keys(true) : std::set<std::string>{};
@@ -251,9 +261,12 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     progress.starting(run, finished);
     RunOutcome outcome = run_one(run, options, paths, simulator, executor, dir, folder.log_path(run));
     if (outcome.interrupted) return false;  // not recorded: --resume runs it again
-    const Status status = outcome.status;
     const Finished& f = outcome.finished;
-    folder.append(run, setting_of(outcome.env), status, f, outcome.records);
+    // The row as written: failed where a value is not of its column's type.
+    const Status status = folder.append(run, setting_of(outcome.env), outcome.status, f, outcome.records);
+    if (status != outcome.status)
+      std::cerr << describe(run) << ": a value memprof or the program reported is not of its column's type: the run "
+                << "is recorded failed, the value left out (runs.csv's extra names the column)\n";
     all_ok = all_ok && status == Status::ok;
     progress.finished(run, status_name(status), double(f.wall_ns) / 1e9);
     ++finished;

@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 nlohmann::json resume_options(Options& options) {
   for (const auto& flag : options.given)
     if (flag != "--resume" && flag != "--dry-run" && flag != "--no-plot" && flag != "--registry" &&
-        flag != "--workloads")
+        flag != "--workloads" && flag != "--redo-failed")
       throw UsageError(flag + " cannot be combined with --resume", "a resumed sweep keeps the options saved in its meta.json");
   fs::path dir = options.resume;
   nlohmann::json saved_meta = read_meta(dir, MetaMissing::refuse).doc;
@@ -88,6 +88,7 @@ nlohmann::json resume_options(Options& options) {
   }
   saved.resume = options.resume;
   saved.dry_run = options.dry_run;
+  saved.redo_failed = options.redo_failed;
   saved.no_plot = saved.no_plot || options.no_plot;
   saved.command_line = options.command_line;
   options = saved;

@@ -5,12 +5,11 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "keys.h"
+
 namespace allocstamp {
 
 namespace {
-
-// 2^64: no figure bench writes reaches it (584 years of ns, 16 EiB).
-constexpr double kLimit = 18446744073709551616.0;
 
 // A decimal: an optional '-' (when `sign`), digits, an optional fraction, an
 // optional exponent; strtod would also take "inf", "nan", "0x10" and spaces.
@@ -34,10 +33,8 @@ bool is_decimal(const std::string& s, bool sign) {
   return i == n;
 }
 
-bool below_limit(const std::string& s) {
-  const double v = std::strtod(s.c_str(), nullptr);
-  return std::isfinite(v) && std::fabs(v) < kLimit;
-}
+// A finite double: 1e400 overflows to infinity and is refused.
+bool is_finite(const std::string& s) { return std::isfinite(std::strtod(s.c_str(), nullptr)); }
 
 }  // namespace
 
@@ -75,15 +72,20 @@ bool is_count(const std::string& s) {
   return s.size() < 20 || s <= "18446744073709551615";
 }
 
-std::string field_problem(std::string_view unit, const std::string& field) {
-  if (unit == "count" || unit == "bytes") {
-    if (!is_count(field)) return "'" + field + "' is not a whole number of " + std::string(unit) + " below 2^64";
-  } else if (unit == "ns" || unit == "kb" || unit == "byte_ns") {
-    if (!is_count(field) && (!is_decimal(field, false) || !below_limit(field)))
-      return "'" + field + "' is not a non-negative amount below 2^64";
-  } else if (unit == "number") {
-    if (!is_decimal(field, true) || !below_limit(field)) return "'" + field + "' is not a number of magnitude below 2^64";
+std::string field_problem(std::string_view type, const std::string& field) {
+  if (type == "u64") {
+    if (!is_count(field)) return "'" + field + "' is not a whole number from 0 to 2^64-1";
+  } else if (type == "real") {
+    if (!is_decimal(field, false) || !is_finite(field)) return "'" + field + "' is not a finite non-negative number";
+  } else if (type == "signed") {
+    if (!is_decimal(field, true) || !is_finite(field)) return "'" + field + "' is not a finite number";
   }
+  return "";
+}
+
+std::string field_type_of(std::string_view name) {
+  for (const contract::KeyInfo& k : contract::kKeys)
+    if (k.name == name) return std::string(k.type);
   return "";
 }
 

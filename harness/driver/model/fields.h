@@ -1,18 +1,22 @@
-// fields.h — what a field of a results file may hold, by its unit (keys.def's
-// count, bytes, ns, kb, byte_ns, number, text): one rule for runs.csv and the
-// side tables, so no reader takes `inf`, `nan`, `1e400`, `0x10` or a count past
-// 2^64 as a figure.
+// fields.h — what a field of a results file may hold, by its type (keys.def's
+// u64, real, signed, text): one rule for bench's writer of runs.csv and the
+// side tables and for every reader, so no reader takes `inf`, `nan`, `1e400`,
+// `0x10` or a count past 2^64 as a figure, and bench never writes a field its
+// own reader refuses.
 #pragma once
 #include <string>
 #include <string_view>
 
 namespace allocstamp {
 
-// Empty when `field` (not empty) is a value of `unit`, else what is wrong with
-// it ("'x' is not a whole number of bytes"). count and bytes: digits, at most
-// 2^64 - 1; ns, kb, byte_ns: a non-negative decimal below 2^64; number: a
-// decimal, signed, of magnitude below 2^64; text and unknown units: anything.
-std::string field_problem(std::string_view unit, const std::string& field);
+// Empty when `field` (not empty) is a value of `type`, else what is wrong with
+// it ("'x' is not a whole number from 0 to 2^64-1"). u64: digits, at most
+// 2^64 - 1; real: a non-negative decimal whose double is finite; signed: a
+// decimal of either sign, finite; text and unknown types: anything.
+std::string field_problem(std::string_view type, const std::string& field);
+// The type keys.def declares for runs.csv's column or record key `name`; ""
+// for a name it lacks (a program's own key: extra holds it as text).
+std::string field_type_of(std::string_view name);
 
 // Empty when `name` is a name bench takes for a workload, an allocator, a
 // preset, a size or a TM method — letters, digits and `._+-`, at most 100

@@ -46,6 +46,7 @@ struct Options {
   unsigned seed = 1;
   bool dry_run = false;
   std::string resume;                   // results folder to complete
+  bool redo_failed = false;             // with --resume: make the runs that did not end ok again (not saved)
   std::string shard;                    // --shard K/N: this part of the plan only (shards.h); "" = all
   std::vector<std::string> registries;  // more allocator files
   std::vector<std::string> workload_files;

@@ -18,6 +18,7 @@
 #include "model/statistics.h"
 #include "output/summary_table.h"
 #include "output/variants_table.h"
+#include "results/failures.h"
 
 namespace allocstamp {
 
@@ -160,11 +161,19 @@ void print_ranking(const std::filesystem::path& dir, std::ostream& out, bool wid
     wrapped("A time marked \"profiled\" or (p) (a folder older than timed runs, or --reps 0) comes from the "
             "profiled runs, measured under memprof.",
             false);
-  std::map<std::string, int> not_ok;
-  for (const CsvRow& r : t.rows)
-    if (t.status(r) != Status::ok) ++not_ok[status_name(t.status(r))];
-  for (const auto& [status, count] : not_ok) out << "\n" << count << " run(s) " << status << " (see runs.csv and logs/)";
-  if (!not_ok.empty()) out << "\n";
+  // Every run that did not end ok, with why (the first ten), then the skipped ones counted.
+  const std::vector<RunNotOk> failures = runs_not_ok(t);
+  if (!failures.empty()) {
+    out << "\n" << failures.size() << " run(s) did not end ok:\n";
+    for (std::size_t i = 0; i < failures.size() && i < 10; ++i)
+      out << "  " << wrap_words(failures[i].run + ": " + failures[i].status + " — " + failures[i].why, 116, 4) << "\n";
+    if (failures.size() > 10) out << "  and " << failures.size() - 10 << " more (runs.csv's status and extra)\n";
+    out << "Their logs are in the folder's logs/; to make them again:\n  bench --resume " << view.dir.string()
+        << " --redo-failed\n";
+  }
+  int skipped = 0;
+  for (const CsvRow& r : t.rows) skipped += t.status(r) == Status::skipped ? 1 : 0;
+  if (skipped) out << "\n" << skipped << " run(s) skipped (runs.csv's extra says why)\n";
 }
 
 }  // namespace allocstamp

@@ -17,6 +17,7 @@
 #include "meta_names.h"
 #include "results/callsites.h"
 #include "results/csv.h"
+#include "results/failures.h"
 #include "model/errors.h"
 #include "output/summary_table.h"
 #include "output/variants_table.h"
@@ -355,6 +356,15 @@ Document build_report(const ResultsView& view, const std::vector<CellSummary>& c
       placed[i] = true;
       doc.push_back(figure_block(plan.figures[i]));
     }
+  if (const std::vector<RunNotOk> failures = runs_not_ok(*view.table); !failures.empty()) {
+    doc.push_back(heading(2, "Runs that did not end ok"));
+    doc.push_back(paragraph(std::to_string(failures.size()) + " run(s): no figure above or below takes anything "
+                            "from them. Their logs are in logs/; bench --resume " + view.dir.string() +
+                            " --redo-failed makes them again."));
+    std::vector<std::string> items;
+    for (const RunNotOk& f : failures) items.push_back(f.run + ": " + f.status + " — " + f.why);
+    doc.push_back(list(items));
+  }
   doc.push_back(contents());
   setup_section(view, doc);
   summary_section(view, cells, doc);

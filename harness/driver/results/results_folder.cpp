@@ -12,11 +12,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <cerrno>
 #include <iterator>
 #include <sstream>
 
 #include "model/errors.h"
+#include "model/fields.h"
 #include "model/format.h"
 #include "keys.h"
 #include "results/runs.h"
@@ -38,7 +40,7 @@ std::vector<Column> columns_from_keys() {
                          : k.source == "allocator"                      ? "allocator: "
                          : k.source == "workload"                       ? "workload: "
                                                                         : "";
-    columns.push_back({std::string(k.name), prefix + std::string(k.meaning)});
+    columns.push_back({std::string(k.name), prefix + std::string(k.meaning), std::string(k.type), std::string(k.bound)});
   }
   return columns;
 }
@@ -165,6 +167,45 @@ void drop_uncommitted_rows(const fs::path& dir, const CsvRow& runs_header, const
   }
 }
 
+// Blanks every field of `r` that its column's declared type refuses
+// (runs.csv's columns from the @memprof record, @metric and simulated keys;
+// the side tables' from @sample, @scope, @micro) and says why, naming the
+// file and column. A key keys.def lacks goes to extra as text: never refused.
+// A problem as the failure text shows it: control bytes as '?', and a long
+// value cut (the value itself is in the run's log, not needed twice).
+std::string printable(const std::string& problem) {
+  std::string shown;
+  for (char c : problem) shown += (static_cast<unsigned char>(c) < 32 || c == 127 || c == '"') ? '?' : c;
+  return shown.size() > 160 ? shown.substr(0, 150) + "..." : shown;
+}
+
+std::vector<std::string> refuse_bad_fields(Records& r) {
+  std::vector<std::string> refused;
+  auto check = [&](KeyValues& values, const std::string& file, const std::function<std::string(const std::string&)>& type_of) {
+    for (auto& [key, value] : values) {
+      if (value.empty()) continue;
+      const std::string type = type_of(key);
+      if (std::string problem = field_problem(type, value); !problem.empty()) {
+        refused.push_back(file + "column " + key + ": " + printable(problem) + " (left empty)");
+        value.clear();
+      }
+    }
+  };
+  auto run_type = [](const std::string& key) { return field_type_of(key); };
+  check(r.memprof, "", run_type);
+  check(r.metrics, "", run_type);
+  check(r.simulated, "", run_type);
+  for (const auto& [records, table] : {std::pair{&r.samples, "series"}, {&r.scopes, "scopes"}, {&r.micro, "micro"}}) {
+    auto side_type = [table](const std::string& key) {
+      for (const keys::SideColumn& c : keys::side_columns)
+        if (c.table == table && c.name == key) return std::string(c.type);
+      return std::string();
+    };
+    for (KeyValues& record : *records) check(record, std::string(table) + ".csv ", side_type);
+  }
+  return refused;
+}
+
 }  // namespace
 
 ResultsFolder ResultsFolder::create(const fs::path& dir, const nlohmann::json& meta) {
@@ -284,6 +325,40 @@ std::set<std::string> ResultsFolder::completed_keys(bool skipped) const {
   return done;
 }
 
+std::set<std::string> ResultsFolder::failed_keys() const {
+  const RunsTable t = load_runs(dir_, "results");
+  std::set<std::string> failed;
+  for (const CsvRow& row : t.rows)
+    if (t.status(row) != Status::ok && t.status(row) != Status::skipped) failed.insert(t.run_key(row));
+  return failed;
+}
+
+std::size_t ResultsFolder::forget_failed_runs(const std::set<std::string>& plan_keys) {
+  const RunsTable t = load_runs(dir_, "results");
+  std::vector<CsvRow> kept;
+  for (const CsvRow& row : t.rows) {
+    const Status status = t.status(row);
+    if (status != Status::ok && status != Status::skipped && plan_keys.count(t.run_key(row))) continue;
+    kept.push_back(row);
+  }
+  const std::size_t forgotten = t.rows.size() - kept.size();
+  if (forgotten == 0) return 0;
+  runs_.close();
+  series_.close();
+  scopes_.close();
+  micro_.close();
+  std::string schema;  // the file's own first line: an older folder keeps its schema
+  std::getline(std::ifstream(dir_ / "runs.csv"), schema);
+  std::ostringstream text;
+  text << schema << '\n';
+  write_row(text, t.header);
+  for (const CsvRow& row : kept) write_row(text, row);
+  replace_file(dir_ / "runs.csv", text.str());
+  drop_uncommitted_rows(dir_, t.header, kept);  // their series, scopes and micro rows
+  open_streams(false);
+  return forgotten;
+}
+
 void replace_file(const fs::path& file, const std::string& text) {
   // A fresh file of our own beside the target (mkstemp: O_CREAT | O_EXCL, so a
   // link planted at any name is never opened), then renamed over the target:
@@ -311,8 +386,21 @@ void replace_file(const fs::path& file, const std::string& text) {
 
 void ResultsFolder::write_meta(const nlohmann::json& meta) { replace_file(dir_ / "meta.json", meta.dump(2) + "\n"); }
 
-void ResultsFolder::append(const Run& run, const RunSetting& setting, Status status, const Finished& f,
-                           const Records& r) {
+Status ResultsFolder::append(const Run& run, const RunSetting& setting, Status status, const Finished& f,
+                             const Records& given) {
+  Records r = given;
+  // Every field in its declared type (keys.def, fields.h) before anything is
+  // written: a value the readers would refuse is left out, and the run is
+  // failed with the column named, so the folder stays readable and the sweep
+  // goes on (--resume --redo-failed makes the run again).
+  std::vector<std::string> refused = refuse_bad_fields(r);
+  if (!refused.empty() && status != Status::skipped) {
+    status = Status::failed;
+    std::string why;
+    for (const std::string& problem : refused) why += (why.empty() ? "" : "; ") + problem;
+    auto& failure = r.metrics["failure"];
+    failure = failure.empty() ? "\"" + why + "\"" : failure.substr(0, failure.size() - 1) + "; " + why + "\"";
+  }
   KeyValues values = r.memprof;
   for (const auto& [k, v] : r.metrics) values[k] = v;
   for (const auto& [k, v] : r.simulated) values[k] = v;
@@ -366,13 +454,14 @@ void ResultsFolder::append(const Run& run, const RunSetting& setting, Status sta
   scopes_.flush();
   write_row(runs_, row);
   check_written();
+  return status;
 }
 
 void ResultsFolder::append_skipped(const Run& run, const RunSetting& setting, const std::string& why) {
   Finished none;
   Records records;
   records.metrics["skip_reason"] = why;
-  append(run, setting, Status::skipped, none, records);
+  (void)append(run, setting, Status::skipped, none, records);
 }
 
 void point_latest_at(const Paths& paths, const fs::path& dir) {

@@ -28,6 +28,8 @@ using contract::kResultsSchema;
 struct Column {
   std::string name;
   std::string meaning;  // unit and source, for --columns and the README
+  std::string type;     // keys.def's: u64, real, signed, text
+  std::string bound;    // keys.def's: "<the largest value a supported run gives>: why" ("" for text)
 };
 // runs.csv's columns, in order (extra and log last).
 const std::vector<Column>& run_columns();
@@ -69,8 +71,18 @@ class ResultsFolder {
   std::filesystem::path log_path(const Run& run) const;
   // Keys of the runs in runs.csv: those that ran (or, with skipped, those skipped).
   std::set<std::string> completed_keys(bool skipped = false) const;
+  // Keys of the runs in runs.csv that did not end ok (failed, crashed, timeout, verify_failed).
+  std::set<std::string> failed_keys() const;
+  // --resume --redo-failed: removes the rows (and side rows) of the runs whose
+  // key is in `plan_keys` and whose status is neither ok nor skipped, so the
+  // resume makes them again; returns how many.
+  std::size_t forget_failed_runs(const std::set<std::string>& plan_keys);
   void write_meta(const nlohmann::json& meta);
-  void append(const Run& run, const RunSetting& setting, Status status, const Finished& f, const Records& r);
+  // Appends the run's row (and its side rows) and returns the status written:
+  // `status`, or failed where a value is not of its column's declared type
+  // (the value left out, the column named in extra's failure).
+  [[nodiscard]] Status append(const Run& run, const RunSetting& setting, Status status, const Finished& f,
+                              const Records& r);
   void append_skipped(const Run& run, const RunSetting& setting, const std::string& why);
 
  private:

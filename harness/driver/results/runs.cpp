@@ -76,11 +76,11 @@ namespace {
 
 // Every field a reader relies on, checked once: unique positive run ids,
 // positive thread counts, known statuses and kinds, names of the character
-// set of fields.h, and each column of keys.def in its unit's domain
+// set of fields.h, and each column of keys.def in its type's domain
 // (fields.h). UsageError names the file, row and column.
 void validate(const RunsTable& t, const std::string& role) {
-  std::map<std::string, std::string> unit_of;
-  for (const contract::KeyInfo& k : contract::kKeys) unit_of[std::string(k.name)] = std::string(k.unit);
+  std::map<std::string, std::string> type_of;
+  for (const contract::KeyInfo& k : contract::kKeys) type_of[std::string(k.name)] = std::string(k.type);
   std::set<std::string> ids;
   for (std::size_t r = 0; r < t.rows.size(); ++r) {
     const CsvRow& row = t.rows[r];
@@ -109,9 +109,9 @@ void validate(const RunsTable& t, const std::string& role) {
     for (std::size_t c = 0; c < row.size(); ++c) {
       const std::string& field = row[c];
       if (field.empty()) continue;
-      auto unit = unit_of.find(t.header[c]);
-      if (unit == unit_of.end()) continue;  // an extra column: the program's own
-      if (std::string problem = field_problem(unit->second, field); !problem.empty()) bad(t.header[c], problem);
+      auto type = type_of.find(t.header[c]);
+      if (type == type_of.end()) continue;  // an extra column: the program's own
+      if (std::string problem = field_problem(type->second, field); !problem.empty()) bad(t.header[c], problem);
     }
   }
 }

@@ -34,7 +34,7 @@ CsvRow scan_side_table(const std::filesystem::path& file, std::string_view table
       const std::string& field = row[at[i]];
       std::string problem;
       if (i == 0 && (!is_count(field) || field[0] == '0')) problem = "'" + field + "' is not a run number";
-      else if (!field.empty()) problem = field_problem(columns[i].unit, field);
+      else if (!field.empty()) problem = field_problem(columns[i].type, field);
       if (!problem.empty())
         throw UsageError(file.string() + ": data row " + std::to_string(row_number) + ", column " +
                              std::string(columns[i].name) + ": " + problem,

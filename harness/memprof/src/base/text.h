@@ -111,7 +111,8 @@ class Line {
     return *this;
   }
   // A non-negative whole number that may exceed 64 bits: digits as long as it
-  // fits, else scientific notation (1.234567e+20), which CSV readers parse.
+  // fits, else scientific notation with 13 significant digits
+  // (1.234567890123e+20), which CSV readers parse.
   Line& whole(double v) {
     if (v < 0) v = 0;
     if (v < 1.8e19) return num(uint64_t(v));
@@ -120,7 +121,7 @@ class Line {
       v /= 10;
       ++exponent;
     }
-    return fixed(v, 6).add("e+").num(uint64_t(exponent));
+    return fixed(v, 12).add("e+").num(uint64_t(exponent));
   }
   // " key=value" as in the record format.
   Line& kv(const char* key, uint64_t v) { return add(' ').add(key).add('=').num(v); }

@@ -31,7 +31,7 @@ inline bool bypass(ThreadState& t) {
 void note_startup(ThreadState& t, size_t n) {
   if (t.depth != 0) return;
   shared.startup_allocs.fetch_add(1, std::memory_order_relaxed);
-  shared.startup_bytes.fetch_add(n, std::memory_order_relaxed);
+  saturating::add_atomic(shared.startup_bytes, uint64_t(n));
 }
 
 // Before memprof is ready (or inside dlsym), allocation comes from the arena.

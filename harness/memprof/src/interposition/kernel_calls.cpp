@@ -24,9 +24,10 @@ namespace {
 using Counter = uint64_t Counters::*;
 
 // Adds to a counter of the calling thread, or of the process for a thread
-// without counters of its own (totals.h: count_unowned).
+// without counters of its own (totals.h: count_unowned); a sum of lengths may
+// reach 2^64 (one call may ask for any length): it saturates.
 inline void add(ThreadState& t, Counter counter, uint64_t v) {
-  if (t.status == kLive) bump(t.c.*counter, v);
+  if (t.status == kLive) saturating::bump(t.c.*counter, v);
   else count_unowned(counter, v);
 }
 

@@ -50,6 +50,12 @@ class Records {
   Records& kv(const char* key, uint64_t v) { room(); line_.kv(key, v); return *this; }
   Records& kvs(const char* key, int64_t v) { room(); line_.kvs(key, v); return *this; }
   Records& kvstr(const char* key, const char* v) { room(); line_.kvstr(key, v); return *this; }
+  // A value that may be long (up to a quarter of a record): a fresh record when it would not fit.
+  Records& kvtext(const char* key, const text::Line& v) {
+    room(v.size() + 64);
+    line_.add(' ').add(key).add('=').append(v);
+    return *this;
+  }
   Records& kvwhole(const char* key, double v) {
     room();
     line_.add(' ').add(key).add('=').whole(v);
@@ -65,8 +71,8 @@ class Records {
     line_.clear();
     line_.add('@').add(kind_).kv(keys::pid, pid_).kv(keys::ppid, ppid_);
   }
-  void room() {
-    if (line_.size() + 128 < text::Line::kCapacity) return;
+  void room(size_t needed = 128) {
+    if (line_.size() + needed < text::Line::kCapacity) return;
     finish();
     start();
   }
@@ -84,10 +90,16 @@ void write_records(int fd, const Figures& f) {
   r.kv(keys::format, ALLOCSTAMP_RECORD_FORMAT).kvstr(keys::program, f.program).kv(keys::threads_peak_count, uint64_t(threads::peak_alive()))
       .kv(keys::startup_allocs_count, shared.startup_allocs.load())
       .kv(keys::startup_requested_bytes, shared.startup_bytes.load());
-#define MEMPROF_COUNTER(name) \
-  if (f.kernel_calls_counted || !Counters::is_kernel_call(offsetof(Counters, name))) r.kv(#name, t.c.name);
+  text::Line saturated;  // the counters that stopped at 2^64 - 1 (saturating.h), comma-separated
+#define MEMPROF_COUNTER(name)                                                              \
+  if (f.kernel_calls_counted || !Counters::is_kernel_call(offsetof(Counters, name))) {     \
+    r.kv(#name, t.c.name);                                                                 \
+    if (t.c.name == UINT64_MAX && saturated.size() < 1000) saturated.add(saturated.size() ? "," : "").add(#name); \
+  }
 #include "recording/each_counter.inc"
 #undef MEMPROF_COUNTER
+  if (shared.startup_bytes.load() == UINT64_MAX) saturated.add(saturated.size() ? "," : "").add(keys::startup_requested_bytes);
+  if (saturated.size()) r.kvtext(keys::saturated_keys, saturated);
   if (options.track_heap) {
     r.kvs(keys::heap_requested_peak_bytes, t.req_peak).kvs(keys::heap_requested_end_bytes, t.req_end);
     if (options.track_usable)

@@ -234,7 +234,7 @@ static void realloc_outcome(ThreadState& t, void* p, void* q, size_t n, const Re
     } else {
       heap_change(t, int64_t(n), int64_t(u), 1);
     }
-    if (u > old.usable) bump(t.c.usable_total_bytes, u - old.usable);
+    if (u > old.usable) saturating::bump(t.c.usable_total_bytes, u - old.usable);
     // For sampling the new block is an allocation of n bytes, as jemalloc's
     // profiler counts a realloc (the old block's sample ended in record_realloc_begin).
     if (r != kTmInternal) {

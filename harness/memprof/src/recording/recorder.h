@@ -34,6 +34,7 @@
 
 #include "recording/counters.h"
 #include "base/options.h"
+#include "base/saturating.h"
 #include "os/real.h"
 #include "recording/shadow.h"
 #include "recording/tx_set.h"
@@ -268,6 +269,8 @@ uint64_t now_ns();
 
 // Only the owning thread writes a counter; the report reads it from another.
 // One add to memory: a reader sees the old value or the new one, never a torn one.
+// For counts of calls (one a call: 8.64e13 a thread in 24 h, far from 2^64);
+// sums of bytes go through saturating::bump.
 inline void bump(uint64_t& counter, uint64_t v = 1) {
 #if defined(__x86_64__)
   __asm__("addq %[v], %[c]" : [c] "+m"(counter) : [v] "er"(v) : "cc");
@@ -281,12 +284,12 @@ inline void bump(uint64_t& counter, uint64_t v = 1) {
 inline void count_allocation(ThreadState& t, int r, size_t n) {
   if (__builtin_expect(r == kTmInternal, 0)) {
     bump(t.c.allocs_tm_internal_count);
-    bump(t.c.requested_tm_internal_bytes, n);
+    saturating::bump(t.c.requested_tm_internal_bytes, n);
     bump(t.c.histogram_tm_internal()[size_bin(n)]);
     return;
   }
   bump(t.c.allocs()[r]);
-  bump(t.c.requested()[r], n);
+  saturating::bump(t.c.requested()[r], n);
   bump(t.c.histogram()[size_bin(n)]);
   t.sample_left -= int64_t(n);  // sampling.h: below zero, the block is sampled once remembered
 }
@@ -294,11 +297,11 @@ inline void count_allocation(ThreadState& t, int r, size_t n) {
 // realloc(p, n) with both non-zero, in region r; `moved`: a new address.
 inline void count_realloc(ThreadState& t, int r, size_t n, bool moved) {
   if (__builtin_expect(r == kTmInternal, 0)) {
-    bump(t.c.requested_tm_internal_bytes, n);  // libitm growing its own logs
+    saturating::bump(t.c.requested_tm_internal_bytes, n);  // libitm growing its own logs
     return;
   }
   bump(t.c.reallocs_count);
-  bump(t.c.requested()[r], n);
+  saturating::bump(t.c.requested()[r], n);
   if (moved) bump(t.c.realloc_moves_count);
 }
 
@@ -412,7 +415,7 @@ inline void remember_block(ThreadState& t, void* p, size_t n, size_t u, bool odd
     bump(t.c.allocs_untracked_count);
     return;
   }
-  bump(t.c.usable_total_bytes, u);
+  saturating::bump(t.c.usable_total_bytes, u);
   heap_grow(t, int64_t(n), int64_t(u));
   if (__builtin_expect(t.sample_left < 0, 0)) sample_block(t, p, n);
 }
@@ -494,7 +497,7 @@ inline void* hot_alloc_done(ThreadState& t, void* p, size_t n, bool plain) {
   }
   if (__builtin_expect((!shadow::remember_inline(p, n, false)) | (t.sample_left < 0), 0))
     return alloc_heap_rare(t, p, n, plain);  // also a block to sample: remembered there through remember_block
-  bump(t.c.usable_total_bytes, u);
+  saturating::bump(t.c.usable_total_bytes, u);
   // n is at most shadow::kInlineMax here, and u at most kMaxLaneChange: within a lane.
   if (__builtin_expect(lanes_add(t.local, t.local_max, int32_t(n), int32_t(u), 1, shared.grow_limit), 0))
     return alloc_publish(t, p);

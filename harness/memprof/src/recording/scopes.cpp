@@ -71,15 +71,17 @@ void scope_end(ThreadState& t) {
     ScopeTotals& s = scopes[f.id];
     s.calls.fetch_add(1, std::memory_order_relaxed);
     s.allocs.fetch_add(f.allocs, std::memory_order_relaxed);
-    s.bytes.fetch_add(f.bytes, std::memory_order_relaxed);
-    s.held.fetch_add(int64_t(f.bytes) - int64_t(f.freed), std::memory_order_relaxed);
-    s.duration_ns.fetch_add(now_ns() - f.start_ns, std::memory_order_relaxed);
+    // Sums over every call on every thread: they stop at their bounds (saturating.h).
+    saturating::add_atomic(s.bytes, f.bytes);
+    saturating::add_atomic(s.held, saturating::add(int64_t(f.bytes > uint64_t(INT64_MAX) ? INT64_MAX : f.bytes),
+                                                   -int64_t(f.freed > uint64_t(INT64_MAX) ? INT64_MAX : f.freed)));
+    saturating::add_atomic(s.duration_ns, now_ns() - f.start_ns);
   }
   if (t.scope_depth > 0) {
     ScopeFrame& parent = t.scopes[t.scope_depth - 1];
     parent.allocs += f.allocs;
-    parent.bytes += f.bytes;
-    parent.freed += f.freed;
+    parent.bytes = saturating::add(parent.bytes, f.bytes);
+    parent.freed = saturating::add(parent.freed, f.freed);
   }
 }
 
@@ -87,12 +89,13 @@ void scope_note_alloc(ThreadState& t, uint64_t n) {
   if (t.scope_depth > kMaxScopeDepth) return;
   ScopeFrame& f = t.scopes[t.scope_depth - 1];
   ++f.allocs;
-  f.bytes += n;
+  f.bytes = saturating::add(f.bytes, n);
 }
 
 void scope_note_free(ThreadState& t, uint64_t n) {
   if (t.scope_depth > kMaxScopeDepth) return;
-  t.scopes[t.scope_depth - 1].freed += n;
+  uint64_t& freed = t.scopes[t.scope_depth - 1].freed;
+  freed = saturating::add(freed, n);
 }
 
 uint32_t scope_totals(ScopeReport* out, uint32_t max) {

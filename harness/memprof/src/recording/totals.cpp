@@ -23,14 +23,14 @@ constinit Orphans orphans{};  // under threads::lock()
 
 void merge_counters(ThreadState& t) {
   publish(t);
-#define MEMPROF_COUNTER(name) __atomic_fetch_add(&exited.name, t.c.name, __ATOMIC_RELAXED);
+#define MEMPROF_COUNTER(name) saturating::add_atomic(&exited.name, t.c.name);
 #include "recording/each_counter.inc"
 #undef MEMPROF_COUNTER
   t.c = Counters{};
 }
 
 void count_unowned(uint64_t Counters::*counter, uint64_t v) {
-  __atomic_fetch_add(&(exited.*counter), v, __ATOMIC_RELAXED);
+  saturating::add_atomic(&(exited.*counter), v);
 }
 
 // A thread whose exit destructor already ran still allocates or frees (other
@@ -92,7 +92,7 @@ Totals collect(uint64_t now) {
   out.use_end = shared.heap_use.load();
   out.blocks_end = shared.heap_blocks.load();
   for (ThreadState* t = threads::first(); t; t = t->next) {
-#define MEMPROF_COUNTER(name) out.c.name += __atomic_load_n(&t->c.name, __ATOMIC_RELAXED);
+#define MEMPROF_COUNTER(name) out.c.name = saturating::add(out.c.name, __atomic_load_n(&t->c.name, __ATOMIC_RELAXED));
 #include "recording/each_counter.inc"
 #undef MEMPROF_COUNTER
     out.req_end += t->local.req;
