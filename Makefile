@@ -3,6 +3,7 @@
 #   make test   build and run every test (what CI runs)
 #   make plots  figures and report of a results folder (DIR=results/latest)
 #   make mutants  every planted fault of tests/mutants/mutants.json against its tests
+#   make mutants-sample  generated faults in the reporting code (COUNT=, SEED=): the survivors
 BUILD ?= build
 PRESET_TYPE ?= Release
 JOBS ?= $(shell nproc)
@@ -17,7 +18,7 @@ LAUNCHER = $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILE
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: all deps build test overhead plots mutants clean
+.PHONY: all deps build test overhead plots mutants mutants-sample clean
 
 all: build
 
@@ -34,6 +35,10 @@ test: build
 # Every mutant (CI runs those marked "ci": scripts/mutants --ci), in a scratch copy.
 mutants: build
 	./scripts/mutants
+
+# Faults nobody listed, generated in the reporting code; lists the survivors (measures, never gates).
+mutants-sample: build
+	./scripts/mutants-sample $(if $(COUNT),--count $(COUNT)) $(if $(SEED),--seed $(SEED))
 
 overhead: build
 	./scripts/overhead --build $(BUILD)

@@ -127,17 +127,25 @@ TEST(BenchEndToEnd, OkRunFillsMemprofAndAllocatorColumns) {
   fs::remove_all(dir);
 }
 
-// A run that sleeps (test-steady: 100 ms) gives up the CPU: wait4 counts
-// voluntary switches, and its CPU time is a sliver of its wall time.
+// A run that naps (test-naps: 1 ms, 200 times) gives up the CPU at each nap:
+// wait4 counts at least 200 voluntary switches. Awake for microseconds between
+// naps, it is rarely running when the kernel could preempt it, so even on a
+// busy machine its involuntary switches (a few in its start and exit) stay far
+// fewer: the two columns cannot be swapped, or filled from one count, unseen.
+// Its CPU time is a sliver of its wall time.
 TEST(BenchEndToEnd, ASleepingRunCountsItsVoluntarySwitches) {
+  constexpr int64_t kNaps = 200;  // test-naps's --naps
   fs::path dir = scratch("sleeps");
-  BenchResult r = bench({"--alloc=glibc", "--workload=test-steady", "--size=tiny", "--reps=2", "--no-profile",
+  BenchResult r = bench({"--alloc=glibc", "--workload=test-naps", "--size=tiny", "--reps=2", "--no-profile",
                          "--out=" + dir.string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto rows = rows_of(dir);
   ASSERT_EQ(rows.size(), 2u);
   for (auto& row : rows) {
-    EXPECT_GE(std::stoll(row["voluntary_switches_count"]), 1) << "a 100 ms sleep";
+    const int64_t voluntary = std::stoll(row["voluntary_switches_count"]);
+    const int64_t involuntary = std::stoll(row["involuntary_switches_count"]);
+    EXPECT_GE(voluntary, kNaps) << "one per nap";
+    EXPECT_LT(involuntary, kNaps / 4) << "a process that naps is rarely preempted";
     EXPECT_LT(std::stod(row["user_ns"]) + std::stod(row["sys_ns"]), 0.5 * std::stod(row["wall_ns"]));
   }
   fs::remove_all(dir);

@@ -348,6 +348,37 @@ TEST_F(CheckEndToEnd, MicroBenchmarksAreComparedPerBenchmark) {
   EXPECT_NE(verdict(r.out, "ns_per_op:batch_in_order/64"), "regressed") << r.out;
 }
 
+// A micro-benchmark the current micro.csv lacks is missing, named, and fails
+// --fail-on-missing (issue 54: the check said PASS). Fabricated folders: no
+// sweep, so nothing else can differ.
+TEST_F(CheckEndToEnd, AMicroBenchmarkMissingFromTheCurrentRunsFailsWhenAsked) {
+  for (const char* side : {"base", "cur"}) fs::create_directories(dir_ / side);
+  fabricate("base/runs.csv", "elapsed_ns", {100e6, 101e6, 102e6});
+  fs::copy_file(dir_ / "base" / "runs.csv", dir_ / "cur" / "runs.csv");
+  auto write_micro = [&](const std::string& side, const std::vector<std::string>& benchmarks) {
+    std::ofstream out(dir_ / side / "micro.csv");
+    out << schema_line("micro.csv") << "\n"
+        << "run_id,kind,benchmark,size_bytes,threads,repetition,iterations,real_ns_per_op,cpu_ns_per_op,items_per_s\n";
+    for (int run : {1, 3, 5})  // fabricate()'s timed runs
+      for (const std::string& benchmark : benchmarks)
+        out << run << ",timed," << benchmark << ",64,1,0,1000," << 10 + run << "," << 10 + run << ",\n";
+  };
+  write_micro("base", {"batch_in_order/64", "batch_reversed/64"});
+  write_micro("cur", {"batch_in_order/64"});
+  const std::string base = (dir_ / "base").string(), cur = (dir_ / "cur").string();
+  Result r = bench({"check", base, cur, "--all", "--fail-on-missing"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(verdict(r.out, "ns_per_op:batch_reversed/64"), "missing") << r.out;
+  EXPECT_NE(r.err.find("1 micro-benchmark(s) of the baseline are not in the current micro.csv (verdict missing, which "
+                       "fails the check): batch_reversed/64"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.out.find("— FAIL\n"), std::string::npos) << r.out;
+  Result lenient = bench({"check", base, cur, "--all"});
+  EXPECT_EQ(lenient.exit_code, 0) << "missing fails only when asked\n" << lenient.out << lenient.err;
+  EXPECT_EQ(verdict(lenient.out, "ns_per_op:batch_reversed/64"), "missing") << lenient.out;
+}
+
 TEST_F(CheckEndToEnd, UnusableInputExitsTwoWithAMessage) {
   fs::path good = fabricate("good.csv", "elapsed_ns", {100e6, 101e6, 102e6});
   fs::path garbage = dir_ / "garbage.csv";

@@ -35,8 +35,9 @@ const CsvRow* row_of(const RunsTable& t, const std::string& workload, const std:
   return nullptr;
 }
 
-// 24 blocks of 1 GiB held through a measured phase of 24 hours of the
-// program's clock (tests/workloads/day_clock.cpp), which memprof reads too.
+// 24 blocks of 1 GiB held for 24 hours of the program's clock before the
+// measured phase and through a phase of 24 hours (tests/workloads/day_clock.cpp;
+// memprof reads that clock too): the load is the phase's alone.
 TEST(DayClock, ALoadPast2To64IsReadBackAsWritten) {
   SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
   testing::ScratchDir scratch("day-clock");
@@ -55,7 +56,8 @@ TEST(DayClock, ALoadPast2To64IsReadBackAsWritten) {
   EXPECT_GE(duration, day_ns);
   EXPECT_LT(duration, day_ns + 60e9) << "a day and the phase's real milliseconds";
   // The blocks were live for the whole phase: the load is their bytes times
-  // the phase, to the record's 13 significant digits; the average is the bytes.
+  // the phase, to the record's 13 significant digits (the day before it would
+  // double it); the average is the bytes.
   const double load = t.number(*profiled, keys::load_total_byte_ns);
   EXPECT_GT(load, 18446744073709551616.0) << "past 2^64";
   EXPECT_NEAR(load / (live * duration), 1.0, 1e-9) << t.text(*profiled, keys::load_total_byte_ns);

@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -302,11 +303,21 @@ TEST_F(TraceEndToEnd, ADamagedTraceIsRefusedWithExitStatus2) {
   flipped_magic[3] ^= 0x10;
   new_version[8] = 99;
   flipped_event[296 + 16 + 3] ^= 0x01;  // the first chunk's first event
+  // The first chunk's header (trace_format.h TraceChunk: magic, thread, count,
+  // checksum of the events only): a thread index past 2^20, a count past a chunk's.
+  auto with_word = [&](std::size_t at, uint32_t value) {
+    std::string edited = bytes;
+    std::memcpy(edited.data() + at, &value, sizeof value);
+    return edited;
+  };
+  const std::string far_thread = with_word(296 + 4, 2000000), long_chunk = with_word(296 + 8, 5000);
   const std::pair<std::string, std::string> cases[] = {
       {write("cut.astrace", bytes.substr(0, bytes.size() - 1000)), "is truncated"},
       {write("magic.astrace", flipped_magic), "is not an allocation trace"},
       {write("version.astrace", new_version), "format version 99"},
       {write("event.astrace", flipped_event), "checksum does not match"},
+      {write("thread.astrace", far_thread), "names thread 2000000"},
+      {write("count.astrace", long_chunk), "(a chunk of 5000 events)"},
       {write("empty.astrace", ""), "shorter than its header"},
       {write("zstd-cut.astrace", std::string("\x28\xb5\x2f\xfd\x04\x58", 6)), "is truncated"},
       {(dir_ / "absent.astrace").string(), "cannot be read"},

@@ -295,6 +295,51 @@ TEST(TooShort, APhaseUnderTheFloorGetsNoVerdict) {
   EXPECT_NE(bottom_line_answers(long_view, long_cells).at(0).find("jemalloc ran 2.000 ["), std::string::npos);
 }
 
+// The floor holds on both sides of a ratio (issue 54): a reference, or a
+// variant's base, whose measured phase is under 2 ms leaves no standing either,
+// however long the other cell's phase. glibc (the reference) and tcmalloc (a
+// base) at 1.5 ms, jemalloc and tcmalloc:big at 3 ms; ten times longer, the
+// same ratios are "slower".
+TEST(TooShort, AReferenceOrBaseUnderTheFloorLeavesNoVerdictEither) {
+  auto view_of = [](double short_ns) {
+    Runs runs;
+    for (int rep = 1; rep <= 5; ++rep) {
+      const double spread = 1 + 0.01 * rep;
+      runs.add("glibc", rep, short_ns * spread);
+      runs.add("jemalloc", rep, 2 * short_ns * spread);
+      runs.add("tcmalloc", rep, short_ns * spread);
+      runs.add("tcmalloc:big", rep, 2 * short_ns * spread);
+    }
+    ResultsView view;
+    view.table = std::make_shared<RunsTable>(runs.table);
+    view.cells = cells_of(*view.table);
+    return view;
+  };
+  const ResultsView short_view = view_of(1.5e6), long_view = view_of(1.5e7);
+  const std::vector<CellSummary> short_cells = summarize_cells(short_view), long_cells = summarize_cells(long_view);
+  auto cell = [](const std::vector<CellSummary>& cells, const std::string& allocator) {
+    for (const CellSummary& c : cells)
+      if (c.allocator == allocator) return c;
+    ADD_FAILURE() << "no cell of " << allocator;
+    return CellSummary{};
+  };
+  EXPECT_GT(cell(short_cells, "jemalloc").time.center, kShortestTimedPhaseNs) << "jemalloc's own phase is long enough";
+  EXPECT_EQ(cell(short_cells, "jemalloc").standing, "too short") << "glibc, the reference, ran 1.5 ms";
+  EXPECT_EQ(cell(long_cells, "jemalloc").standing, "slower");
+  EXPECT_GT(cell(short_cells, "tcmalloc:big").time.center, kShortestTimedPhaseNs);
+  EXPECT_EQ(cell(short_cells, "tcmalloc:big").base_standing, "too short") << "tcmalloc, its base, ran 1.5 ms";
+  EXPECT_EQ(cell(long_cells, "tcmalloc:big").base_standing, "slower");
+  // What the table shows for jemalloc: "short", not "slower".
+  const Block narrow = summary_table(short_view, short_cells, "vacation-high", false);
+  bool shown = false;
+  for (const std::vector<std::string>& row : narrow.rows)
+    if (row.size() > 4 && row[1] == "jemalloc") {
+      EXPECT_EQ(row[4], "short");
+      shown = true;
+    }
+  EXPECT_TRUE(shown) << "jemalloc has a row";
+}
+
 // The variants' findings are a table: a row where a variant separates from
 // its base, its standing and ratio in the column that separates, "-" in the other.
 TEST(Variants, WhatSeparatesIsATableRow) {

@@ -345,6 +345,48 @@ TEST(Check, MeasuredRegressionNeedsThresholdAndSignificance) {
   EXPECT_EQ(verdict_of(compare_runs(base, slower, config), "w", "elapsed_ns"), Verdict::undecided);
 }
 
+// What bench check prints it does: a change beyond its threshold is flagged by
+// its Benjamini–Hochberg q, not its p (issue 54). Four times, each 5 runs
+// spread by ±4% and ±8% and 6% to 20% slower, give (Welch's t on the logs) p =
+// 0.0012, 0.021, 0.044 and 0.17; in their family of four, q = 0.0049, 0.042,
+// 0.058 and 0.17. So w2 is flagged though Bonferroni (4p = 0.085) would not
+// flag it, and w3 is not though its p is below 0.05. Both margins are thin on
+// purpose: one comparison too many in the family (the four memory rows, p = 1,
+// corrected with the times: q = 0.085) or too few (q = p = 0.044) turns this red too.
+TEST(Check, AChangeIsFlaggedByItsQNotItsP) {
+  Table base, cur;
+  const std::vector<std::pair<std::string, double>> now = {{"w1", 1200}, {"w2", 1115}, {"w3", 1096}, {"w4", 1060}};
+  for (const auto& [workload, center] : now) {
+    std::vector<double> b, c;
+    for (int k = -2; k <= 2; ++k) b.push_back(1000 + 40 * k), c.push_back(center + 40 * k);
+    const std::vector<double> rss(5, 2000);
+    base.runs(workload, 1, {{"elapsed_ns", b}, {"rss_kb", rss}});
+    cur.runs(workload, 1, {{"elapsed_ns", c}, {"rss_kb", rss}});
+  }
+  CheckConfig config;
+  const CheckResult r = compare_runs(base, cur, config);
+  const CheckRow *w1 = find(r, "w1", "elapsed_ns"), *w2 = find(r, "w2", "elapsed_ns"), *w3 = find(r, "w3", "elapsed_ns");
+  ASSERT_TRUE(w1 && w2 && w3);
+  // The fixture is what it claims.
+  EXPECT_NEAR(w2->p, 0.02115, 5e-5);
+  EXPECT_GT(4 * w2->p, config.alpha) << "Bonferroni would not flag w2";
+  EXPECT_NEAR(w3->p, 0.04366, 5e-5);
+  EXPECT_LT(w3->p, config.alpha) << "a raw p would flag w3";
+  for (const CheckRow* row : {w1, w2, w3}) EXPECT_GT(row->change, 0.05) << row->cell.workload << ": beyond the threshold";
+  // The q column: Benjamini–Hochberg over the four times.
+  EXPECT_NEAR(w2->q, 2 * w2->p, 1e-12);
+  EXPECT_NEAR(w3->q, 4.0 / 3.0 * w3->p, 1e-12);
+  EXPECT_STREQ(verdict_name(w1->verdict), "regressed");
+  EXPECT_STREQ(verdict_name(w2->verdict), "regressed") << "q " << w2->q << " is below alpha after the correction";
+  EXPECT_STREQ(verdict_name(w3->verdict), "undecided") << "p " << w3->p << " but q " << w3->q << ": not significant over the check";
+  EXPECT_NE(w3->note.find("not significant over the whole check"), std::string::npos) << w3->note;
+  // What the user reads agrees with what was decided: the correction's note
+  // counts the rows below alpha, and so does the verdict line.
+  EXPECT_NE(joined(r.notes).find("rows tested, and those with q below it: memory 4, 0, time 4, 2)"), std::string::npos)
+      << joined(r.notes);
+  EXPECT_EQ(check_verdict_line(r, config).rfind("check: 2 regressed, 2 undecided, ", 0), 0u) << check_verdict_line(r, config);
+}
+
 // A time is ok only when its repetitions could have seen a change of its
 // threshold: the smallest slowdown detectable (power 0.8, at alpha over the
 // times tested) is computed for every time, and above the threshold the
@@ -495,6 +537,58 @@ TEST(Check, MetricWithoutValuesOnOneSideIsMissing) {
   EXPECT_FALSE(r.failed(config));
   config.fail_on_missing = true;
   EXPECT_TRUE(r.failed(config));
+}
+
+// A micro-benchmark of the baseline that the current micro.csv lacks is
+// missing, named, and fails --fail-on-missing (issue 54: it was left out
+// without a word, and the check passed); one new in the current runs is
+// listed and fails nothing, as a new cell.
+TEST(Check, AMicroBenchmarkMissingFromTheCurrentRunsIsMissing) {
+  Table base_runs, cur_runs;
+  base_runs.runs("w", 1, {{"elapsed_ns", {100, 101, 102}}});
+  cur_runs.runs("w", 1, {{"elapsed_ns", {100, 101, 102}}});
+  RunsTable base = base_runs, cur = cur_runs;
+  base.default_kind = cur.default_kind = RunKind::timed;  // micro.csv's rows are the timed runs'
+  auto micro = [](const std::vector<std::string>& benchmarks) {
+    std::vector<MicroRow> rows;
+    for (long run = 1; run <= 3; ++run)
+      for (const std::string& benchmark : benchmarks) {
+        MicroRow m;
+        m.run_id = run;
+        m.benchmark = benchmark;
+        m.real_ns_per_op = 10.0 + double(run);
+        rows.push_back(m);
+      }
+    return rows;
+  };
+  CheckConfig config;
+  const CheckResult r = compare_runs(base, cur, config, micro({"in_order/64", "reversed/64"}), micro({"in_order/64"}));
+  EXPECT_FALSE(r.failed(config));
+  CheckConfig gate;
+  gate.fail_on_missing = true;
+  EXPECT_TRUE(r.failed(gate)) << "--fail-on-missing: the current runs lack reversed/64";
+  const CheckRow* kept = find(r, "w", "ns_per_op:in_order/64");
+  const CheckRow* gone = find(r, "w", "ns_per_op:reversed/64");
+  ASSERT_NE(kept, nullptr);
+  EXPECT_EQ(kept->n_cur, 3u);
+  ASSERT_NE(gone, nullptr) << "the benchmark the current runs lack has a row";
+  EXPECT_EQ(gone->verdict, Verdict::missing);
+  EXPECT_EQ(gone->n_base, 3u);
+  EXPECT_EQ(gone->n_cur, 0u);
+  EXPECT_EQ(gone->note, "not in the current micro.csv");
+  EXPECT_NE(joined(r.warnings).find("1 micro-benchmark(s) of the baseline are not in the current micro.csv (verdict "
+                                    "missing; --fail-on-missing makes that fail): reversed/64"),
+            std::string::npos)
+      << joined(r.warnings);
+  const std::string line = check_verdict_line(r, gate);
+  EXPECT_NE(line.find("1 missing"), std::string::npos) << line;
+  EXPECT_EQ(line.substr(line.size() - 4), "FAIL") << line;
+  const CheckResult added = compare_runs(base, cur, gate, micro({"in_order/64"}), micro({"in_order/64", "reversed/64"}));
+  const CheckRow* fresh = find(added, "w", "ns_per_op:reversed/64");
+  ASSERT_NE(fresh, nullptr);
+  EXPECT_EQ(fresh->verdict, Verdict::missing);
+  EXPECT_EQ(fresh->note, "new: not in the baseline's micro.csv");
+  EXPECT_FALSE(added.failed(gate)) << "a benchmark new in the current runs fails nothing";
 }
 
 TEST(Check, CrashingCurrentRunsFail) {

@@ -89,6 +89,16 @@ class CiSkips(unittest.TestCase):
         self.assertEqual(code, 1)
         self.assertIn("3 test(s) skipped, 0 expected, 3 unexpected", out)
 
+    def test_an_expected_failure_is_found(self):
+        # @unittest.expectedFailure passes whatever the case asserts: it holds nothing.
+        log = ("Start testing: Nov 28 19:38 UTC\n" + DASHES + "\n" +
+               block(1, "xf", "test_a (__main__.T) ... expected failure\nRan 1 test in 0.000s\n\n"
+                     "OK (expected failures=1)", False))
+        self.assertEqual(ci_skips.skipped_tests(log), [
+            ("xf", "1 Python test case(s) marked expectedFailure: they pass whatever they assert")])
+        code, out = self.run_script(log)
+        self.assertEqual(code, 1, out)
+
     def test_a_gtest_skip_listed_as_disabled_keeps_its_reason(self):
         # ctest 3.25 lists GTEST_SKIP tests in LastTestsDisabled.log too.
         code, out = self.run_script(LOG, "--expected", "did not start", disabled="1:Cluster.Runs\n")

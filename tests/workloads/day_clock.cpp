@@ -6,9 +6,12 @@
 // advances: the load integral of a day is made in milliseconds.
 //
 // Contract 3: day_clock day [--threads N] [--size S] [--seed S] [--gib G] [--hours H]
+//                           [--before-hours B]
 //   holds G blocks of 1 GiB (default 24; untouched, so nothing is resident),
-//   begins the phase, moves its clock H hours on (default 24), ends the phase,
-//   reports elapsed_ns (by its own clock) and frees the blocks.
+//   moves its clock B hours on before the phase (default 0: the heap's load
+//   before the phase is not the phase's), begins the phase, moves its clock
+//   H hours on (default 24), ends the phase, reports elapsed_ns (by its own
+//   clock) and frees the blocks.
 // Its load: G GiB x H hours; G = 24, H = 24 gives 2.2e24 byte·ns, past 2^64.
 #include <memprof/memprof.h>
 
@@ -36,7 +39,7 @@ int64_t monotonic_ns() {
 }
 
 [[noreturn]] void usage(const char* why) {
-  std::fprintf(stderr, "day_clock: %s\nusage: day_clock day [--threads N] [--size S] [--seed S] [--gib G] [--hours H]\n",
+  std::fprintf(stderr, "day_clock: %s\nusage: day_clock day [--threads N] [--size S] [--seed S] [--gib G] [--hours H] [--before-hours B]\n",
                why);
   std::exit(2);
 }
@@ -65,11 +68,12 @@ extern "C" __attribute__((visibility("default"))) int clock_gettime(clockid_t id
 
 int main(int argc, char** argv) {
   if (argc < 2 || std::strcmp(argv[1], "day") != 0) usage("the app is 'day'");
-  uint64_t gib = 24, hours = 24;
+  uint64_t gib = 24, hours = 24, before_hours = 0;
   for (int i = 2; i < argc; ++i) {
     const std::string flag = argv[i];
     if (flag == "--gib") gib = number_after(i, argc, argv);
     else if (flag == "--hours") hours = number_after(i, argc, argv);
+    else if (flag == "--before-hours") before_hours = number_after(i, argc, argv);
     else if (flag == "--threads" || flag == "--seed" || flag == "--size") ++i;  // one thread, no input
     else usage(("unknown flag " + flag).c_str());
   }
@@ -82,6 +86,7 @@ int main(int argc, char** argv) {
     }
     blocks.push_back(p);
   }
+  offset_ns.fetch_add(int64_t(before_hours) * 3600 * 1000000000, std::memory_order_relaxed);
   memprof::phase_begin();
   const int64_t start = monotonic_ns();
   offset_ns.fetch_add(int64_t(hours) * 3600 * 1000000000, std::memory_order_relaxed);

@@ -17,6 +17,8 @@
 //                                                    run failed, naming the column), exits 0
 //   slow         [--ms M] [--jitter-pct J]            sleeps M ms in the phase, give or take
 //                                                    a random J% (drawn anew by each process)
+//   naps         [--naps N]                          sleeps 1 ms N times in the phase: N voluntary
+//                                                    context switches, hardly any involuntary one
 #include <memprof/memprof.h>
 
 #include <signal.h>
@@ -61,12 +63,14 @@ struct Options {
   // slow
   uint64_t ms = 200;
   uint64_t jitter_pct = 0;
+  // naps
+  uint64_t naps = 200;
 };
 
 [[noreturn]] void usage_error(const std::string &message) {
   std::fprintf(stderr, "testload: %s\n", message.c_str());
   std::fprintf(stderr,
-               "usage: testload <alloc|crash|hang|fail-verify|fail|slow|bad-metric> [--threads N] "
+               "usage: testload <alloc|crash|hang|fail-verify|fail|slow|naps|bad-metric> [--threads N] "
                "[--size tiny|small|medium|large] [--seed S] [app options]\n");
   std::exit(kExitUsage);
 }
@@ -86,7 +90,7 @@ bool parse_u64(std::string_view text, uint64_t &out) {
 
 bool known_app(std::string_view app) {
   return app == "alloc" || app == "crash" || app == "hang" || app == "fail-verify" ||
-         app == "fail" || app == "slow" || app == "bad-metric";
+         app == "fail" || app == "slow" || app == "naps" || app == "bad-metric";
 }
 
 // Accepts "--name value" and "--name=value".
@@ -164,6 +168,10 @@ Options parse(int argc, char **argv) {
       app_only("slow");
       o.jitter_pct = take_u64(0);
       if (o.jitter_pct > 100) usage_error("option --jitter-pct: at most 100");
+    } else if (name == "--naps") {
+      app_only("naps");
+      o.naps = take_u64(1);
+      if (o.naps > 100000) usage_error("option --naps: at most 100000");
     } else {
       usage_error("unknown option '" + arg + "'");
     }
@@ -354,6 +362,20 @@ int app_slow(const Options &o) {
   return 0;
 }
 
+// Each nap blocks in the kernel and gives up the CPU: a voluntary context
+// switch. Awake only microseconds between naps, the process is rarely there
+// to be preempted, so involuntary switches stay few even on a busy machine.
+int app_naps(const Options &o) {
+  memprof::phase_begin();
+  const int64_t start = now_ns();
+  for (uint64_t i = 0; i < o.naps; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  const int64_t elapsed = now_ns() - start;
+  memprof::phase_end();
+  memprof::metric("elapsed_ns", elapsed);
+  report_ok(o);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -364,6 +386,7 @@ int main(int argc, char **argv) {
   if (o.app == "fail-verify") return app_fail_verify(o);
   if (o.app == "fail") return app_fail();
   if (o.app == "slow") return app_slow(o);
+  if (o.app == "naps") return app_naps(o);
   if (o.app == "bad-metric") return app_bad_metric(o);
   usage_error("unknown app '" + o.app + "'");
 }

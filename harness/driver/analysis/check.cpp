@@ -499,6 +499,7 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
   std::size_t kernel_other_library = 0, kernel_one_rep = 0;
   std::map<std::pair<std::size_t, std::size_t>, std::set<std::string>> too_few;  // (n_base, n_cur) -> cells
   std::size_t absent = 0, skipped_measured = 0;
+  std::set<std::string> missing_micro;  // the baseline's micro-benchmarks a current cell lacks
   std::vector<std::string> busy_base, busy_cur;
   std::vector<check_measured::Measured> measured;
   // Times of the other allocators are compared as ratios to this one, rep by rep.
@@ -695,17 +696,40 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
       }
       result.rows.push_back(std::move(r));
     }
-    // The cell's micro-benchmarks, each under the time threshold.
+    // The cell's micro-benchmarks, each under the time threshold; one on a
+    // side only is missing, as a metric would be (a benchmark dropped from
+    // the current micro.csv fails --fail-on-missing).
     if (config.deterministic_only) continue;
-    for (auto it = cur_micro.lower_bound({c.id, std::string()}); it != cur_micro.end() && it->first.first == c.id; ++it) {
-      auto before = base_micro.find({b.id, it->first.second});
-      if (before == base_micro.end()) continue;
-      CheckRow r = new_row(c.id, "ns_per_op:" + it->first.second, Comparison::measured);
-      r.n_base = before->second.size();
-      r.n_cur = it->second.size();
+    std::set<std::string> benchmarks;
+    auto add_benchmarks = [&](const MicroSamples& side, const CellId& id) {
+      for (auto it = side.lower_bound({id, std::string()}); it != side.end() && it->first.first == id; ++it)
+        benchmarks.insert(it->first.second);
+    };
+    add_benchmarks(base_micro, b.id);
+    add_benchmarks(cur_micro, c.id);
+    for (const std::string& benchmark : benchmarks) {
+      const auto before = base_micro.find({b.id, benchmark}), now = cur_micro.find({c.id, benchmark});
+      CheckRow r = new_row(c.id, "ns_per_op:" + benchmark, Comparison::measured);
       r.threshold = time_threshold;
-      if (check_measured::prepare(before->second, it->second, r))
-        measured.push_back({result.rows.size(), before->second, it->second, {}, {}, "time"});
+      if (before == base_micro.end() || now == cur_micro.end()) {
+        r.verdict = Verdict::missing;
+        if (now == cur_micro.end()) {
+          r.n_base = before->second.size();
+          r.base = check_measured::center(before->second);
+          r.note = "not in the current micro.csv";
+          missing_micro.insert(benchmark);
+        } else {
+          r.n_cur = now->second.size();
+          r.cur = check_measured::center(now->second);
+          r.note = "new: not in the baseline's micro.csv";
+        }
+        result.rows.push_back(std::move(r));
+        continue;
+      }
+      r.n_base = before->second.size();
+      r.n_cur = now->second.size();
+      if (check_measured::prepare(before->second, now->second, r))
+        measured.push_back({result.rows.size(), before->second, now->second, {}, {}, "time"});
       result.rows.push_back(std::move(r));
     }
   }
@@ -748,6 +772,14 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
   if (absent > 0)
     result.warnings.push_back(std::to_string(absent) + " cell(s) of the baseline are not in the current runs (verdict missing" +
                               (config.fail_on_missing ? ", which fails the check)" : "; --fail-on-missing makes that fail)"));
+  if (!missing_micro.empty()) {
+    std::string list;
+    for (const std::string& benchmark : missing_micro) list += (list.empty() ? "" : ", ") + benchmark;
+    result.warnings.push_back(std::to_string(missing_micro.size()) +
+                              " micro-benchmark(s) of the baseline are not in the current micro.csv (verdict missing" +
+                              (config.fail_on_missing ? ", which fails the check): " : "; --fail-on-missing makes that fail): ") +
+                              list);
+  }
   for (const auto& [side, busy] : {std::pair{"baseline", &busy_base}, std::pair{"current runs", &busy_cur}})
     if (!busy->empty()) {
       std::string list;

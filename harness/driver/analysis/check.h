@@ -121,7 +121,8 @@ std::string machine_difference(const RunsTable& baseline, const RunsTable& curre
 // cell is on both sides or a compared value is not a number.
 // With the micro-benchmarks' rows of both sides (micro.csv), each benchmark of
 // a cell is compared too (metric "ns_per_op:<benchmark>": the timed runs'
-// repetitions, median and U-test, under the time threshold).
+// repetitions, median and U-test, under the time threshold; a benchmark on
+// one side only is missing).
 CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, const CheckConfig& config,
                          const std::vector<MicroRow>& baseline_micro = {}, const std::vector<MicroRow>& current_micro = {});
 

@@ -288,16 +288,31 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
       break;
     }
     if (i + 1 < plan.size() && plan[i + 1].workload.name == run.workload.name) continue;
+    // What reads the folder between runs (the rounds' intervals, the table)
+    // never ends the sweep: the runs still to make are made, and the error is
+    // said (the folder is read again, whole, at the end).
+    auto goes_on = [&](const char* what, const std::function<void()>& step) {
+      try {
+        step();
+      } catch (const UsageError& e) {
+        progress.pause();
+        std::cerr << "warning: " << run.workload.name << "'s " << what << ": " << e.what() << " — the sweep goes on\n";
+      }
+    };
     if (options.precision > 0) {
       const auto at = std::find(workload_order.begin(), workload_order.end(), run.workload.name);
       const double share = double(at - workload_order.begin() + 1) / double(workload_order.size());
-      add_rounds_for_precision(options, plan, run.workload.name, share, dir, next_id, sweep_start, progress, execute,
-                               stopped, precision);
+      goes_on("precision rounds", [&] {
+        add_rounds_for_precision(options, plan, run.workload.name, share, dir, next_id, sweep_start, progress, execute,
+                                 stopped, precision);
+      });
     }
     if (stopped || workload_order.size() < 2) continue;  // one workload: its table comes with the bottom line
     progress.pause();
-    print_workload_tables(dir, run.workload.name, out, options.wide, options.per_comparison);
-    printed.insert(run.workload.name);
+    goes_on("table", [&] {
+      print_workload_tables(dir, run.workload.name, out, options.wide, options.per_comparison);
+      printed.insert(run.workload.name);
+    });
   }
   if (options.precision > 0) meta[meta::precision] = precision_meta(options, precision);
   progress.done();

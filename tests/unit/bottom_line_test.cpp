@@ -1,0 +1,80 @@
+// bottom_line_test — the bottom line (output/bottom_line.h) on the folder
+// tests/fixtures/standings, whose every ratio was made by hand (its README):
+// the table stars a time or peak-RSS ratio exactly where its interval leaves 1
+// out, and each sentence names the fastest and the leanest allocator, which
+// differ, and never one whose interval holds 1.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "figures/figures.h"
+#include "output/bottom_line.h"
+
+namespace allocstamp {
+namespace {
+
+class BottomLine : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    view = load_results(FIXTURE);
+    cells = summarize_cells(view);
+  }
+  ResultsView view;
+  std::vector<CellSummary> cells;
+};
+
+// A cell is "time / peak RSS" over glibc's, '*' where the interval leaves 1
+// out. The fixture's factors (README): two memory ratios that leave 1 out at
+// vacation-low (tcmalloc 0.5, jemalloc 0.8), three at intruder, one at genome;
+// mimalloc's 0.30 at vacation-low and tcmalloc's and mimalloc's at genome are
+// as far from 1 but their repetitions spread over a factor of 25: no star.
+TEST_F(BottomLine, StarsTheRatiosWhoseIntervalsLeaveOneAndNoOther) {
+  const Block table = bottom_line_table(view, cells);
+  const std::vector<std::vector<std::string>> expected = {
+      {"workload", "threads", "jemalloc", "tcmalloc", "mimalloc"},
+      {"genome", "1", "2.50* / 1.50*", "0.40 / 1.00", "2.50 / 0.60"},
+      {"intruder", "1", "2.00* / 1.30*", "1.50* / 1.60*", "3.00* / 2.00*"},
+      {"vacation-low", "1", "0.50* / 0.80*", "0.65* / 0.50*", "0.35 / 0.30"},
+      {"vacation-low", "2", "1.05 / 1.02", "0.95 / 0.97", "1.00 / 1.00"},
+  };
+  ASSERT_EQ(table.rows.size(), expected.size());
+  for (std::size_t r = 0; r < expected.size(); ++r)
+    for (std::size_t c = 0; c < expected[r].size(); ++c)
+      EXPECT_EQ(table.rows[r].at(c), expected[r][c]) << "row " << expected[r][0] << " " << expected[r][1]
+                                                      << ", column " << expected[0][c];
+}
+
+// Where the fastest (jemalloc, 0.5 of glibc's time) and the leanest (tcmalloc,
+// 0.5 of its peak RSS) differ, each is named; mimalloc, lower on both but
+// indistinguishable, never is. Every interval a sentence gives is a claim,
+// so none of them holds 1.
+TEST_F(BottomLine, NamesTheFastestAndTheLeanestWhereTheirIntervalsLeaveOne) {
+  const std::vector<std::string> answers = bottom_line_answers(view, cells);
+  ASSERT_EQ(answers.size(), 4u);
+  auto starts = [](const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; };
+  EXPECT_EQ(answers[0], "genome, 1 thread: none ran faster than glibc; 1 of 3 ran slower; none used less memory than "
+                        "glibc; 1 of 3 used more.");
+  // Every other was slower and heavier: glibc, and the nearest named (tcmalloc 1.5; jemalloc 1.3).
+  EXPECT_TRUE(starts(answers[1], "intruder, 1 thread: glibc was the fastest: tcmalloc ran 1.500 [")) << answers[1];
+  EXPECT_NE(answers[1].find(" times slower; glibc was the leanest: jemalloc used 1.300 ["), std::string::npos)
+      << answers[1];
+  EXPECT_TRUE(starts(answers[2], "vacation-low, 1 thread: jemalloc ran 2.000 [")) << "the fastest: " << answers[2];
+  EXPECT_NE(answers[2].find(" times faster than glibc; tcmalloc used 0.500 ["), std::string::npos)
+      << "the leanest: " << answers[2];
+  EXPECT_EQ(answers[2].find("mimalloc"), std::string::npos) << answers[2];
+  EXPECT_EQ(answers[3], "vacation-low, 2 threads: no time differs from glibc's; no peak RSS differs from glibc's.");
+  const std::regex interval(R"(\[([0-9.]+), ([0-9.]+)\])");
+  int intervals = 0;
+  for (const std::string& answer : answers)
+    for (std::sregex_iterator it(answer.begin(), answer.end(), interval), end; it != end; ++it, ++intervals) {
+      const double low = std::strtod((*it)[1].str().c_str(), nullptr), high = std::strtod((*it)[2].str().c_str(), nullptr);
+      EXPECT_TRUE(high < 1 || low > 1) << "a claim whose interval holds 1: " << answer;
+    }
+  EXPECT_EQ(intervals, 4) << "two sentences, each a claim on time and one on memory";
+}
+
+}  // namespace
+}  // namespace allocstamp
