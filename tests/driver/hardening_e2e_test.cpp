@@ -457,6 +457,32 @@ TEST_F(Hardening, ARangeOfThreadCountsInTheVariableIsAList) {
   for (const char* t : {"t=1 ", "t=2 ", "t=3 "}) EXPECT_NE(r.out.find(t), std::string::npos) << t << ": " << r.out;
 }
 
+// Issue 55, item 3: --out at a folder of the user's own (no runs.csv) or at /
+// is refused before anything is written: their files stay as they were.
+TEST_F(Hardening, AnOutThatIsAFolderOfOnesOwnIsRefused) {
+  const fs::path own = dir_ / "own";
+  fs::create_directories(own / "figures");
+  std::ofstream(own / "summary.csv") << "mine\n";
+  std::ofstream(own / "figures" / "plot.png") << "mine\n";
+  // The user's folder first: / is tried only where that was refused (with the
+  // rule broken, a sweep into / would leave its files there).
+  for (const fs::path& out : {own, fs::path("/")}) {
+    Result r = bench({"--workload=test-alloc", "--alloc=glibc", "--size=tiny", "--reps=1", "--no-profile",
+                      "--out=" + out.string()});
+    ASSERT_EQ(r.exit_code, 2) << out << ": " << r.out << r.err;
+    EXPECT_NE(r.err.find("exists and is not empty"), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(testing::slurp(own / "summary.csv"), "mine\n");
+  EXPECT_EQ(testing::slurp(own / "figures" / "plot.png"), "mine\n");
+  EXPECT_FALSE(fs::exists(own / "runs.csv"));
+  EXPECT_FALSE(fs::exists("/runs.csv"));
+  // An empty folder is a new one.
+  fs::create_directories(dir_ / "empty");
+  Result fine = bench({"--workload=test-alloc", "--alloc=glibc", "--size=tiny", "--reps=1", "--no-profile",
+                       "--out=" + (dir_ / "empty").string()});
+  EXPECT_EQ(fine.exit_code, 0) << fine.err;
+}
+
 // More threads than cores: said before the runs.
 TEST_F(Hardening, ThreadsBeyondTheCoresAreWarnedOf) {
   const unsigned cores = std::thread::hardware_concurrency();
@@ -475,6 +501,10 @@ TEST_F(Hardening, FlagValuesThatAreNotValuesExitTwo) {
       {{"--workload=test-alloc", "--out=" + (dir_ / "bad\xff\xfe").string(), "--dry-run"}, "--out is not UTF-8"},
       {{"--workload=test-alloc", "--timeout=nan", "--dry-run"}, "--timeout is not a number"},
       {{"check", "--baseline=a", "--current=b", "--alpha=nan"}, "--alpha is not a number"},
+      // Issue 55, item 5: --alpha 0 (or 1e-20) overflowed into "a bug in bench", exit 1.
+      {{"check", "--baseline=a", "--current=b", "--alpha=0"}, "'0' is not a level from 0.000001 to 0.5"},
+      {{"check", "--baseline=a", "--current=b", "--alpha=1e-20"}, "'1e-20' is not a level from 0.000001 to 0.5"},
+      {{"check", "--baseline=a", "--current=b", "--alpha=0.9"}, "'0.9' is not a level"},
   };
   for (const auto& [args, says] : cases) {
     Result r = bench(args);

@@ -3,6 +3,7 @@
 // status says pass (0) or fail (1); unusable input is a UsageError (2).
 #include <CLI/CLI.hpp>
 
+#include <cstdlib>
 #include <fstream>
 #include <set>
 
@@ -159,7 +160,17 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
       ->envname("ALLOCSTAMP_CHECK_THRESHOLDS");
   check->add_option("--alpha", options.alpha,
                     "False-discovery level: a change is significant when its Benjamini-Hochberg q-value is below it")
-      ->envname("ALLOCSTAMP_CHECK_ALPHA")->check(CLI::Range(0.0, 1.0));
+      ->envname("ALLOCSTAMP_CHECK_ALPHA")
+      // Below 1e-6 the power and quantiles behind a verdict leave double's range (--alpha 0 overflowed).
+      ->check(CLI::Validator(
+          [](std::string& value) {
+            char* end = nullptr;
+            const double alpha = std::strtod(value.c_str(), &end);
+            if (*end != '\0' || alpha != alpha) return std::string();  // not a number: said as such below
+            return alpha >= 1e-6 && alpha <= 0.5 ? std::string()
+                                                 : "'" + value + "' is not a level from 0.000001 to 0.5 (e.g. 0.05)";
+          },
+          "LEVEL"));
   check->add_option("--allow-different", options.allow_different,
                     "Compare cells that ran differently in these ways: args, env, library, tm, machine, simulator "
                     "(comma-separated); by default such cells are not comparable (exit 2)")

@@ -212,6 +212,14 @@ ResultsFolder ResultsFolder::create(const fs::path& dir, const nlohmann::json& m
   std::error_code ec;
   const bool existed = fs::exists(dir);
   if (existed) refuse_symlinks(dir);
+  // A folder of the user's own (a summary.csv, a report, figures/, or /) is
+  // never written into: only a new or an empty one becomes a results folder.
+  if (existed && fs::is_directory(dir, ec) && !fs::is_empty(dir, ec) && !fs::exists(dir / "runs.csv")) {
+    const std::string first = fs::directory_iterator(dir, ec)->path().filename().string();
+    throw UsageError(dir.string() + " exists and is not empty (it holds " + first + ", ...): bench would write its " +
+                         "runs.csv, meta.json, summary.csv and figures there",
+                     "give --out a new or empty folder");
+  }
   fs::create_directories(dir / "logs", ec);
   if (ec) throw UsageError("cannot create " + dir.string() + ": " + ec.message(), "choose a writable --out");
   FolderLock lock(dir);
