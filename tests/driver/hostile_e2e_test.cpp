@@ -410,6 +410,28 @@ TEST_F(Hostile, AControlByteInTheMachineIsShownInCheck) {
 // N12): another schema, a plan removed, options edited so that the runs
 // differ, or a workload file inside the folder are each refused before
 // anything is written, and the folder stays resumable as it was.
+// Issue 55, item 11: check's --csv inside a folder it compares replaced the
+// runs it had read; a link at --csv is replaced, never written through.
+TEST_F(Hostile, CheckNeverWritesItsCsvIntoAComparedFolderOrThroughALink) {
+  const fs::path folder = dir() / "csv-target";
+  copy_folder(dir() / "good", folder);
+  const std::string runs = testing::slurp(folder / "runs.csv");
+  for (const fs::path& csv : {folder / "runs.csv", folder / "check.csv"}) {
+    Result r = bench({"check", (dir() / "good").string(), folder.string(), "--csv", csv.string()});
+    EXPECT_EQ(r.exit_code, 2) << csv << ": " << r.out << r.err;
+    EXPECT_NE(r.err.find("is inside the results folder"), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(testing::slurp(folder / "runs.csv"), runs);
+  EXPECT_FALSE(fs::exists(folder / "check.csv"));
+  const fs::path victim = dir() / "csv-victim", link = dir() / "check-link.csv";
+  std::ofstream(victim) << "untouched\n";
+  fs::create_symlink(victim, link);
+  Result linked = bench({"check", (dir() / "good").string(), folder.string(), "--csv", link.string()});
+  EXPECT_NE(linked.exit_code, 2) << linked.err;
+  EXPECT_EQ(testing::slurp(victim), "untouched\n");
+  EXPECT_FALSE(fs::is_symlink(fs::symlink_status(link))) << "the link itself is replaced by the CSV";
+}
+
 TEST_F(Hostile, AResumeRefusesAnEditedMetaJson) {
   const fs::path folder = dir() / "edited-meta";
   sweep(folder);

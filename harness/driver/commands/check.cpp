@@ -4,7 +4,10 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdlib>
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <set>
 
 #include "cli/spelling.h"
@@ -14,9 +17,12 @@
 #include "commands/commands.h"
 #include "model/errors.h"
 #include "results/side_tables.h"
+#include "results/results_folder.h"
 #include "results/runs.h"
 
 namespace allocstamp {
+
+namespace fs = std::filesystem;
 
 int command_check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
   CheckConfig config;
@@ -30,6 +36,21 @@ int command_check(const CheckOptions& options, std::ostream& out, std::ostream& 
   config.trust_busy = options.trust_busy;
   config.allow_different.insert(options.allow_different.begin(), options.allow_different.end());
 
+  // The CSV goes beside the folders, never into one: bench check A B --csv
+  // B/runs.csv replaced the runs it had just read.
+  if (!options.csv.empty() && options.csv != "-") {
+    std::error_code ec;
+    const fs::path csv_folder = fs::weakly_canonical(fs::absolute(options.csv).parent_path(), ec);
+    for (const std::string& side : {options.baseline, options.current}) {
+      const fs::path folder = fs::is_directory(side, ec) ? fs::path(side) : fs::path(side).parent_path();
+      const fs::path resolved = fs::weakly_canonical(fs::absolute(folder), ec);
+      const auto [end, _] = std::mismatch(resolved.begin(), resolved.end(), csv_folder.begin(), csv_folder.end());
+      if (end == resolved.end())
+        throw UsageError("--csv " + options.csv + " is inside the results folder " + folder.string() +
+                             ", whose files bench reads",
+                         "write the CSV outside both folders, e.g. --csv check.csv");
+    }
+  }
   const RunsTable baseline = load_runs(options.baseline, "baseline");
   const RunsTable current = load_runs(options.current, "current");
   check_side_tables(options.current);  // the folders' other files, read by one reader each
@@ -47,10 +68,9 @@ int command_check(const CheckOptions& options, std::ostream& out, std::ostream& 
   std::vector<std::string> setup = setup_differences(baseline, current);
 
   if (!options.csv.empty() && options.csv != "-") {
-    std::ofstream csv(options.csv, std::ios::trunc);
+    std::ostringstream csv;
     write_check_csv(result, csv);
-    csv.close();
-    if (!csv) throw UsageError("cannot write " + options.csv, "choose a writable path for --csv");
+    replace_file(options.csv, csv.str());  // a fresh file renamed into place: a link there is replaced, not followed
   }
   if (options.csv == "-") {
     write_check_csv(result, out);
