@@ -19,6 +19,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "analysis/check.h"
@@ -136,6 +137,41 @@ TEST(LikeWithLike, TheThreadCountIsNotADifferenceOfArguments) {
   ASSERT_EQ(cells.cells.size(), 2u);
   EXPECT_EQ(cells.groups, (std::vector<std::string>{"vacation-high"}));
   EXPECT_EQ(cells.cells[0].id.args, "vacation --size small --seed 1");
+}
+
+// One workload run with two sets of arguments under one TM method and size is
+// two groups, each named by its arguments' number; under another TM method,
+// with one set, it is one group. (Found by scripts/mutants-sample: the
+// grouping keyed on another column survived every test.)
+TEST(LikeWithLike, TwoSetsOfArgumentsAreTwoGroupsPerTmMethod) {
+  Runs runs({"steal_pct"});
+  runs.add("glibc", 1, 1e7, {{"steal_pct", "0.0"}});
+  runs.add("glibc", 1, 2e7, {{"steal_pct", "0.0"}, {"args", "vacation --threads 1 --size small --seed 1 --tm ml_wt --transactions 9"}});
+  runs.add("glibc", 1, 3e7, {{"steal_pct", "0.0"}, {"tm", "gl_wt"}, {"args", "vacation --threads 1 --size small --seed 1 --tm gl_wt"}});
+  const Cells cells = cells_of(runs.table);
+  ASSERT_EQ(cells.cells.size(), 3u);
+  std::set<std::string> groups(cells.groups.begin(), cells.groups.end());
+  EXPECT_EQ(groups.size(), 3u);
+  int numbered = 0;
+  for (const std::string& g : cells.groups) numbered += g.find(" args#") != std::string::npos ? 1 : 0;
+  EXPECT_EQ(numbered, 2) << "the two sets under ml_wt are numbered, gl_wt's one set is not";
+}
+
+// The bytes per element a map workload's table and summary.csv show, against
+// a hand computation: requested bytes at the phase's end over the elements,
+// and the RSS the fill added (rss_kb less the program's rss_baseline_kb) over
+// them. (Found by scripts/mutants-sample: rss_kb read from another column
+// survived every test; the elements figure computes its own.)
+TEST(LikeWithLike, BytesPerElementAreTheFillsOwn) {
+  Runs runs({"heap_requested_phase_end_bytes", "rss_kb", "extra"});
+  runs.add("glibc", 1, 1e7,
+           {{"kind", "profiled"}, {"heap_requested_phase_end_bytes", "4800000"}, {"rss_kb", "12000"},
+            {"maxrss_kb", "13000"}, {"others_cpu_pct", "2.5"},
+            {"extra", "elements_count=100000;rss_baseline_kb=2000"}});
+  const Cells cells = cells_of(runs.table);
+  const CsvRow& row = runs.table.rows[0];
+  EXPECT_DOUBLE_EQ(cells.value(row, kRequestedPerElement), 48.0);
+  EXPECT_DOUBLE_EQ(cells.value(row, kRssPerElement), (12000.0 - 2000.0) * 1024.0 / 100000.0);
 }
 
 // A field left empty (a folder older than schema 4) is unknown, not a difference.

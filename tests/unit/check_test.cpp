@@ -52,6 +52,7 @@ class Table {
                                               {"tm", ""},
                                               {"threads", std::to_string(threads)},
                                               {"rep", std::to_string(i + 1)},
+                                              {"kind", kind_},
                                               {"status", status}};
       for (const auto& [metric, values] : series) {
         std::ostringstream s;
@@ -67,6 +68,11 @@ class Table {
   // The allocator of the runs added next (glibc until set).
   Table& under(std::string allocator) {
     allocator_ = std::move(allocator);
+    return *this;
+  }
+  // The kind of the runs added next, where the table has a kind column (profiled until set).
+  Table& of_kind(std::string kind) {
+    kind_ = std::move(kind);
     return *this;
   }
   // `n` runs with the same deterministic values and a time of 100 + i.
@@ -90,6 +96,7 @@ class Table {
  private:
   RunsTable t_;
   std::string allocator_ = "glibc";
+  std::string kind_ = "profiled";
 };
 
 const CheckRow* find(const CheckResult& r, const std::string& workload, const std::string& metric) {
@@ -108,6 +115,32 @@ std::string joined(const std::vector<std::string>& lines) {
   std::string out;
   for (const auto& l : lines) out += l + "\n";
   return out;
+}
+
+// Each simulated figure has its own default threshold (instructions 0.5%,
+// D1 misses 1.5%), and workers that ran side by side at one thread raise it to
+// the 1% floor (their interleaving moves the figures). (Found by
+// scripts/mutants-sample: the D1 threshold's key, and the floor's condition,
+// changed with every test green.)
+TEST(Check, SimulatedFiguresHaveTheirOwnThresholdsAndTheSideBySideFloor) {
+  const std::vector<std::string> sim = {"kind", "threads_peak_count", "sim_instructions_count", "sim_d1_misses_count"};
+  auto side = [&](double instructions, double d1, double threads_alive) {
+    Table t("test", sim);
+    t.of_kind("profiled").runs("w", 1, {{"elapsed_ns", {100, 100}}, {"threads_peak_count", {threads_alive, threads_alive}}});
+    t.of_kind("simulated").runs("w", 1, {{"sim_instructions_count", {instructions, instructions}},
+                                         {"sim_d1_misses_count", {d1, d1}}});
+    return t;
+  };
+  CheckConfig config;
+  // One worker: +0.8% instructions is past 0.5%; +1% D1 misses is within 1.5%, +2% past it.
+  CheckResult one = compare_runs(side(1e6, 1000, 1), side(1.008e6, 1010, 1), config);
+  EXPECT_EQ(verdict_name(verdict_of(one, "w", "sim_instructions_count")), std::string("regressed"));
+  EXPECT_EQ(verdict_name(verdict_of(one, "w", "sim_d1_misses_count")), std::string("ok"));
+  CheckResult two_pct = compare_runs(side(1e6, 1000, 1), side(1e6, 1020, 1), config);
+  EXPECT_EQ(verdict_name(verdict_of(two_pct, "w", "sim_d1_misses_count")), std::string("regressed"));
+  // Workers side by side (three threads alive at --threads 1): +0.8% is within the 1% floor.
+  CheckResult side_by_side = compare_runs(side(1e6, 1000, 3), side(1.008e6, 1000, 3), config);
+  EXPECT_EQ(verdict_name(verdict_of(side_by_side, "w", "sim_instructions_count")), std::string("ok"));
 }
 
 TEST(Check, IdenticalRunsAreAllOk) {
