@@ -16,7 +16,7 @@ struct Records {
   std::vector<KeyValues> samples; // @sample lines in order
   std::vector<KeyValues> scopes;  // @scope lines
   std::vector<KeyValues> micro;   // @micro lines: one repetition of a micro-benchmark each
-  KeyValues simulated;             // a simulated run's sim_* keys (not a record: callgrind's file, simulation.h)
+  KeyValues simulated;             // a simulated run's sim_* keys (not a record: callgrind's file, callgrind_output.h)
   std::vector<std::string> errors;
   bool has_memprof = false;
   // Other processes wrote @memprof records, the run's root process none: its

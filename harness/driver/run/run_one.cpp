@@ -6,6 +6,7 @@
 
 #include "key_names.h"
 #include "keys.h"
+#include "run/callgrind_output.h"
 #include "run/environment.h"
 
 namespace allocstamp {

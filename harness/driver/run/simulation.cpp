@@ -1,5 +1,5 @@
 // simulation.cpp — valgrind found and asked once per sweep, a simulated run's
-// command line, and callgrind's totals read back into sim_* keys.
+// command line.
 #include "run/simulation.h"
 
 #include <sys/wait.h>
@@ -8,12 +8,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <map>
 #include <sstream>
 
 #include "model/errors.h"
-#include "key_names.h"
 
 namespace allocstamp {
 
@@ -100,54 +97,6 @@ std::string simulated_padding(const std::vector<std::string>& env, const std::st
   constexpr std::size_t kTarget = 16384, kStep = 4096;  // past the target: the next 4 KiB
   const std::size_t target = size <= kTarget ? kTarget : (size + kStep - 1) / kStep * kStep;
   return name + std::string(target - size, 'x');
-}
-
-KeyValues read_simulation(const std::string& out_file, std::string& problem) {
-  std::ifstream in(out_file);
-  if (!in) {
-    problem = "valgrind wrote no callgrind output (" + out_file + "): see the log";
-    return {};
-  }
-  std::vector<std::string> events;
-  std::vector<unsigned long long> totals;
-  std::string line;
-  while (std::getline(in, line)) {
-    // "totals:" sums the counted cost; with instrumentation switched on and
-    // off by the phase marks, callgrind 3.19's "summary:" says 0.
-    const bool is_events = line.rfind("events:", 0) == 0;
-    const bool is_totals = line.rfind("totals:", 0) == 0 || (totals.empty() && line.rfind("summary:", 0) == 0);
-    if (!is_events && !is_totals) continue;
-    std::stringstream words(line.substr(line.find(':') + 1));
-    if (is_events) {
-      events.clear();
-      for (std::string w; words >> w;) events.push_back(w);
-    } else {
-      totals.clear();
-      for (unsigned long long v; words >> v;) totals.push_back(v);
-    }
-  }
-  std::map<std::string, unsigned long long> e;
-  for (std::size_t i = 0; i < events.size(); ++i) e[events[i]] = i < totals.size() ? totals[i] : 0;
-  for (const char* needed : {"Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw"})
-    if (!e.count(needed)) {
-      problem = "callgrind's output " + out_file + " lacks the event " + needed + " (not run with --cache-sim=yes?)";
-      return {};
-    }
-  if (e["Ir"] == 0) {
-    problem = "the simulated run counted no instruction: the program marked no measured phase, or was built "
-              "without valgrind's headers (apt-get install valgrind, then make build)";
-    return {};
-  }
-  const unsigned long long l1 = e["I1mr"] + e["D1mr"] + e["D1mw"], ll = e["ILmr"] + e["DLmr"] + e["DLmw"];
-  KeyValues out;
-  out[keys::sim_instructions_count] = std::to_string(e["Ir"]);
-  out[keys::sim_data_reads_count] = std::to_string(e["Dr"]);
-  out[keys::sim_data_writes_count] = std::to_string(e["Dw"]);
-  out[keys::sim_i1_misses_count] = std::to_string(e["I1mr"]);
-  out[keys::sim_d1_misses_count] = std::to_string(e["D1mr"] + e["D1mw"]);
-  out[keys::sim_ll_misses_count] = std::to_string(ll);
-  out[keys::sim_cycles_count] = std::to_string(e["Ir"] + 10 * l1 + 100 * ll);
-  return out;
 }
 
 }  // namespace allocstamp

@@ -3,13 +3,12 @@
 // until the workload's measured phase begins (the phase marks of memprof.h
 // carry callgrind's client requests), the simulated caches pinned rather than
 // read off the host, and the program's clock virtual (libsim_clock.so,
-// preloaded in front of the allocator: one microsecond per call). What it leaves: the sim_* keys of keys.def, read from
-// callgrind's output file.
+// preloaded in front of the allocator: one microsecond per call). What it leaves: the sim_* keys of keys.def
+// (run/callgrind_output.h reads them).
 #pragma once
 #include <string>
 #include <vector>
 
-#include "run/records.h"
 
 namespace allocstamp {
 
@@ -52,11 +51,5 @@ std::vector<std::string> simulated_arguments(const std::string& out_file, bool w
 // Padded, a run's stack starts where it does on another machine.
 std::string simulated_padding(const std::vector<std::string>& env, const std::string& program,
                               const std::vector<std::string>& args);
-
-// The sim_* keys of callgrind's output file (its "events:"
-// and "totals:" lines). Empty with `problem` set when the file is missing or unreadable, or
-// counted no instruction (the program marked no phase, or was built without
-// valgrind's headers).
-KeyValues read_simulation(const std::string& out_file, std::string& problem);
 
 }  // namespace allocstamp
