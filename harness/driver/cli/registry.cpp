@@ -12,6 +12,7 @@
 #include <cctype>
 #include <cstdio>
 #include <fstream>
+#include <regex>
 
 #include <nlohmann/json.hpp>
 
@@ -226,6 +227,85 @@ void load_allocators(const fs::path& file, std::vector<Allocator>& into) {
   });
 }
 
+namespace {
+
+std::vector<std::string> string_list(const json& node, const fs::path& file, const std::string& where) {
+  if (!node.is_array() || std::any_of(node.begin(), node.end(), [](const json& v) { return !v.is_string(); }))
+    throw UsageError(file.string() + ": " + where + " is not a list of strings", "write it as [\"...\", ...]");
+  return node.get<std::vector<std::string>>();
+}
+
+// The fields only someone else's program takes (catalog.h): its package,
+// variables, arguments by size, generated input and output check.
+void read_program_fields(const json& e, const fs::path& file, Workload& w) {
+  const std::string where = "workload '" + w.name + "'";
+  for (const char* key : {"package", "env", "sizes", "input", "check_output", "output_ignore", "measured"})
+    if (e.contains(key) && w.contract)
+      throw UsageError(file.string() + ": " + where + " has \"" + key + "\", which only a program without the contract "
+                       "takes", std::string("add \"contract\": false, or drop \"") + key + "\"");
+  if (w.contract) return;
+  if (e.contains("package")) w.package = required(e, "package", file);
+  if (e.contains("measured")) w.measured = required(e, "measured", file);
+  if (e.contains("env")) {
+    if (!e["env"].is_object()) throw UsageError(file.string() + ": " + where + "'s \"env\" is not an object", "write {\"NAME\": \"value\"}");
+    for (const auto& [key, value] : e["env"].items()) {
+      if (!variable_name(key) || !value.is_string())
+        throw UsageError(file.string() + ": " + where + " sets '" + key + "': not a variable name with a string value",
+                         "name variables with letters, digits and _, and quote the value");
+      if (std::string why = harness_variable(key); !why.empty())
+        throw UsageError(file.string() + ": " + where + " sets " + key + ", which " + why, "drop it from \"env\"");
+      for (const char* prefix : {"MALLOC_", "GLIBC_TUNABLES", "MIMALLOC_", "TCMALLOC_", "JEMALLOC_", "TBB_"})
+        if (key.rfind(prefix, 0) == 0)
+          throw UsageError(file.string() + ": " + where + " sets " + key + ", which tunes an allocator: its rows would "
+                           "carry another allocator's setting", "make it a variant: --alloc=ALLOCATOR:" + key + "=VALUE");
+      w.env[key] = value.get<std::string>();
+    }
+  }
+  if (e.contains("sizes")) {
+    if (!e["sizes"].is_object()) throw UsageError(file.string() + ": " + where + "'s \"sizes\" is not an object",
+                                                  "write {\"small\": [\"--num=1000\"], ...}");
+    for (const auto& [size, args] : e["sizes"].items()) {
+      if (size != "tiny" && size != "small" && size != "medium" && size != "large")
+        throw UsageError(file.string() + ": " + where + " has the size '" + size + "'", "use tiny, small, medium, large");
+      w.size_args[size] = string_list(args, file, where + "'s size " + size);
+    }
+  }
+  if (e.contains("input")) {
+    const json& input = e["input"];
+    if (!input.is_object()) throw UsageError(file.string() + ": " + where + "'s \"input\" is not an object",
+                                             "write {\"generator\": \"workloads/real/x.py\", \"suffix\": \".x\"}");
+    w.input_generator = required(input, "generator", file);
+    w.input_suffix = input.value("suffix", "");
+    if (fs::path(w.input_generator).is_absolute() || w.input_generator.find("..") != std::string::npos)
+      throw UsageError(file.string() + ": " + where + "'s generator '" + w.input_generator + "' is not under the sources",
+                       "give a path relative to the repository, e.g. workloads/real/lua_input.py");
+    if (std::string problem = name_problem("x" + w.input_suffix); !problem.empty())
+      throw UsageError(file.string() + ": " + where + "'s input suffix '" + w.input_suffix + "': " + problem,
+                       "use letters, digits and . only, e.g. \".lua\"");
+  }
+  bool uses_input = false;
+  for (const auto& arg : w.args) uses_input |= arg.find("{input}") != std::string::npos;
+  for (const auto& [size, args] : w.size_args)
+    for (const auto& arg : args) uses_input |= arg.find("{input}") != std::string::npos;
+  if (uses_input != !w.input_generator.empty())
+    throw UsageError(file.string() + ": " + where + (uses_input ? " names {input} but has no \"input\"" : " has an \"input\" no argument names"),
+                     "give both: \"input\": {\"generator\": ...} and {input} in an argument");
+  w.check_output = e.value("check_output", false);
+  if (e.contains("output_ignore")) {
+    w.output_ignore = string_list(e["output_ignore"], file, where + "'s \"output_ignore\"");
+    for (const std::string& pattern : w.output_ignore) {
+      try {
+        std::regex check(pattern);
+      } catch (const std::regex_error& error) {
+        throw UsageError(file.string() + ": " + where + "'s output_ignore '" + pattern + "' is not a regex (" +
+                         error.what() + ")", "write an ECMAScript regular expression");
+      }
+    }
+  }
+}
+
+}  // namespace
+
 void load_workloads(const fs::path& file, std::vector<Workload>& into) {
   json doc = read_data_file(file, "workloads", "workloads/workloads.json");
   each_entry(doc["workloads"], file, [&](const json& e) {
@@ -243,6 +323,7 @@ void load_workloads(const fs::path& file, std::vector<Workload>& into) {
       throw UsageError(file.string() + ": workload '" + w.name + "' has \"work\": \"" + work + "\"",
                        "use \"total\" (the threads share the work, the default) or \"per-thread\"");
     w.work_per_thread = work == "per-thread";
+    read_program_fields(e, file, w);
     add_new(into, std::move(w), file, "workload");
   });
 }

@@ -22,6 +22,7 @@
 #include "commands/commands.h"
 #include "commands/run_precision.h"
 #include "commands/run_resume.h"
+#include "key_names.h"
 #include "memprof_limits.h"
 #include "meta_names.h"
 #include "model/errors.h"
@@ -37,7 +38,9 @@
 #include "output/progress.h"
 #include "run/environment.h"
 #include "run/executor.h"
+#include "run/inputs.h"
 #include "run/machine.h"
+#include "run/program_result.h"
 #include "run/run_one.h"
 #include "run/simulation.h"
 
@@ -104,6 +107,19 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     if (std::none_of(catalog.workloads.begin(), catalog.workloads.end(), [&](const Workload& w) { return w.name == name; }))
       throw UsageError("--simulate-workloads names '" + name + "', which is not a workload",
                        "name workloads from bench --list");
+  // Someone else's program: at a size its entry has, with its generated input
+  // made now (not while a run is timed; a dry run only names it).
+  for (Workload& w : workloads) {
+    const std::string size = options.size_of(w.name);
+    if (!w.size_args.empty() && !w.size_args.count(size)) {
+      std::string sizes;
+      for (const auto& [name, args] : w.size_args) sizes += (sizes.empty() ? "" : ", ") + name;
+      throw UsageError("the workload '" + w.name + "' has no size '" + size + "'", "use --size " + sizes);
+    }
+    if (options.dry_run && !w.input_generator.empty()) w.inputs[size] = input_path(w, size, options.seed, paths);
+  }
+  if (!options.dry_run) prepare_inputs(workloads, [&](const std::string& w) { return options.size_of(w); },
+                                       options.seed, paths, std::cerr);
   std::vector<Run> plan = make_plan(options, workloads, allocators);
   const bool simulating = std::any_of(plan.begin(), plan.end(), [](const Run& r) { return r.kind == RunKind::simulated; });
   const Simulator simulator = simulating ? find_simulator() : Simulator{};
@@ -232,6 +248,17 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   for (const Run& run : plan) to_run += already(run) ? 0 : 1;
   if (resuming) std::cerr << "resuming " << dir.string() << ": " << to_run << " of " << plan.size() << " runs left\n";
   Progress progress(to_run);
+  // Each program's output, first of its cell (a resumed folder's ok runs first).
+  ProgramResults program_results;
+  if (resuming) {
+    const RunsTable recorded = load_runs(dir, "results");
+    for (const CsvRow& row : recorded.rows)
+      if (const std::string digest = recorded.extra_text(row, "output_digest");
+          !digest.empty() && recorded.status(row) == Status::ok)
+        program_results.remember(recorded.text(row, keys::workload), recorded.text(row, keys::size),
+                                 recorded.text(row, keys::args), int(recorded.number(row, keys::threads)),
+                                 recorded.text(row, keys::allocator), int(recorded.number(row, keys::run_id)), digest);
+  }
   int finished = 0;
   bool all_ok = true;
   bool stopped = false;
@@ -261,6 +288,15 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     progress.starting(run, finished);
     RunOutcome outcome = run_one(run, options, paths, simulator, executor, dir, folder.log_path(run));
     if (outcome.interrupted) return false;  // not recorded: --resume runs it again
+    if (auto digest = outcome.records.metrics.find("output_digest");
+        outcome.status == Status::ok && digest != outcome.records.metrics.end())
+      if (std::string problem = program_results.judge(run, shell_line(child_arguments(run, options)), digest->second);
+          !problem.empty()) {
+        outcome.status = Status::failed;
+        outcome.records.metrics["failure"] = "\"" + problem + "\"";
+        progress.pause();
+        std::cerr << describe(run) << ": " << problem << "\n";
+      }
     const Finished& f = outcome.finished;
     // The row as written: failed where a value is not of its column's type.
     const Status status = folder.append(run, setting_of(outcome.env), outcome.status, f, outcome.records);

@@ -38,6 +38,21 @@ struct Workload {
   // stress programs): its ideal time is flat in the thread count, not 1/N.
   bool work_per_thread = false;
   std::string description;
+  // Someone else's program (contract false) may take more, each from its entry:
+  std::string package;                        // the Debian package that provides it (its version is recorded)
+  std::map<std::string, std::string> env;     // variables it runs with (PYTHONMALLOC=malloc), never the harness's
+  std::map<std::string, std::vector<std::string>> size_args;  // arguments after `args`, by --size
+  // An input the project generates (run/inputs.h): `input_generator` (under the
+  // sources) writes it for a size and seed; `{input}` in an argument is its path.
+  std::string input_generator;
+  std::string input_suffix;                   // the generated file's extension (".lua")
+  std::map<std::string, std::string> inputs;  // by size: the generated file (filled before the plan is made)
+  // Its standard output is compared across allocators (a digest): a program
+  // whose result an allocator changes fails that run. Lines matching one of
+  // `output_ignore` (ECMAScript regexes: timings) are left out of the digest.
+  bool check_output = false;
+  std::vector<std::string> output_ignore;
+  std::string measured;                       // what its time measures ("the whole run"), for docs and --list
 };
 
 struct Paths {

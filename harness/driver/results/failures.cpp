@@ -7,33 +7,8 @@ namespace allocstamp {
 
 namespace {
 
-// The value of `name` in the row's extra column (key=value;...): a quoted value
-// ("...") runs to its closing quote, so a reason may hold ';'.
-std::string extra_text(const RunsTable& t, const CsvRow& row, const std::string& name) {
-  const std::string& extra = t.text(row, keys::extra);
-  std::size_t at = 0;
-  while (at < extra.size()) {
-    const std::size_t end_of_key = extra.find('=', at);
-    if (end_of_key == std::string::npos) return "";
-    const std::string key = extra.substr(at, end_of_key - at);
-    std::size_t value_end;
-    std::string value;
-    if (end_of_key + 1 < extra.size() && extra[end_of_key + 1] == '"') {
-      const std::size_t close = extra.find('"', end_of_key + 2);
-      value_end = close == std::string::npos ? extra.size() : close + 1;
-      value = extra.substr(end_of_key + 2, (close == std::string::npos ? extra.size() : close) - end_of_key - 2);
-    } else {
-      value_end = std::min(extra.find(';', end_of_key), extra.size());
-      value = extra.substr(end_of_key + 1, value_end - end_of_key - 1);
-    }
-    if (key == name) return value;
-    at = value_end + 1;
-  }
-  return "";
-}
-
 std::string why_of(const RunsTable& t, const CsvRow& row, Status status) {
-  const std::string failure = extra_text(t, row, "failure");
+  const std::string failure = t.extra_text(row, "failure");
   if (!failure.empty()) return failure;
   const std::string& code = t.text(row, keys::exit_code);
   const std::string& signal = t.text(row, keys::signal);

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/catalog.h"
+#include "model/output_file.h"
 #include "results/csv.h"
 #include "run/environment.h"
 #include "run/executor.h"
@@ -36,9 +37,6 @@ const std::vector<Column>& run_columns();
 // A side table's columns, in its file's order (keys.def's SIDE_COLUMN):
 // "scopes", "series", "micro" or "callsites".
 std::vector<std::string> side_table_columns(std::string_view table);
-
-// Writes `text` to `file` through a temporary: a failed write keeps the old file.
-void replace_file(const std::filesystem::path& file, const std::string& text);
 
 
 // An exclusive lock on a results folder (flock on DIR/.lock, holding the

@@ -178,13 +178,31 @@ double RunsTable::number(const CsvRow& row, const std::string& name) const {
 }
 
 double RunsTable::extra_number(const CsvRow& row, const std::string& name) const {
-  std::istringstream in(text(row, keys::extra));
-  std::string pair;
-  while (std::getline(in, pair, ';'))
-    if (pair.size() > name.size() && pair.compare(0, name.size(), name) == 0 && pair[name.size()] == '=') {
-      return field_number(pair.substr(name.size() + 1));
+  const std::string value = extra_text(row, name);
+  return value.empty() ? NAN : field_number(value);
+}
+
+std::string RunsTable::extra_text(const CsvRow& row, const std::string& name) const {
+  const std::string& extra = text(row, keys::extra);
+  std::size_t at = 0;
+  while (at < extra.size()) {
+    const std::size_t end_of_key = extra.find('=', at);
+    if (end_of_key == std::string::npos) return "";
+    const std::string key = extra.substr(at, end_of_key - at);
+    std::size_t value_end;
+    std::string value;
+    if (end_of_key + 1 < extra.size() && extra[end_of_key + 1] == '"') {  // a quoted value may hold ';'
+      const std::size_t close = extra.find('"', end_of_key + 2);
+      value_end = close == std::string::npos ? extra.size() : close + 1;
+      value = extra.substr(end_of_key + 2, (close == std::string::npos ? extra.size() : close) - end_of_key - 2);
+    } else {
+      value_end = std::min(extra.find(';', end_of_key), extra.size());
+      value = extra.substr(end_of_key + 1, value_end - end_of_key - 1);
     }
-  return NAN;
+    if (key == name) return value;
+    at = value_end + 1;
+  }
+  return "";
 }
 
 bool from_simulated_runs(const std::string& key) {

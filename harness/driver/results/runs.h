@@ -44,6 +44,9 @@ struct RunsTable {
   double number(const CsvRow& row, const std::string& name) const;
   // The key in the row's `extra` column (key=value;...): NaN when absent or not a number.
   double extra_number(const CsvRow& row, const std::string& name) const;
+  // The key's value in `extra` ("" when absent): a quoted value ("...") runs
+  // to its closing quote, so a reason may hold ';'.
+  std::string extra_text(const CsvRow& row, const std::string& name) const;
   // The row's status; UsageError when the field is not a status (the file is damaged).
   Status status(const CsvRow& row) const;
   RunKind kind(const CsvRow& row) const;

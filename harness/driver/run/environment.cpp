@@ -13,8 +13,14 @@ namespace allocstamp {
 std::vector<std::string> child_arguments(const Run& run, const Options& options) {
   std::vector<std::string> args;
   if (!run.workload.app.empty()) args.push_back(run.workload.app);
-  if (!run.workload.contract) {  // someone else's program: its own arguments only
+  if (!run.workload.contract) {  // someone else's program: its own arguments (by size too), its input's path
     args.insert(args.end(), run.workload.args.begin(), run.workload.args.end());
+    if (auto sized = run.workload.size_args.find(run.size); sized != run.workload.size_args.end())
+      args.insert(args.end(), sized->second.begin(), sized->second.end());
+    const auto input = run.workload.inputs.find(run.size);
+    for (std::string& arg : args)
+      for (std::size_t at; (at = arg.find("{input}")) != std::string::npos;)
+        arg.replace(at, 7, input == run.workload.inputs.end() ? "<input not made>" : input->second);
     return args;
   }
   args.insert(args.end(), {"--threads", std::to_string(run.threads), "--size", run.size, "--seed",
@@ -87,6 +93,11 @@ std::vector<std::string> child_environment(const Run& run, const Options& option
                                : run.kind == RunKind::simulated ? paths.sim_clock.string()
                                                                 : std::string();
   std::vector<std::string> env = preloaded_environment(run.allocator, in_front, memprof_options);
+  for (const auto& [name, value] : run.workload.env) {  // the program's own (PYTHONMALLOC=malloc) over bench's
+    env.erase(std::remove_if(env.begin(), env.end(), [&](const std::string& e) { return e.rfind(name + "=", 0) == 0; }),
+              env.end());
+    env.push_back(name + "=" + value);
+  }
   // libitm's default changes with the thread count: always say which method.
   if (run.workload.tm && (run.tm == "ml_wt" || run.tm == "gl_wt" || run.tm == "serialirr"))
     env.push_back("ITM_DEFAULT_METHOD=" + run.tm);

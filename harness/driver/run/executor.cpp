@@ -76,9 +76,23 @@ Finished ProcessExecutor::run(const Launch& launch) {
   }
   int log_fd = open(launch.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
   int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  const int out_fd = launch.stdout_path.empty()
+                         ? -1
+                         : open(launch.stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (!launch.stdout_path.empty() && out_fd < 0) {
+    f.start_failed = true;
+    f.error = "cannot write " + launch.stdout_path + ": " + std::strerror(errno);
+    if (log_fd >= 0) close(log_fd);
+    if (devnull >= 0) close(devnull);
+    close(pipe_fds[0]);
+    close(pipe_fds[1]);
+    return f;
+  }
   if (log_fd < 0) {
     f.start_failed = true;
     f.error = "cannot write " + launch.log_path + ": " + std::strerror(errno);
+    if (out_fd >= 0) close(out_fd);
+    if (devnull >= 0) close(devnull);
     close(pipe_fds[0]);
     close(pipe_fds[1]);
     return f;
@@ -103,7 +117,7 @@ Finished ProcessExecutor::run(const Launch& launch) {
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL);  // bench gone (ssh dropped): the workload goes too
     if (devnull >= 0) dup2(devnull, 0);
-    dup2(log_fd, 1);
+    dup2(out_fd >= 0 ? out_fd : log_fd, 1);
     dup2(log_fd, 2);
     if (pipe_fds[1] == child_records_fd) fcntl(child_records_fd, F_SETFD, 0);
     else dup2(pipe_fds[1], child_records_fd);  // dup2 clears close-on-exec
@@ -118,6 +132,7 @@ Finished ProcessExecutor::run(const Launch& launch) {
   }
   close(pipe_fds[1]);
   close(log_fd);
+  if (out_fd >= 0) close(out_fd);
   if (devnull >= 0) close(devnull);
   if (pid < 0) {
     f.start_failed = true;

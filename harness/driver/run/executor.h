@@ -18,6 +18,7 @@ struct Launch {
   std::vector<std::string> args;         // without argv[0]
   std::vector<std::string> env;          // complete environment, "KEY=value"
   std::string log_path;                  // child's stdout and stderr
+  std::string stdout_path;               // set: its standard output goes here instead (its result, compared)
   double timeout_seconds = 600;
   // The child's addresses not randomised (personality ADDR_NO_RANDOMIZE, as
   // setarch -R): a simulated run's cache misses and address-hashing paths

@@ -8,6 +8,7 @@
 #include "keys.h"
 #include "run/callgrind_output.h"
 #include "run/environment.h"
+#include "run/program_result.h"
 
 namespace allocstamp {
 
@@ -46,6 +47,7 @@ RunOutcome run_one(const Run& run, const Options& options, const Paths& paths, c
     launch.env.push_back("MEMPROF_CALLSITES=" + (dir / "callsites" / (std::to_string(run.id) + ".txt")).string());
   }
   launch.log_path = log_path.string();
+  if (run.workload.check_output) launch.stdout_path = fs::path(log_path).replace_extension(".out").string();
   launch.timeout_seconds = options.timeout_seconds;
   std::string simulated_out;
   if (run.kind == RunKind::simulated) {
@@ -74,6 +76,12 @@ RunOutcome run_one(const Run& run, const Options& options, const Paths& paths, c
   if (status == Status::ok && run.kind == RunKind::simulated) {
     records.simulated = read_simulation(simulated_out, simulation_problem);
     if (simulation_problem.empty()) records.simulated[keys::sim_setup] = simulator.identity();
+  }
+  if (status == Status::ok && run.workload.check_output) {
+    std::string problem;
+    const std::string digest = output_digest(launch.stdout_path, run.workload.output_ignore, problem);
+    if (problem.empty()) records.metrics["output_digest"] = digest;
+    else if (simulation_problem.empty()) simulation_problem = problem;
   }
   if (status == Status::ok) {
     std::string problem = simulation_problem.empty() ? measurement_problem(run, records, launch.log_path)
