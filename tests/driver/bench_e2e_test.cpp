@@ -365,6 +365,19 @@ TEST(BenchEndToEnd, NoWorkloadMeansTheDefaultPresetWhichFlagsNarrow) {
         line.find(" t=") != std::string::npos)
       workloads.insert(workload);
   }
+  // The one-thread programs (workloads/real) have no run at 2 threads: named and left out.
+  std::smatch left_out;
+  const std::regex note("note: (.*) run at one thread only, and --threads leaves 1 out: left out of this sweep");
+  ASSERT_TRUE(std::regex_search(narrowed.err, left_out, note)) << narrowed.err;
+  std::istringstream names(left_out[1].str());
+  int one_thread = 0;
+  for (std::string name; std::getline(names, name, ',');) {
+    name.erase(0, name.find_first_not_of(' '));
+    EXPECT_TRUE(workloads.count(name)) << name;
+    workloads.erase(name);
+    ++one_thread;
+  }
+  EXPECT_EQ(one_thread, 6) << "lua, python, sqlite, ghostscript, z3, rocksdb";
   ASSERT_GE(workloads.size(), 10u) << all.out;
   EXPECT_NE(narrowed.out.find("\n" + std::to_string(workloads.size() * 4) + " runs; nothing was run"), std::string::npos)
       << workloads.size() << " workloads x glibc x 1 thread count x (1 timed + 3 profiled):\n" << narrowed.out;

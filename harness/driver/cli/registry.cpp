@@ -239,7 +239,7 @@ std::vector<std::string> string_list(const json& node, const fs::path& file, con
 // variables, arguments by size, generated input and output check.
 void read_program_fields(const json& e, const fs::path& file, Workload& w) {
   const std::string where = "workload '" + w.name + "'";
-  for (const char* key : {"package", "env", "sizes", "input", "check_output", "output_ignore", "measured"})
+  for (const char* key : {"package", "env", "sizes", "input", "check_output", "output_ignore", "output_keep", "measured", "single_thread"})
     if (e.contains(key) && w.contract)
       throw UsageError(file.string() + ": " + where + " has \"" + key + "\", which only a program without the contract "
                        "takes", std::string("add \"contract\": false, or drop \"") + key + "\"");
@@ -291,6 +291,19 @@ void read_program_fields(const json& e, const fs::path& file, Workload& w) {
     throw UsageError(file.string() + ": " + where + (uses_input ? " names {input} but has no \"input\"" : " has an \"input\" no argument names"),
                      "give both: \"input\": {\"generator\": ...} and {input} in an argument");
   w.check_output = e.value("check_output", false);
+  w.single_thread = e.value("single_thread", false);
+  if (e.contains("output_keep")) {
+    w.output_keep = required(e, "output_keep", file);
+    try {
+      std::regex check(w.output_keep);
+    } catch (const std::regex_error& error) {
+      throw UsageError(file.string() + ": " + where + "'s output_keep '" + w.output_keep + "' is not a regex (" +
+                       error.what() + ")", "write an ECMAScript regular expression");
+    }
+  }
+  if ((!w.output_ignore.empty() || !w.output_keep.empty()) && !e.value("check_output", false))
+    throw UsageError(file.string() + ": " + where + " says which output to compare but not to compare it",
+                     "add \"check_output\": true, or drop output_ignore and output_keep");
   if (e.contains("output_ignore")) {
     w.output_ignore = string_list(e["output_ignore"], file, where + "'s \"output_ignore\"");
     for (const std::string& pattern : w.output_ignore) {

@@ -202,7 +202,10 @@ std::vector<Workload> select_workloads(const Options& options, const Catalog& ca
       unique.push_back(std::move(w));
   out = std::move(unique);
   for (const auto& w : out)
-    if (!fs::exists(paths.build / w.binary))
+    if (!w.package.empty() && !fs::exists(paths.build / w.binary))
+      throw UsageError("workload '" + w.name + "' needs " + w.binary + ", which is not installed",
+                       "install it: apt-get install " + w.package + " (scripts/install-deps installs every one)");
+    else if (!fs::exists(paths.build / w.binary))
       throw UsageError("workload '" + w.name + "' is not built (" + (paths.build / w.binary).string() + ")", "run 'make build'");
   return out;
 }

@@ -107,6 +107,21 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     if (std::none_of(catalog.workloads.begin(), catalog.workloads.end(), [&](const Workload& w) { return w.name == name; }))
       throw UsageError("--simulate-workloads names '" + name + "', which is not a workload",
                        "name workloads from bench --list");
+  // A one-thread program has nothing to run in a sweep without 1 thread: said, and left out.
+  if (std::find(options.threads.begin(), options.threads.end(), 1) == options.threads.end()) {
+    std::vector<std::string> left;
+    for (const Workload& w : workloads)
+      if (w.single_thread) left.push_back(w.name);
+    if (!left.empty() && left.size() == workloads.size())
+      throw UsageError("every workload chosen runs at one thread only, and --threads leaves 1 out", "add 1 to --threads");
+    if (!left.empty()) {
+      std::string names;
+      for (const std::string& name : left) names += (names.empty() ? "" : ", ") + name;
+      std::cerr << "note: " << names << " run at one thread only, and --threads leaves 1 out: left out of this sweep\n";
+      workloads.erase(std::remove_if(workloads.begin(), workloads.end(), [](const Workload& w) { return w.single_thread; }),
+                      workloads.end());
+    }
+  }
   // Someone else's program: at a size its entry has, with its generated input
   // made now (not while a run is timed; a dry run only names it).
   for (Workload& w : workloads) {

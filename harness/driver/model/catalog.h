@@ -52,6 +52,12 @@ struct Workload {
   // `output_ignore` (ECMAScript regexes: timings) are left out of the digest.
   bool check_output = false;
   std::vector<std::string> output_ignore;
+  // When set, only what this regex matches (each match, in order) is digested:
+  // for a program whose lines mix results and timings (db_bench's "(N of M found)").
+  std::string output_keep;
+  // The program has one thread whatever --threads says: it runs once per
+  // repetition, at the sweep's least thread count, recorded as 1 thread.
+  bool single_thread = false;
   std::string measured;                       // what its time measures ("the whole run"), for docs and --list
 };
 

@@ -40,6 +40,8 @@ std::vector<Run> make_plan(const Options& options, const std::vector<Workload>& 
       for (int threads : all_threads)
         for (RunKind kind : {RunKind::timed, RunKind::profiled, RunKind::simulated}) {
           if (rep > runs_of(kind, threads)) continue;
+          // A one-thread program runs at 1 thread only (commands/run.cpp leaves it out of a sweep without 1).
+          if (w.single_thread && threads != 1) continue;
           if (kind == RunKind::simulated && (!simulable(w) || !options.simulates(w.name))) continue;
           for (const Allocator& a : allocators)
             round.push_back(Run{0, w, a, options.size_of(w.name), w.tm ? options.tm : "", threads, rep, kind});

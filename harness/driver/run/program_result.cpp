@@ -10,7 +10,7 @@
 
 namespace allocstamp {
 
-std::string output_digest(const std::string& file, const std::vector<std::string>& ignore, std::string& problem) {
+std::string output_digest(const std::string& file, const Workload& workload, std::string& problem) {
   std::string text;
   try {
     text = read_input_file(file, std::size_t(256) << 20);
@@ -19,13 +19,16 @@ std::string output_digest(const std::string& file, const std::vector<std::string
     return "";
   }
   std::vector<std::regex> patterns;
-  for (const std::string& p : ignore) patterns.emplace_back(p);
+  for (const std::string& p : workload.output_ignore) patterns.emplace_back(p);
+  const std::regex keep(workload.output_keep.empty() ? std::string("^.*$") : workload.output_keep);
   std::string kept;
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);) {
     bool varies = false;
     for (const std::regex& p : patterns) varies = varies || std::regex_search(line, p);
-    if (!varies) kept += line + '\n';
+    if (varies) continue;
+    for (auto match = std::sregex_iterator(line.begin(), line.end(), keep); match != std::sregex_iterator(); ++match)
+      kept += match->str() + '\n';
   }
   return digest_of(kept);
 }

@@ -11,9 +11,11 @@
 
 namespace allocstamp {
 
-// The digest of the standard output in `file`, without the lines that match
-// one of `ignore` (ECMAScript regexes); `problem` set when the file cannot be read.
-std::string output_digest(const std::string& file, const std::vector<std::string>& ignore, std::string& problem);
+// The digest of the standard output in `file` as `workload` says to compare it:
+// without the lines that match one of its output_ignore (ECMAScript regexes),
+// and only what its output_keep matches where it has one; `problem` set when
+// the file cannot be read.
+std::string output_digest(const std::string& file, const Workload& workload, std::string& problem);
 
 // The first digest of each cell's program (workload, size, arguments, threads),
 // and the run it came from; a later run of another allocator that printed

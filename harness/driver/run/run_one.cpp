@@ -1,11 +1,14 @@
 // run_one.cpp — one planned run made and judged (run_one.h).
 #include "run/run_one.h"
 
+#include <stdlib.h>
+
 #include <fstream>
 #include <iostream>
 
 #include "key_names.h"
 #include "keys.h"
+#include "model/errors.h"
 #include "run/callgrind_output.h"
 #include "run/environment.h"
 #include "run/program_result.h"
@@ -13,6 +16,39 @@
 namespace allocstamp {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// A private folder for one run of a program that writes files (db_bench's
+// database): made when an argument names {scratch}, 0700 under the system's
+// temporary folder, removed with everything in it when the run is over (no
+// link inside followed).
+class ScratchFolder {
+ public:
+  explicit ScratchFolder(std::vector<std::string>& args) {
+    bool named = false;
+    for (const std::string& arg : args) named |= arg.find("{scratch}") != std::string::npos;
+    if (!named) return;
+    std::string pattern = (fs::temp_directory_path() / "allocstamp-scratch-XXXXXX").string();
+    if (!::mkdtemp(pattern.data()))
+      throw RunError("cannot make a scratch folder in " + fs::temp_directory_path().string(),
+                     "check that TMPDIR (or /tmp) is writable");
+    path_ = pattern;
+    for (std::string& arg : args)
+      for (std::size_t at; (at = arg.find("{scratch}")) != std::string::npos;) arg.replace(at, 9, path_);
+  }
+  ~ScratchFolder() {
+    std::error_code ignored;
+    if (!path_.empty()) fs::remove_all(path_, ignored);
+  }
+  ScratchFolder(const ScratchFolder&) = delete;
+  ScratchFolder& operator=(const ScratchFolder&) = delete;
+
+ private:
+  std::string path_;
+};
+
+}  // namespace
 
 std::string measurement_problem(const Run& run, const Records& records, const fs::path& log) {
   std::ifstream in(log);
@@ -40,6 +76,7 @@ RunOutcome run_one(const Run& run, const Options& options, const Paths& paths, c
   Launch launch;
   launch.program = (paths.build / run.workload.binary).string();
   launch.args = child_arguments(run, options);
+  const ScratchFolder scratch(launch.args);
   launch.env = child_environment(run, options, paths);
   if (run.kind == RunKind::profiled && !options.callsites.empty()) {
     fs::create_directories(dir / "callsites");
@@ -79,8 +116,8 @@ RunOutcome run_one(const Run& run, const Options& options, const Paths& paths, c
   }
   if (status == Status::ok && run.workload.check_output) {
     std::string problem;
-    const std::string digest = output_digest(launch.stdout_path, run.workload.output_ignore, problem);
-    if (problem.empty()) records.metrics["output_digest"] = digest;
+    const std::string digest = output_digest(launch.stdout_path, run.workload, problem);
+    if (problem.empty()) records.metrics["output_digest"] = "\"" + digest + "\"";
     else if (simulation_problem.empty()) simulation_problem = problem;
   }
   if (status == Status::ok) {

@@ -1,0 +1,56 @@
+# real_inputs_test — the generators of workloads/real/ write the same bytes for
+# the same size and seed (the cache is keyed on them: a generator that drew
+# from the clock or the hash seed would make another input under the same
+# name), another input for another seed (but z3's, which is mimalloc-bench's
+# problem whatever the seed), and more work at each size up the ladder.
+import os
+import subprocess
+import sys
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+REAL = os.path.join(ROOT, "workloads", "real")
+GENERATORS = ["lua_input.py", "python_input.py", "sqlite_input.py", "pdf_input.py", "z3_input.py"]
+SEEDLESS = {"z3_input.py"}
+
+
+def generate(generator, size, seed, hash_seed="0"):
+    env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+    return subprocess.run([sys.executable, os.path.join(REAL, generator), "--size", size, "--seed", str(seed)],
+                          check=True, capture_output=True, env=env, timeout=120).stdout
+
+
+class Generators(unittest.TestCase):
+    def test_same_size_and_seed_same_bytes(self):
+        for generator in GENERATORS:
+            with self.subTest(generator=generator):
+                first = generate(generator, "small", 7, hash_seed="1")
+                self.assertTrue(first)
+                self.assertEqual(first, generate(generator, "small", 7, hash_seed="2"),
+                                 "two generations of one size and seed differ")
+
+    def test_another_seed_another_input(self):
+        for generator in GENERATORS:
+            with self.subTest(generator=generator):
+                # Past the first line, which names the seed in a comment (not the input's content).
+                one, two = (generate(generator, "small", seed).split(b"\n", 1)[1] for seed in (1, 2))
+                if generator in SEEDLESS:
+                    self.assertEqual(one, two)
+                else:
+                    self.assertNotEqual(one, two, "the seed changes nothing")
+
+    def test_sizes_grow_up_the_ladder(self):
+        for generator in GENERATORS:
+            with self.subTest(generator=generator):
+                lengths = [len(generate(generator, size, 1)) for size in ("tiny", "small", "medium")]
+                self.assertLess(lengths[0], lengths[1])
+                self.assertLessEqual(lengths[1], lengths[2])
+
+    def test_a_size_off_the_ladder_is_refused(self):
+        result = subprocess.run([sys.executable, os.path.join(REAL, "lua_input.py"), "--size", "huge", "--seed", "1"],
+                                capture_output=True, timeout=60)
+        self.assertEqual(result.returncode, 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
