@@ -5,6 +5,9 @@
 // the pages its live blocks hold are mapped and resident, jemalloc's and
 // mimalloc's purging shows as the calls each really makes, and under glibc,
 // whose malloc calls the kernel where memprof cannot see, the keys are absent.
+// A reservation without access (scudo's 180 GiB, the test allocator's GiBs)
+// is counted mapped, its resident pages exactly, at a cost that does not grow
+// with it.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -187,6 +190,55 @@ TEST(PreloadKernelCallsMimalloc, DecommitDelayZeroGivesPagesBackWithMadvise) {
   EXPECT_EQ(r.num("kcall_munmap_count"), 0);
   EXPECT_GE(r.num("alloc_os_resident_bytes") - r.num("alloc_os_resident_exit_bytes"), kBlocksBytes / 16 * 15);
   EXPECT_GE(r.num("alloc_os_mapped_exit_bytes"), kBlocksBytes);
+}
+
+// reserving_alloc (tests/memprof/targets/reserving_alloc.c) reserves
+// RESERVING_ALLOC_GIB GiB without access and opens, touches, splits and
+// unmaps parts of it in a fixed way: every figure is known to the page.
+constexpr int64_t kPage = 4096, kGiB = int64_t(1) << 30;
+const TestAllocator kReserving{"reserving", RESERVING_ALLOCATOR, "reserving", "reserving", {}};
+
+RunResult run_reserving(int gib) {
+  RunResult r = run_program(target("page_blocks"), {}, kReserving,
+                            RunOptions{.env = {{"RESERVING_ALLOC_GIB", std::to_string(gib)}}});
+  EXPECT_EQ(r.exit_code, 0) << r.describe();
+  return r;
+}
+
+// The pages opened with mprotect (a part of a GiB, a whole GiB, pages closed
+// again), mapped with access over the reservation, and split off or unmapped
+// whole: mapped and resident exact at the phase end and at exit.
+TEST(PreloadKernelCallsReservation, ResidentPagesOfAReservationAreExact) {
+  RunResult r = run_reserving(9);
+  for (const char* key : {"alloc_os_mapped_bytes", "alloc_os_mapped_exit_bytes"})
+    EXPECT_EQ(r.num(key), 9 * kGiB - 17 * kPage - kGiB) << key;
+  for (const char* key : {"alloc_os_resident_bytes", "alloc_os_resident_exit_bytes"})
+    EXPECT_EQ(r.num(key), 28 * kPage) << key;
+}
+
+// A whole GiB costs memprof one mark: 63 GiB more reserved, the same
+// resident bookkeeping (within the two partly covered GiBs at the
+// reservation's ends, whose split moves with its address).
+TEST(PreloadKernelCallsReservation, PageBitsDoNotGrowWithTheReservation) {
+  RunResult small = run_reserving(9);
+  RunResult large = run_reserving(72);
+  EXPECT_EQ(large.num("alloc_os_mapped_bytes") - small.num("alloc_os_mapped_bytes"), 63 * kGiB);
+  EXPECT_EQ(large.num("alloc_os_resident_bytes"), small.num("alloc_os_resident_bytes"));
+  EXPECT_LE(std::abs(large.num("memprof_self_kb") - small.num("memprof_self_kb")), 64);
+}
+
+// scudo's GWP-ASan, sampling every block: each of page_blocks' blocks alone on
+// a slot page it opened with mprotect, resident at the phase end; freed, the
+// slot is mapped over without access and is resident no more.
+TEST(PreloadKernelCallsScudo, PagesGwpAsanOpensWithMprotectAreResident) {
+  TestAllocator scudo = allocator_named("scudo");
+  if (!runnable(scudo)) return;
+  RunResult r = run_program(target("page_blocks"), {}, scudo,
+                            RunOptions{.env = {{"SCUDO_OPTIONS", "GWP_ASAN_SampleRate=1"}}});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_GE(r.metric("lone_pages"), 4);
+  EXPECT_EQ(r.num("alloc_os_resident_bytes") - r.num("alloc_os_resident_exit_bytes"),
+            r.metric("lone_pages") * kPage);
 }
 
 }  // namespace

@@ -4,19 +4,9 @@
 // call, and ld.so's malloc is the first in the search order, memprof's. Blocks
 // come from glibc underneath; the records it keeps (never freed, as ld.so's)
 // are not the program's, smaller or larger than what the program asked for.
-#include <dlfcn.h>
-#include <errno.h>
-#include <stddef.h>
-
 #include <new>
 
-extern "C" {
-void* __libc_malloc(size_t);
-void* __libc_calloc(size_t, size_t);
-void* __libc_realloc(void*, size_t);
-void* __libc_memalign(size_t, size_t);
-void __libc_free(void*);
-}
+#include "glibc_underneath.h"
 
 namespace {
 
@@ -45,27 +35,7 @@ void* serve(size_t n) {
 
 }  // namespace
 
-extern "C" {
-void* malloc(size_t n) { return __libc_malloc(n); }
-void* calloc(size_t count, size_t size) { return __libc_calloc(count, size); }
-void* realloc(void* p, size_t n) { return __libc_realloc(p, n); }
-void free(void* p) { __libc_free(p); }
-void* memalign(size_t align, size_t n) { return __libc_memalign(align, n); }
-void* aligned_alloc(size_t align, size_t n) { return __libc_memalign(align, n); }
-
-int posix_memalign(void** out, size_t align, size_t n) {
-  void* p = __libc_memalign(align, n);
-  if (!p) return ENOMEM;
-  *out = p;
-  return 0;
-}
-
-size_t malloc_usable_size(void* p) {
-  static size_t (*next)(void*);
-  if (!next) next = reinterpret_cast<size_t (*)(void*)>(dlsym(RTLD_NEXT, "malloc_usable_size"));
-  return p ? next(p) : 0;
-}
-}
+extern "C" void* malloc(size_t n) { return __libc_malloc(n); }
 
 void* operator new(size_t n) { return serve(n); }
 void* operator new[](size_t n) { return serve(n); }

@@ -48,13 +48,17 @@ inline bool by_allocator(const ThreadState& t, const void* code) {
 
 uintptr_t address_of(const void* p) { return reinterpret_cast<uintptr_t>(p); }
 
+// Whether a new mapping may hold resident pages from the start: it has access,
+// or a file behind it (mincore then reports the file's cached pages).
+inline bool opens(int prot, int flags) { return prot != PROT_NONE || (flags & MAP_ANONYMOUS) == 0; }
+
 void* map(const void* code, void* address, size_t n, int prot, int flags, int fd, off_t offset) {
   void* p = raw::mmap(address, n, prot, flags, fd, offset);
   int saved_errno = errno;
   ThreadState& t = self;
   if (by_allocator(t, code)) {
     count(t, &Counters::kcall_mmap_count, &Counters::kcall_mmap_bytes, n);
-    if (p != MAP_FAILED) os_pages::mark_mapped(address_of(p), n);
+    if (p != MAP_FAILED) os_pages::mark_mapped(address_of(p), n, opens(prot, flags));
   } else if (p != MAP_FAILED && allocator_code::preloaded()) {
     os_pages::mark_unmapped(address_of(p), n);  // a mapping over the allocator's replaced it
   }
@@ -64,7 +68,8 @@ void* map(const void* code, void* address, size_t n, int prot, int flags, int fd
 
 // The pages are unmarked before the call: once unmapped, the range may be
 // the allocator's next mapping, marked by another thread. A call that fails
-// unmapped nothing: its pages are marked again.
+// unmapped nothing: its pages are marked again, as opened (whether they were
+// is forgotten; asking mincore about them costs time, never a wrong figure).
 int unmap(const void* code, void* address, size_t n) {
   ThreadState& t = self;
   bool mine = by_allocator(t, code);
@@ -72,7 +77,7 @@ int unmap(const void* code, void* address, size_t n) {
   int rc = raw::munmap(address, n);
   int saved_errno = errno;
   if (mine) count(t, &Counters::kcall_munmap_count, &Counters::kcall_munmap_bytes, n);
-  if (rc != 0 && marked) os_pages::mark_mapped(address_of(address), n);
+  if (rc != 0 && marked) os_pages::mark_mapped(address_of(address), n, true);
   errno = saved_errno;
   return rc;
 }
@@ -90,9 +95,9 @@ void* remap(const void* code, void* old_address, size_t old_n, size_t new_n, int
   int saved_errno = errno;
   if (mine) count(t, &Counters::kcall_mremap_count, &Counters::kcall_mremap_bytes, new_n);
   if (q == MAP_FAILED) {
-    if (marked) os_pages::mark_mapped(address_of(old_address), old_n);
+    if (marked) os_pages::mark_mapped(address_of(old_address), old_n, true);
   } else if (mine) {
-    os_pages::mark_mapped(address_of(q), new_n);
+    os_pages::mark_mapped(address_of(q), new_n, true);  // it may carry resident pages
   } else if (allocator_code::preloaded()) {
     os_pages::mark_unmapped(address_of(q), new_n);
   }
@@ -116,12 +121,25 @@ int advise(const void* code, void* address, size_t n, int advice) {
   return rc;
 }
 
+// Pages given access, by anyone's call: those the allocator mapped are opened
+// (scudo's GWP-ASan opens its guarded slots so). Not counted as calls.
+int protect(void* address, size_t n, int prot, int pkey) {
+  int rc = pkey == -1 ? raw::mprotect(address, n, prot) : raw::pkey_mprotect(address, n, prot, pkey);
+  int saved_errno = errno;
+  if (rc == 0 && prot != PROT_NONE) {
+    allocator_code::find();
+    if (allocator_code::preloaded()) os_pages::mark_opened(address_of(address), n);
+  }
+  errno = saved_errno;
+  return rc;
+}
+
 // The program break moved from `before` to `after`: pages the allocator's
 // call added are its mapping, pages anyone's call gave back are no longer
 // (only whole pages: the one holding the new break stays mapped).
 void note_break(bool mine, uintptr_t before, uintptr_t after) {
   if (after > before && mine) {
-    os_pages::mark_mapped(before, after - before);
+    os_pages::mark_mapped(before, after - before, true);
   } else if (after < before) {
     uintptr_t first_gone = (after + 4095) & ~uintptr_t(4095);
     if (first_gone < before) os_pages::mark_unmapped(first_gone, before - first_gone);
@@ -203,6 +221,15 @@ extern "C" MEMPROF_EXPORT void* mremap(void* old_address, size_t old_n, size_t n
 
 extern "C" MEMPROF_EXPORT int madvise(void* address, size_t n, int advice) noexcept {
   return kernel_calls::advise(__builtin_return_address(0), address, n, advice);
+}
+
+// pkey_mprotect with key -1 is mprotect (glibc's wrapper makes the same call).
+extern "C" MEMPROF_EXPORT int mprotect(void* address, size_t n, int prot) noexcept {
+  return kernel_calls::protect(address, n, prot, -1);
+}
+
+extern "C" MEMPROF_EXPORT int pkey_mprotect(void* address, size_t n, int prot, int pkey) noexcept {
+  return kernel_calls::protect(address, n, prot, pkey);
 }
 
 extern "C" MEMPROF_EXPORT int brk(void* end) noexcept {

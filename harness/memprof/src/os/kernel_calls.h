@@ -4,7 +4,9 @@
 // madvise as the raw system call (allocators map memory in their own set-up,
 // before memprof can look anything up), brk and sbrk to the next definition —
 // and, when the call was the allocator's, counts it by kind and region
-// (kcall_* counters) and keeps the pages it mapped (os_pages.h). A call is the
+// (kcall_* counters) and keeps the pages it mapped (os_pages.h); mprotect
+// and pkey_mprotect are interposed too (forwarded as the raw system call, not
+// counted): pages they give access to are opened (os_pages.h). A call is the
 // allocator's when it is made inside a call memprof forwards to the allocator
 // (depth > 0), or from the allocator's own code on any thread
 // (allocator_code.h); the program's own maps are not counted, but any unmap
