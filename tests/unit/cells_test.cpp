@@ -324,6 +324,8 @@ TEST(TooShort, APhaseUnderTheFloorGetsNoVerdict) {
   ASSERT_EQ(narrow.rows.size(), 3u);
   EXPECT_EQ(narrow.rows[1][1], "jemalloc");
   EXPECT_EQ(narrow.rows[1][4], "short");
+  for (const CellSummary& c : short_cells)
+    if (c.allocator == "jemalloc") EXPECT_NEAR(c.short_phase_ns, 1.5e6, 0.1e6) << "jemalloc 1.5 ms, glibc 3 ms: the shorter";
   EXPECT_EQ(bottom_line_table(short_view, short_cells).rows.at(1).at(2).rfind("short / ", 0), 0u);
   const std::vector<std::string> answers = bottom_line_answers(short_view, short_cells);
   ASSERT_EQ(answers.size(), 1u);
@@ -361,6 +363,7 @@ TEST(TooShort, AReferenceOrBaseUnderTheFloorLeavesNoVerdictEither) {
   };
   EXPECT_GT(cell(short_cells, "jemalloc").time.center, kShortestTimedPhaseNs) << "jemalloc's own phase is long enough";
   EXPECT_EQ(cell(short_cells, "jemalloc").standing, "too short") << "glibc, the reference, ran 1.5 ms";
+  EXPECT_NEAR(cell(short_cells, "jemalloc").short_phase_ns, 1.5e6, 0.1e6) << "the reference's phase, the shorter";
   EXPECT_EQ(cell(long_cells, "jemalloc").standing, "slower");
   EXPECT_GT(cell(short_cells, "tcmalloc:big").time.center, kShortestTimedPhaseNs);
   EXPECT_EQ(cell(short_cells, "tcmalloc:big").base_standing, "too short") << "tcmalloc, its base, ran 1.5 ms";

@@ -122,8 +122,10 @@ std::vector<CellSummary> summarize_cells(const ResultsView& view, bool per_compa
     c.time_vs_reference = cells.ratio(*c.cell, *ref, "time");
     c.standing = standing_word(c.time_vs_reference, "faster", "slower");
     // A phase this short is no answer: no faster or slower, whatever its interval says.
-    if (!c.standing.empty() && (too_short(c.time) || too_short(time_of.at(ref))))
+    if (!c.standing.empty() && (too_short(c.time) || too_short(time_of.at(ref)))) {
       c.standing = "too short";
+      c.short_phase_ns = std::min(c.time.center, time_of.at(ref).center);
+    }
     c.memory_vs_reference = cells.ratio(*c.cell, *ref, keys::maxrss_kb);
     c.memory_standing = standing_word(c.memory_vs_reference, "leaner", "heavier");
   }

@@ -39,6 +39,9 @@ struct CellSummary {
   // when its or the reference's measured phase is under kShortestTimedPhaseNs;
   // "reference"; "" when there is no ratio.
   std::string standing;
+  // Where the standing is "too short": the shorter measured phase of the two
+  // (the cell's or the reference's), ns; NaN otherwise.
+  double short_phase_ns = NAN;
   stats::LogEstimate peak_rss_kb{};        // the timed runs' own peak RSS (wait4): geometric mean, 95% interval
   stats::Ratio memory_vs_reference{}, memory_vs_reference_95{};  // as time's, in the memory family
   std::string memory_standing;             // leaner, heavier, indistinguishable, reference, ""

@@ -63,11 +63,16 @@ void group_tables(const ResultsView& view, const std::vector<CellSummary>& cells
           by_kind["cell(s) with outlier runs (modified Z-score > 3.5): noisy"].push_back(cell);
         }
       if (c.standing == "too short") {
+        // What would make the phase long enough: a replay is as long as its
+        // recording unless its idle gaps are slept; another program, a size up.
         const std::string& size = c.cell->id.size;
         const std::string next = size == "tiny" ? "small" : size == "small" ? "medium" : "large";
+        const std::string fix = c.cell->id.workload == "replay"
+                                    ? "replay with --timing recorded (another size changes nothing)"
+                                    : size == "large" ? "give it more work (its own arguments)" : "use --size " + next;
         by_kind["cell(s) too short to time (a measured phase under " + number_text("%g", kShortestTimedPhaseNs / 1e6) +
-                " ms): no faster/slower verdict; try --size " + (size == "large" ? std::string("large with more work") : next)]
-            .push_back(cell);
+                " ms, the shorter phase shown): no faster/slower verdict; " + fix]
+            .push_back(cell + " (" + number_text("%.2g", c.short_phase_ns / 1e6) + " ms)");
       }
       if (c.busy_runs) {
         warnings.push_back("warning: " + std::to_string(c.busy_runs) + " run(s) of " + c.allocator + " at " +
