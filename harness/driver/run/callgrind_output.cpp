@@ -3,12 +3,9 @@
 // wrapped, saturated or defaulted figure.
 #include "run/callgrind_output.h"
 
-#include <unistd.h>
-
+#include <algorithm>
 #include <array>
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <map>
 #include <sstream>
 #include <vector>
@@ -22,6 +19,8 @@
 namespace allocstamp {
 
 namespace {
+
+constexpr std::size_t kMaxCallgrindFile = std::size_t(256) << 20;
 
 // The events read_simulation needs, as callgrind names them with --cache-sim=yes.
 constexpr std::array<const char*, 9> kEvents = {"Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw"};
@@ -130,34 +129,22 @@ FiguresProblem simulated_figures_problem(const KeyValues& figures) {
 }
 
 KeyValues read_simulation(const std::string& out_file, std::string& problem) {
-  EventLines lines;
-  int fd = -1;
+  // A regular file only (input_file.h: no FIFO, no device), of at most
+  // 256 MiB: a phase's per-function costs take a few MiB.
+  std::string text;
   try {
-    fd = open_input_file(out_file);
+    text = read_input_file(out_file, kMaxCallgrindFile);
   } catch (const UsageError& e) {
     const std::string what = e.what();  // "<file> is a FIFO, not a regular file — <fix>"
-    problem = "valgrind wrote no callgrind output (" + what.substr(0, what.find(" — ")) + "): see the log";
+    problem = "valgrind left no readable callgrind output (" + what.substr(0, what.find(" — ")) + "): see the log";
     return {};
   }
-  std::string pending;
-  char buffer[65536];
-  for (;;) {
-    const ssize_t got = ::read(fd, buffer, sizeof buffer);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) {
-      problem = "cannot read callgrind's output " + out_file + ": " + std::strerror(errno);
-      ::close(fd);
-      return {};
-    }
-    if (got == 0) break;
-    pending.append(buffer, std::size_t(got));
-    std::size_t start = 0;
-    for (std::size_t end; (end = pending.find('\n', start)) != std::string::npos; start = end + 1)
-      take_line(pending.substr(start, end - start), lines);
-    pending.erase(0, start);
+  EventLines lines;
+  std::size_t start = 0;
+  for (std::size_t end; start < text.size(); start = end + 1) {
+    end = std::min(text.find('\n', start), text.size());
+    take_line(text.substr(start, end - start), lines);
   }
-  ::close(fd);
-  if (!pending.empty()) take_line(pending, lines);
 
   const std::string file = "callgrind's output " + out_file;
   if (!lines.has_events) {

@@ -12,7 +12,7 @@ namespace allocstamp {
 
 // The sim_* keys of callgrind's output file (its "events:" and "totals:"
 // lines). Empty with `problem` set (the run fails) when the file is missing,
-// not a regular file or unreadable; when it lacks an event or the totals; when
+// not a regular file, unreadable or past 256 MiB; when it lacks an event or the totals; when
 // a total is not a whole number from 0 to 2^64-1 (no sign, no wrap); when the
 // totals break what callgrind guarantees (each level's misses at most its
 // accesses; a run that executed instructions missed the first level and the
