@@ -610,6 +610,19 @@ TEST(Simulated, AnotherSimulatorIsNotComparedUnlessAllowed) {
             Verdict::regressed);
 }
 
+// Identities compare exactly: a blank sim_setup on one side (an edited
+// baseline; runs.csv's reader refuses it, a table built in memory does not) is
+// another simulator, never one that matches any.
+TEST(Simulated, ABlankSetupMatchesNoOtherSimulator) {
+  SimulatedRuns base, cur;
+  base.add(1, 1e8, "");
+  cur.add(1, 1.02e8);
+  const CheckResult r = compare_runs(base.runs.table, cur.runs.table, CheckConfig{});
+  EXPECT_EQ(row_of(r, "glibc", "sim_instructions_count")->verdict, Verdict::not_comparable);
+  ASSERT_EQ(r.not_comparable.count("simulator"), 1u);
+  EXPECT_NE(r.not_comparable.at("simulator").front().find("(blank)"), std::string::npos);
+}
+
 // Kernel counts: minor faults (timed runs) and the allocator's kernel calls
 // (profiled runs), each side's medians against a floor (5%, 10% for calls,
 // with a slack of 2 calls) widened by three times the spread of the

@@ -253,11 +253,15 @@ std::string judge_within(const std::vector<double>& vb, const std::vector<double
 }
 
 // How a side's simulated runs of a cell were simulated (runs.csv's
-// `sim_setup`); "" when none says.
+// `sim_setup`: each distinct one, sorted, joined by " and "); "" when it has
+// no ok simulated run. Compared exactly: a blank setup is "(blank)" and
+// matches no other (runs.csv's reader refuses one on an ok simulated run).
 std::string simulator_of(const Side& side, const Cell& cell) {
-  for (const CsvRow* row : side.cells.serving(cell, keys::sim_setup))
-    if (const std::string& s = side.table->text(*row, keys::sim_setup); !s.empty()) return s;
-  return "";
+  std::set<std::string> setups;
+  for (const CsvRow* row : side.cells.serving(cell, keys::sim_setup)) setups.insert(side.table->text(*row, keys::sim_setup));
+  std::string out;
+  for (const std::string& s : setups) out += (out.empty() ? "" : " and ") + (s.empty() ? "(blank)" : s);
+  return out;
 }
 
 }  // namespace

@@ -66,6 +66,16 @@ std::string allocator_name_problem(const std::string& name) {
   return "";
 }
 
+std::string identity_problem(const std::string& text) {
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; };
+  if (std::all_of(text.begin(), text.end(), space)) return "blank";
+  for (char c : text)
+    if (static_cast<unsigned char>(c) < 32 || c == 127)
+      return "a text holding the control byte " + std::to_string(int(static_cast<unsigned char>(c)));
+  if (space(text.front()) || space(text.back())) return "'" + text + "', which begins or ends with a space";
+  return "";
+}
+
 bool is_count(const std::string& s) {
   if (s.empty() || s.size() > 20 || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
     return false;

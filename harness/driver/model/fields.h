@@ -28,6 +28,13 @@ std::string name_problem(const std::string& name);
 // jemalloc:MALLOC_CONF=background_thread:true). "" when good.
 std::string allocator_name_problem(const std::string& name);
 
+// Empty when `text` may stand for a setup that figures are compared by
+// exactly (a simulator's identity: runs.csv's sim_setup, meta.json's
+// simulator identity) — not blank, no space at either end, no control byte —
+// else what it is ("blank", ...: "the identity is <it>"). A damaged identity is refused rather than
+// compared: blank would match nothing or, to a lax reader, anything.
+std::string identity_problem(const std::string& text);
+
 // A whole number that fits in 64 bits: digits only (no sign, no 0x, no point).
 bool is_count(const std::string& field);
 

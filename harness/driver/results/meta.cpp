@@ -2,6 +2,7 @@
 #include "results/meta.h"
 
 #include "model/errors.h"
+#include "model/fields.h"
 #include "model/input_file.h"
 #include "keys.h"
 #include "meta_names.h"
@@ -27,6 +28,20 @@ Meta read_meta(const fs::path& dir, MetaMissing missing) {
     throw UsageError(file.string() + "'s schema is not a number", "restore it from a copy, or start a new sweep");
   if (doc.value(meta::schema, 0) > contract::kResultsSchema)
     throw UsageError(file.string() + " has a schema newer than this bench", "read it with a newer allocstamp");
+  // The simulator's identity decides whether simulated figures compare
+  // (scripts/same-simulator reads it too): a damaged one is refused, not compared.
+  if (doc.contains(meta::simulator) && !doc[meta::simulator].is_null()) {
+    const nlohmann::json& sim = doc[meta::simulator];
+    std::string problem;
+    if (!sim.is_object()) problem = "simulator is not an object";
+    else if (!sim.contains(meta::simulator_identity) || !sim[meta::simulator_identity].is_string())
+      problem = "simulator has no identity text";
+    else if (std::string what = identity_problem(sim[meta::simulator_identity].get<std::string>()); !what.empty())
+      problem = "simulator's identity is " + what;
+    if (!problem.empty())
+      throw UsageError(file.string() + ": its " + problem,
+                       "the file is damaged: restore it from a copy, or rerun the sweep");
+  }
   meta.doc = std::move(doc);
   meta.present = true;
   return meta;

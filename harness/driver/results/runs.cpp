@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "model/errors.h"
+#include "run/callgrind_output.h"
 #include "run/machine.h"
 #include "keys.h"
 #include "model/fields.h"
@@ -96,9 +97,9 @@ void validate(const RunsTable& t, const std::string& role) {
     }
     const std::string& threads = t.text(row, keys::threads);
     if (!is_count(threads) || threads[0] == '0') bad(keys::threads, "'" + threads + "' is not a thread count");
-    Status status;
+    Status status = Status::ok;
     if (!parse_status(t.text(row, keys::status), status)) bad(keys::status, "'" + t.text(row, keys::status) + "' is not a status");
-    RunKind kind;
+    RunKind kind = RunKind::profiled;
     if (t.has(keys::kind) && !parse_kind(t.text(row, keys::kind), kind))
       bad(keys::kind, "'" + t.text(row, keys::kind) + "' is not timed, profiled or simulated");
     for (const char* key : {keys::workload, keys::allocator, keys::size, keys::tm})
@@ -112,6 +113,17 @@ void validate(const RunsTable& t, const std::string& role) {
       auto type = type_of.find(t.header[c]);
       if (type == type_of.end()) continue;  // an extra column: the program's own
       if (std::string problem = field_problem(type->second, field); !problem.empty()) bad(t.header[c], problem);
+    }
+    // An ok simulated run's figures are what callgrind_output.h writes: every
+    // one present, consistent with the others, simulated on a named simulator.
+    if (t.has(keys::kind) && kind == RunKind::simulated && status == Status::ok) {
+      if (std::string problem = identity_problem(t.text(row, keys::sim_setup)); !problem.empty())
+        bad(keys::sim_setup, "the simulator's identity is " + problem);
+      KeyValues figures;
+      for (const contract::KeyInfo& k : contract::kKeys)
+        if (k.source == "simulator" && t.has(std::string(k.name)))
+          figures[std::string(k.name)] = t.text(row, std::string(k.name));
+      if (const FiguresProblem p = simulated_figures_problem(figures); !p.key.empty()) bad(p.key, p.what);
     }
   }
 }
