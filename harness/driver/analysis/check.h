@@ -1,6 +1,6 @@
 // check.h — `bench check`, the regression gate: two runs.csv tables in, one
 // verdict per cell and metric out. Deterministic metrics compare exactly, measured
-// ones by median, threshold and Mann-Whitney U-test, so noise alone fails nothing.
+// ones by threshold and Welch's t on log values (check_measured.h), so noise alone fails nothing.
 #pragma once
 #include <filesystem>
 #include <map>

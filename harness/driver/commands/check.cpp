@@ -163,7 +163,7 @@ Examples:
 
 }  // namespace
 
-// The verb's flags (cli.cpp asks each verb for its own).
+// The verb's own flags (commands/command_line.cpp adds them to the shared ones cli/ defines).
 CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
   CLI::App* check = app.add_subcommand(
       "check", "Compare two results folders cell by cell: the regression gate (exit 0 pass, 1 regressed, 2 bad input)");

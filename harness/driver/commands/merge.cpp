@@ -195,7 +195,7 @@ int command_merge(const MergeOptions& o, std::ostream& out) {
   return 0;
 }
 
-// The verb's flags (cli.cpp asks each verb for its own).
+// The verb's own flags (commands/command_line.cpp adds them to the shared ones cli/ defines).
 CLI::App* add_merge_command(CLI::App& app, MergeOptions& options) {
   CLI::App* merge = app.add_subcommand(
       "merge", "Join the results folders of a sharded sweep (--shard K/N) into one: bench merge OUT PART_DIR...");

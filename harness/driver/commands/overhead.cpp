@@ -286,7 +286,7 @@ int command_overhead(const OverheadOptions& options, const Options& registries, 
   return rows.empty() ? 1 : 0;
 }
 
-// The verb's flags (cli.cpp asks each verb for its own).
+// The verb's own flags (commands/command_line.cpp adds them to the shared ones cli/ defines).
 CLI::App* add_overhead_command(CLI::App& app, OverheadOptions& options) {
   CLI::App* overhead = app.add_subcommand(
       "overhead", "What memprof costs: churn timed with and without it under each allocator, interleaved");

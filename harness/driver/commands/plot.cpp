@@ -32,7 +32,7 @@ int command_plot(const std::string& dir, const Paths& paths, std::ostream& out, 
                      per_comparison);
 }
 
-// The verb's flags (cli.cpp asks each verb for its own).
+// The verb's own flags (commands/command_line.cpp adds them to the shared ones cli/ defines).
 CLI::App* add_plot_command(CLI::App& app, Command& command) {
   CLI::App* plot = app.add_subcommand(
       "plot", "Draw the figures of a results folder (PNG and SVG in DIR/figures/) and write DIR/report.md and report.html");

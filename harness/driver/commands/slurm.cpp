@@ -200,7 +200,7 @@ int command_slurm(const Command& command, const Paths& paths, std::ostream& out)
   return 0;
 }
 
-// The verb's flags (cli.cpp asks each verb for its own); the sweep's flags fall through to bench's.
+// The verb's own flags (commands/command_line.cpp adds them to the shared ones cli/ defines). the sweep's flags fall through to bench's.
 CLI::App* add_slurm_command(CLI::App& app, SlurmOptions& options) {
   CLI::App* slurm = app.add_subcommand(
       "slurm", "Write (and with --submit, submit) the sweep as a Slurm job array of N parts and a merge job");

@@ -15,7 +15,7 @@ int command_summarize(const std::filesystem::path& dir, bool wide, bool per_comp
   return 0;
 }
 
-// The verb's flags (cli.cpp asks each verb for its own).
+// The verb's own flags (commands/command_line.cpp adds them to the shared ones cli/ defines).
 CLI::App* add_summarize_command(CLI::App& app, Command& command) {
   CLI::App* summarize = app.add_subcommand("summarize", "Recompute summary.csv of a results folder");
   summarize->add_option("dir", command.dir, "Results folder")->required()->check(CLI::ExistingDirectory);

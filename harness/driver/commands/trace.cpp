@@ -273,7 +273,7 @@ damaged or truncated trace is refused with exit status 2.)";
 
 }  // namespace
 
-// The verb's flags (cli.cpp asks each verb for its own); the replay's run flags fall through to bench's.
+// The verb's own flags (commands/command_line.cpp adds them to the shared ones cli/ defines). the replay's run flags fall through to bench's.
 CLI::App* add_trace_command(CLI::App& app, TraceOptions& options) {
   CLI::App* trace = app.add_subcommand(
       "trace", "Record a program's allocation calls once; compute memprof's figures from the trace, or replay it "

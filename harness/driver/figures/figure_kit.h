@@ -1,4 +1,4 @@
-// figure_kit.h — what every figure kind (figures/*.cpp, listed in kinds.cpp)
+// figure_kit.h — what every figure kind (figures/*.cpp, listed in figures.cpp's figure_kinds())
 // is made with: the index of the cells, the data-file helpers, the clustered
 // bar chart, and FigureMaker, which names, writes and registers a figure or
 // says why it was not drawn. A figure kind is a function of a FigureMaker.
