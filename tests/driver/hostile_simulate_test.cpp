@@ -143,7 +143,8 @@ class HostileSimulate : public ::testing::Test {
 // Item 1 (and 6: --vgdb-error=0 once made the probe wait for a debugger forever).
 TEST_F(HostileSimulate, OptionsFromOutsideDoNotSteerTheFigures) {
   SKIP_UNLESS_INSTALLED(have_valgrind(), "valgrind");
-  const testing::CommandResult clean = sweep(dir_ / "clean");
+  // --timeout 3: a run that waits for a debugger (--vgdb-error=0) stops after 60 s
+  const testing::CommandResult clean = sweep(dir_ / "clean", {}, {}, {"--timeout=3"});
   ASSERT_EQ(clean.exit_code, 0) << clean.err;
   const std::string instructions = first_row(dir_ / "clean", "sim_instructions_count");
   ASSERT_NE(instructions, "") << testing::slurp(dir_ / "clean" / "runs.csv");
@@ -171,7 +172,7 @@ TEST_F(HostileSimulate, OptionsFromOutsideDoNotSteerTheFigures) {
   };
   for (const Way& way : ways) {
     SCOPED_TRACE(way.name);
-    const testing::CommandResult r = sweep(dir_ / way.name, way.env, way.cwd);
+    const testing::CommandResult r = sweep(dir_ / way.name, way.env, way.cwd, {"--timeout=3"});
     ASSERT_FALSE(r.timed_out) << r.err;
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(first_row(dir_ / way.name, "status"), "ok") << testing::slurp(dir_ / way.name / "runs.csv");
@@ -239,6 +240,7 @@ TEST_F(HostileSimulate, ValgrindsOutputIsMovedInNeverWrittenThrough) {
 // Item 8's FIFO half: valgrind's output a FIFO fails the run instead of
 // blocking bench in open().
 TEST_F(HostileSimulate, AFifoAsValgrindsOutputFailsTheRunAtOnce) {
+  command_timeout_ = 60;
   const testing::CommandResult r = sweep(dir_ / "out", {fake_path(), "FAKE_VALGRIND=fifo"});
   ASSERT_FALSE(r.timed_out);
   EXPECT_EQ(r.exit_code, 1) << r.err;  // the run failed
