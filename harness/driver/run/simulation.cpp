@@ -97,7 +97,8 @@ Simulator find_simulator(double limit_seconds) {
                      "apt-get install valgrind (scripts/install-deps installs it), or leave out --simulate");
   std::string ignored;
   for (char** e = environ; *e; ++e)
-    if (std::strncmp(*e, "VALGRIND_", 9) == 0) ignored += (ignored.empty() ? "" : ", ") + std::string(*e).substr(0, std::string(*e).find('='));
+    if (const std::string entry = *e; entry.rfind("VALGRIND_", 0) == 0)
+      ignored += (ignored.empty() ? "" : ", ") + entry.substr(0, entry.find('='));
   if (!ignored.empty())
     std::cerr << "warning: " << ignored << " not passed to valgrind: simulated runs take bench's options only "
               << "(and no .valgrindrc), so that their figures are those of sim_setup\n";
@@ -170,10 +171,12 @@ PrivateFolder::~PrivateFolder() {
 
 std::string keep_simulation_output(const fs::path& written, const fs::path& folder, const std::string& name) {
   const int in = ::open(written.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (in < 0)
-    return errno == ENOENT ? "valgrind wrote no callgrind output: see the log"
-                           : "valgrind's output " + written.string() + " cannot be read (" + std::strerror(errno) +
+  if (in < 0) {
+    const int error = errno;  // ELOOP: a link
+    return error == ENOENT ? "valgrind wrote no callgrind output: see the log"
+                           : "valgrind's output " + written.string() + " cannot be read (" + std::strerror(error) +
                                  "): not a file valgrind wrote";
+  }
   struct stat st {};
   if (fstat(in, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(in);
@@ -183,8 +186,9 @@ std::string keep_simulation_output(const fs::path& written, const fs::path& fold
   ::mkdir(folder.c_str(), 0755);
   const int dir = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (dir < 0) {
+    const int error = errno;
     ::close(in);
-    return folder.string() + " is not a folder bench made (a link or a file: " + std::strerror(errno) +
+    return folder.string() + " is not a folder bench made (a link or a file: " + std::strerror(error) +
            "); remove it and run with --resume --redo-failed";
   }
   // A fresh file (O_EXCL: a link planted at its name is refused, not opened),
@@ -192,29 +196,28 @@ std::string keep_simulation_output(const fs::path& written, const fs::path& fold
   const std::string part = name + ".part";
   ::unlinkat(dir, part.c_str(), 0);
   const int out = ::openat(dir, part.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-  bool ok = out >= 0;
+  int error = out < 0 ? errno : 0;
   char buffer[65536];
-  while (ok) {
+  while (error == 0) {
     const ssize_t got = ::read(in, buffer, sizeof buffer);
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) {
-      ok = got == 0;
+      error = got == 0 ? 0 : errno;
       break;
     }
-    for (ssize_t done = 0; ok && done < got;) {
+    for (ssize_t done = 0; error == 0 && done < got;) {
       const ssize_t n = ::write(out, buffer + done, std::size_t(got - done));
       if (n < 0 && errno == EINTR) continue;
-      ok = n > 0;
-      done += n > 0 ? n : 0;
+      if (n <= 0) error = n < 0 ? errno : ENOSPC;
+      else done += n;
     }
   }
-  const int error = errno;
   ::close(in);
-  if (out >= 0 && ::close(out) != 0) ok = false;
-  if (ok && ::renameat(dir, part.c_str(), dir, name.c_str()) != 0) ok = false;
-  if (!ok) ::unlinkat(dir, part.c_str(), 0);
+  if (out >= 0 && ::close(out) != 0 && error == 0) error = errno;
+  if (error == 0 && ::renameat(dir, part.c_str(), dir, name.c_str()) != 0) error = errno;
+  if (error != 0) ::unlinkat(dir, part.c_str(), 0);
   ::close(dir);
-  return ok ? "" : "cannot write " + target + " (" + std::strerror(error) + "): check that the folder is writable";
+  return error == 0 ? "" : "cannot write " + target + " (" + std::strerror(error) + "): check that the folder is writable";
 }
 
 }  // namespace allocstamp
