@@ -100,9 +100,15 @@ class HostileSimulate : public ::testing::Test {
   void SetUp() override {
     SKIP_WHEN_WORKLOADS_ARE_SANITIZED();  // valgrind cannot run a sanitizer's runtime
     fs::create_directories(dir_ / "home");
+    fs::create_directories(dir_ / "tmp");
     fs::create_directories(dir_ / "fake");
     std::ofstream(dir_ / "fake" / "valgrind") << kFakeValgrind;
     fs::permissions(dir_ / "fake" / "valgrind", fs::perms::owner_all);
+  }
+
+  // Every private folder bench made is gone with its run.
+  void TearDown() override {
+    if (fs::exists(dir_ / "tmp")) EXPECT_TRUE(fs::is_empty(dir_ / "tmp")) << "a private folder was left in TMPDIR";
   }
 
   bool have_valgrind() {
@@ -116,7 +122,9 @@ class HostileSimulate : public ::testing::Test {
     args.insert(args.begin(), BENCH_BINARY);
     if (!cwd.empty()) args.insert(args.begin(), {"/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", cwd.string()});
     testing::CommandOptions options;
-    options.env = {"ALLOCSTAMP_NO_PLOT=1", "HOME=" + (dir_ / "home").string(), "FAKE_DIR=" + dir_.path().string()};
+    // TMPDIR in the scratch folder: bench's private folders go with it even when a fault makes the test kill bench
+    options.env = {"ALLOCSTAMP_NO_PLOT=1", "HOME=" + (dir_ / "home").string(), "FAKE_DIR=" + dir_.path().string(),
+                   "TMPDIR=" + (dir_ / "tmp").string()};
     options.env.insert(options.env.end(), env.begin(), env.end());
     options.drop_prefixes = {"ALLOCSTAMP_", "VALGRIND_", "FAKE_", "TMPDIR="};
     options.timeout_seconds = command_timeout_;
@@ -194,7 +202,7 @@ TEST_F(HostileSimulate, APercentInOutOrTmpdirIsAFileName) {
   std::vector<std::string> names;
   for (const auto& e : fs::directory_iterator(dir_.path())) names.push_back(e.path().filename().string());
   std::sort(names.begin(), names.end());
-  EXPECT_EQ(names, (std::vector<std::string>{"fake", "home", out.filename().string(), tmp.filename().string()}));
+  EXPECT_EQ(names, (std::vector<std::string>{"fake", "home", out.filename().string(), "tmp", tmp.filename().string()}));
 }
 
 // Item 2's simulated half: what is planted in simulated/ is replaced, never
@@ -286,6 +294,7 @@ TEST_F(HostileSimulate, AValgrindThatHangsIsStoppedWithItsGroup) {
   const pid_t child = pid_in(dir_ / "hang.pid");
   EXPECT_GT(child, 0);
   EXPECT_FALSE(alive(child)) << "the fake valgrind's child " << child << " outlived bench";
+  if (alive(child)) kill(child, SIGKILL);
 }
 
 // Item 10: the valgrind found in PATH is started with an argument vector,

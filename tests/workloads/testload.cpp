@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -227,14 +228,26 @@ std::vector<void *> leaked_blocks;
 
 // A daemon of the run's (what a server's start-up does): it leaves the run's
 // process group and session, and outlives the run.
+// The run goes on once the daemon's pid is in its file.
 void start_daemon(const Options &o) {
-  if (fork() != 0) return;
+  int ready[2];
+  if (pipe(ready) != 0) return;
+  if (fork() != 0) {
+    close(ready[1]);
+    char byte;
+    while (read(ready[0], &byte, 1) < 0 && errno == EINTR) {
+    }
+    close(ready[0]);
+    return;
+  }
+  close(ready[0]);
   setsid();
   const int fd = open(o.daemon_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd >= 0) {
     dprintf(fd, "%d\n", static_cast<int>(getpid()));
     close(fd);
   }
+  close(ready[1]);  // the parent's read ends
   sleep(static_cast<unsigned>(o.daemon_seconds));
   _exit(0);
 }
