@@ -8,6 +8,9 @@
 //   alloc        [--blocks N] [--bytes B] [--leak K]  malloc a known pattern,
 //                [--more-pct P]                      free half, check the rest, free it
 //                (K blocks stay live at exit; P% more blocks: a planted regression)
+//                [--daemon FILE] [--daemon-seconds S]  first forks a daemon (setsid: out of the run's
+//                                                    process group) that writes its pid to FILE,
+//                                                    outlives the run by S seconds (default 3), exits 0
 //   crash        [--signal segv|abrt]                 dies by SIGSEGV or SIGABRT
 //   hang         [--ignore-term]                      sleeps forever
 //   fail-verify                                       reports elapsed_ns, exits 3
@@ -21,12 +24,14 @@
 //                                                    context switches, hardly any involuntary one
 #include <memprof/memprof.h>
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -56,6 +61,8 @@ struct Options {
   // --more-pct, else TESTLOAD_MORE_PCT: a regression planted without changing
   // the arguments (as a code change would), for bench check's tests.
   uint64_t more_pct = 0;
+  std::string daemon_file;  // --daemon: a setsid() child's pid goes there
+  uint64_t daemon_seconds = 3;
   // crash
   std::string signal = "segv";
   // hang
@@ -153,6 +160,12 @@ Options parse(int argc, char **argv) {
       app_only("alloc");
       o.more_pct = take_u64(0);
       if (o.more_pct > 1000) usage_error("option --more-pct: at most 1000");
+    } else if (name == "--daemon") {
+      app_only("alloc");
+      o.daemon_file = take_value();
+    } else if (name == "--daemon-seconds") {
+      app_only("alloc");
+      o.daemon_seconds = take_u64(0);
     } else if (name == "--signal") {
       app_only("crash");
       o.signal = take_value();
@@ -213,7 +226,34 @@ unsigned char pattern(uint64_t index, uint64_t seed) {
 // Blocks that stay allocated at exit with --leak (reachable, never freed).
 std::vector<void *> leaked_blocks;
 
+// A daemon of the run's (what a server's start-up does): it leaves the run's
+// process group and session, and outlives the run.
+// The run goes on once the daemon's pid is in its file.
+void start_daemon(const Options &o) {
+  int ready[2];
+  if (pipe(ready) != 0) return;
+  if (fork() != 0) {
+    close(ready[1]);
+    char byte;
+    while (read(ready[0], &byte, 1) < 0 && errno == EINTR) {
+    }
+    close(ready[0]);
+    return;
+  }
+  close(ready[0]);
+  setsid();
+  const int fd = open(o.daemon_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd >= 0) {
+    dprintf(fd, "%d\n", static_cast<int>(getpid()));
+    close(fd);
+  }
+  close(ready[1]);  // the parent's read ends
+  sleep(static_cast<unsigned>(o.daemon_seconds));
+  _exit(0);
+}
+
 int app_alloc(const Options &o) {
+  if (!o.daemon_file.empty()) start_daemon(o);
   const uint64_t n = o.blocks;
   const uint64_t t = o.threads;
   const size_t bytes = static_cast<size_t>(o.bytes);

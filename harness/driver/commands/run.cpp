@@ -137,7 +137,7 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
                                        options.seed, paths, std::cerr);
   std::vector<Run> plan = make_plan(options, workloads, allocators);
   const bool simulating = std::any_of(plan.begin(), plan.end(), [](const Run& r) { return r.kind == RunKind::simulated; });
-  const Simulator simulator = simulating ? find_simulator() : Simulator{};
+  const Simulator simulator = simulating ? find_simulator(simulator_probe_limit(options.timeout_seconds)) : Simulator{};
   if (simulating && !fs::exists(paths.sim_clock))
     throw UsageError("libsim_clock.so is not built (" + paths.sim_clock.string() + ")", "run 'make build'");
   nlohmann::json workloads_meta = nlohmann::json::object();  // what the figures need to know of each
@@ -170,7 +170,7 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
           out << shell_word(e) << " ";  // the entry's own variables: a variant's settings
       if (run.kind == RunKind::simulated) {
         out << shell_word(simulator.valgrind) << " ";
-        for (const auto& a : simulated_arguments("<folder>/simulated/" + std::to_string(run.id) + ".callgrind",
+        for (const auto& a : simulated_arguments("<private folder>/callgrind.out",
                                                  !run.workload.contract, "", {}))
           if (!a.empty()) out << shell_word(a) << " ";
       }

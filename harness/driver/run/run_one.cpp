@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "key_names.h"
 #include "keys.h"
@@ -86,12 +87,15 @@ RunOutcome run_one(const Run& run, const Options& options, const Paths& paths, c
   launch.log_path = log_path.string();
   if (run.workload.check_output) launch.stdout_path = fs::path(log_path).replace_extension(".out").string();
   launch.timeout_seconds = options.timeout_seconds;
+  std::optional<PrivateFolder> private_folder;
   std::string simulated_out;
   if (run.kind == RunKind::simulated) {
     // valgrind in front; the program's own command after its options. About
-    // 50 times slower than natively: the timeout grows with it.
-    fs::create_directories(dir / "simulated");
-    simulated_out = (dir / "simulated" / (std::to_string(run.id) + ".callgrind")).string();
+    // 50 times slower than natively: the timeout grows with it. Its output
+    // goes to a folder of bench's own, moved into the results folder after.
+    private_folder.emplace();
+    simulated_out = (private_folder->path() / "callgrind.out").string();
+    launch.env = without_valgrind_variables(launch.env);
     launch.env.push_back(simulated_padding(launch.env, launch.program, launch.args));
     launch.args = simulated_arguments(simulated_out, !run.workload.contract, launch.program, launch.args);
     launch.program = simulator.valgrind;
@@ -111,7 +115,10 @@ RunOutcome run_one(const Run& run, const Options& options, const Paths& paths, c
   Records records = parse_records(f.records);
   std::string simulation_problem;
   if (status == Status::ok && run.kind == RunKind::simulated) {
-    records.simulated = read_simulation(simulated_out, simulation_problem);
+    // Every process of the run is gone (the executor killed its group and
+    // its orphans): the file read and kept is the one no one writes any more.
+    simulation_problem = keep_simulation_output(simulated_out, dir / "simulated", std::to_string(run.id) + ".callgrind");
+    if (simulation_problem.empty()) records.simulated = read_simulation(simulated_out, simulation_problem);
     if (simulation_problem.empty()) records.simulated[keys::sim_setup] = simulator.identity();
   }
   if (status == Status::ok && run.workload.check_output) {
