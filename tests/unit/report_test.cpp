@@ -127,7 +127,7 @@ TEST_F(Report, NamesABusyMachineInTheSetup) {
 TEST_F(Report, ShowsControlBytesOfMetaEscaped) {
   nlohmann::json meta = nlohmann::json::parse(slurp(dir / "meta.json"));
   meta["command_line"] = {"bench", std::string("--out=a\0b", 9), "--tm=x\x1b[31my"};
-  meta["machine"]["host"] = std::string("h\0st\nforged", 12);
+  meta["machine"]["host"] = std::string("h\0st\nforged", 11);
   std::ofstream(dir / "meta.json", std::ios::trunc) << meta.dump(2);
   ResultsView view = load_results(dir);
   auto cells = summarize_cells(view);
