@@ -39,13 +39,13 @@ int main(int argc, char** argv) {
   } catch (const std::filesystem::filesystem_error& e) {
     // A path the user gave or a folder holds: a symbolic link loop, a missing
     // folder, a permission. Not a bug in bench: the path is named.
-    std::cerr << "error: " << e.what() << " — check the path (bench refuses links that loop, and folders it cannot write)\n";
+    std::cerr << "error: " << printable_text(e.what()) << " — check the path (bench refuses links that loop, and folders it cannot write)\n";
     return 2;
   } catch (const std::bad_alloc&) {
     std::cerr << "error: out of memory — free memory, or run fewer runs at once\n";
     return 1;
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << " — this is a bug in bench; please report it\n";
+    std::cerr << "error: " << printable_text(e.what()) << " — this is a bug in bench; please report it\n";
     return 1;
   }
 }

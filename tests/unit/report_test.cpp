@@ -121,6 +121,32 @@ TEST_F(Report, NamesABusyMachineInTheSetup) {
       << section;
 }
 
+// Issue 55, item 13: meta.json's text reaches report.md and report.html with its
+// control bytes escaped — a NUL, an escape sequence or a newline in the command
+// line (a code block) or in a setup cell never arrives raw.
+TEST_F(Report, ShowsControlBytesOfMetaEscaped) {
+  nlohmann::json meta = nlohmann::json::parse(slurp(dir / "meta.json"));
+  meta["command_line"] = {"bench", std::string("--out=a\0b", 9), "--tm=x\x1b[31my"};
+  meta["machine"]["host"] = std::string("h\0st\nforged", 11);
+  std::ofstream(dir / "meta.json", std::ios::trunc) << meta.dump(2);
+  ResultsView view = load_results(dir);
+  auto cells = summarize_cells(view);
+  write_report(view, cells, prepare_figures(view, cells));
+  for (const char* name : {"report.md", "report.html"}) {
+    const std::string text = slurp(dir / name);
+    for (char c : text)
+      ASSERT_FALSE((static_cast<unsigned char>(c) < 0x20 && c != '\n') || c == 0x7f)
+          << name << " holds the control byte " << int(c);
+    EXPECT_NE(text.find("--out=a\\x00b"), std::string::npos) << name << ": the command line, escaped";
+    EXPECT_NE(text.find("x\\x1b[31my"), std::string::npos) << name;
+    // (Markdown shows a backslash of the text as "\\".)
+    const std::string host = name == std::string("report.md") ? "h\\\\x00st\\\\nforged" : "h\\x00st\\nforged";
+    const bool cell = text.find("| host | " + host + " |") != std::string::npos ||
+                      text.find("<td>" + host + "</td>") != std::string::npos;
+    EXPECT_TRUE(cell) << name << ": the host's cell, escaped";
+  }
+}
+
 TEST_F(Report, SummarisesEveryCellWithFailures) {
   EXPECT_NE(md.find("\n### vacation-low\n"), std::string::npos);
   EXPECT_NE(md.find("\n### maps-insert-std\\_map\n"), std::string::npos) << "headings are escaped text";

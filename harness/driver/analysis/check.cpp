@@ -24,6 +24,7 @@
 #include "analysis/check_measured.h"
 #include "analysis/check_repeatable.h"
 #include "model/errors.h"
+#include "model/format.h"
 #include "model/input_file.h"
 #include "keys.h"
 #include "results/meta.h"
@@ -430,13 +431,10 @@ std::pair<double, double> allocators_span(const Side& side, const Cell& cell, co
 }
 
 // meta.json's host and CPU as a message can show them: a control byte (a NUL
-// cut the message short) becomes '?'.
+// cut the message short) shown escaped.
 std::string printable_field(const nlohmann::json& machine, const char* key) {
   const nlohmann::json& v = machine.contains(key) ? machine[key] : nlohmann::json("?");
-  std::string text = v.is_string() ? v.get<std::string>() : v.dump();
-  for (char& c : text)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
-  return text;
+  return printable_text(v.is_string() ? v.get<std::string>() : v.dump());
 }
 
 std::string machine_of(const Meta& m) {

@@ -81,6 +81,7 @@ int command_merge(const MergeOptions& o, std::ostream& out) {
     Part p;
     p.dir = d;
     p.meta = read_meta(p.dir, MetaMissing::refuse);
+    check_options_seal(p.meta.doc, p.dir);  // merge seals the options again: an edited part's would pass
     const nlohmann::json shard = p.meta.doc.value(meta::shard, nlohmann::json(nullptr));
     if (!shard.is_object())
       throw UsageError(d + " is not the folder of one shard (it ran without --shard)", "merge the folders of bench --shard K/N");
@@ -155,7 +156,10 @@ int command_merge(const MergeOptions& o, std::ostream& out) {
     }
   nlohmann::json meta = first.meta.doc;
   meta.erase(meta::shard);
-  if (meta.contains(meta::options)) meta[meta::options][meta::option_shard] = "";
+  if (meta.contains(meta::options)) {
+    meta[meta::options][meta::option_shard] = "";
+    meta[meta::options_seal] = options_seal(meta[meta::options]);  // what --resume OUT holds the options to
+  }
   meta[meta::parts] = nlohmann::json::array();
   // The machine's state is each part's: its warnings, named by the part, and
   // its busy runs, summed.

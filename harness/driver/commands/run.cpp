@@ -217,6 +217,7 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
             {meta::command_line, options.command_line},
             {meta::started, local_time_text("%Y-%m-%dT%H:%M:%S%z")},
             {meta::options, options},
+            {meta::options_seal, options_seal(nlohmann::json(options))},
             {meta::plan, plan_keys},
             {meta::shard, shard.whole() ? nlohmann::json(nullptr)
                                         : nlohmann::json{{meta::shard_index, shard.index},
@@ -373,8 +374,10 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   meta[meta::busy_runs] = busy;
   meta[meta::runs_with_machine_state] = measured;
   folder.write_meta(meta);
+  // callsites.csv first: summary.csv's reading checks every table, that one too.
+  const std::size_t sampled_runs = write_callsites(dir);
   write_summary(dir);
-  if (std::size_t n = write_callsites(dir)) out << "call sites of " << n << " profiled run(s): " << (dir / "callsites.csv").string() << "\n";
+  if (sampled_runs) out << "call sites of " << sampled_runs << " profiled run(s): " << (dir / "callsites.csv").string() << "\n";
   print_ranking(dir, out, options.wide, printed, options.per_comparison);
   out << "\nresults: "
       << wrap_words(dir.string() + "  (runs.csv, summary.csv, meta.json, series.csv, scopes.csv, logs/)",

@@ -52,6 +52,9 @@ nlohmann::json resume_options(Options& options) {
   if (meta_schema == kResultsSchema && (!saved_meta.contains(meta::plan) || !saved_meta[meta::plan].is_array()))
     throw UsageError(dir.string() + "/meta.json records no plan: which runs the sweep was to make is unknown",
                      "restore its meta.json, or start a new sweep");
+  // Every option as the sweep recorded it (a plan's keys do not show them all:
+  // the profile's mode, the timeout, the seed).
+  check_options_seal(saved_meta, dir);
   std::error_code ec;
   const fs::path inside = fs::weakly_canonical(dir, ec);
   for (const std::vector<std::string>* files : {&saved.registries, &saved.workload_files})

@@ -59,22 +59,6 @@ bool slurm_word(const std::string& value) {
   });
 }
 
-// The value for an error message: control characters as \n, \t or \xNN.
-std::string printable(const std::string& value) {
-  std::string out;
-  for (char c : value) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '\n') out += "\\n";
-    else if (c == '\t') out += "\\t";
-    else if (u < 0x20 || u == 0x7f) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", u);
-      out += hex;
-    } else out += c;
-  }
-  return out;
-}
-
 // Runs sbatch --parsable SCRIPT [extra] and returns the job id it prints.
 std::string submit(const fs::path& script, const std::vector<std::string>& extra) {
   std::vector<std::string> argv = {"sbatch", "--parsable"};
@@ -102,7 +86,7 @@ int command_slurm(const Command& command, const Paths& paths, std::ostream& out)
   for (const auto& [flag, value] : {std::pair<const char*, const std::string&>{"--partition", s.partition},
                                     {"--time", s.time}, {"--account", s.account}})
     if (!slurm_word(value))
-      throw UsageError(std::string(flag) + " '" + printable(value) + "' is not a Slurm name or time",
+      throw UsageError(std::string(flag) + " '" + value + "' is not a Slurm name or time",
                        "give it as sinfo/sacctmgr show it: letters, digits and _ . , : + - only");
   // The plan the tasks will cut, made here as each task will make it (the
   // preset applied): a part count the plan cannot take (more parts than cell

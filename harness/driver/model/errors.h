@@ -1,21 +1,26 @@
 // errors.h — the driver's typed errors. Each says what went wrong and how to
 // fix it; main catches them once: UsageError exits 2 before anything runs.
+// A message carries what files hold (paths, meta.json's fields), so its
+// control bytes are shown escaped (printable_text): a NUL would end it early.
 #pragma once
 #include <stdexcept>
 #include <string>
+
+#include "model/format.h"
 
 namespace allocstamp {
 
 class UsageError : public std::runtime_error {
  public:
-  UsageError(const std::string& what, const std::string& fix) : std::runtime_error(what + " — " + fix) {}
+  UsageError(const std::string& what, const std::string& fix) : std::runtime_error(printable_text(what + " — " + fix)) {}
   // Another UsageError's message, with words before it (the file's role).
-  UsageError(const std::string& prefix, const UsageError& inner) : std::runtime_error(prefix + inner.what()) {}
+  UsageError(const std::string& prefix, const UsageError& inner)
+      : std::runtime_error(printable_text(prefix) + inner.what()) {}
 };
 
 class RunError : public std::runtime_error {
  public:
-  RunError(const std::string& what, const std::string& fix) : std::runtime_error(what + " — " + fix) {}
+  RunError(const std::string& what, const std::string& fix) : std::runtime_error(printable_text(what + " — " + fix)) {}
 };
 
 }  // namespace allocstamp

@@ -15,6 +15,20 @@ std::string number_text(const char* format, double v) {
   return fmt::sprintf(format, v);
 }
 
+std::string printable_text(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u != 0x7f) out += c;
+    else if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else out += fmt::format("\\x{:02x}", u);
+  }
+  return out;
+}
+
 std::string csv_number(double v) {
   if (std::isnan(v)) return "";
   return fmt::format("{:.10g}", v);

@@ -1,7 +1,7 @@
 // format.h — the one number formatter of everything bench prints or writes:
 // printf-style text for people ("-" where there is no number), exact-enough
-// CSV text for programs ("" where there is none); and text wrapped to the
-// terminal's 120 columns.
+// CSV text for programs ("" where there is none); text wrapped to the
+// terminal's 120 columns; and text from a file made safe to show.
 #pragma once
 #include <cstddef>
 #include <string>
@@ -30,6 +30,13 @@ constexpr std::size_t kTerminalWidth = 120;
 // most `width` bytes (so never more characters), every line after the first
 // starting with `indent` spaces; a word longer than a line stands alone.
 std::string wrap_words(const std::string& text, std::size_t width = kTerminalWidth, std::size_t indent = 0);
+
+// `text` with every control byte (below 0x20, and 0x7f) shown escaped: \n, \r,
+// \t, else \xNN. What a file holds (meta.json, a registry, a log) reaches a
+// message, a terminal or a report only through it: a NUL would cut a message
+// short, an escape sequence would drive the terminal, a newline would forge a
+// line. Other bytes, UTF-8 included, are kept.
+std::string printable_text(const std::string& text);
 
 // The local time now in strftime's `format` ("%Y-%m-%dT%H:%M:%S%z" for meta.json).
 std::string local_time_text(const char* format);

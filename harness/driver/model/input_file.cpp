@@ -14,10 +14,15 @@
 
 namespace allocstamp {
 
-int open_input_file(const std::filesystem::path& file) {
-  const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+int open_input_file(const std::filesystem::path& file, Links links) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | (links == Links::refuse ? O_NOFOLLOW : 0));
   if (fd < 0) {
     const int error = errno;
+    struct stat st {};
+    if (error == ELOOP && links == Links::refuse && ::lstat(file.c_str(), &st) == 0 && S_ISLNK(st.st_mode))
+      throw UsageError(file.string() + " is a symbolic link: bench reads the results folder's own files, never "
+                                       "through a link",
+                       "remove the link: what bench wrote there is never one");
     if (error == ELOOP)
       throw UsageError(file.string() + " is a symbolic link loop (or a chain of more than 40 links)",
                        "point the link at a real file");
@@ -39,8 +44,8 @@ int open_input_file(const std::filesystem::path& file) {
   return fd;
 }
 
-std::string read_input_file(const std::filesystem::path& file, std::size_t limit) {
-  const int fd = open_input_file(file);
+std::string read_input_file(const std::filesystem::path& file, std::size_t limit, Links links) {
+  const int fd = open_input_file(file, links);
   std::string text;
   char buffer[65536];
   for (;;) {

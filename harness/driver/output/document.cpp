@@ -48,6 +48,22 @@ nav ul.contents { list-style: none; padding-left: 0; columns: 2; } nav li.sub { 
 details > summary { cursor: pointer; color: #225; margin: .4em 0; } section.findings li { margin: .2em 0; }
 )";
 
+// The document as a person may be shown it: every text a block holds (a
+// cell, the command line, a heading) with its control bytes escaped
+// (printable_text). What meta.json or runs.csv hold reaches a report or a
+// terminal through here: a NUL, an escape sequence or a newline of theirs
+// never arrives raw.
+Document printable_document(const Document& doc) {
+  Document out = doc;
+  for (Block& b : out) {
+    for (std::string* text : {&b.text, &b.image, &b.caption, &b.summary}) *text = printable_text(*text);
+    for (std::string& item : b.items) item = printable_text(item);
+    for (auto& row : b.rows)
+      for (std::string& cell : row) cell = printable_text(cell);
+  }
+  return out;
+}
+
 bool is_code(const Block& b, size_t column) { return column < b.code_columns; }
 
 std::string md_cell(const Block& b, size_t column, const std::string& text) {
@@ -178,7 +194,8 @@ bool right_aligned(const Block& table, size_t column) {
   return column >= table.text_columns;
 }
 
-std::string render_text(const Document& doc, std::size_t width) {
+std::string render_text(const Document& shown, std::size_t width) {
+  const Document doc = printable_document(shown);
   std::string out;
   for (const Block& b : doc) {
     switch (b.kind) {
@@ -207,7 +224,8 @@ std::string render_text(const Document& doc, std::size_t width) {
   return out;
 }
 
-std::string render_markdown(const Document& doc) {
+std::string render_markdown(const Document& shown) {
+  const Document doc = printable_document(shown);
   std::string out;
   const std::vector<std::string> ids = anchors(doc);
   for (const Block& b : doc) {
@@ -264,7 +282,8 @@ std::string render_markdown(const Document& doc) {
   return out;
 }
 
-std::string render_html(const Document& doc) {
+std::string render_html(const Document& shown) {
+  const Document doc = printable_document(shown);
   std::string title;
   for (const Block& b : doc)
     if (b.kind == Block::Kind::heading && b.level == 1) title = b.text;

@@ -2,7 +2,8 @@
 // the check table, --columns, the report) is a Document of blocks, and each
 // output format is one renderer of it: text for the terminal, Markdown, HTML,
 // and CSV for a table. So the formats cannot disagree, and each renderer is
-// tested against expected files (tests/expected/).
+// tested against expected files (tests/expected/). The text renderers show
+// control bytes escaped (printable_text), whatever a block holds.
 #pragma once
 #include <string>
 #include <vector>

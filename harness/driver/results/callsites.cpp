@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -19,6 +18,9 @@
 #include "results/results_folder.h"
 #include "results/side_tables.h"
 #include "model/errors.h"
+#include "model/input_file.h"
+#include "model/output_file.h"
+#include "model/own_folder.h"
 
 extern char** environ;
 
@@ -64,6 +66,9 @@ std::string output_of(const std::vector<std::string>& argv) {
   return out;
 }
 
+// memprof keeps at most 16,384 stacks of 48 frames: about 16 MiB of text.
+constexpr std::size_t kLargestCallsitesFile = std::size_t(64) << 20;
+
 bool is_memprof(const std::string& module) { return fs::path(module).filename() == "libmemprof.so"; }
 
 // Allocation wrappers a site is looked for past: the C, C++ and TM runtimes.
@@ -92,8 +97,9 @@ std::string short_name(std::string name) {
 }  // namespace
 
 CallsiteFile read_callsites(const fs::path& file) {
-  std::ifstream in(file);
-  if (!in) throw UsageError(file.string() + " cannot be read", "check the results folder");
+  // memprof writes it into a folder others can write to: only the regular file
+  // at its name is read (a FIFO would block, /dev/zero never ends, a link reads elsewhere).
+  std::istringstream in(read_input_file(file, kLargestCallsitesFile, Links::refuse));
   CallsiteFile out;
   std::string line;
   if (!std::getline(in, line) || line != "# allocstamp callsites format=1")
@@ -225,7 +231,11 @@ std::vector<SiteRow> read_site_rows(const fs::path& dir) {
 
 std::size_t write_callsites(const fs::path& dir) {
   const fs::path folder = dir / "callsites";
-  if (!fs::is_directory(folder)) return 0;
+  std::error_code ec;
+  if (!fs::exists(fs::symlink_status(folder, ec))) return 0;
+  if (const std::string problem = own_folder_problem(folder); !problem.empty())
+    throw UsageError(problem, "the runs are recorded; remove it, and bench --resume " + dir.string() +
+                                  " writes callsites.csv from the folder's own files");
   std::vector<std::pair<uint64_t, fs::path>> files;
   for (const auto& entry : fs::directory_iterator(folder))
     if (entry.path().extension() == ".txt") {
@@ -233,7 +243,10 @@ std::size_t write_callsites(const fs::path& dir) {
       if (!stem.empty() && std::all_of(stem.begin(), stem.end(), ::isdigit)) files.push_back({std::stoull(stem), entry.path()});
     }
   std::sort(files.begin(), files.end());
-  std::ofstream csv(dir / "callsites.csv");
+  // Each file written whole, through a fresh file renamed over its name: a
+  // link or FIFO planted at callsites.csv or callsites/<run_id>.folded is
+  // replaced, never written through.
+  std::ostringstream csv;
   csv << schema_line("callsites.csv") << "\n";
   write_row(csv, side_table_columns("callsites"));
   for (const auto& [run_id, path] : files) {
@@ -244,7 +257,7 @@ std::size_t write_callsites(const fs::path& dir) {
     std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
       return file.stacks[a].est_alloc_bytes > file.stacks[b].est_alloc_bytes;
     });
-    std::ofstream folded(folder / (std::to_string(run_id) + ".folded"));
+    std::ostringstream folded;
     int rank = 0;
     for (std::size_t i : order) {
       const CallsiteStack& s = file.stacks[i];
@@ -264,7 +277,9 @@ std::size_t write_callsites(const fs::path& dir) {
       for (auto it = f.rbegin(); it != f.rend(); ++it) stack += (stack.empty() ? "" : ";") + it->function;
       folded << (stack.empty() ? "??" : stack) << ' ' << s.est_alloc_bytes << '\n';
     }
+    replace_file(folder / (std::to_string(run_id) + ".folded"), folded.str());
   }
+  replace_file(dir / "callsites.csv", csv.str());
   return files.size();
 }
 

@@ -65,7 +65,7 @@ struct BadRecord {
 // kMaxCsvRecord are BadRecord. A comment line ('#' first) comes back whole.
 class RecordReader {
  public:
-  explicit RecordReader(const fs::path& file) : fd_(open_input_file(file)), file_(file) {}
+  RecordReader(const fs::path& file, Links links) : fd_(open_input_file(file, links)), file_(file) {}
   ~RecordReader() { ::close(fd_); }
   RecordReader(const RecordReader&) = delete;
   RecordReader& operator=(const RecordReader&) = delete;
@@ -152,8 +152,8 @@ class RecordReader {
 
 }  // namespace
 
-CsvRow scan_csv(const fs::path& file, const std::function<void(const CsvRow&, const CsvRow&)>& each) {
-  RecordReader reader(file);
+CsvRow scan_csv(const fs::path& file, const std::function<void(const CsvRow&, const CsvRow&)>& each, Links links) {
+  RecordReader reader(file, links);
   CsvRow header, fields;
   bool have_header = false;
   std::size_t line = 0, data_row = 0;

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "model/input_file.h"
+
 namespace allocstamp {
 
 using CsvRow = std::vector<std::string>;
@@ -36,8 +38,10 @@ int csv_schema(const std::filesystem::path& file);
 std::vector<CsvRow> read_csv(const std::filesystem::path& file, CsvRow* header);
 // The same reading, a row at a time (a file too large to hold, as a long
 // sweep's series.csv): calls `each` with the header and every data row in turn,
-// and returns the header (empty when the file has none).
+// and returns the header (empty when the file has none). With Links::refuse, a
+// link at the file's name is refused too (input_file.h).
 CsvRow scan_csv(const std::filesystem::path& file,
-                const std::function<void(const CsvRow& header, const CsvRow& row)>& each);
+                const std::function<void(const CsvRow& header, const CsvRow& row)>& each,
+                Links links = Links::follow);
 
 }  // namespace allocstamp

@@ -1,6 +1,7 @@
 // meta.cpp — the one reader of meta.json (meta.h).
 #include "results/meta.h"
 
+#include "model/digest.h"
 #include "model/errors.h"
 #include "model/fields.h"
 #include "model/input_file.h"
@@ -45,6 +46,46 @@ Meta read_meta(const fs::path& dir, MetaMissing missing) {
   meta.doc = std::move(doc);
   meta.present = true;
   return meta;
+}
+
+namespace {
+
+// Options a resume may change without changing a result: figures drawn or not.
+bool sealed(const std::string& option) { return option != meta::option_no_plot; }
+
+}  // namespace
+
+nlohmann::json options_seal(const nlohmann::json& options) {
+  nlohmann::json seal = nlohmann::json::object();
+  if (!options.is_object()) return seal;
+  for (const auto& [name, value] : options.items())
+    if (sealed(name)) seal[name] = digest_of(name + "=" + value.dump());
+  return seal;
+}
+
+void check_options_seal(const nlohmann::json& doc, const fs::path& dir) {
+  const fs::path file = dir / "meta.json";
+  if (doc.value(meta::schema, 0) < contract::kResultsSchema && !doc.contains(meta::options_seal)) return;
+  if (!doc.contains(meta::options_seal) || !doc[meta::options_seal].is_object())
+    throw UsageError(file.string() + " carries no options_seal: its options cannot be told from options edited since "
+                         "the sweep started (a folder of a bench older than this one, or an edited meta.json)",
+                     "finish it with the bench that started it, or start a new sweep");
+  const nlohmann::json& seal = doc[meta::options_seal];
+  const nlohmann::json options = doc.value(meta::options, nlohmann::json::object());
+  const nlohmann::json now = options_seal(options);
+  std::vector<std::string> edited;
+  for (const auto& [name, digest] : now.items())
+    if (!seal.contains(name) || seal[name] != digest) edited.push_back(name);
+  for (const auto& [name, digest] : seal.items())
+    if (!now.contains(name)) edited.push_back(name);
+  if (edited.empty()) return;
+  std::string names;
+  for (const std::string& name : edited) names += (names.empty() ? "" : ", ") + ("options." + name);
+  throw UsageError(file.string() + ": " + names + (edited.size() == 1 ? " was" : " were") +
+                       " edited since the sweep started (its options_seal says otherwise): a resume runs on with the "
+                       "options the sweep started with",
+                   "restore " + (edited.size() == 1 ? std::string("its value") : std::string("their values")) +
+                       " in meta.json, or start a new sweep with the options you want");
 }
 
 std::map<std::string, std::string> Meta::allocator_versions() const {

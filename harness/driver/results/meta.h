@@ -44,6 +44,17 @@ struct Meta {
   bool work_per_thread(const std::string& workload) const;
 };
 
+// meta.json's options_seal: a digest of each option the sweep recorded
+// (model/digest.h) but those that cannot change its results (no_plot). It
+// catches an option edited by hand, which --resume would otherwise run on
+// with; it is no defence against one who computes the digests again.
+nlohmann::json options_seal(const nlohmann::json& options);
+
+// UsageError naming every option of meta.json `doc` (in folder `dir`) whose
+// value its seal does not match — edited, added or removed; a folder of this
+// schema without a seal is refused too (one of an older schema has none).
+void check_options_seal(const nlohmann::json& doc, const std::filesystem::path& dir);
+
 enum class MetaMissing { allow, refuse };
 
 // Reads DIR/meta.json. A missing file is an empty Meta (MetaMissing::allow) or

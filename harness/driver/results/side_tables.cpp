@@ -27,6 +27,10 @@ CsvRow scan_side_table(const std::filesystem::path& file, std::string_view table
   };
   bool checked_header = false;
   std::size_t row_number = 0;
+  // callsites.csv sits beside callsites/, the folder memprof writes into: like
+  // the files there, it is read only as itself, never through a link (the
+  // other tables' links are refused when a sweep starts or resumes).
+  const Links links = table == "callsites" ? Links::refuse : Links::follow;
   const CsvRow header = scan_csv(file, [&](const CsvRow& head, const CsvRow& row) {
     if (!checked_header) find_columns(head), checked_header = true;
     ++row_number;
@@ -41,7 +45,7 @@ CsvRow scan_side_table(const std::filesystem::path& file, std::string_view table
                          "the file is damaged: repair that row or rerun the benchmark");
     }
     each(row);
-  });
+  }, links);
   if (!checked_header && !header.empty()) find_columns(header);  // a header without rows: its columns still count
   return header;
 }

@@ -10,6 +10,7 @@
 #include "key_names.h"
 #include "keys.h"
 #include "model/errors.h"
+#include "model/own_folder.h"
 #include "run/callgrind_output.h"
 #include "run/environment.h"
 #include "run/program_result.h"
@@ -80,7 +81,17 @@ RunOutcome run_one(const Run& run, const Options& options, const Paths& paths, c
   const ScratchFolder scratch(launch.args);
   launch.env = child_environment(run, options, paths);
   if (run.kind == RunKind::profiled && !options.callsites.empty()) {
-    fs::create_directories(dir / "callsites");
+    // memprof writes into callsites/ (os/own_file.h) and bench reads it back:
+    // a link or a file planted at its name fails this run, never followed.
+    if (const std::string problem = make_own_folder(dir / "callsites"); !problem.empty()) {
+      RunOutcome refused;
+      refused.finished.start_failed = true;
+      refused.finished.error = problem;
+      refused.env = launch.env;
+      refused.records.metrics["failure"] = "\"" + problem + "\"";
+      std::cerr << describe(run) << ": " << problem << "\n";
+      return refused;
+    }
     launch.env.push_back("MEMPROF_SAMPLE_BYTES=" + options.callsites);
     launch.env.push_back("MEMPROF_CALLSITES=" + (dir / "callsites" / (std::to_string(run.id) + ".txt")).string());
   }

@@ -14,6 +14,7 @@
 #include <atomic>
 
 #include "base/options.h"
+#include "os/own_file.h"
 #include "os/raw_syscalls.h"
 #include "base/text.h"
 #include "recording/totals.h"
@@ -249,13 +250,17 @@ void on_odd_free(const void* p, size_t n) {
 void finish() {
   if (!on || !options.callsites[0]) return;
   snapshot_if_peak_grew();
-  int fd = open(options.callsites, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) {
+  // A fresh file renamed over the name at the end: a link or FIFO planted at
+  // the name (or a link at its folder) is never written through.
+  own_file::File file;
+  if (!own_file::open(file, options.callsites)) {
     text::Line line;
-    line.add("memprof: warning: MEMPROF_CALLSITES='").add(options.callsites).add("' cannot be written\n");
+    line.add("memprof: warning: MEMPROF_CALLSITES='").add(options.callsites)
+        .add("' cannot be written (its folder is a link, or not a folder, or not writable)\n");
     line.write_to(2);
     return;
   }
+  const int fd = file.fd;
   {
     text::Line line;
     line.add("# allocstamp callsites format=1\nsample_bytes=").num(mean_bytes).add(" pid=").num(uint64_t(getpid()))
@@ -313,7 +318,11 @@ void finish() {
     line.add("\n");
     line.write_to(fd);
   }
-  close(fd);
+  if (!own_file::commit(file)) {
+    text::Line line;
+    line.add("memprof: warning: MEMPROF_CALLSITES='").add(options.callsites).add("' cannot be put in place\n");
+    line.write_to(2);
+  }
 }
 
 }  // namespace memprof::sampling
