@@ -305,6 +305,7 @@ void* alloc_rare(ThreadState& t, void* p, size_t n, bool plain) {
 }
 
 void* alloc_heap_rare(ThreadState& t, void* p, size_t n, bool plain) {
+  bump(t.c.histogram()[size_bin(n)]);  // not counted by class (hot_alloc_done)
   bool odd = false;
   size_t u = 0;
   if (shared.mode == kHeapMemo) {

@@ -202,6 +202,13 @@ struct ThreadState {
   uint8_t trace_in_door;  // 1 while a live thread writes its events (trace.cpp's Door; __atomic builtins)
   ThreadState* next;
   ThreadState* prev;
+  // Allocations the hot path counted by size class (usable::memo_index, 8
+  // bytes wide) instead of in `c`: one add where the histogram's bin lookup,
+  // its add and (memo mode) the saturating add to usable_total_bytes were. A
+  // class fixes both: the histogram's bins are multiples of 16 wide, and a
+  // block the memo served has its class's usable size (usable::at_free). Folded
+  // into the counters wherever they are read (fold_classes, totals.cpp).
+  uint64_t by_class[usable::kMemoEntries];
 };
 
 extern __thread ThreadState self __attribute__((tls_model("initial-exec")));
@@ -303,6 +310,15 @@ inline void count_realloc(ThreadState& t, int r, size_t n, bool moved) {
   bump(t.c.reallocs_count);
   saturating::bump(t.c.requested()[r], n);
   if (moved) bump(t.c.realloc_moves_count);
+}
+
+// An allocation of n requested bytes on the hot path (region seq or par, never
+// libitm's): its count, bytes and sampling countdown. Its size bin is counted
+// by class (by_class) or, on the hot path's rare exits, by alloc_heap_rare.
+inline void count_hot_allocation(ThreadState& t, int r, size_t n) {
+  bump(t.c.allocs()[r]);
+  saturating::bump(t.c.requested()[r], n);
+  t.sample_left -= int64_t(n);  // sampling.h: below zero, the block is sampled once remembered
 }
 
 inline ThreadState& current_thread() {
@@ -469,23 +485,29 @@ inline bool on_hot_path(const ThreadState& t) {
 
 // Rare exits of hot_alloc_done; each ends the hook (depth 0) and returns p.
 void* alloc_rare(ThreadState& t, void* p, size_t n, bool plain);       // nothing recorded yet
-void* alloc_heap_rare(ThreadState& t, void* p, size_t n, bool plain);  // counted; the heap part left
+void* alloc_heap_rare(ThreadState& t, void* p, size_t n, bool plain);  // counted; its bin and the heap part left
 void* alloc_publish(ThreadState& t, void* p);                          // all done but publishing
 
 // The allocator returned p for a request of n bytes; `plain` as in usable.h.
 // Called with depth 1 on the hot path; ends the hook.
-inline void* hot_alloc_done(ThreadState& t, void* p, size_t n, bool plain) {
+__attribute__((always_inline)) inline void* hot_alloc_done(ThreadState& t, void* p, size_t n, bool plain) {
   if (__builtin_expect((p == nullptr) | (t.new_request != 0), 0)) return alloc_rare(t, p, n, plain);
   int r = shared.region.load(std::memory_order_relaxed);
-  count_allocation(t, r, n);
+  count_hot_allocation(t, r, n);
   HeapMode mode = shared.mode;
   size_t u = 0;
+  size_t c = usable::memo_index(n);  // its class, when n <= usable::kMemoMax
   if (__builtin_expect(mode == kHeapMemo, 1)) {  // every allocator but glibc, by default
     if (__builtin_expect(!plain | (n > usable::kMemoMax), 0)) return alloc_heap_rare(t, p, n, plain);
-    u = __atomic_load_n(usable::at_alloc(n), __ATOMIC_ACQUIRE);
+    u = __atomic_load_n(&usable::memo[c].at_alloc, __ATOMIC_ACQUIRE);
     if (__builtin_expect(u == 0, 0) || usable::due_for_check(t.memo_countdown, p))
       return alloc_heap_rare(t, p, n, plain);
+    if (__builtin_expect((!shadow::remember_inline(p, n, false)) | (t.sample_left < 0), 0))
+      return alloc_heap_rare(t, p, n, plain);  // also a block to sample: remembered there through remember_block
+    bump(t.by_class[c]);  // its bin, and u (= the memo's at_free) in usable_total_bytes
   } else if (mode == kCountsOnly) {
+    if (__builtin_expect(n <= usable::kMemoMax, 1)) bump(t.by_class[c]);
+    else bump(t.c.histogram()[size_bin(n)]);
     t.depth = 0;
     return p;
   } else {
@@ -494,10 +516,12 @@ inline void* hot_alloc_done(ThreadState& t, void* p, size_t n, bool plain) {
       u = usable::glibc_usable_size(p);
       if (__builtin_expect(u > size_t(kMaxLaneChange), 0)) return alloc_heap_rare(t, p, n, plain);
     }
+    if (__builtin_expect((!shadow::remember_inline(p, n, false)) | (t.sample_left < 0), 0))
+      return alloc_heap_rare(t, p, n, plain);  // also a block to sample: remembered there through remember_block
+    if (__builtin_expect(n <= usable::kMemoMax, 1)) bump(t.by_class[c]);  // its bin only
+    else bump(t.c.histogram()[size_bin(n)]);
+    saturating::bump(t.c.usable_total_bytes, u);
   }
-  if (__builtin_expect((!shadow::remember_inline(p, n, false)) | (t.sample_left < 0), 0))
-    return alloc_heap_rare(t, p, n, plain);  // also a block to sample: remembered there through remember_block
-  saturating::bump(t.c.usable_total_bytes, u);
   // n is at most shadow::kInlineMax here, and u at most kMaxLaneChange: within a lane.
   if (__builtin_expect(lanes_add(t.local, t.local_max, int32_t(n), int32_t(u), 1, shared.grow_limit), 0))
     return alloc_publish(t, p);

@@ -19,10 +19,36 @@ struct Orphans {
 };
 constinit Orphans orphans{};  // under threads::lock()
 
+// Adds the hot path's counts by class (ThreadState::by_class) to `c`: each
+// class's bin, and in memo mode its usable size per block (the memo's at_free,
+// which is what the hot path took it for). Another thread may be adding to them.
+void fold_classes(const ThreadState& t, Counters& c) {
+  const bool memo = shared.mode == kHeapMemo;
+  for (size_t i = 0; i < usable::kMemoEntries; ++i) {
+    uint64_t blocks = __atomic_load_n(&t.by_class[i], __ATOMIC_RELAXED);
+    if (blocks == 0) continue;
+    uint64_t& bin = c.histogram()[size_bin(i * 8)];  // 8i: the class's largest size
+    bin = saturating::add(bin, blocks);
+    if (!memo) continue;
+    uint64_t bytes;
+    if (__builtin_mul_overflow(blocks, uint64_t(__atomic_load_n(&usable::memo[i].at_free, __ATOMIC_ACQUIRE)), &bytes))
+      bytes = UINT64_MAX;
+    c.usable_total_bytes = saturating::add(c.usable_total_bytes, bytes);
+  }
+}
+
+void clear_classes(ThreadState& t) {
+  for (uint64_t& blocks : t.by_class) __atomic_store_n(&blocks, uint64_t(0), __ATOMIC_RELAXED);
+}
+
 }  // namespace
 
 void merge_counters(ThreadState& t) {
   publish(t);
+  // Under threads::lock(), which collect() holds too: it never sees a class
+  // both in t.c and in by_class.
+  fold_classes(t, t.c);
+  clear_classes(t);
 #define MEMPROF_COUNTER(name) saturating::add_atomic(&exited.name, t.c.name);
 #include "recording/each_counter.inc"
 #undef MEMPROF_COUNTER
@@ -60,6 +86,7 @@ void reset_for_child(ThreadState& survivor) {
   // every inherited block in the load integral.
   exited = Counters{};
   survivor.c = Counters{};
+  clear_classes(survivor);
   orphans = Orphans{};
   survivor.load_byte_ns = 0;
   survivor.published_req = shared.heap_req.load(std::memory_order_relaxed);
@@ -95,6 +122,7 @@ Totals collect(uint64_t now) {
 #define MEMPROF_COUNTER(name) out.c.name = saturating::add(out.c.name, __atomic_load_n(&t->c.name, __ATOMIC_RELAXED));
 #include "recording/each_counter.inc"
 #undef MEMPROF_COUNTER
+    fold_classes(*t, out.c);
     out.req_end += t->local.req;
     out.use_end += t->local.use;
     out.blocks_end += t->local.blocks;
