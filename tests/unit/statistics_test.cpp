@@ -214,6 +214,20 @@ TEST(Welch, TheStatisticDegreesOfFreedomAndPAreStudentsAtTheSatterthwaiteDof) {
   EXPECT_NEAR(welch_detectable(x, y, 0.05), (3.07282892971316357 + 0.96887959264182641) * 2.0 / 3.0, 1e-9);
 }
 
+// A variance the samples do not show (the scatter between sweeps) adds to the
+// standard error and joins the Satterthwaite sum. The same x and y with 5/9
+// more at 4 degrees of freedom: error 1, t = -5/3, dof 1 / ((1/3)^2/2 +
+// (1/9)^2/2 + (5/9)^2/4) = 7.2, two-sided p 0.13833 (mpmath).
+TEST(Welch, AnExtraVarianceWidensTheErrorAndJoinsTheDegreesOfFreedom) {
+  const std::vector<double> x = {1, 2, 3}, y = {0, 1, 0};
+  const WelchTest w = welch(x, y, ExtraVariance{5.0 / 9.0, 4.0});
+  EXPECT_NEAR(w.t, -5.0 / 3.0, 1e-12);
+  EXPECT_NEAR(w.dof, 7.2, 1e-12);
+  EXPECT_NEAR(w.p, 0.138327621958807, 1e-9);
+  EXPECT_GT(welch_detectable(x, y, 0.05, 0.8, ExtraVariance{5.0 / 9.0, 4.0}), welch_detectable(x, y, 0.05));
+  EXPECT_TRUE(std::isnan(welch(x, y, ExtraVariance{-1.0, 4.0}).p)) << "a negative variance is no estimate";
+}
+
 TEST(MannWhitney, ExactForSmallSamplesWithoutTies) {
   // 3 vs 3 fully separated: U = 0, one arrangement of C(6, 3) = 20 on each
   // tail -> p = 2/20.

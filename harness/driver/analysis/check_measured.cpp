@@ -106,6 +106,58 @@ std::vector<double> logs_of(const std::vector<double>& v, double shift) {
   return out;
 }
 
+// A cell's repetitions run together in the sweep (its allocators interleaved,
+// round by round), so they share the moment's load: between two sweeps a
+// cell's own times move by more than their spread within a sweep shows (on
+// this VM about 3% idle, 10-20% busy, measured as the scatter of the cells'
+// drift-free changes in A/A pairs). A test of the reference's times on their
+// repetitions alone reads that as a change (the CI A/A failed twice on it).
+// So the scatter between sweeps is estimated from the cells themselves, where
+// the drift is (at least kDriftMinCells cells of the group): the robust
+// variance of each cell's change (mean of logs, drift taken out) around their
+// median, less the typical variance its repetitions explain; a real change
+// in a few cells does not move a median. Each reference time is then tested
+// with that added to its standard error, at the Welch–Satterthwaite degrees of
+// freedom with (cells - 1) for the estimate. Times compared rep by rep are
+// neighbours and need none (their A/A z-scores follow t).
+namespace {
+std::map<std::string, stats::ExtraVariance> between_sweeps(const std::vector<CheckRow>& rows,
+                                                           const std::vector<Measured>& measured,
+                                                           const std::map<std::string, double>& shift,
+                                                           std::vector<std::string>& notes) {
+  std::map<std::string, std::vector<double>> changes, own_variances;
+  for (const Measured& m : measured) {
+    const CheckRow& r = rows[m.row];
+    if (!is_time(r.metric) || !shift.contains(drift_group(r.metric))) continue;
+    const std::vector<double> lb = logs_of(m.vb, 0), lc = logs_of(m.vc, 0);
+    if (std::any_of(lb.begin(), lb.end(), [](double x) { return std::isnan(x); }) ||
+        std::any_of(lc.begin(), lc.end(), [](double x) { return std::isnan(x); }) || lb.size() < 2 || lc.size() < 2)
+      continue;
+    const stats::Summary sb = stats::summarize(lb), sc = stats::summarize(lc);
+    changes[drift_group(r.metric)].push_back(sc.mean - sb.mean);
+    own_variances[drift_group(r.metric)].push_back(sb.stddev * sb.stddev / static_cast<double>(sb.n) +
+                                                    sc.stddev * sc.stddev / static_cast<double>(sc.n));
+  }
+  std::map<std::string, stats::ExtraVariance> out;
+  for (auto& [group, change] : changes) {
+    if (change.size() < kDriftMinCells) continue;
+    const double center = stats::median(change);
+    std::vector<double> deviation;
+    for (double c : change) deviation.push_back(std::fabs(c - center));
+    const double robust_sd = 1.4826 * stats::median(deviation);  // the MAD of a normal sample, as its sd
+    const double variance = std::max(0.0, robust_sd * robust_sd - stats::median(own_variances[group]));
+    out[group] = {variance, static_cast<double>(change.size() - 1)};
+    char text[260];
+    std::snprintf(text, sizeof text,
+                  "between sweeps: a cell's %s moves by %.1f%% (sd) across %zu cells beyond what its "
+                  "repetitions show; each reference time is tested with that added to its standard error",
+                  group.c_str(), (std::exp(std::sqrt(variance)) - 1) * 100, change.size());
+    notes.push_back(text);
+  }
+  return out;
+}
+}  // namespace
+
 // Times: Welch's t on log values — for an allocator other than the
 // reference, its time over the reference's in the same repetition (neighbours
 // in the interleaved sweep, so drift and load cancel); for the reference, its
@@ -135,9 +187,11 @@ void decide(std::vector<CheckRow>& rows, const std::vector<Measured>& measured, 
                   group.c_str(), (std::exp(shift[group]) - 1) * 100, ratios.size(), group.c_str());
     notes.push_back(text);
   }
+  const std::map<std::string, stats::ExtraVariance> between = between_sweeps(rows, measured, shift, notes);
   std::vector<double> p;
   // Times: the two samples their test compares (log values), for the change it could detect.
   std::vector<std::pair<std::vector<double>, std::vector<double>>> tested(measured.size());
+  std::vector<stats::ExtraVariance> extra(measured.size());  // the reference's: the scatter between sweeps
   for (const Measured& m : measured) {
     CheckRow& r = rows[m.row];
     if (m.paired_b.size() >= 2 && m.paired_c.size() >= 2) {
@@ -159,7 +213,9 @@ void decide(std::vector<CheckRow>& rows, const std::vector<Measured>& measured, 
     if (positive(m.vb) && positive(m.vc) && m.vb.size() >= 2 && m.vc.size() >= 2) {
       const double d = s == shift.end() ? 0.0 : s->second;
       tested[p.size()] = {logs_of(m.vb, 0), logs_of(m.vc, d)};
-      r.p = stats::welch(tested[p.size()].first, tested[p.size()].second).p;
+      if (auto b = is_time(r.metric) ? between.find(drift_group(r.metric)) : between.end(); b != between.end())
+        extra[p.size()] = b->second;
+      r.p = stats::welch(tested[p.size()].first, tested[p.size()].second, extra[p.size()]).p;
       if (d != 0) {
         // The current value shown is the one compared: with the drift taken out.
         r.cur = r.cur * std::exp(-d);
@@ -216,7 +272,7 @@ void decide(std::vector<CheckRow>& rows, const std::vector<Measured>& measured, 
   for (std::size_t i = 0; i < measured.size(); ++i) {
     CheckRow& r = rows[measured[i].row];
     if (!is_time(r.metric)) continue;
-    const double d = stats::welch_detectable(tested[i].first, tested[i].second, level);
+    const double d = stats::welch_detectable(tested[i].first, tested[i].second, level, 0.8, extra[i]);
     r.detectable = std::isnan(d) ? std::numeric_limits<double>::infinity() : std::exp(d) - 1;
   }
   for (std::size_t i = 0; i < measured.size(); ++i) {

@@ -309,22 +309,25 @@ struct WelchParts {
   bool ok;
 };
 
-WelchParts welch_parts(std::span<const double> x, std::span<const double> y) {
+WelchParts welch_parts(std::span<const double> x, std::span<const double> y, ExtraVariance extra) {
   WelchParts w{summarize(x), summarize(y), kNaN, kNaN, false};
-  if (w.a.n < 2 || w.b.n < 2) return w;
+  if (w.a.n < 2 || w.b.n < 2 || !(extra.variance >= 0.0) || !(extra.dof > 0.0)) return w;
   const double va = w.a.stddev * w.a.stddev / static_cast<double>(w.a.n);
   const double vb = w.b.stddev * w.b.stddev / static_cast<double>(w.b.n);
-  w.se2 = va + vb;
+  w.se2 = va + vb + extra.variance;
+  // Welch–Satterthwaite over the three parts (an infinite dof adds no term).
+  const double extra_term = std::isinf(extra.dof) ? 0.0 : extra.variance * extra.variance / extra.dof;
   if (w.se2 > 0.0)
-    w.dof = w.se2 * w.se2 / (va * va / static_cast<double>(w.a.n - 1) + vb * vb / static_cast<double>(w.b.n - 1));
+    w.dof = w.se2 * w.se2 /
+            (va * va / static_cast<double>(w.a.n - 1) + vb * vb / static_cast<double>(w.b.n - 1) + extra_term);
   w.ok = true;
   return w;
 }
 
 }  // namespace
 
-WelchTest welch(std::span<const double> x, std::span<const double> y) {
-  const WelchParts w = welch_parts(x, y);
+WelchTest welch(std::span<const double> x, std::span<const double> y, ExtraVariance extra) {
+  const WelchParts w = welch_parts(x, y, extra);
   if (!w.ok) return {kNaN, kNaN, kNaN};
   const Summary &a = w.a, &b = w.b;
   if (!(w.se2 > 0.0)) return {a.mean == b.mean ? 0.0 : std::copysign(INFINITY, b.mean - a.mean), kNaN, a.mean == b.mean ? 1.0 : 0.0};
@@ -333,8 +336,9 @@ WelchTest welch(std::span<const double> x, std::span<const double> y) {
   return {t, w.dof, std::min(1.0, p)};
 }
 
-double welch_detectable(std::span<const double> x, std::span<const double> y, double alpha, double power) {
-  const WelchParts w = welch_parts(x, y);
+double welch_detectable(std::span<const double> x, std::span<const double> y, double alpha, double power,
+                        ExtraVariance extra) {
+  const WelchParts w = welch_parts(x, y, extra);
   if (!w.ok) return kNaN;
   if (!(w.se2 > 0.0)) return 0.0;
   const boost::math::students_t t(w.dof);

@@ -103,10 +103,22 @@ struct WelchTest {
   double p;    // two-sided p-value; NaN when a sample has fewer than 2 values
 };
 
+// A variance of the difference of means that the two samples' own spread
+// does not show, estimated elsewhere with `dof` degrees of freedom: e.g. the
+// scatter between two sweeps of a cell whose repetitions ran together, so
+// that they share the moment's load (bench check estimates it from the other
+// cells). Added to the standard error; the degrees of freedom combine by
+// Welch–Satterthwaite. The default adds nothing.
+struct ExtraVariance {
+  double variance = 0.0;
+  double dof = INFINITY;
+};
+
 // Welch's two-sample t-test of y against x (unequal variances; NaN values
-// ignored). Two samples with no spread at all: p 1 when their means agree, 0
-// when they differ.
-WelchTest welch(std::span<const double> x, std::span<const double> y);
+// ignored), with `extra` added to the variance of the difference. Two samples
+// with no spread at all and no extra: p 1 when their means agree, 0 when they
+// differ.
+WelchTest welch(std::span<const double> x, std::span<const double> y, ExtraVariance extra = {});
 
 // The smallest true difference of means (y's over x's, in their units: for
 // logs, a log ratio) that Welch's test of samples with x's and y's sizes and
@@ -114,7 +126,9 @@ WelchTest welch(std::span<const double> x, std::span<const double> y);
 // (t(1 - alpha/2) + t(power)) × the standard error, at the Welch–Satterthwaite
 // degrees of freedom. 0 when neither sample has any spread; NaN when either
 // has fewer than 2 values.
-double welch_detectable(std::span<const double> x, std::span<const double> y, double alpha, double power = 0.8);
+// `extra` as for welch().
+double welch_detectable(std::span<const double> x, std::span<const double> y, double alpha, double power = 0.8,
+                        ExtraVariance extra = {});
 
 // Benjamini–Hochberg adjusted p-values (q-values), in the input's order: a
 // hypothesis whose q is below alpha is rejected with the false discovery rate
