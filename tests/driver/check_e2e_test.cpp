@@ -411,7 +411,7 @@ TEST_F(CheckEndToEnd, UnusableInputExitsTwoWithAMessage) {
       {{"--current=" + good.string(), "--threshold=elapsed_ns=fast"}, "is not metric=percent"},
       {{"--current=" + good.string(), "--thresholds=" + bad_json.string()}, "is not valid JSON"},
       {{"--current=" + good.string(), "--thresholds=" + (dir_ / "none.json").string()}, "cannot read the thresholds file"},
-      {{}, "--current is required"},
+      {{}, "was given one (" + good.string() + ", taken as the baseline)"},
   };
   for (const Case& c : cases) {
     std::vector<std::string> args = {"check", "--baseline=" + good.string()};
@@ -423,6 +423,15 @@ TEST_F(CheckEndToEnd, UnusableInputExitsTwoWithAMessage) {
     EXPECT_NE(r.err.find(" — "), std::string::npos) << "says how to fix: " << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
   }
+  // One folder, positional, names the missing one and how to give it; none says so too.
+  Result one = bench({"check", good.string()});
+  EXPECT_EQ(one.exit_code, 2) << one.err;
+  EXPECT_NE(one.err.find("— name the runs to judge after it: bench check " + good.string() + " CURRENT"), std::string::npos)
+      << one.err;
+  Result none = bench({"check"});
+  EXPECT_EQ(none.exit_code, 2) << none.err;
+  EXPECT_NE(none.err.find("was given none — name the known-good runs and the runs to judge: bench check BASELINE CURRENT"),
+            std::string::npos) << none.err;
 }
 
 }  // namespace

@@ -435,7 +435,7 @@ TEST_F(Hardening, AResumedSweepKeepsItsNoPlot) {
   Result resumed = testing::run_command({BENCH_BINARY, "--resume", folder.string()}, options);
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
   EXPECT_NE(resumed.err.find("1 of 2 runs left"), std::string::npos) << resumed.err;
-  EXPECT_EQ(resumed.out.find("drawing the figures"), std::string::npos) << resumed.out;
+  EXPECT_EQ(resumed.out.find("\nfigures: "), std::string::npos) << resumed.out;
   EXPECT_FALSE(fs::exists(folder / "report.md"));
 }
 

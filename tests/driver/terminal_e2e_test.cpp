@@ -48,9 +48,26 @@ TEST(Terminal, TheMissionCommandFits120ColumnsAndEndsWithTheBottomLine) {
     SKIP_UNLESS_INSTALLED(fs::exists(lib), lib);
   testing::ScratchDir dir{"terminal-e2e"};
   const fs::path out = dir / "mission";
+  // With the figures, as the mission command draws them (install-deps installs gnuplot).
+  SKIP_UNLESS_INSTALLED(fs::exists("/usr/bin/gnuplot"), "gnuplot");
   const testing::CommandResult r = bench({"--alloc=tcmalloc,jemalloc", "--workload=vacation", "--size=tiny", "--reps=3",
-                                          "--threads=1,2", "--no-plot", "--out=" + out.string()});
+                                          "--threads=1,2", "--out=" + out.string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  // The last screen of a 120x50 terminal (stdout; progress on stderr is
+  // overwritten in place) holds the bottom line's table and every sentence;
+  // the figures are one line, each figure's own in logs/plot.log.
+  {
+    std::vector<std::string> lines;
+    std::istringstream text(r.out);
+    for (std::string line; std::getline(text, line);) lines.push_back(line);
+    std::string last_screen;
+    for (std::size_t i = lines.size() > 50 ? lines.size() - 50 : 0; i < lines.size(); ++i) last_screen += lines[i] + "\n";
+    EXPECT_NE(last_screen.find("bottom line: time / peak RSS over tcmalloc"), std::string::npos) << last_screen;
+    EXPECT_NE(last_screen.find("\nvacation-low, 2 threads: "), std::string::npos) << last_screen;
+    EXPECT_NE(last_screen.find("\nfigures: " + (out / "report.html").string()), std::string::npos) << last_screen;
+    EXPECT_EQ(r.out.find("drew "), std::string::npos) << "each figure's line goes to logs/plot.log:\n" << r.out;
+    EXPECT_NE(testing::slurp(out / "logs" / "plot.log").find("drew    figures/time-t1.png"), std::string::npos);
+  }
   for (const std::string& line : lines_wider_than(r.out + r.err, 120)) ADD_FAILURE() << characters(line) << ": " << line;
   // The bottom line: a row per workload and thread count, a column per allocator but the reference.
   const auto bottom = r.out.find("bottom line: time / peak RSS over tcmalloc\n  workload       threads");

@@ -114,6 +114,31 @@ TEST_F(TraceEndToEnd, TheTraceGivesMemprofsFiguresAndItsReplayCountsAsTheRecordi
   expect_replay_counts(trace);
 }
 
+// What a recording leaves beside the trace (the trace, memprof's record) is
+// ignored by git: a trace recorded in the checkout made later sweeps say
+// "with uncommitted changes" (issue 58).
+TEST_F(TraceEndToEnd, EveryFileARecordingLeavesIsIgnoredByGit) {
+  SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
+  const fs::path trace = dir_ / "left.astrace";
+  Result r = bench({"trace", "record", "--trace", trace.string(), "--", TRACE_SUBJECT});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  // The checkout's .gitignore in a repository of its own (the tests also run
+  // in copies of the tree that are not one), each file asked as if in its root.
+  const fs::path repository = dir_ / "repository";
+  fs::create_directories(repository);
+  ASSERT_EQ(testing::run_command({"/usr/bin/git", "init", "-q", repository.string()}).exit_code, 0);
+  fs::copy_file(fs::path(SOURCE_DIR) / ".gitignore", repository / ".gitignore");
+  std::size_t left = 0;
+  for (const auto& entry : fs::directory_iterator(dir_)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("left.astrace", 0) != 0) continue;
+    ++left;
+    Result ignored = testing::run_command({"/usr/bin/git", "-C", repository.string(), "check-ignore", "-q", "--no-index", name});
+    EXPECT_EQ(ignored.exit_code, 0) << name << " would show as an uncommitted change: " << ignored.err;
+  }
+  EXPECT_GE(left, 2u) << "the trace and memprof's record";
+}
+
 TEST_F(TraceEndToEnd, APythonProgramUnderGlibcReplaysUnderEveryAllocator) {
   SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
   SKIP_UNLESS_INSTALLED(fs::exists("/usr/bin/python3"), "/usr/bin/python3");

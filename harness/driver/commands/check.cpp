@@ -25,6 +25,18 @@ namespace allocstamp {
 namespace fs = std::filesystem;
 
 int command_check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
+  // Two folders or none said which is missing (CLI11's "--current is required"
+  // named a flag the user may never have heard of).
+  if (options.baseline.empty() && options.current.empty())
+    throw UsageError("bench check compares two results folders and was given none",
+                     "name the known-good runs and the runs to judge: bench check BASELINE CURRENT");
+  if (options.baseline.empty())
+    throw UsageError("bench check was given the runs to judge (" + options.current + ") but no baseline",
+                     "name the known-good runs too: bench check BASELINE " + options.current);
+  if (options.current.empty())
+    throw UsageError("bench check compares two results folders and was given one (" + options.baseline +
+                         ", taken as the baseline)",
+                     "name the runs to judge after it: bench check " + options.baseline + " CURRENT");
   CheckConfig config;
   for (const std::string& t : options.thresholds) add_threshold(t, config.thresholds);
   if (!options.thresholds_file.empty()) add_thresholds_file(options.thresholds_file, config.thresholds);
@@ -169,8 +181,8 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
       "check", "Compare two results folders cell by cell: the regression gate (exit 0 pass, 1 regressed, 2 bad input)");
   check->footer(kCheckFooter);
   // Either as flags or in that order as the first two words: bench check BASE CURRENT.
-  check->add_option("baseline,--baseline", options.baseline, "The known-good results: a folder or its runs.csv")->required();
-  check->add_option("current,--current", options.current, "The results to judge: a folder or its runs.csv")->required();
+  check->add_option("baseline,--baseline", options.baseline, "The known-good results: a folder or its runs.csv (the first word)");
+  check->add_option("current,--current", options.current, "The results to judge: a folder or its runs.csv (the second word)");
   check->add_option("--threshold", options.thresholds,
                     "metric=percent, or a group (time, memory, deterministic, simulated, kernel)=percent; repeat or "
                     "comma-separate")

@@ -53,6 +53,14 @@ int command_plot(const std::string& dir, const Paths& paths, std::ostream& out, 
 // drawn, 1 when gnuplot failed on one. UsageError for a missing or malformed
 // folder, RunError when gnuplot is not installed, both before anything is written.
 int plot_folder(const std::filesystem::path& dir, const Paths& paths, std::ostream& out, bool per_comparison = false);
+// What drawing a folder's figures and report gave: the figures drawn, those
+// that did not apply, whether gnuplot failed on one. Each figure's line goes
+// to `log`; errors as plot_folder's.
+struct DrawnFolder {
+  std::size_t figures = 0, not_drawn = 0;
+  bool failed = false;
+};
+DrawnFolder draw_folder(const std::filesystem::path& dir, const Paths& paths, std::ostream& log, bool per_comparison);
 // `bench check --baseline A --current B`.
 int command_check(const CheckOptions& options, std::ostream& out, std::ostream& err);
 // `bench summarize DIR`: summary.csv again, and the ranking.

@@ -12,19 +12,22 @@
 
 namespace allocstamp {
 
-int plot_folder(const std::filesystem::path& dir, const Paths& paths, std::ostream& out, bool per_comparison) {
+DrawnFolder draw_folder(const std::filesystem::path& dir, const Paths& paths, std::ostream& log, bool per_comparison) {
   const ResultsView view = load_results(dir);
   const std::vector<CellSummary> cells = summarize_cells(view, per_comparison);
-  const DrawnFigures drawn = draw_figures(view, cells, paths, out);
-  const FigurePlan& done = drawn.plan;
-  write_report(view, cells, done);
+  const DrawnFigures drawn = draw_figures(view, cells, paths, log);
+  write_report(view, cells, drawn.plan);
+  return {drawn.plan.figures.size(), drawn.plan.skipped.size(), drawn.failed};
+}
+
+int plot_folder(const std::filesystem::path& dir, const Paths& paths, std::ostream& out, bool per_comparison) {
+  const DrawnFolder done = draw_folder(dir, paths, out, per_comparison);
   out << "\nreport: "
       << wrap_words((dir / "report.md").string() + " and " + (dir / "report.html").string() + " (" +
-                        std::to_string(done.figures.size()) + " figure(s), " + std::to_string(done.skipped.size()) +
-                        " not drawn)",
+                        std::to_string(done.figures) + " figure(s), " + std::to_string(done.not_drawn) + " not drawn)",
                     kTerminalWidth - 8, 8)
       << "\n";
-  return drawn.failed ? 1 : 0;
+  return done.failed ? 1 : 0;
 }
 
 int command_plot(const std::string& dir, const Paths& paths, std::ostream& out, bool per_comparison) {

@@ -14,6 +14,7 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "cli/presets.h"
@@ -27,6 +28,7 @@
 #include "meta_names.h"
 #include "model/errors.h"
 #include "model/format.h"
+#include "model/output_file.h"
 #include "model/shell_words.h"
 #include "output/ranking.h"
 #include "plan/plan.h"
@@ -73,6 +75,34 @@ void choose_run_preset(Options& options, const Paths& paths, std::ostream& out) 
   for (const Preset& p : load_presets(presets_file))
     if (p.name == name) options.plot_after = p.plot && !options.no_plot && !meta.no_plot();
 }
+
+namespace {
+
+// The folder's figures and report (bench plot's), what was drawn or why not
+// into logs/plot.log; the one line the terminal gets, and whether a figure
+// failed. gnuplot missing or a folder it cannot read fails the figures, never
+// the sweep's ranking after them.
+std::pair<bool, std::string> draw_into_log(const std::filesystem::path& dir, const Paths& paths, bool per_comparison) {
+  const std::filesystem::path log = dir / "logs" / "plot.log";
+  std::ostringstream drawing;
+  drawing << "bench plot " << dir.string() << "\n";
+  std::string line;
+  bool failed = false;
+  try {
+    const DrawnFolder done = draw_folder(dir, paths, drawing, per_comparison);
+    failed = done.failed;
+    line = "figures: " + (dir / "report.html").string() + " (" + std::to_string(done.figures) + " drawn, " +
+           std::to_string(done.not_drawn) + " not drawn" + (done.failed ? ", some failed" : "") + ": logs/plot.log)";
+  } catch (const std::runtime_error& e) {  // UsageError, RunError: said, not thrown past the ranking
+    drawing << "error: " << e.what() << "\n";
+    failed = true;
+    line = "figures: not drawn: " + std::string(e.what());
+  }
+  replace_file(log, drawing.str());
+  return {failed, wrap_words(line, kTerminalWidth - 9, 9)};
+}
+
+}  // namespace
 
 int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostream& out, fs::path* results_dir) {
   const auto sweep_start = std::chrono::steady_clock::now();
@@ -378,8 +408,13 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   const std::size_t sampled_runs = write_callsites(dir);
   write_summary(dir);
   if (sampled_runs) out << "call sites of " << sampled_runs << " profiled run(s): " << (dir / "callsites.csv").string() << "\n";
+  // The figures and the report before the ranking, each figure's line into
+  // logs/plot.log: the run ends with its bottom line, not with the figures.
+  const auto [figures_failed, figures_line] =
+      options.plot_after && !stopped ? draw_into_log(dir, paths, options.per_comparison) : std::pair{false, std::string()};
   print_ranking(dir, out, options.wide, printed, options.per_comparison);
-  out << "\nresults: "
+  if (!figures_line.empty()) out << "\n" << figures_line << "\n";
+  out << (figures_line.empty() ? "\n" : "") << "results: "
       << wrap_words(dir.string() + "  (runs.csv, summary.csv, meta.json, series.csv, scopes.csv, logs/)",
                     kTerminalWidth - 9, 9)
       << "\n";
@@ -387,18 +422,13 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     std::cerr << "interrupted: " << finished << " run(s) recorded; finish with: bench --resume " << dir.string() << "\n";
     return 130;
   }
-  return all_ok ? 0 : 1;
+  return all_ok && !figures_failed ? 0 : 1;
 }
 
 int command_run(Options options, const Paths& paths, std::ostream& out) {
   choose_run_preset(options, paths, out);
   ProcessExecutor executor;
-  std::filesystem::path results;
-  int status = run_sweep(options, paths, executor, out, &results);
-  if (!options.plot_after || results.empty() || status > 1) return status;
-  out << "\ndrawing the figures and the report (bench plot " << results.string() << ")\n";
-  int drawn = plot_folder(results, paths, out, options.per_comparison);
-  return status != 0 ? status : drawn;
+  return run_sweep(options, paths, executor, out);
 }
 
 }  // namespace allocstamp

@@ -23,9 +23,11 @@ std::string marked(const stats::Ratio& r, const std::string& standing) {
   return number_text("%.2f", r.value) + (separated(standing) ? "*" : "");
 }
 
-// The rows: (group, threads) in the cells' order, each with its cells.
+// The rows: (group, threads), groups in the folder's order (the plan's, as
+// the tables and findings go), each with its cells.
 using RowKey = std::pair<std::string, int>;
-std::vector<std::pair<RowKey, std::vector<const CellSummary*>>> rows_of(const std::vector<CellSummary>& cells) {
+std::vector<std::pair<RowKey, std::vector<const CellSummary*>>> rows_of(const ResultsView& view,
+                                                                         const std::vector<CellSummary>& cells) {
   std::vector<std::pair<RowKey, std::vector<const CellSummary*>>> rows;
   for (const CellSummary& c : cells) {
     const RowKey key{c.group, c.threads};
@@ -33,7 +35,11 @@ std::vector<std::pair<RowKey, std::vector<const CellSummary*>>> rows_of(const st
     if (it == rows.end()) rows.push_back({key, {}}), it = rows.end() - 1;
     it->second.push_back(&c);
   }
-  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  const std::vector<std::string>& groups = view.cells.groups;
+  auto place = [&](const RowKey& k) {
+    return std::pair{std::find(groups.begin(), groups.end(), k.first) - groups.begin(), k.second};
+  };
+  std::stable_sort(rows.begin(), rows.end(), [&](const auto& a, const auto& b) { return place(a.first) < place(b.first); });
   return rows;
 }
 
@@ -62,7 +68,7 @@ Block bottom_line_table(const ResultsView& view, const std::vector<CellSummary>&
   std::vector<std::string> header = {"workload", "threads"};
   header.insert(header.end(), allocators.begin(), allocators.end());
   table.rows.push_back(header);
-  for (const auto& [key, row_cells] : rows_of(cells)) {
+  for (const auto& [key, row_cells] : rows_of(view, cells)) {
     std::vector<std::string> row = {key.first, std::to_string(key.second)};
     for (const std::string& a : allocators) {
       auto it = std::find_if(row_cells.begin(), row_cells.end(), [&](const CellSummary* c) { return c->allocator == a; });
@@ -78,7 +84,7 @@ Block bottom_line_table(const ResultsView& view, const std::vector<CellSummary>&
 std::vector<std::string> bottom_line_answers(const ResultsView& view, const std::vector<CellSummary>& cells) {
   const std::string& ref = view.cells.reference;
   std::vector<std::string> out;
-  for (const auto& [key, row_cells] : rows_of(cells)) {
+  for (const auto& [key, row_cells] : rows_of(view, cells)) {
     const CellSummary *fastest = nullptr, *leanest = nullptr, *least_slower = nullptr, *least_heavier = nullptr;
     int slower = 0, heavier = 0, others = 0, too_short = 0;
     auto lower = [](const CellSummary* best, const CellSummary* c, const stats::Ratio CellSummary::*ratio) {
@@ -127,8 +133,9 @@ std::string bottom_line_legend(const ResultsView& view) {
   const std::string& ref = view.cells.reference;
   return "Each cell: the allocator's time / peak RSS over " + ref +
          "'s (below 1: faster / leaner), the quotients of the geometric means of the timed runs; * where the "
-         "interval leaves 1 out (a standing: its family's level, the legend above); short where a measured phase lasted under " +
-         number_text("%g", kShortestTimedPhaseNs / 1e6) + " ms, too short to time. The tables above give the intervals.";
+         "interval leaves 1 out (a standing, at its family's level: the summary tables' legend says which); short where a "
+         "measured phase lasted under " +
+         number_text("%g", kShortestTimedPhaseNs / 1e6) + " ms, too short to time. The summary tables give the intervals.";
 }
 
 }  // namespace allocstamp

@@ -102,6 +102,26 @@ void group_tables(const ResultsView& view, const std::vector<CellSummary>& cells
   }
 }
 
+// The terminal's legend in two lines: what a ratio and its marks mean, at
+// which level the intervals are (the family's, corrected), the abbreviations;
+// the rest is in report.md and under --wide.
+std::string short_legend(const ResultsView& view, const std::vector<CellSummary>& cells) {
+  std::string level;
+  if (!cells.empty()) {
+    const stats::FamilyCorrection& time = cells.front().time_family;
+    const stats::FamilyCorrection& memory = cells.front().memory_family;
+    if (time.per_comparison) level = " (95%, uncorrected)";
+    else if (time.m > 1 || memory.m > 1)
+      level = " (at " + (time.m ? "time " + level_text(time) : std::string()) + (time.m && memory.m ? ", " : "") +
+              (memory.m ? "memory " + level_text(memory) : std::string()) + ": corrected for the comparisons)";
+  }
+  return "Ratios over " + view.cells.reference + "'s (below 1: faster / leaner; timed runs, no memprof): * the interval" +
+         level + " leaves 1 out, ~ it holds 1; short: a phase under " +
+         number_text("%g", kShortestTimedPhaseNs / 1e6) +
+         " ms.\nRSS peak RSS, ref the reference, (p) timed under memprof, sim. simulated cycles, B/elem bytes per "
+         "element; the whole legend: report.md, or --wide.";
+}
+
 std::set<std::string> workloads_of(const std::vector<CellSummary>& cells) {
   std::set<std::string> names;
   for (const CellSummary& c : cells) names.insert(c.cell->id.workload);
@@ -143,18 +163,23 @@ void print_ranking(const std::filesystem::path& dir, std::ostream& out, bool wid
     out << "\n" << render_text(Document{heading(2, "bottom line: time / peak RSS over " + view.cells.reference), bottom},
                               wide ? 0 : kTerminalWidth);
   }
-  // The legends, wrapped for a terminal.
+  // The legends, wrapped for a terminal: under --wide the whole ones, else
+  // two lines (the whole ones are in the report), so the sentences follow the
+  // bottom line closely.
   auto wrapped = [&out](const std::string& text, bool blank_before = true) {
     if (blank_before) out << "\n";
-    out << wrap_words(text, 110) << "\n";
+    out << wrap_words(text, 118) << "\n";
   };
-  wrapped(summary_table_legend(view, cells) +
-          (wide ? "" : " In these 120 columns: RSS is the peak RSS, ~ a ratio whose interval holds 1 "
-                       "(indistinguishable), ref the reference, (p) a time from the profiled runs (no timed run), req. B/elem "
-                       "and RSS B/elem the bytes per element, sim. the simulated cycles; "
-                       "bench summarize --wide shows every column."));
-  if (any_variant) wrapped(variants_table_legend(cells));
-  wrapped(bottom_line_legend(view));
+  if (wide) {
+    wrapped(summary_table_legend(view, cells));
+    if (any_variant) wrapped(variants_table_legend(cells));
+    wrapped(bottom_line_legend(view));
+  } else {
+    const std::string legend = short_legend(view, cells);
+    const std::size_t cut = legend.find('\n');
+    wrapped(legend.substr(0, cut));
+    wrapped(legend.substr(cut + 1), false);
+  }
   const std::vector<std::string> answers = bottom_line_answers(view, cells);
   if (!answers.empty()) out << "\n";
   for (const std::string& answer : answers) wrapped(answer, false);
