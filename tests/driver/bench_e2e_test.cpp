@@ -377,7 +377,7 @@ TEST(BenchEndToEnd, NoWorkloadMeansTheDefaultPresetWhichFlagsNarrow) {
     workloads.erase(name);
     ++one_thread;
   }
-  EXPECT_EQ(one_thread, 6) << "lua, python, sqlite, ghostscript, z3, rocksdb";
+  EXPECT_EQ(one_thread, 8) << "lua, python, sqlite, ghostscript, z3, rocksdb, redis, redis-mixed";
   ASSERT_GE(workloads.size(), 10u) << all.out;
   EXPECT_NE(narrowed.out.find("\n" + std::to_string(workloads.size() * 4) + " runs; nothing was run"), std::string::npos)
       << workloads.size() << " workloads x glibc x 1 thread count x (1 timed + 3 profiled):\n" << narrowed.out;

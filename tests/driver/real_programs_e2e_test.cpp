@@ -5,6 +5,9 @@
 // program fields are checked; a one-thread program runs once per repetition;
 // a program's scratch folder is gone when its run is.
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -12,6 +15,7 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <sstream>
 
 #include "results/csv.h"
 #include "run_command.h"
@@ -22,9 +26,10 @@ namespace {
 namespace fs = std::filesystem;
 using testing::slurp;
 
-const char* const kPrograms[] = {"lua", "python", "sqlite", "ghostscript", "z3", "rocksdb"};
-const char* const kBinaries[] = {"/usr/bin/lua5.4", "/usr/bin/python3", "/usr/bin/sqlite3",
-                                 "/usr/bin/gs",      "/usr/bin/z3",      "/usr/bin/db_bench"};
+const char* const kPrograms[] = {"lua", "python", "sqlite", "ghostscript", "z3", "rocksdb", "redis", "redis-mixed"};
+const char* const kBinaries[] = {"/usr/bin/lua5.4", "/usr/bin/python3",     "/usr/bin/sqlite3",
+                                 "/usr/bin/gs",      "/usr/bin/z3",          "/usr/bin/db_bench",
+                                 "/usr/bin/redis-server", "/usr/bin/redis-benchmark"};
 
 testing::CommandResult bench(std::vector<std::string> args, std::vector<std::string> env = {}) {
   args.insert(args.begin(), BENCH_BINARY);
@@ -73,7 +78,7 @@ TEST(RealPrograms, EachRunsUnderTwoAllocatorsWithOneOutput) {
                  {"TMPDIR=" + tmp.path().string()});
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   auto rows = rows_of(dir / "out");
-  ASSERT_EQ(rows.size(), 6u * 2 * 2) << "6 programs x 2 allocators x (1 timed + 1 profiled)";
+  ASSERT_EQ(rows.size(), 8u * 2 * 2) << "8 programs x 2 allocators x (1 timed + 1 profiled)";
   std::map<std::string, std::set<std::string>> digests;
   for (auto& row : rows) {
     EXPECT_EQ(row["status"], "ok") << row["workload"] << " " << row["allocator"] << ": " << row["extra"];
@@ -89,7 +94,16 @@ TEST(RealPrograms, EachRunsUnderTwoAllocatorsWithOneOutput) {
     }
   }
   for (const char* p : kPrograms) EXPECT_EQ(digests[p].size(), 1u) << p << ": one output whatever the allocator";
-  EXPECT_TRUE(fs::is_empty(tmp.path())) << "rocksdb's scratch folder is removed with its run";
+  EXPECT_TRUE(fs::is_empty(tmp.path())) << "rocksdb's and redis's scratch folders are removed with their runs";
+  // redis-server links jemalloc: under glibc the C library is preloaded, so
+  // jemalloc serves almost nothing there (its own start-up: 32 KiB active),
+  // where under jemalloc it holds the server's heap (3 MiB at tiny).
+  std::map<std::string, long long> jemalloc_active;
+  for (auto& row : rows)
+    if (row["workload"] == "redis" && row["kind"] == "profiled")
+      jemalloc_active[row["allocator"]] = std::stoll("0" + extra(row, "je_active_bytes"));
+  EXPECT_LT(jemalloc_active["glibc"] * 10, jemalloc_active["jemalloc"])
+      << "glibc's row of redis is glibc's malloc, not the jemalloc redis links";
 
   // Again: the inputs are there (kept by content), nothing is made twice.
   auto again = bench({"--workload=lua,sqlite", "--size=tiny", "--alloc=glibc", "--threads=1", "--reps=1",
@@ -143,6 +157,115 @@ TEST(RealPrograms, AnOutputTheAllocatorChangesFailsItsRun) {
     for (const char* a : {"glibc", "jemalloc"}) EXPECT_EQ(by[w][a]["status"], "ok") << w << " " << a << by[w][a]["extra"];
 }
 
+// A server workload's ways to fail, each its run's status with why: a server
+// that ends before its client connects, a client that fails, a server that
+// does not stop on SIGTERM (killed with its group after 10 s). A server that
+// serves: ok, and the run's time is its client's (0.3 s), not the server's
+// life (its first second spent before it listens).
+TEST(RealPrograms, AServerAndItsClientAreJudgedByName) {
+  testing::ScratchDir dir("real-server");
+  const std::string listen =
+      "import signal, socket, sys, time\\n"
+      "time.sleep(1)\\n"
+      "s = socket.socket(); s.bind(('127.0.0.1', int(sys.argv[1]))); s.listen()\\n"
+      "signal.signal(signal.SIGTERM, SIGTERM)\\n"
+      "while True: signal.pause()";
+  auto server = [&](const std::string& name, const std::string& on_term, const std::string& client) {
+    std::string code = listen;
+    code.replace(code.find("SIGTERM)"), 8, on_term);
+    return R"({"name": ")" + name + R"(", "family": "t", "binary": "/usr/bin/python3", "contract": false,
+      "single_thread": true, "args": ["-c", ")" + code + R"(", "{port}"],
+      "client": {"binary": "/bin/sh", "args": ["-c", ")" + client + R"(", "sh", "{port}"]}})";
+  };
+  write(dir / "w.json", R"({"schema": 1, "workloads": [
+    {"name": "quits", "family": "t", "binary": "/bin/sh", "contract": false, "single_thread": true,
+     "args": ["-c", "exit 0", "sh", "{port}"], "client": {"binary": "/bin/sh", "args": ["-c", "exit 0", "sh", "{port}"]}},
+    )" + server("client-fails", "lambda *a: sys.exit(0))", "exit 3") + ",\n" +
+                            server("deaf", "signal.SIG_IGN)", "exit 0") + ",\n" +
+                            server("serves", "lambda *a: sys.exit(0))", "sleep 0.3") + "]}");
+  auto r = bench({"--workloads=" + (dir / "w.json").string(), "--workload=quits,client-fails,deaf,serves",
+                  "--alloc=glibc", "--reps=1", "--profile-reps=0", "--out=" + (dir / "out").string()});
+  EXPECT_EQ(r.exit_code, 1) << r.err << r.out;
+  std::map<std::string, std::map<std::string, std::string>> by;
+  for (auto& row : rows_of(dir / "out")) by[row["workload"]] = row;
+  const std::pair<const char*, const char*> failures[] = {
+      {"quits", "the server ended before its client could connect to 127.0.0.1:"},
+      {"client-fails", "the client sh ended with exit status 3"},
+      {"deaf", "the server did not stop within 10 s of SIGTERM once its client was done"}};
+  for (const auto& [workload, says] : failures) {
+    EXPECT_EQ(by[workload]["status"], "failed") << workload << ": " << by[workload]["extra"];
+    EXPECT_NE(by[workload]["extra"].find(says), std::string::npos) << workload << ": " << by[workload]["extra"];
+  }
+  ASSERT_EQ(by["serves"]["status"], "ok") << by["serves"]["extra"];
+  const double wall = std::stod(by["serves"]["wall_ns"]);
+  EXPECT_GT(wall, 0.25e9) << "the client's 0.3 s";
+  EXPECT_LT(wall, 0.9e9) << "the client's time, not the server's life (a second before it listens)";
+  EXPECT_NE(by["serves"]["args"].find(" ; /bin/sh -c 'sleep 0.3' sh '{port}'"), std::string::npos)
+      << "the client's command is part of the cell's arguments, its port left out: " << by["serves"]["args"];
+}
+
+// bench killed while a server and its client run (an ssh session dropped):
+// neither outlives it.
+TEST(RealPrograms, NoServerOutlivesAKilledBench) {
+  SKIP_UNLESS_INSTALLED(fs::exists("/usr/bin/redis-server"), "/usr/bin/redis-server");
+  SKIP_UNLESS_INSTALLED(fs::exists("/usr/bin/redis-benchmark"), "/usr/bin/redis-benchmark");
+  testing::ScratchDir dir("real-server-killed");
+  const std::string out = "--out=" + (dir / "out").string();
+  const pid_t bench_pid = fork();
+  if (bench_pid == 0) {
+    const int devnull = open("/dev/null", O_WRONLY);
+    dup2(devnull, 1);
+    dup2(devnull, 2);
+    execl(BENCH_BINARY, BENCH_BINARY, "--workload=redis", "--size=medium", "--alloc=glibc", "--reps=3",
+          "--profile-reps=0", "--no-plot", out.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  ASSERT_GT(bench_pid, 0);
+  // The server and its client, found among bench's children (field 4 of their stat).
+  auto children = [&] {
+    std::map<std::string, pid_t> found;
+    for (const auto& entry : fs::directory_iterator("/proc")) {
+      const std::string name = entry.path().filename().string();
+      if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+      std::ifstream in(entry.path() / "stat");
+      std::string stat;
+      std::getline(in, stat);
+      const auto open_paren = stat.find('('), close_paren = stat.rfind(')');
+      if (open_paren == std::string::npos || close_paren == std::string::npos) continue;
+      std::istringstream rest(stat.substr(close_paren + 1));
+      std::string state;
+      long parent = 0;
+      if (rest >> state >> parent && parent == bench_pid)
+        found[stat.substr(open_paren + 1, close_paren - open_paren - 1)] = pid_t(std::stol(name));
+    }
+    return found;
+  };
+  std::map<std::string, pid_t> running;
+  for (int i = 0; i < 600 && !(running.count("redis-server") && running.count("redis-benchmark")); ++i) {
+    usleep(50000);
+    running = children();
+  }
+  ASSERT_TRUE(running.count("redis-server") && running.count("redis-benchmark")) << "no server and client in 30 s";
+  kill(bench_pid, SIGKILL);
+  waitpid(bench_pid, nullptr, 0);
+  // Gone, or a zombie no one reaps yet (pid 1 of a container may not): not running.
+  auto running_still = [](pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string stat;
+    if (!std::getline(in, stat)) return false;
+    std::istringstream rest(stat.substr(stat.rfind(')') + 1));
+    std::string state;
+    rest >> state;
+    return state != "Z" && state != "X";
+  };
+  for (const char* name : {"redis-server", "redis-benchmark"}) {
+    bool alive = true;
+    for (int i = 0; i < 100 && (alive = running_still(running[name])); ++i) usleep(50000);
+    EXPECT_FALSE(alive) << name << " (pid " << running[name] << ") outlived bench";
+    if (alive) kill(running[name], SIGKILL);
+  }
+}
+
 // The program fields are checked when the registry is read: exit 2, the fix named.
 TEST(RealPrograms, BadProgramEntriesAreRefused) {
   testing::ScratchDir dir("real-refused");
@@ -155,6 +278,13 @@ TEST(RealPrograms, BadProgramEntriesAreRefused) {
       {R"("contract": false, "check_output": true, "output_ignore": ["(("])", "is not a regex"},
       {R"("contract": false, "output_keep": "x")", "says which output to compare but not to compare it"},
       {R"("contract": false, "sizes": {"huge": ["--n=1"]})", "use tiny, small, medium, large"},
+      {R"("contract": false, "args": ["{port}"], "client": {"binary": "/bin/true"})",
+       "has a client, but the client's arguments do not name {port}"},
+      {R"("contract": false, "client": {"binary": "/bin/true", "args": ["{port}"]})",
+       "has a client, but the server's arguments do not name {port}"},
+      {R"("contract": false, "args": ["{port}"], "client": {"binary": "true", "args": ["{port}"]})",
+       "is not an absolute path"},
+      {R"("contract": true, "client": {"binary": "/bin/true"})", "only a program without the contract"},
   };
   for (const auto& [fields, says] : cases) {
     write(dir / "w.json", R"({"schema": 1, "workloads": [{"name": "p", "binary": "/bin/true", )" + fields + "}]}");

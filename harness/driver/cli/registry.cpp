@@ -239,7 +239,8 @@ std::vector<std::string> string_list(const json& node, const fs::path& file, con
 // variables, arguments by size, generated input and output check.
 void read_program_fields(const json& e, const fs::path& file, Workload& w) {
   const std::string where = "workload '" + w.name + "'";
-  for (const char* key : {"package", "env", "sizes", "input", "check_output", "output_ignore", "output_keep", "measured", "single_thread"})
+  for (const char* key : {"package", "env", "sizes", "input", "check_output", "output_ignore", "output_keep", "measured",
+                          "single_thread", "client", "links_allocator"})
     if (e.contains(key) && w.contract)
       throw UsageError(file.string() + ": " + where + " has \"" + key + "\", which only a program without the contract "
                        "takes", std::string("add \"contract\": false, or drop \"") + key + "\"");
@@ -282,6 +283,36 @@ void read_program_fields(const json& e, const fs::path& file, Workload& w) {
     if (std::string problem = name_problem("x" + w.input_suffix); !problem.empty())
       throw UsageError(file.string() + ": " + where + "'s input suffix '" + w.input_suffix + "': " + problem,
                        "use letters, digits and . only, e.g. \".lua\"");
+  }
+  if (e.contains("links_allocator")) w.links_allocator = required(e, "links_allocator", file);
+  if (e.contains("client")) {
+    const json& client = e["client"];
+    if (!client.is_object() || !client.contains("binary"))
+      throw UsageError(file.string() + ": " + where + "'s \"client\" is not an object with a binary",
+                       "write {\"binary\": \"/usr/bin/redis-benchmark\", \"args\": [\"-p\", \"{port}\", ...]}");
+    w.client_binary = required(client, "binary", file);
+    if (!fs::path(w.client_binary).is_absolute())
+      throw UsageError(file.string() + ": " + where + "'s client '" + w.client_binary + "' is not an absolute path",
+                       "give the client's absolute path: a shim on PATH would run instead");
+    if (client.contains("args")) w.client_args = string_list(client.at("args"), file, where + "'s client args");
+    if (client.contains("sizes")) {
+      if (!client["sizes"].is_object())
+        throw UsageError(file.string() + ": " + where + "'s client \"sizes\" is not an object",
+                         "write {\"small\": [\"-n\", \"100000\"], ...}");
+      for (const auto& [size, args] : client["sizes"].items()) {
+        if (size != "tiny" && size != "small" && size != "medium" && size != "large")
+          throw UsageError(file.string() + ": " + where + "'s client has the size '" + size + "'",
+                           "use tiny, small, medium, large");
+        w.client_size_args[size] = string_list(args, file, where + "'s client size " + size);
+      }
+    }
+    bool server_port = false, client_port = false;
+    for (const auto& arg : w.args) server_port |= arg.find("{port}") != std::string::npos;
+    for (const auto& arg : w.client_args) client_port |= arg.find("{port}") != std::string::npos;
+    if (!server_port || !client_port)
+      throw UsageError(file.string() + ": " + where + " has a client, but " +
+                           (server_port ? "the client's" : "the server's") + " arguments do not name {port}",
+                       "name {port} in both: the server listens there, the client connects there");
   }
   bool uses_input = false;
   for (const auto& arg : w.args) uses_input |= arg.find("{input}") != std::string::npos;

@@ -207,6 +207,10 @@ std::vector<Workload> select_workloads(const Options& options, const Catalog& ca
                        "install it: apt-get install " + w.package + " (scripts/install-deps installs every one)");
     else if (!fs::exists(paths.build / w.binary))
       throw UsageError("workload '" + w.name + "' is not built (" + (paths.build / w.binary).string() + ")", "run 'make build'");
+    else if (!w.client_binary.empty() && !fs::exists(w.client_binary))
+      throw UsageError("workload '" + w.name + "' needs its client " + w.client_binary + ", which is not installed",
+                       "install it: apt-get install " + (w.package.empty() ? "its package" : w.package) +
+                           " (scripts/install-deps installs every one)");
   return out;
 }
 

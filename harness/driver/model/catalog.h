@@ -59,6 +59,22 @@ struct Workload {
   // repetition, at the sweep's least thread count, recorded as 1 thread.
   bool single_thread = false;
   std::string measured;                       // what its time measures ("the whole run"), for docs and --list
+  // A server (redis-server): `binary` runs with the preload like any program;
+  // once it listens on 127.0.0.1:{port} (a free port bench picks for each
+  // run), `client_binary` runs with `client_args` (and its arguments by size)
+  // without the preload, memprof or the allocator's variables; when the
+  // client is done the server is sent SIGTERM. The run's time is the
+  // client's; its CPU time, memory and memprof's figures are the server's;
+  // the client's output is what check_output compares.
+  std::string client_binary;
+  // The program links an allocator of its own (redis-server: Debian's
+  // libjemalloc2). Under the reference, which preloads nothing, that one
+  // would serve it; bench preloads the C library instead, whose malloc then
+  // comes first, so the reference's row is glibc's malloc as for every other
+  // program. (A preloaded allocator comes first anyway.)
+  std::string links_allocator;
+  std::vector<std::string> client_args;
+  std::map<std::string, std::vector<std::string>> client_size_args;
 };
 
 struct Paths {

@@ -3,10 +3,14 @@
 // the allocator's extra variables and, for TM workloads, the libitm method.
 #include "run/environment.h"
 
+#include <dlfcn.h>
+#include <gnu/libc-version.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <iterator>
+
+#include "model/errors.h"
 
 namespace allocstamp {
 
@@ -29,6 +33,13 @@ std::vector<std::string> child_arguments(const Run& run, const Options& options)
   args.insert(args.end(), run.workload.args.begin(), run.workload.args.end());
   if (auto more = options.workload_args.find(run.workload.name); more != options.workload_args.end())
     args.insert(args.end(), more->second.begin(), more->second.end());
+  return args;
+}
+
+std::vector<std::string> client_arguments(const Run& run) {
+  std::vector<std::string> args = run.workload.client_args;
+  if (auto sized = run.workload.client_size_args.find(run.size); sized != run.workload.client_size_args.end())
+    args.insert(args.end(), sized->second.begin(), sized->second.end());
   return args;
 }
 
@@ -82,6 +93,20 @@ std::vector<std::string> preloaded_environment(const Allocator& allocator, const
   return env;
 }
 
+std::string c_library_path() {
+  Dl_info info{};
+  if (!dladdr(reinterpret_cast<void*>(&gnu_get_libc_version), &info) || !info.dli_fname)
+    throw RunError("cannot find the C library's path (dladdr)", "report this: bench needs it for a program that links its own allocator");
+  return info.dli_fname;
+}
+
+std::vector<std::string> client_environment() {
+  std::vector<std::string> env;
+  for (std::string& e : preloaded_environment(Allocator{}, "", {}))
+    if (!tunes_allocator(e)) env.push_back(std::move(e));
+  return env;
+}
+
 std::vector<std::string> child_environment(const Run& run, const Options& options, const Paths& paths) {
   const bool profiled = run.kind == RunKind::profiled;
   std::vector<std::string> memprof_options;
@@ -92,7 +117,11 @@ std::vector<std::string> child_environment(const Run& run, const Options& option
   const std::string in_front = profiled                             ? paths.memprof.string()
                                : run.kind == RunKind::simulated ? paths.sim_clock.string()
                                                                 : std::string();
-  std::vector<std::string> env = preloaded_environment(run.allocator, in_front, memprof_options);
+  // A program that links its own allocator gets the C library preloaded
+  // under the reference, so that glibc's malloc serves it (catalog.h).
+  Allocator allocator = run.allocator;
+  if (allocator.library.empty() && !run.workload.links_allocator.empty()) allocator.library = c_library_path();
+  std::vector<std::string> env = preloaded_environment(allocator, in_front, memprof_options);
   for (const auto& [name, value] : run.workload.env) {  // the program's own (PYTHONMALLOC=malloc) over bench's
     env.erase(std::remove_if(env.begin(), env.end(), [&](const std::string& e) { return e.rfind(name + "=", 0) == 0; }),
               env.end());

@@ -12,6 +12,14 @@ namespace allocstamp {
 
 std::vector<std::string> child_arguments(const Run& run, const Options& options);
 std::vector<std::string> child_environment(const Run& run, const Options& options, const Paths& paths);
+// A server workload's client (catalog.h): its arguments (by size too; {port}
+// still unset), and its environment: bench's, without the preload, memprof's
+// variables or anything that tunes an allocator or the loader.
+std::vector<std::string> client_arguments(const Run& run);
+std::vector<std::string> client_environment();
+// The C library bench runs on (dladdr of one of its functions), preloaded for
+// a program that links its own allocator under the reference.
+std::string c_library_path();
 // bench's environment minus what steers a child, then LD_PRELOAD=<in_front>:<the
 // allocator's library>, the `extra` variables and the allocator's own.
 std::vector<std::string> preloaded_environment(const Allocator& allocator, const std::string& in_front,

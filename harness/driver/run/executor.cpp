@@ -8,10 +8,12 @@
 #include "run/executor.h"
 
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -95,6 +97,66 @@ void drain(int fd, std::string& into, bool& truncated) {
     if (n < 0 && errno == EINTR) continue;
     return;  // EAGAIN or EOF
   }
+}
+
+// Whether something accepts connections on 127.0.0.1:port (a server's client
+// may start).
+bool accepting(int port) {
+  const int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (s < 0) return false;
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(uint16_t(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  const bool ok = connect(s, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0;
+  close(s);
+  return ok;
+}
+
+std::string ending_text(int status) {
+  if (WIFEXITED(status)) return "exit status " + std::to_string(WEXITSTATUS(status));
+  if (WIFSIGNALED(status)) return "signal " + std::to_string(WTERMSIG(status));
+  return "an unknown status";
+}
+
+// A server's client, forked into the server's process group (a timeout or an
+// interrupt stops both); -1 with `error` set when it could not start.
+pid_t start_client(const Launch::Client& client, pid_t group, const std::string& log_path, std::string& error) {
+  std::vector<char*> argv{const_cast<char*>(client.program.c_str())};
+  for (const auto& a : client.args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  std::vector<std::string> env = client.env;
+  std::vector<char*> envp;
+  for (auto& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  const int log_fd = open(log_path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
+  const int out_fd = client.stdout_path.empty()
+                         ? -1
+                         : open(client.stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+  const int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  pid_t pid = -1;
+  if (log_fd < 0 || (!client.stdout_path.empty() && out_fd < 0) || devnull < 0) {
+    error = "cannot open the client's output: " + std::string(std::strerror(errno));
+  } else {
+    pid = fork();
+    if (pid == 0) {
+      setpgid(0, group);
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      dup2(devnull, 0);
+      dup2(out_fd >= 0 ? out_fd : log_fd, 1);
+      dup2(log_fd, 2);
+      close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
+      for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXFSZ}) signal(sig, SIG_DFL);
+      execve(client.program.c_str(), argv.data(), envp.data());
+      dprintf(2, "bench: cannot start %s: %s\n", client.program.c_str(), std::strerror(errno));
+      _exit(127);
+    }
+    if (pid > 0) setpgid(pid, group);
+    else error = std::string("fork: ") + std::strerror(errno);
+  }
+  for (int fd : {log_fd, out_fd, devnull})
+    if (fd >= 0) close(fd);
+  return pid;
 }
 
 }  // namespace
@@ -197,6 +259,13 @@ Finished ProcessExecutor::run(const Launch& launch) {
   int status = 0;
   struct rusage usage {};
   bool truncated = false;
+  // A server's client: not started yet (-1 and not done), running, or done.
+  pid_t client_pid = -1;
+  bool client_done = false, server_stopping = false;
+  std::chrono::steady_clock::time_point client_start{}, server_kill_at{};
+  uint64_t client_wall_ns = 0;
+  const std::string client_name =
+      launch.client ? std::filesystem::path(launch.client->program).filename().string() : std::string();
   for (;;) {
     pollfd p{pipe_fds[0], POLLIN, 0};
     int ready = poll(&p, 1, 50);
@@ -211,6 +280,34 @@ Finished ProcessExecutor::run(const Launch& launch) {
       break;
     }
     auto now = std::chrono::steady_clock::now();
+    if (launch.client && !term_sent) {
+      // The server listening: its client starts; the client done: the
+      // server is asked to stop (SIGTERM: it exits, memprof reports), and
+      // killed with its group if it has not within 10 s.
+      if (client_pid < 0 && !client_done && accepting(launch.client->port)) {
+        client_start = std::chrono::steady_clock::now();
+        client_pid = start_client(*launch.client, pid, launch.log_path, f.failure);
+        if (client_pid < 0) client_done = true;
+      } else if (client_pid > 0) {
+        int client_status = 0;
+        if (waitpid(client_pid, &client_status, WNOHANG) == client_pid) {
+          client_wall_ns = since(client_start);
+          client_pid = -1;
+          client_done = true;
+          if (!WIFEXITED(client_status) || WEXITSTATUS(client_status) != 0)
+            f.failure = "the client " + client_name + " ended with " + ending_text(client_status) + " (see the log)";
+        }
+      }
+      if (client_done && !server_stopping) {
+        kill(pid, SIGTERM);
+        server_stopping = true;
+        server_kill_at = now + std::chrono::seconds(10);
+      } else if (server_stopping && now > server_kill_at) {
+        kill(-pid, SIGKILL);
+        if (f.failure.empty()) f.failure = "the server did not stop within 10 s of SIGTERM once its client was done";
+        server_kill_at = now + std::chrono::hours(1);
+      }
+    }
     bool stop = false;
     if (!term_sent && now > deadline) {
       f.timed_out = true;
@@ -230,6 +327,14 @@ Finished ProcessExecutor::run(const Launch& launch) {
     }
   }
   f.wall_ns = since(start);
+  if (launch.client && !f.timed_out && !f.interrupted && !f.start_failed) {
+    if (!client_done && f.failure.empty())
+      f.failure = "the server ended before its client " +
+                  std::string(client_pid < 0 ? "could connect to 127.0.0.1:" + std::to_string(launch.client->port)
+                                             : client_name + " was done") +
+                  " (see the log)";
+    if (client_done && client_wall_ns) f.wall_ns = client_wall_ns;  // the run's time is the client's
+  }
   const CpuTicks ticks_after = cpu_ticks();
   kill(-pid, SIGKILL);  // anything the workload left running in its group
   wait4(pid, &status, 0, &usage);
@@ -262,7 +367,7 @@ Finished ProcessExecutor::run(const Launch& launch) {
 
 Status status_of(const Finished& f) {
   if (f.timed_out) return Status::timeout;
-  if (f.start_failed) return Status::failed;
+  if (f.start_failed || !f.failure.empty()) return Status::failed;
   if (f.signal) return Status::crashed;
   if (f.exit_code == 0) return Status::ok;
   if (f.exit_code == 3) return Status::verify_failed;

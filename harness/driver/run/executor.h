@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,17 @@ struct Launch {
   // setarch -R): a simulated run's cache misses and address-hashing paths
   // then repeat exactly.
   bool fixed_addresses = false;
+  // A server's client (catalog.h): started once the child accepts a
+  // connection on 127.0.0.1:port, in the child's process group, its output
+  // into `stdout_path` (else the log), its errors into the log; when it ends
+  // the child is sent SIGTERM, and the run's wall time is the client's.
+  struct Client {
+    std::string program;
+    std::vector<std::string> args, env;
+    std::string stdout_path;
+    int port = 0;
+  };
+  std::optional<Client> client;
 };
 
 struct Finished {
@@ -44,6 +56,9 @@ struct Finished {
   double others_cpu_pct = std::numeric_limits<double>::quiet_NaN();
   double steal_pct = std::numeric_limits<double>::quiet_NaN();
   std::string records;      // everything it wrote to the record pipe
+  // Why the run failed where its own exit does not say (a server's client
+  // that failed, a server that ended before its client was done); empty else.
+  std::string failure;
 };
 
 class Executor {

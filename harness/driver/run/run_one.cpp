@@ -1,7 +1,10 @@
 // run_one.cpp — one planned run made and judged (run_one.h).
 #include "run/run_one.h"
 
+#include <netinet/in.h>
 #include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <iostream>
@@ -50,6 +53,28 @@ class ScratchFolder {
   std::string path_;
 };
 
+// A free TCP port on 127.0.0.1 for a server workload, put in for {port}:
+// the kernel's pick for a socket bound to port 0 (free a moment later too,
+// unless another process takes it first: the server then fails to listen and
+// the run says so).
+int free_port() {
+  const int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  const bool ok = s >= 0 && bind(s, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0 &&
+                  getsockname(s, reinterpret_cast<sockaddr*>(&address), &length) == 0;
+  if (s >= 0) close(s);
+  if (!ok) throw RunError("cannot find a free port on 127.0.0.1 for the server", "check the loopback interface");
+  return ntohs(address.sin_port);
+}
+
+void put_port(std::vector<std::string>& args, int port) {
+  for (std::string& arg : args)
+    for (std::size_t at; (at = arg.find("{port}")) != std::string::npos;) arg.replace(at, 6, std::to_string(port));
+}
+
 }  // namespace
 
 std::string measurement_problem(const Run& run, const Records& records, const fs::path& log) {
@@ -96,7 +121,17 @@ RunOutcome run_one(const Run& run, const Options& options, const Paths& paths, c
     launch.env.push_back("MEMPROF_CALLSITES=" + (dir / "callsites" / (std::to_string(run.id) + ".txt")).string());
   }
   launch.log_path = log_path.string();
-  if (run.workload.check_output) launch.stdout_path = fs::path(log_path).replace_extension(".out").string();
+  const std::string compared_output = fs::path(log_path).replace_extension(".out").string();
+  if (run.workload.check_output && run.workload.client_binary.empty()) launch.stdout_path = compared_output;
+  if (!run.workload.client_binary.empty()) {
+    // A server: its client connects on a port of this run's own.
+    const int port = free_port();
+    put_port(launch.args, port);
+    Launch::Client client{run.workload.client_binary, client_arguments(run), client_environment(),
+                          run.workload.check_output ? compared_output : std::string(), port};
+    put_port(client.args, port);
+    launch.client = std::move(client);
+  }
   launch.timeout_seconds = options.timeout_seconds;
   std::optional<PrivateFolder> private_folder;
   std::string simulated_out;
@@ -124,6 +159,10 @@ RunOutcome run_one(const Run& run, const Options& options, const Paths& paths, c
   Status status = status_of(f);
   if (f.start_failed) std::cerr << "error: " << f.error << "\n";
   Records records = parse_records(f.records);
+  if (!f.failure.empty()) {
+    records.metrics["failure"] = "\"" + f.failure + "\"";
+    std::cerr << describe(run) << ": " << f.failure << "\n";
+  }
   std::string simulation_problem;
   if (status == Status::ok && run.kind == RunKind::simulated) {
     // Every process of the run is gone (the executor killed its group and
@@ -134,7 +173,7 @@ RunOutcome run_one(const Run& run, const Options& options, const Paths& paths, c
   }
   if (status == Status::ok && run.workload.check_output) {
     std::string problem;
-    const std::string digest = output_digest(launch.stdout_path, run.workload, problem);
+    const std::string digest = output_digest(compared_output, run.workload, problem);
     if (problem.empty()) records.metrics["output_digest"] = "\"" + digest + "\"";
     else if (simulation_problem.empty()) simulation_problem = problem;
   }
