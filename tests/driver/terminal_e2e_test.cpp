@@ -8,6 +8,7 @@
 // its --precision rounds) are done, before the next workload's first run.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -123,6 +124,42 @@ TEST(Terminal, EachWorkloadsTableComesAsSoonAsItsRunsAreDone) {
   EXPECT_LT(steady_table, first_alloc_run) << "the first table before the second workload runs:\n" << o;
   EXPECT_LT(o.rfind("] test-alloc "), alloc_table) << o;
   EXPECT_LT(alloc_table, o.find("bottom line: time / peak RSS over glibc")) << o;
+  // One value per cell: the streamed table gives the ratio without the
+  // interval or standing that its family's level (all the sweep's
+  // comparisons) sets; the bottom line gives the same ratio, starred or not,
+  // and bench summarize the same with its final interval.
+  auto words_of_line = [](const std::string& text, std::size_t from, const std::string& start) {
+    const auto at = text.find(start, from);
+    std::istringstream line(at == std::string::npos ? "" : text.substr(at, text.find('\n', at + 1) - at));
+    std::vector<std::string> words;
+    for (std::string w; line >> w;) words.push_back(w);
+    return words;
+  };
+  const auto streamed = words_of_line(o, steady_table, "  1        jemalloc ");
+  ASSERT_EQ(streamed.size(), 8u) << o;
+  EXPECT_EQ(streamed[4], "later") << "no standing before the bottom line:\n" << o;
+  EXPECT_EQ(streamed[7], "later") << o;
+  EXPECT_NE(o.find("vs glibc [CI later]", steady_table), std::string::npos) << o;
+  const auto bottom = words_of_line(o, o.find("bottom line: time / peak RSS over glibc"), "\n  test-steady  1 ");
+  ASSERT_EQ(bottom.size(), 5u) << o;
+  auto two_places = [](const std::string& ratio) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f", std::stod(ratio));
+    return std::string(text);
+  };
+  std::string time_mark = bottom[2], memory_mark = bottom[4];
+  for (std::string* mark : {&time_mark, &memory_mark})
+    if (!mark->empty() && mark->back() == '*') mark->pop_back();
+  EXPECT_EQ(two_places(streamed[3]), time_mark) << "the streamed time ratio is the bottom line's:\n" << o;
+  EXPECT_EQ(two_places(streamed[6]), memory_mark) << "the streamed memory ratio is the bottom line's:\n" << o;
+  const testing::CommandResult summarized =
+      testing::run_command({BENCH_BINARY, "summarize", (dir / "early").string()}, options);
+  ASSERT_EQ(summarized.exit_code, 0) << summarized.err;
+  const auto final_row = words_of_line(summarized.out, summarized.out.find("\ntest-steady (size tiny)\n"),
+                                       "  1        jemalloc ");
+  ASSERT_GE(final_row.size(), 4u) << summarized.out;
+  EXPECT_EQ(final_row[3], streamed[3]) << "bench summarize's ratio is the streamed one:\n" << summarized.out;
+  EXPECT_EQ(summarized.out.find("[CI later]"), std::string::npos) << "at the end: the intervals";
 }
 
 }  // namespace

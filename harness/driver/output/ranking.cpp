@@ -40,7 +40,7 @@ bool of_workload(const std::vector<CellSummary>& cells, const std::string& group
 // The table of each group whose workload is in `print` (every group's
 // warnings go into `notes`).
 void group_tables(const ResultsView& view, const std::vector<CellSummary>& cells, const std::set<std::string>& print,
-                  std::ostream& out, bool wide, TableNotes& notes) {
+                  std::ostream& out, bool wide, TableNotes& notes, bool provisional = false) {
   auto& by_kind = notes.by_kind;
   bool& under_memprof = notes.under_memprof;
   for (const std::string& group : view.cells.groups) {
@@ -87,7 +87,7 @@ void group_tables(const ResultsView& view, const std::vector<CellSummary>& cells
     for (const CellSummary& c : cells)
       if (c.group == group && !c.cell->id.args.empty()) args.insert(c.cell->id.args);
     for (const std::string& a : args) doc.push_back(list({"arguments (each row with its --threads): " + a}, 2));
-    Block table = summary_table(view, cells, group, wide);
+    Block table = summary_table(view, cells, group, wide, provisional);
     table.indent = 2;
     doc.push_back(table);
     if (few) {
@@ -98,6 +98,10 @@ void group_tables(const ResultsView& view, const std::vector<CellSummary>& cells
           .push_back(group);
     }
     if (wide && !warnings.empty()) doc.push_back(list(warnings, 4));
+    if (provisional)
+      doc.push_back(list({"ratios final; which stand out (*): the bottom line, once every comparison is in; "
+                          "intervals: report.md"},
+                         2));
     if (of_workload(cells, group, print)) out << "\n" << render_text(doc, wide ? 0 : kTerminalWidth);
   }
 }
@@ -135,7 +139,7 @@ void print_workload_tables(const std::filesystem::path& dir, const std::string& 
   const ResultsView view = load_results(dir);
   const std::vector<CellSummary> cells = summarize_cells(view, per_comparison);
   TableNotes notes;
-  group_tables(view, cells, {workload}, out, wide, notes);
+  group_tables(view, cells, {workload}, out, wide, notes, true);
   out.flush();
 }
 

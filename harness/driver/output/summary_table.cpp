@@ -30,9 +30,23 @@ std::string with_interval(const stats::LogEstimate& e, double scale, const char*
   return out;
 }
 
-std::string ratio_text(const stats::Ratio& r, const std::string& standing) {
+std::string ratio_text(const stats::Ratio& r, const std::string& standing, bool provisional) {
   if (standing == "reference") return "1";
+  if (provisional) return std::isfinite(r.value) ? number_text("%.3f", r.value) : "-";
   return ratio_interval_text(r.value, r.ci_low, r.ci_high);
+}
+
+// While the sweep goes on a standing waits for the family's level: "later".
+std::string standing_text(const std::string& standing, bool provisional, bool narrow) {
+  if (provisional && standing != "reference" && standing != "too short" && !standing.empty()) return "later";
+  if (narrow) {
+    if (standing.empty()) return "-";
+    if (standing == "reference") return "ref";
+    if (standing == "indistinguishable") return "~";
+    if (standing == "too short") return "short";
+    return standing;
+  }
+  return standing.empty() ? "-" : standing;
 }
 
 // "0.1 [0.0-1.1]": the median abort rate and the lowest and highest run's.
@@ -46,35 +60,27 @@ std::string aborts_text(const std::vector<double>& pct) {
 
 std::string per_element(double bytes) { return std::isfinite(bytes) ? number_text("%.1f", bytes) : "-"; }
 
-// A standing in a narrow table: the word where the interval leaves 1 out, "~"
-// where it does not, "ref" for the reference.
-std::string short_standing(const std::string& standing) {
-  if (standing.empty()) return "-";
-  if (standing == "reference") return "ref";
-  if (standing == "indistinguishable") return "~";
-  if (standing == "too short") return "short";
-  return standing;
-}
-
 // The level of the ratios' intervals (their family's, cell_summary.h): "95%" uncorrected.
-std::string time_level(const std::vector<const CellSummary*>& rows) {
-  return rows.empty() ? "95%" : level_text(rows.front()->time_family);
+std::string time_level(const std::vector<const CellSummary*>& rows, bool provisional) {
+  if (provisional) return "CI later";
+  return (rows.empty() ? "95%" : level_text(rows.front()->time_family)) + " CI";
 }
-std::string memory_level(const std::vector<const CellSummary*>& rows) {
-  return rows.empty() ? "95%" : level_text(rows.front()->memory_family);
+std::string memory_level(const std::vector<const CellSummary*>& rows, bool provisional) {
+  if (provisional) return "CI later";
+  return (rows.empty() ? "95%" : level_text(rows.front()->memory_family)) + " CI";
 }
 
 // The terminal's table, 120 columns: each estimate without its interval, each
 // ratio with it, no run counts (warnings name the cells with few or failed runs).
 Block narrow_table(const ResultsView& view, const std::vector<const CellSummary*>& rows, bool transactional,
-                   bool maps, bool simulated) {
+                   bool maps, bool simulated, bool provisional) {
   const std::string ref = view.cells.reference;
   Block table;
   table.kind = Block::Kind::table;
   table.text_columns = 2;  // threads, allocator
   table.key_columns = 2;
-  std::vector<std::string> header = {"threads", "allocator", "time ms", "vs " + ref + " [" + time_level(rows) + " CI]",
-                                     "time", "RSS MiB", "vs " + ref + " [" + memory_level(rows) + " CI]", "memory"};
+  std::vector<std::string> header = {"threads", "allocator", "time ms", "vs " + ref + " [" + time_level(rows, provisional) + "]",
+                                     "time", "RSS MiB", "vs " + ref + " [" + memory_level(rows, provisional) + "]", "memory"};
   if (transactional) header.push_back("aborts (%)");
   if (maps) header.insert(header.end(), {"req. B/elem", "RSS B/elem"});
   if (simulated) header.push_back("sim. vs " + ref);
@@ -88,10 +94,11 @@ Block narrow_table(const ResultsView& view, const std::vector<const CellSummary*
     std::string time = c->time.n ? number_text("%.2f", c->time.center / 1e6) : "-";
     if (c->time_under_memprof) time += " (p)";
     std::vector<std::string> row = {std::to_string(c->threads), c->allocator, time,
-                                    ratio_text(c->time_vs_reference, c->standing), short_standing(c->standing),
+                                    ratio_text(c->time_vs_reference, c->standing, provisional),
+                                    standing_text(c->standing, provisional, true),
                                     c->peak_rss_kb.n ? number_text("%.1f", c->peak_rss_kb.center / 1024.0) : "-",
-                                    ratio_text(c->memory_vs_reference, c->memory_standing),
-                                    short_standing(c->memory_standing)};
+                                    ratio_text(c->memory_vs_reference, c->memory_standing, provisional),
+                                    standing_text(c->memory_standing, provisional, true)};
     if (transactional) row.push_back(c->abort_pct.empty() ? "-" : number_text("%.2f", stats::median(c->abort_pct)));
     if (maps) row.insert(row.end(), {per_element(c->requested_per_element), per_element(c->rss_per_element)});
     if (simulated)
@@ -104,7 +111,7 @@ Block narrow_table(const ResultsView& view, const std::vector<const CellSummary*
 }  // namespace
 
 Block summary_table(const ResultsView& view, const std::vector<CellSummary>& cells, const std::string& group,
-                    bool wide) {
+                    bool wide, bool provisional) {
   std::vector<const CellSummary*> rows;
   bool transactional = false, maps = false, simulated = false;
   for (const CellSummary& c : cells)
@@ -115,15 +122,16 @@ Block summary_table(const ResultsView& view, const std::vector<CellSummary>& cel
       maps = maps || std::isfinite(c.requested_per_element) || std::isfinite(c.rss_per_element);
     }
   std::stable_sort(rows.begin(), rows.end(), [](const CellSummary* a, const CellSummary* b) { return listed_before(*a, *b); });
-  if (!wide) return narrow_table(view, rows, transactional, maps, simulated);
+  if (!wide) return narrow_table(view, rows, transactional, maps, simulated, provisional);
   const std::string ref = view.cells.reference;
   Block table;
   table.kind = Block::Kind::table;
   table.text_columns = 3;  // threads, allocator, runs
   table.key_columns = 2;
   std::vector<std::string> header = {"threads", "allocator", "runs", "time (ms) [95% CI]",
-                                     "vs " + ref + " [" + time_level(rows) + " CI]", "time", "peak RSS (MiB) [95% CI]",
-                                     "vs " + ref + " [" + memory_level(rows) + " CI]", "memory"};
+                                     "vs " + ref + " [" + time_level(rows, provisional) + "]", "time",
+                                     "peak RSS (MiB) [95% CI]", "vs " + ref + " [" + memory_level(rows, provisional) + "]",
+                                     "memory"};
   if (transactional) header.push_back("aborts (%) [range]");
   header.insert(header.end(), {"heap peak (MiB)", "RSS end (MiB)"});
   if (maps) header.insert(header.end(), {"requested B/element", "RSS B/element"});
@@ -133,10 +141,11 @@ Block summary_table(const ResultsView& view, const std::vector<CellSummary>& cel
     std::string time = with_interval(c->time, 1e6, "%.2f");
     if (c->time_under_memprof) time += " (profiled: no timed run)";
     std::vector<std::string> row = {std::to_string(c->threads), c->allocator, runs_of(*c), time,
-                                    ratio_text(c->time_vs_reference, c->standing), c->standing.empty() ? "-" : c->standing,
+                                    ratio_text(c->time_vs_reference, c->standing, provisional),
+                                    standing_text(c->standing, provisional, false),
                                     with_interval(c->peak_rss_kb, 1024.0, "%.1f"),
-                                    ratio_text(c->memory_vs_reference, c->memory_standing),
-                                    c->memory_standing.empty() ? "-" : c->memory_standing};
+                                    ratio_text(c->memory_vs_reference, c->memory_standing, provisional),
+                                    standing_text(c->memory_standing, provisional, false)};
     if (transactional) row.push_back(aborts_text(c->abort_pct));
     row.insert(row.end(), {mib(c->heap_peak_bytes), std::isfinite(c->rss_kb) ? mib(c->rss_kb * 1024) : "-"});
     if (maps) row.insert(row.end(), {per_element(c->requested_per_element), per_element(c->rss_per_element)});
