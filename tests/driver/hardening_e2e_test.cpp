@@ -313,6 +313,16 @@ TEST_F(Hardening, SizeWithAPresetNamesTheArgumentsItDrops) {
   Result kept = bench({"--preset=default", "--workload=vacation-high", "--alloc=glibc", "--dry-run"});
   EXPECT_EQ(kept.err.find("drops the arguments"), std::string::npos) << kept.err;
   EXPECT_NE(kept.out.find("--transactions 49152"), std::string::npos) << kept.out;
+  // A prefix, a family or a glob names the workloads too: their dropped arguments are said (issue 58).
+  for (const char* named : {"--workload=vacation", "--workload=stamp", "--workload=vacation-*"}) {
+    Result broad = bench({"--preset=default", "--size=tiny", named, "--alloc=glibc", "--dry-run"});
+    ASSERT_EQ(broad.exit_code, 0) << named << ": " << broad.err;
+    EXPECT_NE(broad.err.find("drops the arguments it gives with them:"), std::string::npos) << named << ": " << broad.err;
+    EXPECT_NE(broad.err.find("\n  vacation-low --transactions 65536"), std::string::npos) << named << ": " << broad.err;
+    EXPECT_NE(broad.err.find("\n  vacation-high --transactions 49152"), std::string::npos) << named << ": " << broad.err;
+  }
+  Result ci = bench({"--preset=ci", "--size=small", "--workload=churn", "--alloc=glibc", "--dry-run"});
+  EXPECT_NE(ci.err.find("\n  churn --iterations 40000"), std::string::npos) << ci.err;
 }
 
 // An allocator given by path must be one: its dynamic symbol table defines

@@ -6,6 +6,8 @@
 // a flipped bit, another version — is refused with exit status 2, never a crash.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -199,6 +201,54 @@ TEST_F(TraceEndToEnd, AProgramThatAllocatesNothingEndsAndAgrees) {
     ++checked;
   }
   EXPECT_EQ(checked, 2);
+}
+
+// bench killed while it records (a test that gave up on a hang, a closed
+// terminal): the recorded program goes with it. (A planted hang in memprof
+// once left a /bin/true spinning on a core for the rest of a CI run.)
+TEST_F(TraceEndToEnd, TheRecordedProgramDiesWithBench) {
+  SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
+  const std::string trace = (dir_ / "killed.astrace").string();
+  const pid_t bench_pid = fork();
+  if (bench_pid == 0) {
+    execl(BENCH_BINARY, BENCH_BINARY, "trace", "record", "--trace", trace.c_str(), "--", "/bin/sleep", "30",
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  ASSERT_GT(bench_pid, 0);
+  pid_t sleeper = 0;
+  for (int i = 0; i < 400 && !sleeper; ++i) {
+    usleep(50000);
+    for (const auto& entry : fs::directory_iterator("/proc")) {
+      const std::string name = entry.path().filename().string();
+      if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+      std::ifstream in(entry.path() / "stat");
+      std::string stat;
+      std::getline(in, stat);
+      const auto close_paren = stat.rfind(')');
+      if (close_paren == std::string::npos || stat.find("(sleep)") == std::string::npos) continue;
+      std::istringstream rest(stat.substr(close_paren + 1));
+      std::string state;
+      long parent = 0;
+      if (rest >> state >> parent && parent == bench_pid) sleeper = pid_t(std::stol(name));
+    }
+  }
+  kill(bench_pid, SIGKILL);
+  waitpid(bench_pid, nullptr, 0);
+  ASSERT_GT(sleeper, 0) << "bench trace record never started the program";
+  auto running = [](pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string stat;
+    if (!std::getline(in, stat)) return false;
+    std::istringstream rest(stat.substr(stat.rfind(')') + 1));
+    std::string state;
+    rest >> state;
+    return state != "Z" && state != "X";
+  };
+  bool alive = true;
+  for (int i = 0; i < 100 && (alive = running(sleeper)); ++i) usleep(50000);
+  EXPECT_FALSE(alive) << "the recorded program outlived bench";
+  if (alive) kill(sleeper, SIGKILL);
 }
 
 // execveat(2) is followed like execve (issue 46, N1): the trace is the

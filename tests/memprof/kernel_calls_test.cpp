@@ -168,13 +168,16 @@ TEST(PreloadKernelCallsJemalloc, DecayZeroPurgesWithMadviseDontneed) {
 
 // Calls on threads memprof has no state for: jemalloc starts its background
 // threads through the pthread_create it looks up itself, and with them only
-// they purge. What the program freed before sleeping is purged by then.
+// they purge. What the program freed before sleeping is purged by then, but
+// for the decay's last steps: the program stops waiting once its resident
+// memory is down by all but a MiB of the blocks, and other pages leaving with
+// them made that 3.75 MiB short of the blocks twice in 20 runs on a busy machine.
 TEST(PreloadKernelCallsJemalloc, BackgroundThreadsCallsAreCounted) {
   TestAllocator jemalloc = allocator_named("jemalloc");
   if (!runnable(jemalloc)) return;
   RunOptions options{.env = {{"MALLOC_CONF", "background_thread:true,dirty_decay_ms:100"}}};
   RunResult r = run_under(jemalloc, {"0", "wait"}, options);
-  EXPECT_GE(r.num("kcall_madvise_dontneed_bytes"), kBlocksBytes);
+  EXPECT_GE(r.num("kcall_madvise_dontneed_bytes"), kBlocksBytes / 16 * 15);
   EXPECT_LT(r.num("alloc_os_resident_exit_bytes"), kBlocksBytes / 16);
 }
 

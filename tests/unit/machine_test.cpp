@@ -2,11 +2,15 @@
 // the machine other processes and the hypervisor took, from /proc/stat ticks
 // against the run's own CPU time, and the one rule for a busy run; the
 // machine's description runs git with the source folder's name as an argument,
-// never through a shell (program_output.h).
+// never through a shell (program_output.h), and every helper program bench
+// runs is stopped at its time limit with what it started, in an environment
+// bench sets.
 #include <gtest/gtest.h>
 
+#include <signal.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -121,6 +125,50 @@ TEST(ProgramOutput, ReadsOutputStatusAndStandardError) {
   EXPECT_EQ(failing.out, "") << "standard error is dropped";
   EXPECT_NE(program_output({"ls", "/nonexistent-allocstamp"}, true).out, "") << "or kept when asked";
   EXPECT_FALSE(program_output({"no-such-program-allocstamp"}).started);
+}
+
+// True while `pid` is a process that has not ended (a zombie has ended).
+bool running(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return false;
+  const std::size_t close = line.rfind(')');
+  return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z';
+}
+
+TEST(ProgramOutput, AHelperThatHangsIsStoppedAtItsLimitWithWhatItStarted) {
+  const auto start = std::chrono::steady_clock::now();
+  // The shell starts a sleep beside itself (it keeps the pipe open too), says its pid, and waits.
+  const ProgramOutput hung = program_output({"/bin/sh", "-c", "sleep 30 & echo $!; wait"}, false,
+                                            ProgramLimits{.timeout_seconds = 0.5, .env = std::nullopt});
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_TRUE(hung.timed_out);
+  EXPECT_EQ(hung.status, -1);
+  EXPECT_LT(seconds, 10) << "stopped at its limit, not when the sleep ends";
+  ASSERT_FALSE(hung.out.empty());
+  EXPECT_FALSE(running(std::stoi(hung.out))) << "the sleep it started is killed with it";
+}
+
+TEST(ProgramOutput, WhatAHelperLeavesRunningIsKilledWhenItEnds) {
+  const ProgramOutput quick = program_output({"/bin/sh", "-c", "sleep 30 >/dev/null 2>&1 & echo $!"});
+  EXPECT_FALSE(quick.timed_out);
+  EXPECT_EQ(quick.status, 0);
+  ASSERT_FALSE(quick.out.empty());
+  const pid_t left = std::stoi(quick.out);
+  for (int i = 0; i < 100 && running(left); ++i) usleep(10000);
+  EXPECT_FALSE(running(left)) << "a helper's leftovers do not outlive it";
+}
+
+TEST(ProgramOutput, AHelperGetsTheEnvironmentBenchGivesIt) {
+  const ProgramOutput given = program_output({"/usr/bin/env"}, false, ProgramLimits{.env = std::vector<std::string>{"A=1"}});
+  EXPECT_EQ(given.out, "A=1\n");
+  ASSERT_EQ(setenv("LD_PRELOAD", "/nonexistent-allocstamp.so", 1), 0);
+  ASSERT_EQ(setenv("ALLOCSTAMP_TEST_KEPT", "yes", 1), 0);
+  const ProgramOutput inherited = program_output({"/usr/bin/env"});
+  unsetenv("LD_PRELOAD");
+  unsetenv("ALLOCSTAMP_TEST_KEPT");
+  EXPECT_NE(inherited.out.find("ALLOCSTAMP_TEST_KEPT=yes\n"), std::string::npos) << inherited.out;
+  EXPECT_EQ(inherited.out.find("LD_PRELOAD"), std::string::npos) << "bench's preload reaches no helper";
 }
 
 }  // namespace

@@ -135,21 +135,10 @@ void choose_preset(Options& options, const fs::path& presets_file, std::ostream&
   const std::vector<Preset> presets = load_presets(presets_file);
   const Preset& preset = find_preset(presets, options.preset);
   apply_preset(preset, options);
-  // --size replaces the preset's sizes, and the arguments that go with them.
-  if (chosen(options, "--size", "ALLOCSTAMP_SIZE")) {
-    std::string dropped;
-    for (const auto& [workload, args] : preset.args) {
-      if (!options.workloads.empty() &&
-          std::find(options.workloads.begin(), options.workloads.end(), workload) == options.workloads.end())
-        continue;
-      std::string words;
-      for (const std::string& a : args) words += " " + a;
-      dropped += "\n  " + workload + words;
-    }
-    if (!dropped.empty())
-      std::cerr << "note: --size " << options.size << " replaces preset " << preset.name
-                << "'s sizes and drops the arguments it gives with them:" << dropped << "\n";
-  }
+  // --size replaces the preset's sizes, and the arguments that go with them:
+  // said once the workloads the sweep runs are known (a family, a prefix or
+  // a glob names them too: select_workloads).
+  if (chosen(options, "--size", "ALLOCSTAMP_SIZE")) options.dropped_preset_args = preset.args;
   if (options.dry_run) return;
   const std::vector<std::string> narrowed = narrowing_flags(options);
   if (narrowed.empty()) {

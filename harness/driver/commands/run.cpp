@@ -129,6 +129,15 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   Catalog catalog = load_catalog(options, paths);
   std::vector<Allocator> allocators = select_allocators(options, catalog);
   std::vector<Workload> workloads = select_workloads(options, catalog, paths);
+  {
+    std::string dropped;
+    for (const Workload& w : workloads)
+      if (auto it = options.dropped_preset_args.find(w.name); it != options.dropped_preset_args.end())
+        dropped += "\n  " + w.name + " " + shell_line(it->second);
+    if (!dropped.empty())
+      std::cerr << "note: --size " << options.size << " replaces preset " << options.preset
+                << "'s sizes and drops the arguments it gives with them:" << dropped << "\n";
+  }
   if (options.profiled() && !fs::exists(paths.memprof))
     throw UsageError("libmemprof.so is not built (" + paths.memprof.string() + ")", "run 'make build'");
   // A known workload the sweep does not run is simply not simulated (a preset

@@ -4,6 +4,8 @@
 // like any other (the replay program, workloads/replay).
 #include <CLI/CLI.hpp>
 
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -154,9 +156,14 @@ int record(const TraceOptions& o, const Paths& paths, std::ostream& out) {
   std::string preload = paths.memprof.string();
   if (const char* had = std::getenv("LD_PRELOAD"); had && *had) preload += std::string(":") + had;
 
+  const pid_t bench_pid = getpid();
   pid_t pid = fork();
   if (pid < 0) throw RunError(std::string("fork failed: ") + std::strerror(errno), "free some memory or processes");
   if (pid == 0) {
+    // bench gone (killed, its terminal closed, a test that gave up on it):
+    // the recorded program goes too, never left running on its own.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != bench_pid) _exit(1);
     setenv("LD_PRELOAD", preload.c_str(), 1);
     setenv("MEMPROF_TRACE", raw_file.c_str(), 1);
     setenv("MEMPROF_OUT", record_file.c_str(), 1);

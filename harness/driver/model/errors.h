@@ -6,21 +6,18 @@
 #include <stdexcept>
 #include <string>
 
-#include "model/format.h"
-
 namespace allocstamp {
 
 class UsageError : public std::runtime_error {
  public:
-  UsageError(const std::string& what, const std::string& fix) : std::runtime_error(printable_text(what + " — " + fix)) {}
+  UsageError(const std::string& what, const std::string& fix);
   // Another UsageError's message, with words before it (the file's role).
-  UsageError(const std::string& prefix, const UsageError& inner)
-      : std::runtime_error(printable_text(prefix) + inner.what()) {}
+  UsageError(const std::string& prefix, const UsageError& inner);
 };
 
 class RunError : public std::runtime_error {
  public:
-  RunError(const std::string& what, const std::string& fix) : std::runtime_error(printable_text(what + " — " + fix)) {}
+  RunError(const std::string& what, const std::string& fix);
 };
 
 }  // namespace allocstamp

@@ -20,6 +20,9 @@ struct Options {
   // --size clears them.
   std::map<std::string, std::string> workload_sizes;
   std::map<std::string, std::vector<std::string>> workload_args;
+  // The arguments the preset gives with its sizes, which --size dropped (said
+  // for the workloads the sweep runs, once they are resolved); not saved.
+  std::map<std::string, std::vector<std::string>> dropped_preset_args;
   int reps = 3;                         // timed runs per cell (the allocator alone)
   // --precision P: after `reps`, more interleaved timed rounds for the cell
   // groups whose time ratios' 95% intervals are wider than ±P% (run/precision.h),

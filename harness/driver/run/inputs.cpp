@@ -19,6 +19,18 @@ namespace {
 
 fs::path generator_file(const Workload& workload, const Paths& paths) { return paths.source / workload.input_generator; }
 
+// The largest input (pdf, large) takes about a minute on a loaded machine.
+constexpr double kGeneratorSeconds = 600;
+
+// A generator runs in an environment of bench's making, not the user's: no
+// PYTHONPATH, no user site-packages (-s), a fixed hash seed (a set's order is
+// then the same in every generation), the C locale.
+ProgramLimits generator_limits() {
+  return ProgramLimits{.timeout_seconds = kGeneratorSeconds,
+                       .env = std::vector<std::string>{"PATH=/usr/bin:/bin", "LC_ALL=C", "PYTHONHASHSEED=0",
+                                                       "PYTHONDONTWRITEBYTECODE=1"}};
+}
+
 }  // namespace
 
 std::string input_path(const Workload& workload, const std::string& size, unsigned seed, const Paths& paths) {
@@ -31,7 +43,8 @@ std::string input_path(const Workload& workload, const std::string& size, unsign
 
 std::vector<std::string> generator_command(const Workload& workload, const std::string& size, unsigned seed,
                                            const Paths& paths) {
-  return {"/usr/bin/python3", generator_file(workload, paths).string(), "--size", size, "--seed", std::to_string(seed)};
+  return {"/usr/bin/python3", "-s", generator_file(workload, paths).string(), "--size", size, "--seed",
+          std::to_string(seed)};
 }
 
 void make_input(const Workload& workload, const std::string& size, unsigned seed, const Paths& paths,
@@ -49,11 +62,16 @@ void make_input(const Workload& workload, const std::string& size, unsigned seed
     throw UsageError(folder.string() + " is not a folder (a link or a file?)", "remove it; bench makes it again");
   progress << "making " << workload.name << "'s " << size << " input (" << file.filename().string() << ")\n";
   const std::vector<std::string> command = generator_command(workload, size, seed, paths);
-  const ProgramOutput made = program_output(command);
+  const fs::path generator = generator_file(workload, paths);
+  const ProgramOutput made = program_output(command, false, generator_limits());
+  if (made.timed_out)
+    throw UsageError(workload.name + "'s input generator did not finish in " +
+                         std::to_string(int(kGeneratorSeconds)) + " s (" + generator.string() + " --size " + size + ")",
+                     "run it by hand to see why: python3 " + generator.string() + " --size " + size);
   if (!made.started || made.status != 0 || made.out.empty())
-    throw UsageError(workload.name + "'s input generator failed (" + command[1] + " --size " + size +
+    throw UsageError(workload.name + "'s input generator failed (" + generator.string() + " --size " + size +
                          ", exit " + std::to_string(made.status) + ")",
-                     "run it by hand to see why: python3 " + command[1] + " --size " + size);
+                     "run it by hand to see why: python3 " + generator.string() + " --size " + size);
   replace_file(file, made.out);
 }
 

@@ -23,7 +23,8 @@ template <class SizeOf>
 void prepare_inputs(std::vector<Workload>& workloads, const SizeOf& size_of, unsigned seed, const Paths& paths,
                     std::ostream& progress);
 
-// The generator's command: python3 GENERATOR --size SIZE --seed SEED, writing the input to its standard output.
+// The generator's command: python3 -s GENERATOR --size SIZE --seed SEED, writing the input to its standard
+// output; it runs in an environment bench sets (inputs.cpp: generator_limits), at most 600 s.
 std::vector<std::string> generator_command(const Workload& workload, const std::string& size, unsigned seed,
                                            const Paths& paths);
 
