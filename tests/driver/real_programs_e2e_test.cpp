@@ -94,6 +94,20 @@ TEST(RealPrograms, EachRunsUnderTwoAllocatorsWithOneOutput) {
     }
   }
   for (const char* p : kPrograms) EXPECT_EQ(digests[p].size(), 1u) << p << ": one output whatever the allocator";
+  // runs.csv names a generated input by its file name (its content's digest),
+  // not by this checkout's build folder: another checkout's runs compare.
+  for (auto& row : rows) {
+    EXPECT_EQ(row["args"].find("/inputs/"), std::string::npos) << row["args"];
+    if (std::string(row["workload"]) == "lua") {
+      EXPECT_TRUE(std::regex_search(row["args"], std::regex("^'\\{inputs\\}/lua-tiny-s1-[0-9a-f]{12}\\.lua'$")))
+          << row["args"];
+    }
+  }
+  // The folder resumes as it is: every recorded run's arguments (a server's
+  // with its client's command, a program's with its input) are the plan's.
+  auto resumed = bench({"--resume=" + (dir / "out").string(), "--dry-run"});
+  EXPECT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_NE(resumed.out.find("0 runs still to make (32 of 32 recorded)"), std::string::npos) << resumed.out;
   EXPECT_TRUE(fs::is_empty(tmp.path())) << "rocksdb's and redis's scratch folders are removed with their runs";
   // redis-server links jemalloc: under glibc the C library is preloaded, so
   // jemalloc serves almost nothing there (its own start-up: 32 KiB active),

@@ -324,10 +324,8 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     // server's, then its client's command: "... ; redis-benchmark -p {port} ..."),
     // the allocator's build and the variables that tune it.
     auto setting_of = [&](const std::vector<std::string>& env) {
-      std::string args = shell_line(child_arguments(run, options));
-      if (!run.workload.client_binary.empty())
-        args += " ; " + shell_line({run.workload.client_binary}) + " " + shell_line(client_arguments(run));
-      return RunSetting{args, libraries[run.allocator.name], allocator_environment(env, run.allocator)};
+      return RunSetting{recorded_arguments(run, options), libraries[run.allocator.name],
+                        allocator_environment(env, run.allocator)};
     };
     if (!run.allocator.installed) {
       folder.append_skipped(run, setting_of(child_environment(run, options, paths)),
@@ -360,7 +358,7 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
     if (outcome.interrupted) return false;  // not recorded: --resume runs it again
     if (auto digest = outcome.records.metrics.find("output_digest");
         outcome.status == Status::ok && digest != outcome.records.metrics.end())
-      if (std::string problem = program_results.judge(run, shell_line(child_arguments(run, options)), digest->second);
+      if (std::string problem = program_results.judge(run, recorded_arguments(run, options), digest->second);
           !problem.empty()) {
         outcome.status = Status::failed;
         outcome.records.metrics["failure"] = "\"" + problem + "\"";

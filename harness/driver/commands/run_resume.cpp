@@ -10,7 +10,6 @@
 #include "keys.h"
 #include "meta_names.h"
 #include "model/errors.h"
-#include "model/shell_words.h"
 #include "results/csv.h"
 #include "results/meta.h"
 #include "results/results_folder.h"
@@ -143,9 +142,9 @@ void check_recorded_runs(const fs::path& dir, const std::vector<Run>& plan, cons
                            std::to_string(run.id) + ": its meta.json was edited",
                        fix);
     const std::string& args = t.text(row, keys::args);
-    if (!args.empty() && args != shell_line(child_arguments(run, options)))
+    if (!args.empty() && args != recorded_arguments(run, options))
       throw UsageError(dir.string() + "/runs.csv: run " + id + " ran with '" + args + "', and its options give '" +
-                           shell_line(child_arguments(run, options)) + "' now: its meta.json was edited",
+                           recorded_arguments(run, options) + "' now: its meta.json was edited",
                        fix);
   }
 }

@@ -8,13 +8,18 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <iterator>
 
 #include "model/errors.h"
+#include "model/shell_words.h"
 
 namespace allocstamp {
 
-std::vector<std::string> child_arguments(const Run& run, const Options& options) {
+namespace {
+
+// The workload's arguments, {input} replaced by `input` (its made file's path, or its recorded name).
+std::vector<std::string> arguments_with_input(const Run& run, const Options& options, bool recorded) {
   std::vector<std::string> args;
   if (!run.workload.app.empty()) args.push_back(run.workload.app);
   if (!run.workload.contract) {  // someone else's program: its own arguments (by size too), its input's path
@@ -22,9 +27,12 @@ std::vector<std::string> child_arguments(const Run& run, const Options& options)
     if (auto sized = run.workload.size_args.find(run.size); sized != run.workload.size_args.end())
       args.insert(args.end(), sized->second.begin(), sized->second.end());
     const auto input = run.workload.inputs.find(run.size);
+    std::string path = input == run.workload.inputs.end() ? "<input not made>" : input->second;
+    if (recorded && input != run.workload.inputs.end())
+      path = "{inputs}/" + std::filesystem::path(input->second).filename().string();
     for (std::string& arg : args)
-      for (std::size_t at; (at = arg.find("{input}")) != std::string::npos;)
-        arg.replace(at, 7, input == run.workload.inputs.end() ? "<input not made>" : input->second);
+      for (std::size_t at = 0; (at = arg.find("{input}", at)) != std::string::npos; at += path.size())
+        arg.replace(at, 7, path);
     return args;
   }
   args.insert(args.end(), {"--threads", std::to_string(run.threads), "--size", run.size, "--seed",
@@ -33,6 +41,19 @@ std::vector<std::string> child_arguments(const Run& run, const Options& options)
   args.insert(args.end(), run.workload.args.begin(), run.workload.args.end());
   if (auto more = options.workload_args.find(run.workload.name); more != options.workload_args.end())
     args.insert(args.end(), more->second.begin(), more->second.end());
+  return args;
+}
+
+}  // namespace
+
+std::vector<std::string> child_arguments(const Run& run, const Options& options) {
+  return arguments_with_input(run, options, false);
+}
+
+std::string recorded_arguments(const Run& run, const Options& options) {
+  std::string args = shell_line(arguments_with_input(run, options, true));
+  if (!run.workload.client_binary.empty())
+    args += " ; " + shell_line({run.workload.client_binary}) + " " + shell_line(client_arguments(run));
   return args;
 }
 

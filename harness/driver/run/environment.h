@@ -11,6 +11,13 @@
 namespace allocstamp {
 
 std::vector<std::string> child_arguments(const Run& run, const Options& options);
+// The run's command line as runs.csv's `args` records it, the one form every
+// reader compares (a cell's identity, --resume's check, the output digest's
+// cell): child_arguments shell-quoted, a generated input named
+// {inputs}/<its file name> (the name holds its content's digest; the folder is
+// the checkout's, so two checkouts' runs still compare), and for a server
+// " ; <client> <client arguments>" with {port} unset.
+std::string recorded_arguments(const Run& run, const Options& options);
 std::vector<std::string> child_environment(const Run& run, const Options& options, const Paths& paths);
 // A server workload's client (catalog.h): its arguments (by size too; {port}
 // still unset), and its environment: bench's, without the preload, memprof's
