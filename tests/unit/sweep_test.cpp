@@ -17,6 +17,7 @@
 #include "run/executor.h"
 #include "results/meta.h"
 #include "results/results_folder.h"
+#include "results/runs.h"
 #include "commands/commands.h"
 
 namespace allocstamp {
@@ -100,7 +101,8 @@ class Sweep : public ::testing::Test {
 
 // A folder damaged while the sweep runs (here: runs.csv's header edited
 // during the first run) never ends the sweep: the next workload's runs are
-// made; the error is said where the folder is read, and at the end.
+// made (their tables come from the rows bench holds), and the damage is said
+// at the end, where the file is found not to be what bench wrote.
 TEST_F(Sweep, AFolderDamagedBetweenRunsNeverEndsTheSweep) {
   options.allocators = {"glibc"};
   options.workloads = {"plain", "txn"};
@@ -391,6 +393,31 @@ TEST_F(Sweep, NoProfileAndSkippedAllocators) {
   EXPECT_EQ(r[2]["allocator"], "gone");
   EXPECT_EQ(r[2]["status"], "skipped");
   EXPECT_NE(r[2]["extra"].find("apt-get install libgone1"), std::string::npos);
+}
+
+// Every reader of a sweep (the workloads' tables, the precision rounds, the
+// summary, the ranking) takes the rows the folder holds: a new sweep never
+// reads its runs.csv back, a resumed one reads it once, when it reopens it.
+TEST_F(Sweep, RunsCsvIsReadOncePerSweep) {
+  options.allocators = {"glibc", "fast"};
+  options.workloads = {"plain", "txn"};
+  options.threads = {1};
+  options.reps = 2;
+  options.profile_reps = 1;
+  options.precision = 50;
+  options.max_reps = 3;
+  int n = 0;
+  executor.script = [&](const Launch&, int) { return ok_with("@metric elapsed_ns=" + std::to_string(1000 + (++n % 7) * 100) + "\n"); };
+  const int before = runs_files_loaded();
+  ASSERT_EQ(run_sweep(options, paths, executor, out), 0);
+  EXPECT_EQ(runs_files_loaded() - before, 0) << out.str();
+  EXPECT_NE(out.str().find("bottom line"), std::string::npos) << "the tables were printed: " << out.str();
+  Options resume;
+  resume.resume = (root / "out").string();
+  resume.command_line = {"bench", "--resume"};
+  const int again = runs_files_loaded();
+  ASSERT_EQ(run_sweep(resume, paths, executor, out), 0);
+  EXPECT_EQ(runs_files_loaded() - again, 1);
 }
 
 TEST_F(Sweep, InterruptedRunIsNotRecordedAndResumeCompletes) {

@@ -24,8 +24,7 @@ double half_width(double value, double low, double high) {
 
 }  // namespace
 
-std::vector<GroupPrecision> time_precision(const std::filesystem::path& dir) {
-  const RunsTable table = load_runs(dir, "results");
+std::vector<GroupPrecision> time_precision(const RunsTable& table) {
   const Cells cells = cells_of(table);
   // The timed cells of each group, in order of first appearance.
   std::vector<std::vector<const Cell*>> groups;

@@ -5,9 +5,10 @@
 // ±P% of the ratio; a group with one allocator, when its own time's interval
 // does. The sweep adds interleaved repetitions to the groups that are not yet.
 #pragma once
-#include <filesystem>
 #include <string>
 #include <vector>
+
+#include "results/runs.h"
 
 namespace allocstamp {
 
@@ -20,8 +21,8 @@ struct GroupPrecision {
   std::string widest;     // the allocator whose interval that is ("name/reference", or the name alone)
 };
 
-// Every cell group with timed runs in the results folder `dir`, in runs.csv's order.
-std::vector<GroupPrecision> time_precision(const std::filesystem::path& dir);
+// Every cell group with timed runs in `table` (a sweep's runs.csv), in its order.
+std::vector<GroupPrecision> time_precision(const RunsTable& table);
 
 // "vacation-low t1: ±7.9% (jemalloc/glibc, 12 reps)"
 std::string describe(const GroupPrecision& g);

@@ -31,9 +31,8 @@ std::string num(double v) {
   return s.str();
 }
 
-}  // namespace
-
-fs::path write_summary(const fs::path& dir) {
+// summary.csv's schema line and header, the whole file of a sweep stopped before its first run.
+std::ostringstream summary_head() {
   CsvRow head = {keys::workload,  keys::app,       keys::size, keys::args,   keys::allocator,
                  keys::alloc_library, keys::alloc_env, keys::tm,   keys::threads};
   for (const char* h : {"metric", "kind", "n", "mean", "median", "stddev", "ci95_low", "ci95_high", "geomean",
@@ -41,18 +40,32 @@ fs::path write_summary(const fs::path& dir) {
                         "vs_reference_ci95_high", "vs_reference_adjusted_low", "vs_reference_adjusted_high",
                         "vs_reference_adjusted_level", "standing"})
     head.push_back(h);
-  fs::path out_path = dir / "summary.csv";
   std::ostringstream out;
   out << schema_line("summary.csv") << '\n';
   write_row(out, head);
-  if (load_runs(dir, "results").rows.empty()) {  // a sweep stopped before its first run
-    replace_file(out_path, out.str());
-    return out_path;
-  }
-  const ResultsView view = load_results(dir);
+  return out;
+}
+
+}  // namespace
+
+fs::path write_empty_summary(const fs::path& dir) {
+  const fs::path out_path = dir / "summary.csv";
+  replace_file(out_path, summary_head().str());
+  return out_path;
+}
+
+fs::path write_summary(const fs::path& dir) {
+  const RunsTable table = load_runs(dir, "results");
+  if (table.rows.empty()) return write_empty_summary(dir);
+  const ResultsView view = results_view_of(dir, table);
+  return write_summary(view, summarize_cells(view));
+}
+
+fs::path write_summary(const ResultsView& view, const std::vector<CellSummary>& summaries) {
+  const fs::path out_path = view.dir / "summary.csv";
+  std::ostringstream out = summary_head();
   const RunsTable& t = *view.table;
   const Cells& cells = view.cells;
-  const std::vector<CellSummary> summaries = summarize_cells(view);
   // The measured quantities (keys with a unit of measure), in the file's
   // order, then the figures derived from them.
   std::vector<std::string> metrics;

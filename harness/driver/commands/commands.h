@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "output/document.h"
 #include "model/catalog.h"
@@ -16,6 +17,9 @@ class App;
 }
 
 namespace allocstamp {
+
+struct ResultsView;   // results/results_view.h
+struct CellSummary;   // analysis/cell_summary.h
 
 // Each verb's flags, added to bench's command line as its subcommand by the
 // verb's own module; command_line.cpp calls them and tells from the returned
@@ -61,6 +65,9 @@ struct DrawnFolder {
   bool failed = false;
 };
 DrawnFolder draw_folder(const std::filesystem::path& dir, const Paths& paths, std::ostream& log, bool per_comparison);
+// The same for a folder already read, its cells summarized.
+DrawnFolder draw_folder(const ResultsView& view, const std::vector<CellSummary>& cells, const Paths& paths,
+                        std::ostream& log);
 // `bench check --baseline A --current B`.
 int command_check(const CheckOptions& options, std::ostream& out, std::ostream& err);
 // `bench summarize DIR`: summary.csv again, and the ranking.

@@ -14,10 +14,14 @@ namespace allocstamp {
 
 DrawnFolder draw_folder(const std::filesystem::path& dir, const Paths& paths, std::ostream& log, bool per_comparison) {
   const ResultsView view = load_results(dir);
-  const std::vector<CellSummary> cells = summarize_cells(view, per_comparison);
+  return draw_folder(view, summarize_cells(view, per_comparison), paths, log);
+}
+
+DrawnFolder draw_folder(const ResultsView& view, const std::vector<CellSummary>& cells, const Paths& paths,
+                        std::ostream& log) {
   const DrawnFigures drawn = draw_figures(view, cells, paths, log);
   write_report(view, cells, drawn.plan);
-  return {drawn.plan.figures.size(), drawn.plan.skipped.size(), drawn.failed};
+  return {drawn.plan.figures.size(), drawn.plan.skipped.size(), drawn.failed > 0};
 }
 
 int plot_folder(const std::filesystem::path& dir, const Paths& paths, std::ostream& out, bool per_comparison) {

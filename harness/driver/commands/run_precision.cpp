@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 // --budget (workloads done so far / all, so the first workloads cannot use up
 // the last ones'). Prints what it adds and the groups left short.
 void add_rounds_for_precision(const Options& options, const std::vector<Run>& plan, const std::string& workload,
-                              double budget_share, const std::filesystem::path& dir, int& next_id,
+                              double budget_share, const RunsTable& runs, int& next_id,
                               std::chrono::steady_clock::time_point start, Progress& progress,
                               const std::function<bool(const Run&)>& execute, bool& stopped, PrecisionTally& tally) {
   const double target = options.precision / 100.0;
@@ -39,7 +39,7 @@ void add_rounds_for_precision(const Options& options, const std::vector<Run>& pl
   const double budget = options.budget_minutes * budget_share;
   for (;;) {
     short_of.clear();
-    for (const GroupPrecision& g : time_precision(dir))
+    for (const GroupPrecision& g : time_precision(runs))
       if (g.workload == workload && !(g.half_width <= target)) short_of.push_back(g);
     if (short_of.empty()) break;
     std::set<int> grow;

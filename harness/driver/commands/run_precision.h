@@ -3,7 +3,6 @@
 // as precise as asked, and what they did, for meta.json.
 #pragma once
 #include <chrono>
-#include <filesystem>
 #include <functional>
 #include <set>
 #include <string>
@@ -14,6 +13,7 @@
 #include "model/options.h"
 #include "model/run.h"
 #include "output/progress.h"
+#include "results/runs.h"
 
 namespace allocstamp {
 
@@ -29,9 +29,10 @@ struct PrecisionTally {
 // of its groups whose time ratios are still wider than ±P% (analysis/precision.h),
 // until none is, a group reaches --max-reps, or the sweep has run its share of
 // --budget (workloads done so far / all, so the first workloads cannot use up
-// the last ones'). Prints what it adds and the groups left short.
+// the last ones'). `runs` is the sweep's runs.csv as it grows (ResultsFolder::runs).
+// Prints what it adds and the groups left short.
 void add_rounds_for_precision(const Options& options, const std::vector<Run>& plan, const std::string& workload,
-                              double budget_share, const std::filesystem::path& dir, int& next_id,
+                              double budget_share, const RunsTable& runs, int& next_id,
                               std::chrono::steady_clock::time_point start, Progress& progress,
                               const std::function<bool(const Run&)>& execute, bool& stopped, PrecisionTally& tally);
 

@@ -121,8 +121,7 @@ void check_resumed_plan(const nlohmann::json& saved_meta, const nlohmann::json& 
 // not show, such as the seed) would otherwise mix two sweeps in one folder,
 // or give two runs one id. A timed run the plan does not list is one a
 // --precision round added.
-void check_recorded_runs(const fs::path& dir, const std::vector<Run>& plan, const Options& options) {
-  const RunsTable t = load_runs(dir, "results");
+void check_recorded_runs(const fs::path& dir, const RunsTable& t, const std::vector<Run>& plan, const Options& options) {
   std::map<std::string, const Run*> by_key;
   for (const Run& r : plan) by_key[r.key()] = &r;
   const std::string fix = "restore the folder's meta.json, or start a new sweep";

@@ -10,6 +10,7 @@
 
 #include "model/options.h"
 #include "model/run.h"
+#include "results/runs.h"
 
 namespace allocstamp {
 
@@ -23,7 +24,9 @@ nlohmann::json resume_options(Options& options);
 // recorded (`plan_keys`: the whole plan's keys), in any order.
 void check_resumed_plan(const nlohmann::json& saved_meta, const nlohmann::json& plan_keys);
 
-// UsageError unless each run runs.csv records is the plan's: under its id, with its arguments.
-void check_recorded_runs(const std::filesystem::path& dir, const std::vector<Run>& plan, const Options& options);
+// UsageError unless each run the folder `dir`'s runs.csv (`recorded`, as the
+// reopened folder holds it) records is the plan's: under its id, with its arguments.
+void check_recorded_runs(const std::filesystem::path& dir, const RunsTable& recorded, const std::vector<Run>& plan,
+                         const Options& options);
 
 }  // namespace allocstamp

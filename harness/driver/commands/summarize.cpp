@@ -2,15 +2,23 @@
 // runs.csv, and the ranking printed as at the end of a sweep.
 #include <CLI/CLI.hpp>
 
+#include "analysis/cell_summary.h"
+#include "analysis/summary.h"
 #include "commands/commands.h"
 #include "output/ranking.h"
-#include "analysis/summary.h"
+#include "results/results_view.h"
+#include "results/runs.h"
 
 namespace allocstamp {
 
 int command_summarize(const std::filesystem::path& dir, bool wide, bool per_comparison, std::ostream& out) {
-  auto summary = write_summary(dir);
-  print_ranking(dir, out, wide, {}, per_comparison);
+  // runs.csv read once: summary.csv (its standings family-corrected) and the ranking from it.
+  const RunsTable table = load_runs(dir, "results");
+  if (table.rows.empty()) write_empty_summary(dir);
+  const ResultsView view = results_view_of(dir, table);  // no runs: refused, after the empty summary.csv
+  const std::vector<CellSummary> family = summarize_cells(view);
+  const std::filesystem::path summary = write_summary(view, family);
+  print_ranking(view, per_comparison ? summarize_cells(view, true) : family, out, wide, {});
   out << "\nwrote " << summary.string() << "\n";
   return 0;
 }

@@ -9,12 +9,26 @@
 
 namespace allocstamp {
 
+// The digest of a text given in pieces (a file as it is written).
+class Digest {
+ public:
+  void add(std::string_view text) {
+    for (unsigned char c : text) h_ = (h_ ^ c) * 1099511628211ull;
+  }
+  std::string hex() const {
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h_));
+    return hex;
+  }
+
+ private:
+  std::uint64_t h_ = 14695981039346656037ull;
+};
+
 inline std::string digest_of(std::string_view text) {
-  std::uint64_t h = 14695981039346656037ull;
-  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-  return hex;
+  Digest d;
+  d.add(text);
+  return d.hex();
 }
 
 }  // namespace allocstamp

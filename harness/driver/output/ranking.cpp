@@ -134,10 +134,8 @@ std::set<std::string> workloads_of(const std::vector<CellSummary>& cells) {
 
 }  // namespace
 
-void print_workload_tables(const std::filesystem::path& dir, const std::string& workload, std::ostream& out, bool wide,
-                           bool per_comparison) {
-  const ResultsView view = load_results(dir);
-  const std::vector<CellSummary> cells = summarize_cells(view, per_comparison);
+void print_workload_tables(const ResultsView& view, const std::vector<CellSummary>& cells, const std::string& workload,
+                           std::ostream& out, bool wide) {
   TableNotes notes;
   group_tables(view, cells, {workload}, out, wide, notes, true);
   out.flush();
@@ -146,7 +144,11 @@ void print_workload_tables(const std::filesystem::path& dir, const std::string& 
 void print_ranking(const std::filesystem::path& dir, std::ostream& out, bool wide, const std::set<std::string>& printed,
                    bool per_comparison) {
   const ResultsView view = load_results(dir);
-  const std::vector<CellSummary> cells = summarize_cells(view, per_comparison);
+  print_ranking(view, summarize_cells(view, per_comparison), out, wide, printed);
+}
+
+void print_ranking(const ResultsView& view, const std::vector<CellSummary>& cells, std::ostream& out, bool wide,
+                   const std::set<std::string>& printed) {
   const RunsTable& t = *view.table;
   TableNotes notes;
   std::set<std::string> print = workloads_of(cells);

@@ -7,6 +7,10 @@
 #include <ostream>
 #include <set>
 #include <string>
+#include <vector>
+
+#include "analysis/cell_summary.h"
+#include "results/results_view.h"
 
 namespace allocstamp {
 
@@ -16,9 +20,13 @@ namespace allocstamp {
 // per_comparison: uncorrected 95% intervals (--per-comparison), labelled so.
 void print_ranking(const std::filesystem::path& results_dir, std::ostream& out, bool wide = false,
                    const std::set<std::string>& printed = {}, bool per_comparison = false);
+// The same for a folder already read, its cells summarized (summarize_cells:
+// its per_comparison is what the labels say).
+void print_ranking(const ResultsView& view, const std::vector<CellSummary>& cells, std::ostream& out, bool wide,
+                   const std::set<std::string>& printed);
 
 // The table(s) of one workload alone, as soon as its runs are done.
-void print_workload_tables(const std::filesystem::path& results_dir, const std::string& workload, std::ostream& out,
-                           bool wide = false, bool per_comparison = false);
+void print_workload_tables(const ResultsView& view, const std::vector<CellSummary>& cells, const std::string& workload,
+                           std::ostream& out, bool wide = false);
 
 }  // namespace allocstamp

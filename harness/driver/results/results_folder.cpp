@@ -64,6 +64,12 @@ const std::vector<std::string> kScopeColumns = side_table_columns("scopes");
 const std::vector<std::string> kMicroColumns = side_table_columns("micro");
 const std::vector<std::string> kSeriesColumns = side_table_columns("series");
 
+// A file's bytes as they are (runs.csv, for its digest); empty when it cannot be read.
+std::string file_bytes(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
 // One row per record: the row's first fields (`lead`: the run's id, ...), then
 // the record's value of each remaining column.
 void write_records(std::ofstream& out, const std::vector<KeyValues>& records, const std::vector<std::string>& columns,
@@ -258,8 +264,8 @@ ResultsFolder ResultsFolder::reopen(const fs::path& dir) {
     std::size_t keep = text.rfind('\n');
     fs::resize_file(file, keep == std::string::npos ? 0 : keep + 1);
   }
-  CsvRow header;
-  const std::vector<CsvRow> runs = read_csv(dir / "runs.csv", &header);  // checks the schema and every row
+  RunsTable table = load_runs(dir, "results");  // checks the schema and every row
+  const CsvRow& header = table.header;
   // A folder of an older schema has fewer columns (no kind, no libitm columns):
   // its rows go on in its own columns. A column this bench does not know means
   // a newer or foreign file.
@@ -267,13 +273,14 @@ ResultsFolder ResultsFolder::reopen(const fs::path& dir) {
     if (std::none_of(kColumns.begin(), kColumns.end(), [&](const Column& c) { return c.name == name; }))
       throw UsageError(dir.string() + "/runs.csv has the column '" + name + "', which this bench does not write",
                        "it comes from another version of allocstamp: start a new folder");
-  drop_uncommitted_rows(dir, header, runs);
+  drop_uncommitted_rows(dir, header, table.rows);
   // The runs' logs go on in logs/ (made again where it was removed; a link
   // there was refused above).
   fs::create_directories(dir / "logs");
   ResultsFolder folder(dir);
   folder.lock_ = std::move(lock);
   folder.columns_ = header;
+  folder.table_ = std::move(table);
   folder.open_streams(false);
   return folder;
 }
@@ -288,12 +295,20 @@ void ResultsFolder::open_streams(bool fresh) {
   scopes_.open(dir_ / "scopes.csv", std::ios::out | mode);
   micro_.open(dir_ / "micro.csv", std::ios::out | mode);
   if (!runs_ || !series_ || !scopes_ || !micro_) throw UsageError("cannot write in " + dir_.string(), "choose a writable --out");
+  runs_written_ = Digest{};
   if (fresh) {
-    runs_ << schema_line("runs.csv") << '\n';
+    std::ostringstream head;
+    head << schema_line("runs.csv") << '\n';
     columns_.clear();
     for (const Column& c : kColumns) columns_.push_back(c.name);
-    write_row(runs_, columns_);
+    write_row(head, columns_);
+    runs_ << head.str();
+    runs_written_.add(head.str());
+    table_ = RunsTable{};
+    table_.source = (dir_ / "runs.csv").string();
+    table_.header = columns_;
   }
+  if (!fresh) runs_written_.add(file_bytes(dir_ / "runs.csv"));
   if (series_new) {
     series_ << schema_line("series.csv") << '\n';
     write_row(series_, kSeriesColumns);
@@ -325,7 +340,7 @@ fs::path ResultsFolder::log_path(const Run& run) const {
 }
 
 std::set<std::string> ResultsFolder::completed_keys(bool skipped) const {
-  const RunsTable t = load_runs(dir_, "results");
+  const RunsTable& t = table_;
   std::set<std::string> done;
   for (const auto& row : t.rows)
     if ((t.status(row) == Status::skipped) == skipped)
@@ -334,7 +349,7 @@ std::set<std::string> ResultsFolder::completed_keys(bool skipped) const {
 }
 
 std::set<std::string> ResultsFolder::failed_keys() const {
-  const RunsTable t = load_runs(dir_, "results");
+  const RunsTable& t = table_;
   std::set<std::string> failed;
   for (const CsvRow& row : t.rows)
     if (t.status(row) != Status::ok && t.status(row) != Status::skipped) failed.insert(t.run_key(row));
@@ -342,7 +357,7 @@ std::set<std::string> ResultsFolder::failed_keys() const {
 }
 
 std::size_t ResultsFolder::forget_failed_runs(const std::set<std::string>& plan_keys) {
-  const RunsTable t = load_runs(dir_, "results");
+  const RunsTable& t = table_;
   const std::set<std::string> failed = failed_keys();
   std::vector<CsvRow> kept;
   for (const CsvRow& row : t.rows) {
@@ -364,8 +379,18 @@ std::size_t ResultsFolder::forget_failed_runs(const std::set<std::string>& plan_
   for (const CsvRow& row : kept) write_row(text, row);
   replace_file(dir_ / "runs.csv", text.str());
   drop_uncommitted_rows(dir_, t.header, kept);  // their series, scopes and micro rows
+  table_.rows = std::move(kept);
   open_streams(false);
   return forgotten;
+}
+
+void ResultsFolder::check_runs_unchanged() const {
+  Digest now;
+  now.add(file_bytes(dir_ / "runs.csv"));
+  if (now.hex() != runs_written_.hex())
+    throw UsageError(dir_.string() + "/runs.csv was changed while the sweep ran: it is not what bench wrote (the tables "
+                                     "and figures came from what bench wrote)",
+                     "restore it, or run the sweep again into a new folder");
 }
 
 void ResultsFolder::write_meta(const nlohmann::json& meta) { replace_file(dir_ / "meta.json", meta.dump(2) + "\n"); }
@@ -436,8 +461,12 @@ Status ResultsFolder::append(const Run& run, const RunSetting& setting, Status s
   series_.flush();
   micro_.flush();
   scopes_.flush();
-  write_row(runs_, row);
+  std::ostringstream line;
+  write_row(line, row);
+  runs_ << line.str();
+  runs_written_.add(line.str());
   check_written();
+  table_.rows.push_back(std::move(row));
   return status;
 }
 

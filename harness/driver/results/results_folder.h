@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/catalog.h"
+#include "model/digest.h"
 #include "model/output_file.h"
 #include "results/csv.h"
 #include "run/environment.h"
@@ -67,6 +68,14 @@ class ResultsFolder {
 
   const std::filesystem::path& dir() const { return dir_; }
   std::filesystem::path log_path(const Run& run) const;
+  // runs.csv as it stands: read once when the folder is reopened (a torn last
+  // row cut off), each appended row added as it is written. Every reader of
+  // the sweep (the resume's checks, the tables, the precision rounds, the
+  // summary, the figures) takes it from here, not from the file again.
+  const RunsTable& runs() const { return table_; }
+  // UsageError when runs.csv's bytes are not those this folder wrote (or
+  // found when reopened): someone changed the file while the sweep ran.
+  void check_runs_unchanged() const;
   // Keys of the runs in runs.csv: those that ran (or, with skipped, those skipped).
   std::set<std::string> completed_keys(bool skipped = false) const;
   // Keys of the runs in runs.csv that did not end ok (failed, crashed, timeout, verify_failed).
@@ -90,6 +99,8 @@ class ResultsFolder {
   std::filesystem::path dir_;
   FolderLock lock_;
   CsvRow columns_;  // runs.csv's columns: this bench's, or a resumed older folder's
+  RunsTable table_;  // what runs.csv holds
+  Digest runs_written_;  // over runs.csv's bytes as found and written
   std::ofstream runs_, series_, scopes_, micro_;
 };
 

@@ -34,18 +34,18 @@ std::string machine_stamp(const nlohmann::json& meta) {
   return parts.empty() ? "machine and date unknown (no meta.json)" : joined;
 }
 
-ResultsView load_results(const fs::path& dir) {
-  const std::string fix = "give a folder that bench wrote: bench plot DIR (default results/latest)";
-  if (!fs::is_directory(dir)) throw UsageError(dir.string() + " is not a folder", "run a sweep first, or " + fix);
-  if (!fs::exists(fs::symlink_status(dir / "runs.csv"))) throw UsageError(dir.string() + " has no runs.csv", fix);
+namespace {
+
+const std::string kFix = "give a folder that bench wrote: bench plot DIR (default results/latest)";
+
+ResultsView view_of(const fs::path& dir, std::shared_ptr<const RunsTable> table) {
   ResultsView view;
   view.dir = dir;
-  auto table = std::make_shared<RunsTable>(load_runs(dir, "results"));
   check_side_tables(dir);  // a damaged series.csv is refused here, not met by one figure
   if (!table->has(keys::run_id) || !table->has(keys::rep))
-    throw UsageError(dir.string() + "/runs.csv has no column " + (table->has(keys::run_id) ? keys::rep : keys::run_id), fix);
+    throw UsageError(dir.string() + "/runs.csv has no column " + (table->has(keys::run_id) ? keys::rep : keys::run_id), kFix);
   if (table->rows.empty())
-    throw UsageError(dir.string() + "/runs.csv holds no runs", "finish the sweep (bench --resume " + dir.string() + ") or " + fix);
+    throw UsageError(dir.string() + "/runs.csv holds no runs", "finish the sweep (bench --resume " + dir.string() + ") or " + kFix);
   view.table = table;
   view.cells = cells_of(*view.table);
   const Meta meta = read_meta(dir);
@@ -53,6 +53,18 @@ ResultsView load_results(const fs::path& dir) {
   if (!meta.present)
     view.notes.push_back("the folder has no meta.json: the setup and the figures' machine stamp are unknown");
   return view;
+}
+
+}  // namespace
+
+ResultsView load_results(const fs::path& dir) {
+  if (!fs::is_directory(dir)) throw UsageError(dir.string() + " is not a folder", "run a sweep first, or " + kFix);
+  if (!fs::exists(fs::symlink_status(dir / "runs.csv"))) throw UsageError(dir.string() + " has no runs.csv", kFix);
+  return view_of(dir, std::make_shared<const RunsTable>(load_runs(dir, "results")));
+}
+
+ResultsView results_view_of(const fs::path& dir, const RunsTable& table) {
+  return view_of(dir, std::make_shared<const RunsTable>(table));
 }
 
 }  // namespace allocstamp

@@ -25,6 +25,10 @@ struct ResultsView {
 
 // Reads runs.csv and meta.json; throws UsageError when the folder is missing or malformed.
 ResultsView load_results(const std::filesystem::path& dir);
+// The folder `dir` whose runs.csv is `table` (a sweep's own, held since it was
+// written: results_folder.h), with its meta.json and side tables read and
+// checked as load_results does; UsageError when the table holds no runs.
+ResultsView results_view_of(const std::filesystem::path& dir, const RunsTable& table);
 
 // "host, CPU, date" from meta.json, for a corner of every figure.
 std::string machine_stamp(const nlohmann::json& meta);

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <set>
 #include <cmath>
@@ -130,7 +131,14 @@ void validate(const RunsTable& t, const std::string& role) {
 
 }  // namespace
 
+namespace {
+std::atomic<int> files_loaded{0};
+}  // namespace
+
+int runs_files_loaded() { return files_loaded.load(); }
+
 RunsTable load_runs(const fs::path& path, const std::string& role) {
+  ++files_loaded;
   std::error_code ec;
   fs::path file = path;
   if (fs::is_directory(path, ec)) {
@@ -271,11 +279,10 @@ std::string reference_allocator(const std::vector<std::string>& allocators) {
   return glibc ? "glibc" : allocators.front();
 }
 
-// The folder's runs measured on a busy machine (machine.h busy_run), and the
-// runs whose machine state was measured at all, from runs.csv: a resumed
-// folder's earlier runs count, an older schema's (no such columns) do not.
-std::pair<int, int> busy_runs_of(const fs::path& dir) {
-  const RunsTable t = load_runs(dir, "results");
+// The table's runs measured on a busy machine (machine.h busy_run), and the
+// runs whose machine state was measured at all: a resumed folder's earlier
+// runs count, an older schema's (no such columns) do not.
+std::pair<int, int> busy_runs_of(const RunsTable& t) {
   auto value = [&](const CsvRow& row, const char* column) {
     const std::string& text = t.text(row, column);
     return text.empty() ? std::numeric_limits<double>::quiet_NaN() : std::strtod(text.c_str(), nullptr);

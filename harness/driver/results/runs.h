@@ -66,9 +66,12 @@ std::string reference_allocator(const std::vector<std::string>& allocators);
 // is not runs.csv of a schema this bench reads, lacks the key columns, or has
 // a row read_csv refuses or a field outside its unit's domain (fields.h).
 RunsTable load_runs(const std::filesystem::path& path, const std::string& role);
+// How many files load_runs has read in this process: a sweep reads its
+// runs.csv once at most (a resumed one; a new one never), which a test counts.
+int runs_files_loaded();
 
-// The folder's runs measured on a busy machine (run/machine.h busy_run), and
-// the runs whose machine state was measured at all: {busy, measured}, from runs.csv.
-std::pair<int, int> busy_runs_of(const std::filesystem::path& dir);
+// The table's runs measured on a busy machine (run/machine.h busy_run), and
+// the runs whose machine state was measured at all: {busy, measured}.
+std::pair<int, int> busy_runs_of(const RunsTable& t);
 
 }  // namespace allocstamp
