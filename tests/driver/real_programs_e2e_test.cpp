@@ -261,22 +261,9 @@ std::vector<std::string> outliving_a_killed_bench(const std::vector<std::string>
   kill(bench_pid, SIGKILL);
   waitpid(bench_pid, nullptr, 0);
   if (!(running.count(server) && running.count(client))) return {"no " + server + " and " + client + " in 30 s"};
-  // Gone, or a zombie no one reaps yet (pid 1 of a container may not): not running.
-  auto running_still = [](pid_t pid) {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-    std::string stat;
-    if (!std::getline(in, stat)) return false;
-    std::istringstream rest(stat.substr(stat.rfind(')') + 1));
-    std::string state;
-    rest >> state;
-    return state != "Z" && state != "X";
-  };
   std::vector<std::string> outliving;
-  for (const std::string& name : {server, client}) {
-    bool alive = true;
-    for (int i = 0; i < 100 && (alive = running_still(running[name])); ++i) usleep(50000);
-    if (alive) outliving.push_back(name), kill(running[name], SIGKILL);
-  }
+  for (const std::string& name : {server, client})
+    if (!testing::ends_within(running[name], 5)) outliving.push_back(name), kill(running[name], SIGKILL);
   return outliving;
 }
 

@@ -45,6 +45,27 @@ std::string slurp(const fs::path& file) {
   return s.str();
 }
 
+bool still_running(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat;
+  if (!std::getline(in, stat)) return false;
+  const std::size_t close = stat.rfind(')');
+  if (close == std::string::npos) return false;
+  std::istringstream rest(stat.substr(close + 1));
+  std::string state;
+  rest >> state;
+  return state != "Z" && state != "X";
+}
+
+bool ends_within(pid_t pid, double seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (still_running(pid)) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    usleep(50000);
+  }
+  return true;
+}
+
 CommandResult run_command(std::vector<std::string> argv, const CommandOptions& options) {
   static std::atomic<int> serial{0};
   const std::string stem = "run-command-" + std::to_string(getpid()) + "-" + std::to_string(serial++);

@@ -2,6 +2,8 @@
 // stdout and stderr captured through files), for the end-to-end tests that drive
 // the real bench binary.
 #pragma once
+#include <sys/types.h>
+
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -51,6 +53,13 @@ struct CommandOptions {
 CommandResult run_command(std::vector<std::string> argv, const CommandOptions& options = {});
 
 std::string slurp(const std::filesystem::path& file);
+
+// Whether `pid` is a process that has not ended (a zombie no one reaps yet,
+// as pid 1 of a container may leave it, has ended).
+bool still_running(pid_t pid);
+
+// Waits up to `seconds` for `pid` to end; true when it did.
+bool ends_within(pid_t pid, double seconds);
 
 // A fresh folder of a test's own under the temporary folder (<stem>-<pid>),
 // removed when the test ends.
