@@ -123,6 +123,27 @@ TEST_F(Sweep, AFolderDamagedBetweenRunsNeverEndsTheSweep) {
   EXPECT_EQ(executor.launches.size(), 2u) << "the second workload's run was made after the first's table failed";
 }
 
+// The table between workloads reads meta.json and the side tables from the
+// folder (runs.csv is held in memory): damaged there, the table is not printed,
+// the sweep goes on and makes the runs still to make.
+TEST_F(Sweep, AMetaJsonDamagedBetweenRunsNeverEndsTheSweep) {
+  options.allocators = {"glibc"};
+  options.workloads = {"plain", "txn"};
+  options.threads = {1};
+  options.reps = 1;
+  options.profile_reps = 0;
+  executor.script = [&](const Launch&, int n) {
+    if (n == 1) std::ofstream(root / "out" / "meta.json", std::ios::trunc) << "{";
+    return ok_with("@metric elapsed_ns=5\n");
+  };
+  try {
+    run_sweep(options, paths, executor, out);
+  } catch (const UsageError&) {  // the damage may be said at the end: the runs were made first
+  }
+  EXPECT_EQ(executor.launches.size(), 2u) << "the second workload's run was made after the first's table failed";
+  EXPECT_EQ(rows().size(), 2u);
+}
+
 TEST_F(Sweep, InterleavesAllocatorsAndBuildsTheChildsCommandLine) {
   options.allocators = {"glibc", "fast"};
   options.workloads = {"plain", "txn"};
