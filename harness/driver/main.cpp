@@ -1,6 +1,8 @@
 // main.cpp — bench: arguments → a verb and its options → that verb's module
 // (commands/). Typed errors are caught here once: "error: what — how to fix",
-// exit 2 for bad usage, 1 for a failed run.
+// exit 2 for bad usage, 1 for a failed run. Every line printed fits the
+// terminal's 120 columns (output/terminal_lines.h) unless --wide, or the
+// output is for a program: CSV on stdout, --columns' Markdown.
 #include <csignal>
 #include <filesystem>
 #include <new>
@@ -9,13 +11,18 @@
 #include "commands/commands.h"
 #include "model/errors.h"
 #include "model/options.h"
+#include "output/terminal_lines.h"
 
 int main(int argc, char** argv) {
   using namespace allocstamp;
   // Past a file-size limit a write fails (EFBIG) and bench says so, instead of dying by SIGXFSZ.
   signal(SIGXFSZ, SIG_IGN);
+  TerminalWidth terminal;  // the help and a refused command line are wrapped too
   try {
     Command command = parse_command_line(argc, argv);
+    const bool for_a_program = command.verb == Command::Verb::columns ||
+                               (command.verb == Command::Verb::check && command.check.csv == "-");
+    terminal.narrow(!command.run.wide && !for_a_program, !command.run.wide);
     switch (command.verb) {
       case Command::Verb::answered: return 0;
       case Command::Verb::check: return command_check(command.check, std::cout, std::cerr);

@@ -201,8 +201,8 @@ TEST(BenchEndToEnd, MissingAllocatorNamesThePackage) {
                                   "libraries": ["/nonexistent/libghost.so"]}]})";
   BenchResult r = bench({"--registry=" + registry.string(), "--alloc=ghost", "--workload=test-alloc", "--out=" + dir.string()});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("not installed"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("apt-get install libghost-malloc1"), std::string::npos) << r.err;
+  EXPECT_NE(testing::flat(r.err).find("not installed"), std::string::npos) << r.err;
+  EXPECT_NE(testing::flat(r.err).find("apt-get install libghost-malloc1"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir));
   // With --alloc=all the missing one becomes a skipped row and the rest runs.
   BenchResult all = bench({"--registry=" + registry.string(), "--alloc=all", "--workload=test-alloc", "--size=tiny",
@@ -255,7 +255,7 @@ TEST(BenchEndToEnd, VariantsRunWithTheirSettingsAgainstTheirBase) {
     std::ofstream(registry) << json;
     BenchResult bad = bench({"--registry=" + registry.string(), "--alloc=jemalloc", "--workload=test-alloc", "--dry-run"});
     EXPECT_EQ(bad.exit_code, 2) << says << ": " << bad.err;
-    EXPECT_NE(bad.err.find(says), std::string::npos) << bad.err;
+    EXPECT_NE(testing::flat(bad.err).find(says), std::string::npos) << bad.err;
   };
   refused(R"({"schema": 1, "allocators": [{"name": "jemalloc:x", "env": {"A": "1"}}]})", "has no \"base\"");
   refused(R"({"schema": 1, "allocators": [{"name": "jemalloc:x", "base": "mimalloc", "env": {"A": "1"}}]})",
@@ -278,7 +278,7 @@ TEST(BenchEndToEnd, VariantsRunWithTheirSettingsAgainstTheirBase) {
            {"jemalloc:bgg", "did you mean 'jemalloc:bg'?"}}) {
     BenchResult bad = bench({"--alloc=" + alloc, "--workload=test-alloc", "--dry-run"});
     EXPECT_EQ(bad.exit_code, 2) << alloc << ": " << bad.err;
-    EXPECT_NE(bad.err.find(says), std::string::npos) << alloc << ": " << bad.err;
+    EXPECT_NE(testing::flat(bad.err).find(says), std::string::npos) << alloc << ": " << bad.err;
   }
   fs::remove_all(dir);
   fs::remove(registry);
@@ -299,7 +299,7 @@ TEST(BenchEndToEnd, InterruptThenResume) {
   };
   BenchResult first = bench(args, {}, two_rows);
   EXPECT_EQ(first.exit_code, 130) << first.err;
-  EXPECT_NE(first.err.find("--resume"), std::string::npos) << first.err;
+  EXPECT_NE(testing::flat(first.err).find("--resume"), std::string::npos) << first.err;
   size_t recorded = rows_of(dir).size();
   EXPECT_GE(recorded, 2u);
   EXPECT_LT(recorded, 8u);
@@ -338,8 +338,8 @@ TEST(BenchEndToEnd, BadCommandLinesLeaveNothing) {
     args.push_back("--out=" + dir.string());
     BenchResult r = bench(args);
     EXPECT_EQ(r.exit_code, 2) << args[0] << "\n" << r.err;
-    EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
-    EXPECT_NE(r.err.find(" — "), std::string::npos) << "says how to fix: " << r.err;
+    EXPECT_EQ(testing::flat(r.err).rfind("error: ", 0), 0u) << r.err;
+    EXPECT_NE(testing::flat(r.err).find(" — "), std::string::npos) << "says how to fix: " << r.err;
     EXPECT_FALSE(fs::exists(dir)) << args[0];
   }
   BenchResult unwritable = bench({"--workload=test-alloc", "--alloc=glibc", "--out=/proc/allocstamp-cannot"});
@@ -367,8 +367,9 @@ TEST(BenchEndToEnd, NoWorkloadMeansTheDefaultPresetWhichFlagsNarrow) {
   }
   // The one-thread programs (workloads/real) have no run at 2 threads: named and left out.
   std::smatch left_out;
-  const std::regex note("note: (.*) run at one thread only, and --threads leaves 1 out: left out of this sweep");
-  ASSERT_TRUE(std::regex_search(narrowed.err, left_out, note)) << narrowed.err;
+  const std::regex note("note: ([^:]*) run at one thread only, and --threads leaves 1 out: left out of this sweep");
+  const std::string flat_err = testing::flat(narrowed.err);
+  ASSERT_TRUE(std::regex_search(flat_err, left_out, note)) << narrowed.err;
   std::istringstream names(left_out[1].str());
   int one_thread = 0;
   for (std::string name; std::getline(names, name, ',');) {

@@ -88,15 +88,21 @@ class CheckEndToEnd : public ::testing::Test {
   fs::path dir_;
 };
 
-// The words of `metric`'s row in bench check's table: cell, metric, baseline,
-// current, change, limit, p, verdict, note...
+// The words of `metric`'s row in bench check's table, its cell first: cell,
+// metric, baseline, current, change, limit, detects, q, verdict. The table
+// shows each cell on a line of its own, its rows indented under it, a row's
+// note indented further under the row.
 std::vector<std::string> row_of(const std::string& table, const std::string& metric) {
   std::istringstream lines(table);
+  std::string cell;
   for (std::string line; std::getline(lines, line);) {
+    if (line.empty()) continue;
+    if (line[0] != ' ') cell = line;
+    if (line.rfind("  ", 0) != 0 || line.rfind("    ", 0) == 0) continue;
     std::istringstream words(line);
-    std::vector<std::string> w;
+    std::vector<std::string> w{cell};
     for (std::string word; words >> word;) w.push_back(word);
-    if (w.size() >= 8 && w[1] == metric) return w;
+    if (w.size() >= 9 && w[1] == metric) return w;
   }
   return {};
 }
@@ -107,10 +113,11 @@ std::string verdict(const std::string& table, const std::string& metric) {
   std::istringstream lines(table);
   std::size_t column = std::string::npos;
   for (std::string line; std::getline(lines, line);) {
-    if (line.rfind("cell ", 0) == 0) column = line.find(" verdict") + 1;
+    if (line.rfind("  metric ", 0) == 0) column = line.find(" verdict") + 1;
+    if (line.rfind("  ", 0) != 0 || line.rfind("    ", 0) == 0) continue;
     std::istringstream words(line);
-    std::string cell, name;
-    words >> cell >> name;
+    std::string name;
+    words >> name;
     if (name == metric && column < line.size()) return line.substr(column, line.find(' ', column) - column);
   }
   return "(no row for " + metric + ")";
@@ -127,7 +134,7 @@ TEST_F(CheckEndToEnd, SameBuildTwicePasses) {
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(verdict(r.out, "requested_seq_bytes"), "ok") << r.out;
   EXPECT_EQ(verdict(r.out, "allocs_seq_count"), "ok") << r.out;
-  EXPECT_NE(r.out.find("— PASS\n"), std::string::npos) << r.out;
+  EXPECT_NE(testing::flat(r.out).find("— PASS"), std::string::npos) << r.out;
 
   Result gate = bench({"check", "--baseline=" + (a / "runs.csv").string(), "--current=" + b.string(),
                        "--deterministic-only", "--all"});
@@ -146,7 +153,7 @@ TEST_F(CheckEndToEnd, RunsMadeDifferentlyAreNotComparedAndNamed) {
   Result r = bench({"check", "--baseline=" + a.string(), "--current=" + b.string()});
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   EXPECT_NE(r.out.find("not comparable"), std::string::npos) << r.out;
-  EXPECT_NE(r.err.find("error: 1 cell(s) ran differently and were not compared (arguments: --more-pct 10 in the current "
+  EXPECT_NE(testing::flat(r.err).find("error: 1 cell(s) ran differently and were not compared (arguments: --more-pct 10 in the current "
                        "runs only) — compare folders run the same way, or allow the difference: --allow-different args"),
             std::string::npos)
       << r.err;
@@ -157,7 +164,7 @@ TEST_F(CheckEndToEnd, RunsMadeDifferentlyAreNotComparedAndNamed) {
   fs::path tuned = sweep("tuned", {}, {"MALLOC_CONF=tcache:false"});
   Result env = bench({"check", "--baseline=" + a.string(), "--current=" + tuned.string()});
   EXPECT_EQ(env.exit_code, 2) << env.out << env.err;
-  EXPECT_NE(env.err.find("environment: MALLOC_CONF=tcache:false in the current runs only"), std::string::npos) << env.err;
+  EXPECT_NE(testing::flat(env.err).find("environment: MALLOC_CONF=tcache:false in the current runs only"), std::string::npos) << env.err;
 }
 
 // What a user hit: the default job runs vacation-high with --transactions
@@ -178,7 +185,7 @@ TEST_F(CheckEndToEnd, TheDefaultJobAndSizeSmallAreNotComparable) {
   fs::path job = run("job", {}), small = run("small", {"--size=small"});
   Result r = bench({"check", "--baseline=" + job.string(), "--current=" + small.string()});
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
-  EXPECT_NE(r.err.find("--transactions 49152 in the baseline only"), std::string::npos) << r.err;
+  EXPECT_NE(testing::flat(r.err).find("--transactions 49152 in the baseline only"), std::string::npos) << r.err;
   EXPECT_EQ(r.out.find("elapsed_ns"), std::string::npos) << "no time of the two was compared: " << r.out;
 }
 
@@ -221,7 +228,7 @@ TEST_F(CheckEndToEnd, PlantedAllocationRegressionFails) {
   EXPECT_EQ(allocs, (std::vector<std::string>{"test-alloc:alloc/tiny/glibc/t1", "allocs_seq_count", "1002", "1102",
                                               "+9.98%", "exact", "-", "-", "regressed"}))
       << r.out;
-  EXPECT_NE(r.out.find("— FAIL\n"), std::string::npos) << r.out;
+  EXPECT_NE(testing::flat(r.out).find("— FAIL"), std::string::npos) << r.out;
   const std::string rows = slurp(csv);
   EXPECT_EQ(rows.rfind("# allocstamp check.csv schema 4\n", 0), 0u) << rows;
   EXPECT_NE(rows.find(",requested_seq_bytes,exact,3,3,76096,"), std::string::npos) << rows;
@@ -248,7 +255,7 @@ TEST_F(CheckEndToEnd, TimingNoiseDoesNotFail) {
   // Samples this spread (±30%) could not have seen 5%: undecided, never ok.
   EXPECT_EQ(verdict(r.out, "elapsed_ns"), "undecided") << r.out;
   EXPECT_EQ(verdict(r.out, "requested_seq_bytes"), "ok") << r.out;
-  EXPECT_NE(r.err.find("detectable: 0 of 1 timed comparison(s) could see a change of 5% (power 0.8); median "
+  EXPECT_NE(testing::flat(r.err).find("detectable: 0 of 1 timed comparison(s) could see a change of 5% (power 0.8); median "
                        "detectable change 66%"),
             std::string::npos)
       << r.err;
@@ -369,11 +376,11 @@ TEST_F(CheckEndToEnd, AMicroBenchmarkMissingFromTheCurrentRunsFailsWhenAsked) {
   Result r = bench({"check", base, cur, "--all", "--fail-on-missing"});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_EQ(verdict(r.out, "ns_per_op:batch_reversed/64"), "missing") << r.out;
-  EXPECT_NE(r.err.find("1 micro-benchmark(s) of the baseline are not in the current micro.csv (verdict missing, which "
+  EXPECT_NE(testing::flat(r.err).find("1 micro-benchmark(s) of the baseline are not in the current micro.csv (verdict missing, which "
                        "fails the check): batch_reversed/64"),
             std::string::npos)
       << r.err;
-  EXPECT_NE(r.out.find("— FAIL\n"), std::string::npos) << r.out;
+  EXPECT_NE(testing::flat(r.out).find("— FAIL"), std::string::npos) << r.out;
   Result lenient = bench({"check", base, cur, "--all"});
   EXPECT_EQ(lenient.exit_code, 0) << "missing fails only when asked\n" << lenient.out << lenient.err;
   EXPECT_EQ(verdict(lenient.out, "ns_per_op:batch_reversed/64"), "missing") << lenient.out;
@@ -418,19 +425,19 @@ TEST_F(CheckEndToEnd, UnusableInputExitsTwoWithAMessage) {
     args.insert(args.end(), c.args.begin(), c.args.end());
     Result r = bench(args);
     EXPECT_EQ(r.exit_code, 2) << c.expected << "\n" << r.out << r.err;
-    EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
-    EXPECT_NE(r.err.find(c.expected), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find(" — "), std::string::npos) << "says how to fix: " << r.err;
+    EXPECT_EQ(testing::flat(r.err).rfind("error: ", 0), 0u) << r.err;
+    EXPECT_NE(testing::flat(r.err).find(c.expected), std::string::npos) << r.err;
+    EXPECT_NE(testing::flat(r.err).find(" — "), std::string::npos) << "says how to fix: " << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
   }
   // One folder, positional, names the missing one and how to give it; none says so too.
   Result one = bench({"check", good.string()});
   EXPECT_EQ(one.exit_code, 2) << one.err;
-  EXPECT_NE(one.err.find("— name the runs to judge after it: bench check " + good.string() + " CURRENT"), std::string::npos)
+  EXPECT_NE(testing::flat(one.err).find("— name the runs to judge after it: bench check " + good.string() + " CURRENT"), std::string::npos)
       << one.err;
   Result none = bench({"check"});
   EXPECT_EQ(none.exit_code, 2) << none.err;
-  EXPECT_NE(none.err.find("was given none — name the known-good runs and the runs to judge: bench check BASELINE CURRENT"),
+  EXPECT_NE(testing::flat(none.err).find("was given none — name the known-good runs and the runs to judge: bench check BASELINE CURRENT"),
             std::string::npos) << none.err;
 }
 

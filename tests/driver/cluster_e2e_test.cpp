@@ -117,7 +117,7 @@ TEST_F(Cluster, MergedPartsEqualOneMachineAndBadPartsAreRefused) {
     args.insert(args.end(), parts.begin(), parts.end());
     Result r = bench(args);
     EXPECT_EQ(r.exit_code, 2) << says << ": " << r.out << r.err;
-    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+    EXPECT_NE(testing::flat(r.err).find(says), std::string::npos) << r.err;
   }
   Result mixed = bench({"merge", (dir_ / "mixed").string(), p1, (dir_ / "p2-versions").string(), "--allow-mixed-hosts"});
   EXPECT_EQ(mixed.exit_code, 0) << mixed.err;
@@ -138,7 +138,7 @@ TEST_F(Cluster, MergedPartsEqualOneMachineAndBadPartsAreRefused) {
 TEST_F(Cluster, MorePartsThanCellGroupsAreRefused) {
   Result r = bench(matrix((dir_ / "p").string(), "1/5"));
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
-  EXPECT_NE(r.err.find("--shard 1/5: the sweep has 4 cell group(s) (workload, size, TM method, threads), fewer than its "
+  EXPECT_NE(testing::flat(r.err).find("--shard 1/5: the sweep has 4 cell group(s) (workload, size, TM method, threads), fewer than its "
                        "5 parts — cut it into 4 part(s) or fewer"),
             std::string::npos)
       << r.err;
@@ -150,7 +150,7 @@ TEST_F(Cluster, MorePartsThanCellGroupsAreRefused) {
   slurm.insert(slurm.begin(), {"slurm", "--shards", "5"});
   Result s = bench(slurm);
   EXPECT_EQ(s.exit_code, 2) << s.out << s.err;
-  EXPECT_NE(s.err.find("the sweep has 4 cell group(s)"), std::string::npos) << s.err;
+  EXPECT_NE(testing::flat(s.err).find("the sweep has 4 cell group(s)"), std::string::npos) << s.err;
   EXPECT_FALSE(fs::exists(dir_ / "s" / "slurm")) << "no script written";
   slurm[2] = "4";
   Result fits = bench(slurm);

@@ -159,7 +159,7 @@ TEST_F(EditedFolder, CallsiteFilesAreReadOnlyAsThemselves) {
     Result r = bench({"--resume", out.string()});  // nothing left to run: the folder's files written again
     ASSERT_FALSE(r.timed_out) << says << ": bench stalled";
     EXPECT_EQ(r.exit_code, 2) << says << ": " << r.out << r.err;
-    EXPECT_NE(r.err.find(file.string() + " " + says), std::string::npos) << r.err;
+    EXPECT_NE(testing::flat(r.err).find(file.string() + " " + says), std::string::npos) << r.err;
   }
 }
 
@@ -175,7 +175,7 @@ TEST_F(EditedFolder, ALinkedCallsitesFolderFailsItsRunsAndIsNotFollowed) {
                                        quoted(out / "callsites"));
   ASSERT_FALSE(r.timed_out) << r.err;
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
-  EXPECT_NE(r.err.find((out / "callsites").string() + " is a symbolic link"), std::string::npos) << r.err;
+  EXPECT_NE(testing::flat(r.err).find((out / "callsites").string() + " is a symbolic link"), std::string::npos) << r.err;
   EXPECT_TRUE(fs::is_empty(victim)) << "a call-site file was written through the link";
   const std::string runs = slurp(out / "runs.csv");
   int rows = 0;
@@ -202,7 +202,7 @@ TEST_F(EditedFolder, MemprofWritesItsCallsiteFileOnlyIntoARealFolder) {
   Result linked = run(dir() / "memprof-link" / "1.txt");
   EXPECT_EQ(linked.exit_code, 0) << linked.err;
   EXPECT_TRUE(fs::is_empty(victim)) << "memprof followed the folder's link";
-  EXPECT_NE(linked.err.find("cannot be written"), std::string::npos) << linked.err;
+  EXPECT_NE(testing::flat(linked.err).find("cannot be written"), std::string::npos) << linked.err;
   const fs::path file_victim = testing::victim_file(dir() / "memprof-file-victim");
   testing::plant_link(file_victim, folder / "1.txt");
   Result replaced = run(folder / "1.txt");
@@ -263,7 +263,7 @@ TEST_F(EditedFolder, AResumeRefusesEachEditedOptionByName) {
     std::ofstream(out / "meta.json", std::ios::trunc) << changed.dump(2);
     Result r = bench({"--resume", out.string()});
     EXPECT_EQ(r.exit_code, 2) << name << ": " << r.out << r.err;
-    EXPECT_NE(r.err.find("options." + name + " was edited"), std::string::npos) << name << ": " << r.err;
+    EXPECT_NE(testing::flat(r.err).find("options." + name + " was edited"), std::string::npos) << name << ": " << r.err;
     EXPECT_EQ(slurp(out / "runs.csv"), runs) << name << ": nothing written";
     ++tried;
   }
@@ -277,14 +277,14 @@ TEST_F(EditedFolder, AResumeRefusesEachEditedOptionByName) {
   Result both = bench({"--resume", out.string()});
   EXPECT_EQ(both.exit_code, 2);
   for (const char* name : {"options.seed", "options.timeout", "options.no_profile"})
-    EXPECT_NE(both.err.find(name), std::string::npos) << both.err;
+    EXPECT_NE(testing::flat(both.err).find(name), std::string::npos) << both.err;
   nlohmann::json unsealed = meta;
   unsealed.erase("options_seal");
   unsealed["options"]["profile"] = "counts";
   std::ofstream(out / "meta.json", std::ios::trunc) << unsealed.dump(2);
   Result none = bench({"--resume", out.string()});
   EXPECT_EQ(none.exit_code, 2);
-  EXPECT_NE(none.err.find("carries no options_seal"), std::string::npos) << none.err;
+  EXPECT_NE(testing::flat(none.err).find("carries no options_seal"), std::string::npos) << none.err;
   EXPECT_EQ(slurp(out / "runs.csv"), runs);
   // no_plot changes no result: a resume takes it.
   nlohmann::json no_plot = meta;
@@ -307,8 +307,8 @@ TEST_F(EditedFolder, MergeShowsAControlByteAndSealsWhatItMerges) {
   std::ofstream(odd / "meta.json", std::ios::trunc) << meta.dump(2);
   Result refused = bench({"merge", (dir() / "merged-nul").string(), p1.string(), odd.string()});
   EXPECT_EQ(refused.exit_code, 2) << refused.err;
-  EXPECT_NE(refused.err.find("ran on a A\\x00B, "), std::string::npos) << refused.err;
-  EXPECT_NE(refused.err.find("run every part on identical nodes"), std::string::npos) << "the message goes on: " << refused.err;
+  EXPECT_NE(testing::flat(refused.err).find("ran on a A\\x00B, "), std::string::npos) << refused.err;
+  EXPECT_NE(testing::flat(refused.err).find("run every part on identical nodes"), std::string::npos) << "the message goes on: " << refused.err;
   const fs::path merged = dir() / "merged";
   Result good = bench({"merge", merged.string(), p1.string(), p2.string()});
   ASSERT_EQ(good.exit_code, 0) << good.err;

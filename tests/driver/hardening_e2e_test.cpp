@@ -61,7 +61,7 @@ TEST_F(Hardening, ASecondWriterOfAFolderIsRefused) {
   sweep.join();
   ASSERT_EQ(first.exit_code, 0) << first.err;
   EXPECT_EQ(second.exit_code, 2) << second.err;
-  EXPECT_NE(second.err.find("is being written by another bench (pid "), std::string::npos) << second.err;
+  EXPECT_NE(testing::flat(second.err).find("is being written by another bench (pid "), std::string::npos) << second.err;
   RunsTable runs = load_runs(dir_ / "busy", "busy");
   EXPECT_EQ(runs.rows.size(), 3u) << "no row of a second writer";
   // Once the first has ended, the folder is free again.
@@ -109,7 +109,7 @@ TEST_F(Hardening, AFullDiskAtTheStartLeavesNoHalfFolder) {
       Result resumed = bench({"--resume", folder.string()});
       EXPECT_EQ(resumed.exit_code, 0) << limit << ": " << resumed.err;
     } else {
-      EXPECT_NE(r.err.find("disk full"), std::string::npos) << r.err;
+      EXPECT_NE(testing::flat(r.err).find("disk full"), std::string::npos) << r.err;
     }
   }
 }
@@ -180,7 +180,7 @@ TEST_F(Hardening, DamagedRunsFilesAreRefusedByEveryCommand) {
           std::vector<std::string>{"summarize", bad.string()}, std::vector<std::string>{"plot", bad.string()}}) {
       Result r = bench(args);
       EXPECT_EQ(r.exit_code, 2) << args[0] << " of case " << n << " (" << says << "): " << r.out << r.err;
-      EXPECT_NE(r.err.find(says), std::string::npos) << args[0] << " of case " << n << ": " << r.err;
+      EXPECT_NE(testing::flat(r.err).find(says), std::string::npos) << args[0] << " of case " << n << ": " << r.err;
     }
   }
   // CRLF: the same file with Windows line ends reads as the original.
@@ -247,7 +247,7 @@ TEST_F(Hardening, RegistryEntriesThatWouldMislabelRowsAreRefused) {
     a.insert(a.end(), {"--workload=test-alloc", "--dry-run"});
     Result r = bench(a);
     EXPECT_EQ(r.exit_code, 2) << says << ": " << r.out << r.err;
-    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+    EXPECT_NE(testing::flat(r.err).find(says), std::string::npos) << r.err;
   }
 }
 
@@ -273,7 +273,7 @@ TEST_F(Hardening, TyposAreAnsweredWithTheNearestName) {
   for (const auto& [args, says] : cases) {
     Result r = bench(args);
     EXPECT_EQ(r.exit_code, 2) << says << ": " << r.err;
-    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+    EXPECT_NE(testing::flat(r.err).find(says), std::string::npos) << r.err;
   }
 }
 
@@ -281,8 +281,8 @@ TEST_F(Hardening, TyposAreAnsweredWithTheNearestName) {
 TEST_F(Hardening, CheckTakesTheTwoFoldersInOrder) {
   Result r = bench({"check", (dir_ / "nowhere-a").string(), (dir_ / "nowhere-b").string()});
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find("baseline " + (dir_ / "nowhere-a").string() + " does not exist"), std::string::npos) << r.err;
-  EXPECT_EQ(r.err.find("is required"), std::string::npos) << r.err;
+  EXPECT_NE(testing::flat(r.err).find("baseline " + (dir_ / "nowhere-a").string() + " does not exist"), std::string::npos) << r.err;
+  EXPECT_EQ(testing::flat(r.err).find("is required"), std::string::npos) << r.err;
 }
 
 // --workload takes a glob: the workloads whose names match, or a refusal.
@@ -297,7 +297,7 @@ TEST_F(Hardening, AWorkloadGlobSelectsTheNamesItMatches) {
   EXPECT_EQ(r.out.find("maps-churn"), std::string::npos) << r.out;
   Result none = bench({"--workload=nothing-*", "--dry-run"});
   EXPECT_EQ(none.exit_code, 2);
-  EXPECT_NE(none.err.find("error: --workload 'nothing-*' matches no workload"), std::string::npos) << none.err;
+  EXPECT_NE(testing::flat(none.err).find("error: --workload 'nothing-*' matches no workload"), std::string::npos) << none.err;
 }
 
 // --size replaces a preset's sizes and the arguments that go with them, and
@@ -311,13 +311,13 @@ TEST_F(Hardening, SizeWithAPresetNamesTheArgumentsItDrops) {
       << r.err;
   EXPECT_EQ(r.out.find("--transactions"), std::string::npos) << r.out;
   Result kept = bench({"--preset=default", "--workload=vacation-high", "--alloc=glibc", "--dry-run"});
-  EXPECT_EQ(kept.err.find("drops the arguments"), std::string::npos) << kept.err;
+  EXPECT_EQ(testing::flat(kept.err).find("drops the arguments"), std::string::npos) << kept.err;
   EXPECT_NE(kept.out.find("--transactions 49152"), std::string::npos) << kept.out;
   // A prefix, a family or a glob names the workloads too: their dropped arguments are said (issue 58).
   for (const char* named : {"--workload=vacation", "--workload=stamp", "--workload=vacation-*"}) {
     Result broad = bench({"--preset=default", "--size=tiny", named, "--alloc=glibc", "--dry-run"});
     ASSERT_EQ(broad.exit_code, 0) << named << ": " << broad.err;
-    EXPECT_NE(broad.err.find("drops the arguments it gives with them:"), std::string::npos) << named << ": " << broad.err;
+    EXPECT_NE(testing::flat(broad.err).find("drops the arguments it gives with them:"), std::string::npos) << named << ": " << broad.err;
     EXPECT_NE(broad.err.find("\n  vacation-low --transactions 65536"), std::string::npos) << named << ": " << broad.err;
     EXPECT_NE(broad.err.find("\n  vacation-high --transactions 49152"), std::string::npos) << named << ": " << broad.err;
   }
@@ -342,7 +342,7 @@ TEST_F(Hardening, AnAllocatorGivenByPathMustDefineMallocAndFree) {
     Result r = bench({"--alloc=" + library, "--workload=test-alloc", "--size=tiny", "--reps=1", "--no-profile",
                       "--out=" + out.string()});
     EXPECT_EQ(r.exit_code, 2) << library << ": " << r.out << r.err;
-    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+    EXPECT_NE(testing::flat(r.err).find(says), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(out)) << "nothing ran";
   }
   // A real allocator by path runs, named by its ELF build-id (no package names it).
@@ -369,12 +369,12 @@ TEST_F(Hardening, PathsMemprofCannotHoldAreRefusedBeforeAnythingRuns) {
   const fs::path deep = dir_ / std::string(200, 'd') / std::string(200, 'e') / std::string(100, 'f');
   Result sweep = bench({"--workload=test-alloc", "--alloc=glibc", "--reps=1", "--callsites", "--out=" + deep.string()});
   EXPECT_EQ(sweep.exit_code, 2) << sweep.out << sweep.err;
-  EXPECT_NE(sweep.err.find("--out is too long: the call-site files memprof writes under it"), std::string::npos)
+  EXPECT_NE(testing::flat(sweep.err).find("--out is too long: the call-site files memprof writes under it"), std::string::npos)
       << sweep.err;
   EXPECT_FALSE(fs::exists(deep)) << "nothing made";
   Result trace = bench({"trace", "record", "--trace", (deep / "t.astrace").string(), "--", "/bin/true"});
   EXPECT_EQ(trace.exit_code, 2) << trace.out << trace.err;
-  EXPECT_NE(trace.err.find("it takes paths of at most 511 bytes"), std::string::npos) << trace.err;
+  EXPECT_NE(testing::flat(trace.err).find("it takes paths of at most 511 bytes"), std::string::npos) << trace.err;
   // Just short enough: runs, with its call sites.
   const fs::path fits = dir_ / std::string(150, 'g');
   Result ok = bench({"--workload=test-alloc", "--alloc=glibc", "--reps=1", "--callsites", "--out=" + fits.string()});
@@ -389,14 +389,14 @@ TEST_F(Hardening, ATimeoutMustBePositive) {
     a.insert(a.end(), {"--workload=test-alloc", "--dry-run"});
     Result r = bench(a);
     EXPECT_EQ(r.exit_code, 2) << r.err;
-    EXPECT_EQ(r.err.rfind("error: --timeout must be > 0 (it is ", 0), 0u) << r.err;
-    EXPECT_NE(r.err.find(" — give the seconds a run may take"), std::string::npos) << r.err;
+    EXPECT_EQ(testing::flat(r.err).rfind("error: --timeout must be > 0 (it is ", 0), 0u) << r.err;
+    EXPECT_NE(testing::flat(r.err).find(" — give the seconds a run may take"), std::string::npos) << r.err;
   }
   testing::CommandOptions options;
   options.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS), "ALLOCSTAMP_TIMEOUT=0"};
   Result r = testing::run_command({BENCH_BINARY, "--workload=test-alloc", "--dry-run"}, options);
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find("--timeout must be > 0"), std::string::npos) << r.err;
+  EXPECT_NE(testing::flat(r.err).find("--timeout must be > 0"), std::string::npos) << r.err;
 }
 
 // A list as a shell user quotes it, "glibc, jemalloc": the spaces around its
@@ -416,7 +416,7 @@ TEST_F(Hardening, ListItemsAreTrimmed) {
   // An item left empty by the trimming is still an empty item.
   Result empty = bench({"--alloc=glibc, ,glibc", "--workload=test-alloc", "--dry-run"});
   EXPECT_EQ(empty.exit_code, 2);
-  EXPECT_NE(empty.err.find("--alloc has an empty item"), std::string::npos) << empty.err;
+  EXPECT_NE(testing::flat(empty.err).find("--alloc has an empty item"), std::string::npos) << empty.err;
 }
 
 // A sweep started with --no-plot is resumed without figures: the option is in
@@ -444,7 +444,7 @@ TEST_F(Hardening, AResumedSweepKeepsItsNoPlot) {
   }
   Result resumed = testing::run_command({BENCH_BINARY, "--resume", folder.string()}, options);
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
-  EXPECT_NE(resumed.err.find("1 of 2 runs left"), std::string::npos) << resumed.err;
+  EXPECT_NE(testing::flat(resumed.err).find("1 of 2 runs left"), std::string::npos) << resumed.err;
   EXPECT_EQ(resumed.out.find("\nfigures: "), std::string::npos) << resumed.out;
   EXPECT_FALSE(fs::exists(folder / "report.md"));
 }
@@ -480,7 +480,7 @@ TEST_F(Hardening, AnOutThatIsAFolderOfOnesOwnIsRefused) {
     Result r = bench({"--workload=test-alloc", "--alloc=glibc", "--size=tiny", "--reps=1", "--no-profile",
                       "--out=" + out.string()});
     ASSERT_EQ(r.exit_code, 2) << out << ": " << r.out << r.err;
-    EXPECT_NE(r.err.find("exists and is not empty"), std::string::npos) << r.err;
+    EXPECT_NE(testing::flat(r.err).find("exists and is not empty"), std::string::npos) << r.err;
   }
   EXPECT_EQ(testing::slurp(own / "summary.csv"), "mine\n");
   EXPECT_EQ(testing::slurp(own / "figures" / "plot.png"), "mine\n");
@@ -499,7 +499,7 @@ TEST_F(Hardening, ThreadsBeyondTheCoresAreWarnedOf) {
   Result r = bench({"--workload=test-alloc", "--alloc=glibc", "--size=tiny", "--reps=1", "--no-profile", "--no-series",
                     "--threads=" + std::to_string(cores + 1), "--out=" + (dir_ / "over").string()});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("is more than this machine's " + std::to_string(cores) + " cores"), std::string::npos) << r.err;
+  EXPECT_NE(testing::flat(r.err).find("is more than this machine's " + std::to_string(cores) + " cores"), std::string::npos) << r.err;
 }
 
 TEST_F(Hardening, FlagValuesThatAreNotValuesExitTwo) {
@@ -519,7 +519,7 @@ TEST_F(Hardening, FlagValuesThatAreNotValuesExitTwo) {
   for (const auto& [args, says] : cases) {
     Result r = bench(args);
     EXPECT_EQ(r.exit_code, 2) << says << ": " << r.out << r.err;
-    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+    EXPECT_NE(testing::flat(r.err).find(says), std::string::npos) << r.err;
   }
   EXPECT_FALSE(fs::exists(dir_ / "bad\xff\xfe"));
 }
@@ -532,14 +532,14 @@ TEST_F(Hardening, SlurmValuesThatWouldEndTheirLineAreRefused) {
     Result r = bench({"slurm", "--shards", "2", "--threads=1,2", std::string(flag) + "=short\ntouch /tmp/pwn", "--workload=test-alloc",
                       "--alloc=glibc", "--out=" + out.string()});
     EXPECT_EQ(r.exit_code, 2) << flag << ": " << r.out << r.err;
-    EXPECT_NE(r.err.find(std::string(flag) + " 'short\\ntouch /tmp/pwn' is not a Slurm name or time"), std::string::npos)
+    EXPECT_NE(testing::flat(r.err).find(std::string(flag) + " 'short\\ntouch /tmp/pwn' is not a Slurm name or time"), std::string::npos)
         << r.err;
     EXPECT_FALSE(fs::exists(out / "slurm" / "array.sbatch")) << "nothing written";
   }
   const fs::path newline_out = dir_ / "out\nline";
   Result r = bench({"slurm", "--shards", "2", "--threads=1,2", "--workload=test-alloc", "--alloc=glibc", "--out=" + newline_out.string()});
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
-  EXPECT_NE(r.err.find("--out holds a control character"), std::string::npos) << r.err;
+  EXPECT_NE(testing::flat(r.err).find("--out holds a control character"), std::string::npos) << r.err;
   Result fine = bench({"slurm", "--shards", "2", "--threads=1,2", "--partition=short-1.a", "--time=04:00:00", "--account=lab_x",
                        "--workload=test-alloc", "--alloc=glibc", "--out=" + (dir_ / "fine").string()});
   EXPECT_EQ(fine.exit_code, 0) << fine.out << fine.err;
@@ -551,7 +551,7 @@ TEST_F(Hardening, SlurmValuesThatWouldEndTheirLineAreRefused) {
   Result spaced = bench({"slurm", "--shards", "2", "--threads=1,2", "--workload=test-alloc", "--alloc=glibc",
                          "--out=" + (dir_ / "o ut%j").string()});
   EXPECT_EQ(spaced.exit_code, 2) << spaced.out << spaced.err;
-  EXPECT_NE(spaced.err.find("holds a space, %, a quote, a backslash, $ or `, which #SBATCH --output cannot take"),
+  EXPECT_NE(testing::flat(spaced.err).find("holds a space, %, a quote, a backslash, $ or `, which #SBATCH --output cannot take"),
             std::string::npos)
       << spaced.err;
   // ... nor a quote (the attack's re-run: 'o"q' went into #SBATCH --output unquoted).

@@ -198,8 +198,8 @@ TEST_F(Hostile, DamagedFoldersAreRefusedByEveryCommand) {
     for (const auto& args : commands) {
       Result r = bench(args);
       EXPECT_EQ(r.exit_code, 2) << d.name << ", " << args[0] << ": " << r.out << r.err;
-      EXPECT_NE(r.err.find(d.says), std::string::npos) << d.name << ", " << args[0] << ": " << r.err;
-      EXPECT_EQ(r.err.find("a bug in bench"), std::string::npos) << r.err;
+      EXPECT_NE(testing::flat(r.err).find(d.says), std::string::npos) << d.name << ", " << args[0] << ": " << r.err;
+      EXPECT_EQ(testing::flat(r.err).find("a bug in bench"), std::string::npos) << r.err;
     }
     EXPECT_FALSE(fs::exists(merged)) << d.name << ": merge left a half-written folder";
     for (const auto& e : fs::directory_iterator(dir()))
@@ -217,7 +217,7 @@ TEST_F(Hostile, AHeaderOnlyPartIsNotMerged) {
   const fs::path merged = dir() / "merged-header-only";
   Result r = bench({"merge", merged.string(), (dir() / "part1").string(), part.string()});
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
-  EXPECT_NE(r.err.find("holds no runs"), std::string::npos) << r.err;
+  EXPECT_NE(testing::flat(r.err).find("holds no runs"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(merged));
   // The good parts still merge, into the folder only once it is complete.
   Result good = bench({"merge", merged.string(), (dir() / "part1").string(), (dir() / "part2").string()});
@@ -242,8 +242,8 @@ TEST_F(Hostile, AFolderThatIsALinkLoopIsRefused) {
   for (const auto& args : commands) {
     Result r = bench(args);
     EXPECT_EQ(r.exit_code, 2) << args[0] << ": " << r.out << r.err;
-    EXPECT_EQ(r.err.find("a bug in bench"), std::string::npos) << r.err;
-    EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
+    EXPECT_EQ(testing::flat(r.err).find("a bug in bench"), std::string::npos) << r.err;
+    EXPECT_EQ(testing::flat(r.err).rfind("error: ", 0), 0u) << r.err;
   }
 }
 
@@ -285,7 +285,7 @@ TEST_F(Hostile, NamesThatWouldEscapeTheFolderAreRefused) {
     a.insert(a.end(), {"--alloc=glibc", "--size=tiny", "--reps=1", "--no-profile", "--out=" + out.string()});
     Result r = bench(a);
     EXPECT_EQ(r.exit_code, 2) << says << ": " << r.out << r.err;
-    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+    EXPECT_NE(testing::flat(r.err).find(says), std::string::npos) << r.err;
   }
   EXPECT_TRUE(fs::is_empty(outside)) << "a log was written outside --out";
   EXPECT_FALSE(fs::exists(out / "runs.csv"));
@@ -306,14 +306,14 @@ TEST_F(Hostile, APlantedLogsLinkIsNotFollowed) {
   fs::create_directory_symlink(target, folder / "logs");
   Result resumed = bench({"--resume", folder.string()});
   EXPECT_EQ(resumed.exit_code, 2) << resumed.out << resumed.err;
-  EXPECT_NE(resumed.err.find("logs is a symbolic link"), std::string::npos) << resumed.err;
+  EXPECT_NE(testing::flat(resumed.err).find("logs is a symbolic link"), std::string::npos) << resumed.err;
   const fs::path fresh = dir() / "planted-new";
   fs::create_directories(fresh);
   fs::create_directory_symlink(target, fresh / "logs");
   Result created = bench({"--workload=test-alloc", "--alloc=glibc", "--size=tiny", "--reps=1", "--no-profile",
                           "--out=" + fresh.string()});
   EXPECT_EQ(created.exit_code, 2) << created.out << created.err;
-  EXPECT_NE(created.err.find("logs is a symbolic link"), std::string::npos) << created.err;
+  EXPECT_NE(testing::flat(created.err).find("logs is a symbolic link"), std::string::npos) << created.err;
   EXPECT_TRUE(fs::is_empty(target)) << "a log was written through the link";
 }
 
@@ -360,7 +360,7 @@ TEST_F(Hostile, PlantedOutputLinksAreNotWrittenThrough) {
   fs::create_directory_symlink(elsewhere, p2 / "logs");
   Result merged = bench({"merge", (dir() / "merged-links").string(), p1.string(), p2.string()});
   EXPECT_EQ(merged.exit_code, 2) << merged.out << merged.err;
-  EXPECT_NE(merged.err.find("logs is a symbolic link"), std::string::npos) << merged.err;
+  EXPECT_NE(testing::flat(merged.err).find("logs is a symbolic link"), std::string::npos) << merged.err;
   EXPECT_FALSE(fs::exists(dir() / "merged-links" / "logs" / "passwd"));
 }
 
@@ -420,7 +420,7 @@ TEST_F(Hostile, CheckNeverWritesItsCsvIntoAComparedFolderOrThroughALink) {
   for (const fs::path& csv : {folder / "runs.csv", folder / "check.csv"}) {
     Result r = bench({"check", (dir() / "good").string(), folder.string(), "--csv", csv.string()});
     EXPECT_EQ(r.exit_code, 2) << csv << ": " << r.out << r.err;
-    EXPECT_NE(r.err.find("is inside the results folder"), std::string::npos) << r.err;
+    EXPECT_NE(testing::flat(r.err).find("is inside the results folder"), std::string::npos) << r.err;
   }
   EXPECT_EQ(testing::slurp(folder / "runs.csv"), runs);
   EXPECT_FALSE(fs::exists(folder / "check.csv"));
@@ -482,7 +482,7 @@ TEST_F(Hostile, AResumeRefusesAnEditedMetaJson) {
     std::ofstream(folder / "meta.json", std::ios::trunc) << meta.dump(2);
     Result r = bench({"--resume", folder.string()});
     EXPECT_EQ(r.exit_code, 2) << says << ": " << r.out << r.err;
-    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+    EXPECT_NE(testing::flat(r.err).find(says), std::string::npos) << r.err;
     EXPECT_EQ(testing::slurp(folder / "runs.csv"), runs) << says << ": nothing written";
     EXPECT_FALSE(fs::exists(folder / "MARK")) << "the program meta.json named ran";
   }
@@ -502,7 +502,7 @@ TEST_F(Hostile, AResumeRefusesAnEditedMetaJson) {
   const std::string swapped = testing::slurp(folder / "runs.csv");
   Result under_other_ids = bench({"--resume", folder.string()});
   EXPECT_EQ(under_other_ids.exit_code, 2) << under_other_ids.out << under_other_ids.err;
-  EXPECT_NE(under_other_ids.err.find("where the plan has it as run"), std::string::npos) << under_other_ids.err;
+  EXPECT_NE(testing::flat(under_other_ids.err).find("where the plan has it as run"), std::string::npos) << under_other_ids.err;
   EXPECT_EQ(testing::slurp(folder / "runs.csv"), swapped) << "nothing written";
   std::ofstream(folder / "runs.csv", std::ios::trunc) << runs;
   Result resumed = bench({"--resume", folder.string()});

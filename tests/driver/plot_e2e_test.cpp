@@ -163,14 +163,14 @@ TEST_F(PlotEndToEnd, MakePlotsKeepsTheBuildQuiet) {
   EXPECT_NE(r.out.find("report: " + (dir / "report.md").string()), std::string::npos) << r.out;
   for (const char* noise : {"Built target", "-- Configuring done", "install-deps:", "cmake -S"}) {
     EXPECT_EQ(r.out.find(noise), std::string::npos) << noise << " in:\n" << r.out;
-    EXPECT_EQ(r.err.find(noise), std::string::npos) << noise << " in:\n" << r.err;
+    EXPECT_EQ(testing::flat(r.err).find(noise), std::string::npos) << noise << " in:\n" << r.err;
   }
   // A build folder under a file cannot be made: cmake's own words, then why.
   std::ofstream(root / "a-file") << "";
   Result failed = make_plots((root / "a-file" / "build").string());
   EXPECT_NE(failed.exit_code, 0);
-  EXPECT_NE(failed.err.find("CMake Error"), std::string::npos) << failed.err;
-  EXPECT_NE(failed.err.find("error: the build failed (its output is above)"), std::string::npos) << failed.err;
+  EXPECT_NE(testing::flat(failed.err).find("CMake Error"), std::string::npos) << failed.err;
+  EXPECT_NE(testing::flat(failed.err).find("error: the build failed (its output is above)"), std::string::npos) << failed.err;
   EXPECT_EQ(failed.out.find("drew"), std::string::npos) << "nothing is drawn after a failed build";
 }
 
@@ -192,26 +192,26 @@ TEST_F(PlotEndToEnd, AControlCharacterInMetaStillDraws) {
 TEST_F(PlotEndToEnd, AMissingOrMalformedFolderExits2) {
   Result missing = plot({(root / "absent").string()});
   EXPECT_EQ(missing.exit_code, 2);
-  EXPECT_EQ(missing.err.rfind("error: " + (root / "absent").string() + " is not a folder — ", 0), 0u) << missing.err;
+  EXPECT_EQ(testing::flat(missing.err).rfind("error: " + (root / "absent").string() + " is not a folder — ", 0), 0u) << missing.err;
 
   fs::create_directories(root / "not-results");
   Result empty = plot({(root / "not-results").string()});
   EXPECT_EQ(empty.exit_code, 2);
-  EXPECT_NE(empty.err.find("has no runs.csv — give a folder that bench wrote"), std::string::npos) << empty.err;
+  EXPECT_NE(testing::flat(empty.err).find("has no runs.csv — give a folder that bench wrote"), std::string::npos) << empty.err;
   EXPECT_FALSE(fs::exists(root / "not-results" / "figures"));
 
   std::ofstream(dir / "runs.csv", std::ios::trunc) << "# allocstamp runs.csv schema 1\nrun_id,workload\n1,churn\n";
   Result malformed = plot({dir.string()});
   EXPECT_EQ(malformed.exit_code, 2);
-  EXPECT_NE(malformed.err.find("runs.csv lacks the column 'app'"), std::string::npos) << malformed.err;
+  EXPECT_NE(testing::flat(malformed.err).find("runs.csv lacks the column 'app'"), std::string::npos) << malformed.err;
   EXPECT_FALSE(fs::exists(dir / "report.md"));
 }
 
 TEST_F(PlotEndToEnd, WithoutGnuplotExits1AndSaysHowToInstallIt) {
   Result r = plot({dir.string()}, (root / "empty-path").c_str());
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("error: gnuplot is not installed"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("apt-get install gnuplot-nox"), std::string::npos) << r.err;
+  EXPECT_NE(testing::flat(r.err).find("error: gnuplot is not installed"), std::string::npos) << r.err;
+  EXPECT_NE(testing::flat(r.err).find("apt-get install gnuplot-nox"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir / "figures"));
 }
 

@@ -83,7 +83,7 @@ TEST(PrecisionEndToEnd, TheBudgetStopsTheRounds) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(timed_reps(dir).at("glibc").size(), 2u) << "the planned repetitions only";
   EXPECT_EQ(precision_meta(dir)["stopped_by"], "budget");
-  EXPECT_NE(r.err.find("when its share of --budget 0.0001 min stopped it"), std::string::npos) << r.err;
+  EXPECT_NE(testing::flat(r.err).find("when its share of --budget 0.0001 min stopped it"), std::string::npos) << r.err;
   fs::remove_all(dir);
 }
 
@@ -98,7 +98,7 @@ TEST(PrecisionEndToEnd, ASteadyTimeStopsWhenPrecise) {
   EXPECT_EQ(meta["stopped_by"], "precise") << r.err;
   EXPECT_TRUE(meta["short"].empty());
   EXPECT_LT(timed_reps(dir).at("glibc").size(), 10u);
-  EXPECT_NE(r.err.find("precision: every cell group of test-steady within ±50% (time ratios, 95% interval)"), std::string::npos)
+  EXPECT_NE(testing::flat(r.err).find("precision: every cell group of test-steady within ±50% (time ratios, 95% interval)"), std::string::npos)
       << r.err;
   fs::remove_all(dir);
 }
@@ -106,12 +106,12 @@ TEST(PrecisionEndToEnd, ASteadyTimeStopsWhenPrecise) {
 TEST(PrecisionEndToEnd, BadCombinationsAreRefused) {
   auto alone = bench({"--workload=test-steady", "--alloc=glibc", "--precision=0", "--max-reps=5", "--dry-run"});
   EXPECT_EQ(alone.exit_code, 2);
-  EXPECT_NE(alone.err.find("error: --max-reps and --budget bound --precision, which is not set — add --precision P"),
+  EXPECT_NE(testing::flat(alone.err).find("error: --max-reps and --budget bound --precision, which is not set — add --precision P"),
             std::string::npos)
       << alone.err;
   auto below = bench({"--workload=test-steady", "--alloc=glibc", "--reps=5", "--precision=5", "--max-reps=3", "--dry-run"});
   EXPECT_EQ(below.exit_code, 2);
-  EXPECT_NE(below.err.find("--max-reps 3 is below --reps 5"), std::string::npos) << below.err;
+  EXPECT_NE(testing::flat(below.err).find("--max-reps 3 is below --reps 5"), std::string::npos) << below.err;
   auto negative = bench({"--workload=test-steady", "--alloc=glibc", "--precision=-1", "--dry-run"});
   EXPECT_EQ(negative.exit_code, 2);
   // 0 turns a preset's precision off; the default job's applies unless --reps is typed.

@@ -123,7 +123,7 @@ TEST(RealPrograms, EachRunsUnderTwoAllocatorsWithOneOutput) {
   auto again = bench({"--workload=lua,sqlite", "--size=tiny", "--alloc=glibc", "--threads=1", "--reps=1",
                       "--profile-reps=0", "--no-series", "--out=" + (dir / "again").string()});
   ASSERT_EQ(again.exit_code, 0) << again.err;
-  EXPECT_EQ(again.err.find("making "), std::string::npos) << again.err;
+  EXPECT_EQ(testing::flat(again.err).find("making "), std::string::npos) << again.err;
   for (auto& row : rows_of(dir / "again"))
     EXPECT_TRUE(digests[row["workload"]].count(extra(row, "output_digest"))) << row["workload"];
 }
@@ -312,7 +312,7 @@ TEST(RealPrograms, BadProgramEntriesAreRefused) {
     write(dir / "w.json", R"({"schema": 1, "workloads": [{"name": "p", "binary": "/bin/true", )" + fields + "}]}");
     auto r = bench({"--workloads=" + (dir / "w.json").string(), "--workload=p", "--alloc=glibc", "--dry-run"});
     EXPECT_EQ(r.exit_code, 2) << fields << "\n" << r.err;
-    EXPECT_NE(r.err.find(says), std::string::npos) << fields << "\n" << r.err;
+    EXPECT_NE(testing::flat(r.err).find(says), std::string::npos) << fields << "\n" << r.err;
   }
 }
 

@@ -130,9 +130,9 @@ TEST_F(SimFigures, EachEditOfASimulatedRowIsRefusedNamingRowAndColumn) {
     ASSERT_GT(row, 0u) << "the baseline holds an ok simulated run";
     const Result r = check(folder);
     EXPECT_EQ(r.exit_code, 2) << c.name << ": " << r.out << r.err;
-    EXPECT_NE(r.err.find("data row " + std::to_string(row) + ", column " + c.column + ": "), std::string::npos)
+    EXPECT_NE(testing::flat(r.err).find("data row " + std::to_string(row) + ", column " + c.column + ": "), std::string::npos)
         << c.name << ": " << r.err;
-    EXPECT_NE(r.err.find(c.says), std::string::npos) << c.name << ": " << r.err;
+    EXPECT_NE(testing::flat(r.err).find(c.says), std::string::npos) << c.name << ": " << r.err;
   }
 }
 
@@ -150,7 +150,7 @@ TEST_F(SimFigures, ADamagedIdentityInMetaJsonIsRefused) {
         << meta.substr(0, at + key.size()) + identity + meta.substr(end);
     const Result r = check(folder);
     EXPECT_EQ(r.exit_code, 2) << identity << ": " << r.out << r.err;
-    EXPECT_NE(r.err.find("meta.json: its simulator's identity is "), std::string::npos) << r.err;
+    EXPECT_NE(testing::flat(r.err).find("meta.json: its simulator's identity is "), std::string::npos) << r.err;
   }
 }
 

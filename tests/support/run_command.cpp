@@ -24,6 +24,16 @@ bool in_ci() {
   return ci && std::string(ci) == "true";
 }
 
+std::string flat(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    const bool space = c == ' ' || c == '\n' || c == '\t';
+    if (space && (out.empty() || out.back() == ' ')) continue;
+    out += space ? ' ' : c;
+  }
+  return out;
+}
+
 
 namespace fs = std::filesystem;
 

@@ -35,6 +35,10 @@ namespace allocstamp::testing {
 // CI=true in the environment (.ci/run).
 bool in_ci();
 
+// `text` with every run of white space as one space: a message as said, however
+// bench wrapped it to the terminal's 120 columns (output/terminal_lines.h).
+std::string flat(const std::string& text);
+
 struct CommandResult {
   int exit_code = -1;  // 128 + signal when it was killed
   int signal = 0;      // the signal that ended it, or 0

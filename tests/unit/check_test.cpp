@@ -864,9 +864,12 @@ TEST(CheckReport, TableShowsTheRowsThatAreNotOk) {
   std::ostringstream out;
   print_check_table(r, false, out);
   EXPECT_EQ(out.str(),
-            "cell                    metric               baseline  current   change  limit  detects  q  verdict    note\n"
-            "gone:app/tiny/glibc/t1  cell                   3 runs        -        -      -        -  -  missing    not in the current runs\n"
-            "w:app/tiny/glibc/t1     requested_seq_bytes      1000     1100  +10.00%  exact        -  -  regressed\n");
+            "  metric               baseline  current   change  limit  detects  q  verdict\n"
+            "gone:app/tiny/glibc/t1\n"
+            "  cell                   3 runs        -        -      -        -  -  missing\n"
+            "    not in the current runs\n"
+            "w:app/tiny/glibc/t1\n"
+            "  requested_seq_bytes      1000     1100  +10.00%  exact        -  -  regressed\n");
   EXPECT_EQ(check_verdict_line(r, config),
             "check: 1 regressed, 1 missing, 5 ok (deterministic 1 regressed, 1 ok; simulated none compared; timed 2 ok, "
             "2 of 2 could see 5%) — FAIL");

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 
+#include <fmt/printf.h>
 #include <nlohmann/json.hpp>
 
 #include "model/errors.h"
@@ -150,9 +151,9 @@ void choose_preset(Options& options, const fs::path& presets_file, std::ostream&
   out << "preset " << preset.name << ", changed by " << flags << " (bench --dry-run lists the runs)\n";
 }
 
-void print_presets(const std::vector<Preset>& presets) {
-  std::printf("\nPresets (workloads/presets.json; bench --preset NAME, flags override; bench alone runs 'default'):\n");
-  for (const Preset& p : presets) std::printf("  %-16s %s\n", p.name.c_str(), p.description.c_str());
+void print_presets(const std::vector<Preset>& presets, std::ostream& out) {
+  out << fmt::sprintf("\nPresets (workloads/presets.json; bench --preset NAME, flags override; bench alone runs 'default'):\n");
+  for (const Preset& p : presets) out << fmt::sprintf("  %-16s %s\n", p.name.c_str(), p.description.c_str());
 }
 
 void apply_preset(const Preset& p, Options& o) {

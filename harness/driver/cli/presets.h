@@ -55,6 +55,6 @@ std::string preset_of_results(const std::filesystem::path& dir);
 void choose_preset(Options& options, const std::filesystem::path& presets_file, std::ostream& out);
 
 // For `bench --list`.
-void print_presets(const std::vector<Preset>& presets);
+void print_presets(const std::vector<Preset>& presets, std::ostream& out);
 
 }  // namespace allocstamp

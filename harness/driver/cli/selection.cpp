@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <fmt/printf.h>
+
 #include "model/elf_library.h"
 #include "model/errors.h"
 #include "cli/spelling.h"
@@ -214,17 +216,17 @@ std::vector<Workload> select_workloads(const Options& options, const Catalog& ca
   return out;
 }
 
-void print_list(const Catalog& catalog, const Paths& paths) {
-  std::printf("Allocators (allocators/allocators.json; more with --registry FILE or --alloc=/path/lib.so):\n");
-  std::printf("  %-14s %-9s %-22s %s\n", "name", "installed", "version", "library / package");
+void print_list(const Catalog& catalog, const Paths& paths, std::ostream& out) {
+  out << fmt::sprintf("Allocators (allocators/allocators.json; more with --registry FILE or --alloc=/path/lib.so):\n");
+  out << fmt::sprintf("  %-14s %-9s %-22s %s\n", "name", "installed", "version", "library / package");
   for (const auto& a : catalog.allocators) {
     if (!a.base.empty()) continue;
     std::string version = package_version(a.package);
     std::string where = a.candidates.empty() ? "(nothing preloaded)" : (a.installed ? a.library : a.candidates.front());
-    std::printf("  %-14s %-9s %-22s %s  [%s]\n", a.name.c_str(), a.installed ? "yes" : "no",
+    out << fmt::sprintf("  %-14s %-9s %-22s %s  [%s]\n", a.name.c_str(), a.installed ? "yes" : "no",
                 version.empty() ? "-" : version.c_str(), where.c_str(), a.package.c_str());
   }
-  std::printf("\nVariants (an allocator with settings; --alloc=variants runs each after its base, and\n"
+  out << fmt::sprintf("\nVariants (an allocator with settings; --alloc=variants runs each after its base, and\n"
               "--alloc=ALLOCATOR:VARIABLE=VALUE makes one on the command line):\n");
   int variant_width = 14;
   for (const auto& a : catalog.allocators)
@@ -233,17 +235,17 @@ void print_list(const Catalog& catalog, const Paths& paths) {
     if (a.base.empty()) continue;
     std::string sets;
     for (const auto& [key, value] : a.settings) sets += (sets.empty() ? "" : " ") + key + "=" + value;
-    std::printf("  %-*s %-9s %s\n  %-*s %-9s %s\n", variant_width, a.name.c_str(), a.installed ? "yes" : "no",
+    out << fmt::sprintf("  %-*s %-9s %s\n  %-*s %-9s %s\n", variant_width, a.name.c_str(), a.installed ? "yes" : "no",
                 sets.c_str(), variant_width, "", "", a.description.c_str());
   }
-  std::printf("\nWorkloads (workloads/workloads.json; more with --workloads FILE):\n");
+  out << fmt::sprintf("\nWorkloads (workloads/workloads.json; more with --workloads FILE):\n");
   int width = 20;
   for (const auto& w : catalog.workloads) width = std::max(width, int(w.name.size()));
-  std::printf("  %-*s %-8s %-6s %s\n", width, "name", "family", "built", "description");
+  out << fmt::sprintf("  %-*s %-8s %-6s %s\n", width, "name", "family", "built", "description");
   for (const auto& w : catalog.workloads)
-    std::printf("  %-*s %-8s %-6s %s\n", width, w.name.c_str(), w.family.c_str(),
+    out << fmt::sprintf("  %-*s %-8s %-6s %s\n", width, w.name.c_str(), w.family.c_str(),
                 fs::exists(paths.build / w.binary) ? "yes" : "no", w.description.c_str());
-  std::printf("\nlibmemprof.so: %s%s\n", paths.memprof.c_str(), fs::exists(paths.memprof) ? "" : " (not built: make build)");
+  out << fmt::sprintf("\nlibmemprof.so: %s%s\n", paths.memprof.c_str(), fs::exists(paths.memprof) ? "" : " (not built: make build)");
 }
 
 }  // namespace allocstamp

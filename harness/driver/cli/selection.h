@@ -3,6 +3,7 @@
 // installed (naming the Debian package), workload binaries not built.
 #pragma once
 #include <filesystem>
+#include <ostream>
 #include <vector>
 
 #include "model/catalog.h"
@@ -17,6 +18,6 @@ Catalog load_catalog(const Options& options, const Paths& paths);
 std::vector<Allocator> select_allocators(const Options& options, const Catalog& catalog);
 std::vector<Workload> select_workloads(const Options& options, const Catalog& catalog, const Paths& paths);
 
-void print_list(const Catalog& catalog, const Paths& paths);
+void print_list(const Catalog& catalog, const Paths& paths, std::ostream& out);
 
 }  // namespace allocstamp

@@ -10,9 +10,8 @@
 namespace allocstamp {
 
 int command_list(const Options& options, const Paths& paths, std::ostream& out) {
-  out.flush();
-  print_list(load_catalog(options, paths), paths);
-  print_presets(load_presets(paths.source / "workloads" / "presets.json"));
+  print_list(load_catalog(options, paths), paths, out);
+  print_presets(load_presets(paths.source / "workloads" / "presets.json"), out);
   return 0;
 }
 

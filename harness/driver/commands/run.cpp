@@ -89,18 +89,19 @@ int print_dry_run(const PreparedSweep& sweep, const Paths& paths, std::ostream& 
   for (const Run& run : sweep.plan) {
     if (recorded.count(run.key())) continue;
     ++left;
-    out << run.id << "  " << describe(run) << "\n    ";
+    out << run.id << "  " << describe(run) << "\n";
+    std::vector<std::string> command;  // as a shell would take it, in lines a terminal shows whole
     for (const auto& e : child_environment(run, options, paths))
       if (e.rfind("LD_PRELOAD=", 0) == 0 || e.rfind("ITM_", 0) == 0 || run.allocator.env.count(e.substr(0, e.find('='))))
-        out << shell_word(e) << " ";  // the entry's own variables: a variant's settings
+        command.push_back(e);  // the entry's own variables: a variant's settings
     if (run.kind == RunKind::simulated) {
-      out << shell_word(sweep.simulator.valgrind) << " ";
+      command.push_back(sweep.simulator.valgrind);
       for (const auto& a : simulated_arguments("<private folder>/callgrind.out", !run.workload.contract, "", {}))
-        if (!a.empty()) out << shell_word(a) << " ";
+        if (!a.empty()) command.push_back(a);
     }
-    out << (paths.build / run.workload.binary).string();
-    for (const auto& a : child_arguments(run, options)) out << " " << a;
-    out << "\n";
+    command.push_back((paths.build / run.workload.binary).string());
+    for (const auto& a : child_arguments(run, options)) command.push_back(a);
+    out << shell_lines(command, kTerminalWidth, 4);
   }
   out << left << " runs";
   if (!sweep.shard.whole()) out << " of shard " << sweep.shard.text() << " (the whole plan: " << sweep.plan_keys.size() << ")";

@@ -18,4 +18,20 @@ std::string shell_line(const std::vector<std::string>& words) {
   return out;
 }
 
+std::string shell_lines(const std::vector<std::string>& words, std::size_t width, std::size_t indent) {
+  std::string out, line(indent, ' ');
+  bool fresh = true;  // no word on the line yet
+  for (const auto& w : words) {
+    const std::string word = shell_word(w);
+    if (!fresh && line.size() + 1 + word.size() + 2 > width) {  // room for the " \" that continues it
+      out.append(line).append(" \\\n");
+      line.assign(indent + 2, ' ');
+      fresh = true;
+    }
+    line.append(fresh ? "" : " ").append(word);
+    fresh = false;
+  }
+  return out.append(line).append("\n");
+}
+
 }  // namespace allocstamp

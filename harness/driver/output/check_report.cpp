@@ -75,6 +75,7 @@ const char* comparison_name(Comparison c) {
 void print_check_table(const CheckResult& result, bool all, std::ostream& out) {
   Block t = table({{"cell", "metric", "baseline", "current", "change", "limit", "detects", "q", "verdict", "note"}});
   t.align = "llrrrrrrll";
+  t.grouped_with_notes = true;  // the cell as a line, the note under its row: 120 columns
   for (const CheckRow& r : result.rows) {
     if (!all && r.verdict == Verdict::ok) continue;
     t.rows.push_back({cell_label(r.cell), r.metric, value_text(r, r.base, r.n_base), value_text(r, r.cur, r.n_cur),

@@ -94,9 +94,45 @@ std::string text_rows(const Block& b, const std::vector<size_t>& columns, const 
   return out;
 }
 
+// Block::grouped_with_notes: the first column as group lines, the last as
+// note lines under its row, the columns between aligned.
+std::string grouped_table(const Block& b, size_t max_width) {
+  const size_t last = b.rows.front().size() - 1, rows_indent = b.indent + 2, notes_indent = b.indent + 4;
+  Block middle = b;
+  middle.grouped_with_notes = false;
+  middle.indent = rows_indent;
+  if (!middle.align.empty()) middle.align = middle.align.substr(1, last - 1);
+  middle.text_columns = b.text_columns > 1 ? b.text_columns - 1 : 1;
+  middle.code_columns = b.code_columns > 0 ? b.code_columns - 1 : 0;
+  for (auto& row : middle.rows) row = std::vector<std::string>(row.begin() + 1, row.begin() + long(std::min(row.size(), last)));
+  std::vector<size_t> width, all;
+  for (const auto& row : middle.rows)
+    for (size_t i = 0; i < row.size(); ++i) {
+      if (width.size() <= i) width.push_back(0), all.push_back(i);
+      width[i] = std::max(width[i], row[i].size());
+    }
+  auto line_of = [&](size_t r) {
+    Block one = middle;
+    one.rows = {middle.rows[r]};
+    return text_rows(one, all, width);
+  };
+  const size_t room = max_width > notes_indent + 20 ? max_width - notes_indent : 0;
+  std::string out = line_of(0), group;
+  for (size_t r = 1; r < b.rows.size(); ++r) {
+    const std::vector<std::string>& row = b.rows[r];
+    if (r == 1 || row.front() != group) out += std::string(b.indent, ' ') + (group = row.front()) + "\n";
+    out += line_of(r);
+    if (row.size() <= last || row[last].empty()) continue;
+    std::istringstream note(room ? wrap_words(row[last], room) : row[last]);
+    for (std::string part; std::getline(note, part);) out += std::string(notes_indent, ' ') + part + "\n";
+  }
+  return out;
+}
+
 // The table in aligned columns; wider than `max_width`, with key columns: in
 // blocks of the other columns, each under the key columns, a blank line apart.
 std::string text_table(const Block& b, size_t max_width) {
+  if (b.grouped_with_notes && !b.rows.empty() && b.rows.front().size() > 2) return grouped_table(b, max_width);
   std::vector<size_t> width;
   for (const auto& row : b.rows)
     for (size_t i = 0; i < row.size(); ++i) {

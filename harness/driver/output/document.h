@@ -27,6 +27,13 @@ struct Block {
   // text: a table wider than the terminal is cut into column blocks one under
   // another, each repeating these leading columns (0: never cut).
   size_t key_columns = 0;
+  // text, for a table whose rows would not fit the width (bench check's):
+  // rows grouped by their first column, its value on a line of its own where
+  // it changes and the rows under it indented two more without it; the last
+  // column's cells (a long note) on lines of their own under their row,
+  // indented four more and wrapped to the width. The headers leave both
+  // columns out. The other formats show them as columns.
+  bool grouped_with_notes = false;
   std::string image, caption;                  // figure: stem relative to the folder (no extension)
   std::string summary;                         // table: when set, folded under this line (HTML <details>)
 };
