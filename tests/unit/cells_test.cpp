@@ -381,6 +381,51 @@ TEST(TooShort, AReferenceOrBaseUnderTheFloorLeavesNoVerdictEither) {
 
 // The variants' findings are a table: a row where a variant separates from
 // its base, its standing and ratio in the column that separates, "-" in the other.
+// Issue 58: a twin of the reference whose runs alternate between two modes, as
+// vacation-high's did on this machine (15-18 ms or 26-31 ms whatever the
+// allocator), is no "faster": the cell is unstable, in the table, the bottom
+// line and its sentence; the same runs in one mode are ranked.
+TEST(Unstable, ACellWithTwoModesGetsNoStanding) {
+  auto view_of = [](bool two_modes) {
+    Runs runs;
+    const double glibc[] = {16e6, 27e6, 15e6, 29e6, 17e6, 28e6};
+    const double twin[] = {15e6, 16e6, 15.5e6, 16.5e6, 15.2e6, 16.2e6};
+    for (int rep = 1; rep <= 6; ++rep) {
+      runs.add("glibc", rep, two_modes ? glibc[rep - 1] : 28e6 + 1e5 * rep);
+      runs.add("jemalloc", rep, twin[rep - 1]);
+    }
+    ResultsView view;
+    view.table = std::make_shared<RunsTable>(runs.table);
+    view.cells = cells_of(*view.table);
+    return view;
+  };
+  const ResultsView bimodal = view_of(true), steady = view_of(false);
+  const std::vector<CellSummary> cells = summarize_cells(bimodal), steady_cells = summarize_cells(steady);
+  auto cell = [](const std::vector<CellSummary>& all, const std::string& allocator) {
+    for (const CellSummary& c : all)
+      if (c.allocator == allocator) return c;
+    ADD_FAILURE() << allocator;
+    return CellSummary{};
+  };
+  EXPECT_TRUE(cell(cells, "glibc").time_modes.found);
+  EXPECT_FALSE(cell(cells, "jemalloc").time_modes.found);
+  EXPECT_EQ(cell(cells, "jemalloc").standing, "unstable") << "the reference's runs have two modes";
+  EXPECT_EQ(cell(steady_cells, "jemalloc").standing, "faster");
+  const Block narrow = summary_table(bimodal, cells, "vacation-high", false);
+  bool shown = false;
+  for (const std::vector<std::string>& row : narrow.rows)
+    if (row.size() > 4 && row[1] == "jemalloc") {
+      EXPECT_EQ(row[4], "unstable");
+      shown = true;
+    }
+  EXPECT_TRUE(shown);
+  EXPECT_EQ(bottom_line_table(bimodal, cells).rows.at(1).at(2).rfind("unstable / ", 0), 0u);
+  const std::vector<std::string> answers = bottom_line_answers(bimodal, cells);
+  ASSERT_EQ(answers.size(), 1u);
+  EXPECT_NE(answers[0].find("two modes"), std::string::npos) << answers[0];
+  EXPECT_EQ(answers[0].find("faster"), std::string::npos) << answers[0];
+}
+
 TEST(Variants, WhatSeparatesIsATableRow) {
   Runs runs;
   for (int rep = 1; rep <= 5; ++rep) {

@@ -121,6 +121,26 @@ TEST(TQuantile, LargeDofApproximation) {
     EXPECT_GT(t_quantile_975(dof), t_quantile_975(dof + 1)) << dof;
 }
 
+// Two modes (issue 58): runs alternating between 15-17 and 27-29 ms are found,
+// with their groups; one spread of runs, four runs, or modes close together are not.
+TEST(TwoModes, RunsInTwoGroupsFarApartAreFound) {
+  const std::vector<double> alternating{27e6, 15e6, 28e6, 16e6, 17e6, 29e6};
+  const TwoModes m = two_modes(alternating);
+  ASSERT_TRUE(m.found);
+  EXPECT_EQ(m.low_min, 15e6);
+  EXPECT_EQ(m.low_max, 17e6);
+  EXPECT_EQ(m.high_min, 27e6);
+  EXPECT_EQ(m.high_max, 29e6);
+  EXPECT_EQ(m.n_low, 3);
+  EXPECT_EQ(m.n_high, 3);
+  EXPECT_FALSE(two_modes(std::vector<double>{15e6, 16e6, 17e6, 18e6, 19e6}).found) << "one spread";
+  EXPECT_FALSE(two_modes(std::vector<double>{15e6, 16e6, 27e6, 28e6}).found) << "four runs say too little";
+  EXPECT_FALSE(two_modes(std::vector<double>{10e6, 10.1e6, 10.2e6, 11.5e6, 11.6e6}).found)
+      << "a gap wide against the spread, but the modes 1.14 times apart: noise of a quiet machine";
+  EXPECT_FALSE(two_modes(std::vector<double>{10e6, 13e6, 16e6, 21e6, 26e6}).found) << "the gap no wider than the spread";
+  EXPECT_FALSE(two_modes(std::vector<double>{10e6, 10.1e6, 10.2e6, 10.3e6, 30e6}).found) << "one outlier is no mode";
+}
+
 TEST(MadOutliers, SingleFarValue) {
   // Sorted: 9.9 9.95 10 10.05 10.1 30 -> median 10.025. |x - median|:
   // .025 .075 .125 .025 .075 19.975 -> MAD = (.075 + .075)/2 = .075.

@@ -30,7 +30,7 @@ const char* standing_word(const stats::Ratio& r, const char* below, const char* 
 // corrected interval, so a standing and the interval shown never disagree.
 void correct_standings(std::vector<CellSummary>& out, bool per_comparison) {
   auto claims = [](const std::string& standing) {
-    return !standing.empty() && standing != "reference" && standing != "too short";
+    return !standing.empty() && standing != "reference" && standing != "too short" && standing != "unstable";
   };
   std::vector<stats::Ratio*> time, memory;
   for (CellSummary& c : out) {
@@ -76,6 +76,7 @@ std::vector<CellSummary> summarize_cells(const ResultsView& view, bool per_compa
     c.sim_cycles = stats::median(cells.values(cell, keys::sim_cycles_count));
     c.time_under_memprof = !cell.timed && c.profiled_runs > 0;
     c.time = cells.estimate(cell, "time");
+    c.time_modes = stats::two_modes(cells.values(cell, "time"));
     c.peak_rss_kb = cells.estimate(cell, keys::maxrss_kb);
     c.heap_peak_bytes = stats::median(cells.values(cell, keys::heap_requested_peak_bytes));
     c.rss_kb = stats::median(cells.values(cell, keys::rss_kb));
@@ -91,7 +92,8 @@ std::vector<CellSummary> summarize_cells(const ResultsView& view, bool per_compa
   }
   // Each cell's time estimate, computed above, for its comparisons below.
   std::map<const Cell*, stats::LogEstimate> time_of;
-  for (const CellSummary& c : out) time_of[c.cell] = c.time;
+  std::map<const Cell*, bool> two_modes_of;
+  for (const CellSummary& c : out) time_of[c.cell] = c.time, two_modes_of[c.cell] = c.time_modes.found;
   auto too_short = [](const stats::LogEstimate& e) { return e.n > 0 && e.center < kShortestTimedPhaseNs; };
   for (CellSummary& c : out) {
     if (const std::size_t colon = c.allocator.find(':'); colon != std::string::npos) {
@@ -101,6 +103,8 @@ std::vector<CellSummary> summarize_cells(const ResultsView& view, bool per_compa
         c.base_standing = standing_word(c.time_vs_base, "faster", "slower");
         if (!c.base_standing.empty() && (too_short(c.time) || too_short(time_of.at(base))))
           c.base_standing = "too short";
+        else if (!c.base_standing.empty() && (c.time_modes.found || two_modes_of.at(base)))
+          c.base_standing = "unstable";
         c.memory_vs_base = cells.ratio(*c.cell, *base, keys::maxrss_kb);
         c.base_memory_standing = standing_word(c.memory_vs_base, "leaner", "heavier");
       }
@@ -125,6 +129,9 @@ std::vector<CellSummary> summarize_cells(const ResultsView& view, bool per_compa
     if (!c.standing.empty() && (too_short(c.time) || too_short(time_of.at(ref)))) {
       c.standing = "too short";
       c.short_phase_ns = std::min(c.time.center, time_of.at(ref).center);
+    } else if (!c.standing.empty() && (c.time_modes.found || two_modes_of.at(ref))) {
+      // Two modes, in its runs or the reference's: no single time to rank by.
+      c.standing = "unstable";
     }
     c.memory_vs_reference = cells.ratio(*c.cell, *ref, keys::maxrss_kb);
     c.memory_standing = standing_word(c.memory_vs_reference, "leaner", "heavier");

@@ -37,8 +37,11 @@ struct CellSummary {
   // "faster" or "slower" only when the ratio's corrected interval leaves 1 out
   // (Benjamini–Hochberg selected it), else "indistinguishable"; "too short"
   // when its or the reference's measured phase is under kShortestTimedPhaseNs;
-  // "reference"; "" when there is no ratio.
+  // "unstable" when its or the reference's timed runs fall in two modes
+  // (time_modes); "reference"; "" when there is no ratio.
   std::string standing;
+  // The timed runs' times in two modes (stats::two_modes), if they are.
+  stats::TwoModes time_modes{};
   // Where the standing is "too short": the shorter measured phase of the two
   // (the cell's or the reference's), ns; NaN otherwise.
   double short_phase_ns = NAN;

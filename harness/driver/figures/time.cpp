@@ -13,7 +13,7 @@ void time_figures(FigureMaker& make) {
   for (const auto& a : make.view.cells.allocators)
     if (a != reference) columns.push_back(a);
   for (int t : make.view.cells.threads) {
-    std::vector<std::string> rows, missing, too_short;
+    std::vector<std::string> rows, missing, too_short, unstable;
     std::vector<std::vector<std::pair<double, bool>>> ratios;
     for (const auto& group : make.view.cells.groups) {
       std::vector<std::pair<double, bool>> row;
@@ -23,6 +23,8 @@ void time_figures(FigureMaker& make) {
         std::pair<double, bool> v{kNaN, false};
         if (c && c->standing == "too short") {
           too_short.push_back(a + " on " + group);
+        } else if (c && c->standing == "unstable") {
+          unstable.push_back(a + " on " + group);
         } else if (c && c->time.n > 0 && std::isfinite(c->time_vs_reference.value)) {
           v = {c->time_vs_reference.value, c->standing == "faster" || c->standing == "slower"};
         } else if (c) {
@@ -55,6 +57,9 @@ void time_figures(FigureMaker& make) {
                                make.runs_text(true, rows, t));
     if (!missing.empty())
       f.notes.push_back("no ok run (or no ok " + reference + " run to compare with) for " + joined(missing) +
+                        ": cells left blank");
+    if (!unstable.empty())
+      f.notes.push_back("unstable (its or the reference's timed runs fall in two modes): " + joined(unstable) +
                         ": cells left blank");
     if (!too_short.empty())
       f.notes.push_back("too short to time (a measured phase under " + num(kShortestTimedPhaseNs / 1e6) + " ms): " +

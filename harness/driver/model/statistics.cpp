@@ -383,4 +383,23 @@ MedianInterval median_interval(std::span<const double> values, double level) {
   return {v[k - 1], v[n - k], 1 - 2 * below};
 }
 
+TwoModes two_modes(std::span<const double> values) {
+  std::vector<double> v;
+  for (double x : values)
+    if (std::isfinite(x) && x > 0) v.push_back(x);
+  TwoModes modes;
+  if (v.size() < 5) return modes;
+  std::sort(v.begin(), v.end());
+  std::size_t split = 0;  // the high group starts here
+  double widest = 0;
+  for (std::size_t k = 2; k + 2 <= v.size(); ++k)
+    if (const double gap = std::log(v[k] / v[k - 1]); gap > widest) widest = gap, split = k;
+  if (split == 0) return modes;
+  const double spread = std::max(std::log(v[split - 1] / v.front()), std::log(v.back() / v[split]));
+  const double low_centre = std::sqrt(v.front() * v[split - 1]), high_centre = std::sqrt(v[split] * v.back());
+  if (widest < 3 * spread || high_centre < 1.25 * low_centre) return modes;
+  modes = {true, v.front(), v[split - 1], v[split], v.back(), int(split), int(v.size() - split)};
+  return modes;
+}
+
 }  // namespace allocstamp::stats

@@ -34,6 +34,19 @@ double t_quantile_975(std::size_t dof);
 std::vector<std::size_t> mad_outliers(std::span<const double> values,
                                       double threshold = 3.5);
 
+// Two modes in a cell's times: the sorted values split at their widest gap
+// (on the log scale) into a low and a high group of two values or more each,
+// the gap at least 3 times the wider group's own spread and the two groups'
+// centres at least 1.25 times apart. A cell whose timed runs alternate
+// between, say, 15-18 ms and 26-31 ms whatever the allocator (a machine's
+// artefact) has no single time to rank by. Fewer than 5 values: none found.
+struct TwoModes {
+  bool found = false;
+  double low_min = NAN, low_max = NAN, high_min = NAN, high_max = NAN;
+  int n_low = 0, n_high = 0;
+};
+TwoModes two_modes(std::span<const double> values);
+
 struct Ratio {
   double value, ci_low, ci_high;  // the interval at `level`
   double level = 0.95;            // the interval's coverage (a family's correction may raise it: at_level)

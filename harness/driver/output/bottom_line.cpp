@@ -19,6 +19,7 @@ bool separated(const std::string& standing) {
 // "0.84*": a ratio with its mark, "-" where there is none.
 std::string marked(const stats::Ratio& r, const std::string& standing) {
   if (standing == "too short") return "short";
+  if (standing == "unstable") return "unstable";
   if (!std::isfinite(r.value)) return "-";
   return number_text("%.2f", r.value) + (separated(standing) ? "*" : "");
 }
@@ -86,7 +87,7 @@ std::vector<std::string> bottom_line_answers(const ResultsView& view, const std:
   std::vector<std::string> out;
   for (const auto& [key, row_cells] : rows_of(view, cells)) {
     const CellSummary *fastest = nullptr, *leanest = nullptr, *least_slower = nullptr, *least_heavier = nullptr;
-    int slower = 0, heavier = 0, others = 0, too_short = 0;
+    int slower = 0, heavier = 0, others = 0, too_short = 0, unstable = 0;
     auto lower = [](const CellSummary* best, const CellSummary* c, const stats::Ratio CellSummary::*ratio) {
       return !best || (c->*ratio).value < (best->*ratio).value;
     };
@@ -100,6 +101,7 @@ std::vector<std::string> bottom_line_answers(const ResultsView& view, const std:
         least_heavier = c;
       slower += c->standing == "slower";
       too_short += c->standing == "too short";
+      unstable += c->standing == "unstable";
       heavier += c->memory_standing == "heavier";
     }
     if (others == 0) continue;
@@ -114,6 +116,10 @@ std::vector<std::string> bottom_line_answers(const ResultsView& view, const std:
         : slower ? "none ran faster than " + ref + "; " + std::to_string(slower) + " of " + std::to_string(others) +
                        " ran slower"
                  : "no time differs from " + ref + "'s";
+    if (unstable == others)
+      time = "no time to rank by: the timed runs fall in two modes (unstable)";
+    else if (unstable)
+      time += " (" + std::to_string(unstable) + " of " + std::to_string(others) + " unstable: two modes)";
     auto times_rss = [&](const CellSummary* c) {
       const stats::Ratio& r = c->memory_vs_reference;
       return c->allocator + " used " + ratio_interval_text(r.value, r.ci_low, r.ci_high) + " times " + ref +
@@ -135,7 +141,8 @@ std::string bottom_line_legend(const ResultsView& view) {
          "'s (below 1: faster / leaner), the quotients of the geometric means of the timed runs; * where the "
          "interval leaves 1 out (a standing, at its family's level: the summary tables' legend says which); short where a "
          "measured phase lasted under " +
-         number_text("%g", kShortestTimedPhaseNs / 1e6) + " ms, too short to time. The summary tables give the intervals.";
+         number_text("%g", kShortestTimedPhaseNs / 1e6) + " ms, too short to time; unstable where the timed runs (the "
+         "cell's or " + ref + "'s) fall in two modes. The summary tables give the intervals.";
 }
 
 }  // namespace allocstamp

@@ -74,6 +74,17 @@ void group_tables(const ResultsView& view, const std::vector<CellSummary>& cells
                 " ms, the shorter phase shown): no faster/slower verdict; " + fix]
             .push_back(cell + " (" + number_text("%.2g", c.short_phase_ns / 1e6) + " ms)");
       }
+      if (c.time_modes.found) {
+        const stats::TwoModes& m = c.time_modes;
+        auto ms = [](double ns) { return number_text("%.3g", ns / 1e6); };
+        warnings.push_back("warning: the timed runs of " + c.allocator + " at " + std::to_string(c.threads) +
+                           " thread(s) fall in two modes (" + ms(m.low_min) + "-" + ms(m.low_max) + " ms, " +
+                           ms(m.high_min) + "-" + ms(m.high_max) + " ms): unstable");
+        by_kind["cell(s) whose timed runs fall in two modes (each with the runs in it): unstable, no faster/slower "
+                "verdict for them or against them — run again, or on a quieter machine"]
+            .push_back(cell + " (" + ms(m.low_min) + "-" + ms(m.low_max) + " ms ×" + std::to_string(m.n_low) + ", " +
+                       ms(m.high_min) + "-" + ms(m.high_max) + " ms ×" + std::to_string(m.n_high) + ")");
+      }
       if (c.busy_runs) {
         warnings.push_back("warning: " + std::to_string(c.busy_runs) + " run(s) of " + c.allocator + " at " +
                            std::to_string(c.threads) + " thread(s) ran while the machine was busy: their times are suspect");
