@@ -6,13 +6,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/text.h"
 #include "interposition/exports.h"
 #include "output/lifecycle.h"
-#include "recording/recorder.h"
+#include "recording/heap.h"
+#include "recording/registry.h"
 #include "recording/scopes.h"
-#include "base/text.h"
-#include "recording/threads.h"
-#include "recording/totals.h"
 #include "recording/trace.h"
 
 using namespace memprof;
@@ -97,15 +96,15 @@ extern "C" MEMPROF_EXPORT void memprof_record(const char* line) {
 
 extern "C" MEMPROF_EXPORT int64_t memprof_current_bytes(void) {
   ensure_ready();
-  return current_requested();
+  return current_requested(current_thread());
 }
 
 extern "C" MEMPROF_EXPORT int64_t memprof_peak_bytes(void) {
   ensure_ready();
-  return peak_requested();
+  return peak_requested(current_thread());
 }
 
 extern "C" MEMPROF_EXPORT void memprof_reset_peak(void) {
   ensure_ready();
-  reset_requested_peak();
+  reset_requested_peak(current_thread());
 }

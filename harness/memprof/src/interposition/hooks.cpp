@@ -11,9 +11,11 @@
 #include <type_traits>
 
 #include "interposition/exports.h"
-#include "output/lifecycle.h"
+#include "os/clock.h"
 #include "os/real.h"
+#include "output/lifecycle.h"
 #include "recording/recorder.h"
+#include "recording/totals.h"
 #include "recording/trace.h"
 
 

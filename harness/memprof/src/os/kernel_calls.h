@@ -1,6 +1,6 @@
 // kernel_calls.h — the allocator's calls to the kernel for memory. mmap,
 // mmap64, munmap, mremap, madvise, brk and sbrk are interposed
-// (kernel_calls.cpp): each forwards at once — mmap, munmap, mremap and
+// (interposition/kernel_hooks.cpp): each forwards at once — mmap, munmap, mremap and
 // madvise as the raw system call (allocators map memory in their own set-up,
 // before memprof can look anything up), brk and sbrk to the next definition —
 // and, when the call was the allocator's, counts it by kind and region
@@ -15,12 +15,17 @@
 // as the kernel left it.
 #pragma once
 
+#include "os/allocator_code.h"
+
 namespace memprof::kernel_calls {
 
 // True when the allocator's calls are counted: an allocator library is
 // preloaded behind memprof. Under glibc (nothing preloaded) malloc calls the
 // kernel through glibc's internal symbols, which memprof cannot see: the
 // kcall_* and alloc_os_* keys are then left out of the record.
-bool counted();
+inline bool counted() {
+  allocator_code::find();
+  return allocator_code::preloaded();
+}
 
 }  // namespace memprof::kernel_calls

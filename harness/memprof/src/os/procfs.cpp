@@ -1,34 +1,17 @@
-// procfs.cpp — parsing /proc files with raw open/read into stack buffers, and
+// procfs.cpp — parsing /proc files read into stack buffers (files.h), and
 // mincore walks in bounded chunks.
 #include "os/procfs.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include "base/text.h"
+#include "os/files.h"
 
 namespace memprof::procfs {
 
 namespace {
 
 constexpr uintptr_t kPage = 4096;
-
-size_t read_file(const char* path, char* buf, size_t n) {
-  int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return 0;
-  size_t got = 0;
-  while (got + 1 < n) {
-    ssize_t r = ::read(fd, buf + got, n - 1 - got);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) break;
-    got += size_t(r);
-  }
-  ::close(fd);
-  buf[got] = 0;
-  return got;
-}
 
 // Value of "Key:   123 kB" in a /proc text; 0 when absent.
 uint64_t field(const char* text, const char* key) {
@@ -45,20 +28,20 @@ uint64_t field(const char* text, const char* key) {
 Memory read_memory() {
   Memory m{};
   char buf[4096];
-  if (read_file("/proc/self/smaps_rollup", buf, sizeof buf)) {
+  if (files::read_whole("/proc/self/smaps_rollup", buf, sizeof buf)) {
     m.valid = true;
     m.rss_kb = field(buf, "Rss:");
     m.pss_kb = field(buf, "Pss:");
     m.pss_anon_kb = field(buf, "Pss_Anon:");
     m.uss_kb = field(buf, "Private_Clean:") + field(buf, "Private_Dirty:");
   }
-  if (read_file("/proc/self/status", buf, sizeof buf)) m.hwm_kb = field(buf, "VmHWM:");
+  if (files::read_whole("/proc/self/status", buf, sizeof buf)) m.hwm_kb = field(buf, "VmHWM:");
   return m;
 }
 
 uint64_t read_rss_kb() {
   char buf[256];
-  if (!read_file("/proc/self/statm", buf, sizeof buf)) return 0;
+  if (!files::read_whole("/proc/self/statm", buf, sizeof buf)) return 0;
   const char* p;
   text::parse_u64(buf, &p);             // size
   uint64_t pages = text::parse_u64(p, nullptr);  // resident
@@ -112,7 +95,7 @@ void mapped_range(uintptr_t inside, uintptr_t* low, uintptr_t* high) {
 
 void program_name(char* buf, size_t n) {
   char tmp[64];
-  size_t got = read_file("/proc/self/comm", tmp, sizeof tmp);
+  size_t got = files::read_whole("/proc/self/comm", tmp, sizeof tmp);
   while (got && (tmp[got - 1] == '\n')) tmp[--got] = 0;
   text::copy(buf, n, got ? tmp : "?");
 }

@@ -1,5 +1,5 @@
 // raw_syscalls.h — the kernel's memory calls made directly with syscall(),
-// never through the mmap, munmap, mremap, madvise and mprotect that kernel_calls.cpp
+// never through the mmap, munmap, mremap, madvise and mprotect that kernel_hooks.cpp
 // exports. memprof maps its own memory (shadow leaves, buffers, the series,
 // the trace) with these: through the exported symbols its maps would be
 // counted and would re-enter the hooks. Each returns what libc's wrapper

@@ -3,21 +3,19 @@
 // phase, and the report at exit.
 #include "output/lifecycle.h"
 
-#include <sys/syscall.h>
-
-#include <fcntl.h>
-#include <stdlib.h>
-#include <unistd.h>
-
-#include "os/allocator_code.h"
-#include "os/kernel_calls.h"
 #include "base/options.h"
+#include "base/text.h"
+#include "os/allocator_code.h"
+#include "os/clock.h"
+#include "os/files.h"
+#include "os/kernel_calls.h"
+#include "os/process.h"
 #include "os/real.h"
+#include "recording/heap.h"
 #include "recording/recorder.h"
-#include "output/report.h"
+#include "recording/registry.h"
 #include "recording/sampling.h"
 #include "recording/series.h"
-#include "base/text.h"
 #include "recording/threads.h"
 #include "recording/totals.h"
 #include "recording/trace.h"
@@ -37,10 +35,10 @@ void open_output() {
   if (text::starts_with(out, "fd:")) {
     const char* end;
     uint64_t fd = text::parse_u64(out + 3, &end);
-    if (*end == 0 && end != out + 3 && fcntl(int(fd), F_GETFD) != -1) {
+    if (*end == 0 && end != out + 3 && files::is_open(int(fd))) {
       if (fd <= 2) {
         // The program's own stdin/stdout/stderr: keep a private copy, leave it alone.
-        out_fd = fcntl(int(fd), F_DUPFD_CLOEXEC, 3);
+        out_fd = files::copy_above(int(fd), 3);
         if (out_fd >= 0) return;
       } else {
         // Inherited by the programs this one runs, which report there too
@@ -50,7 +48,7 @@ void open_output() {
       }
     }
   } else {
-    out_fd = open(out, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    out_fd = files::open_appending(out, false);
     if (out_fd >= 0) return;
   }
   text::Line line;
@@ -79,7 +77,7 @@ void warm_up_allocator() {
 pid_t start_pid = 0;
 
 bool started_here() {
-  return start_pid != 0 && pid_t(syscall(SYS_getpid)) == start_pid && !threads::forked_child();
+  return start_pid != 0 && process::pid() == start_pid && !threads::forked_child();
 }
 
 void ensure_ready() {
@@ -98,7 +96,7 @@ void ensure_ready() {
                                           : kHeapMemo;
     set_peak_slack(options.peak_slack_bytes);
     started_ns = now_ns();
-    start_pid = pid_t(syscall(SYS_getpid));
+    start_pid = process::pid();
     measured.begin_ns = started_ns;
     threads::install();
     warm_up_allocator();
@@ -112,20 +110,20 @@ void ensure_ready() {
 }
 
 void begin_measured_phase() {
-  threads::lock();
+  registry::lock();
   uint64_t now = now_ns();  // under the lock: no thread folds a later time in between
   measured.load_begin = load_until(now);
-  threads::unlock();
+  registry::unlock();
   measured.begin_ns = now;
   measured.ended = false;
   measured.ended_by_program = false;
 }
 
 void end_measured_phase(bool by_program) {
-  threads::lock();
+  registry::lock();
   uint64_t now = now_ns();
   measured.load_end = load_until(now);
-  threads::unlock();
+  registry::unlock();
   measured.end_ns = now;
   Totals held = collect(now);
   measured.heap_req = held.req_end;
@@ -187,7 +185,7 @@ void report_at_exit() {
   os_pages::Figures pages_at_exit{};
   if (kernel_calls::counted()) pages_at_exit = os_pages::measure();
   --t.depth;
-  report::write_final(measured, pages_at_exit);
+  report::write_final(measured, pages_at_exit, out_fd);
 }
 
 __attribute__((destructor(101))) static void on_unload() { report_at_exit(); }

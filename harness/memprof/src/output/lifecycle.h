@@ -3,27 +3,12 @@
 #pragma once
 #include <stdint.h>
 
-#include "introspect.h"
-#include "os/os_pages.h"
-#include "os/procfs.h"
+#include "output/report.h"
 
 namespace memprof {
 
 // Resolves the allocator and reads options; safe to call from inside malloc.
 void ensure_ready();
-
-struct Phase {
-  uint64_t begin_ns, end_ns;
-  double load_begin, load_end;
-  procfs::Memory memory;
-  introspect::AllocatorStats allocator;
-  os_pages::Figures allocator_pages;  // the allocator's mapped pages (measured only when preloaded)
-  // Live heap when the phase ended: what the program holds at that point (for a
-  // map workload, its container), even if it frees everything before exit.
-  int64_t heap_req, heap_use, blocks;
-  bool ended;
-  bool ended_by_program;
-};
 
 void begin_measured_phase();
 // `by_program`: memprof_phase_end (else the report ends it at exit).

@@ -3,22 +3,19 @@
 // is set, else a summary a person can read on stderr.
 #include "output/report.h"
 
-#include <unistd.h>
-
-
+#include "key_names.h"
 #include "versions.h"
 
-#include "key_names.h"
-#include "os/kernel_calls.h"
-#include "output/lifecycle.h"
 #include "base/options.h"
+#include "base/text.h"
+#include "os/kernel_calls.h"
 #include "os/os_pages.h"
+#include "os/process.h"
 #include "os/procfs.h"
-#include "recording/recorder.h"
+#include "recording/registry.h"
 #include "recording/scopes.h"
 #include "recording/series.h"
 #include "recording/shadow.h"
-#include "base/text.h"
 #include "recording/threads.h"
 #include "recording/totals.h"
 #include "recording/usable.h"
@@ -44,7 +41,7 @@ struct Figures {
 // would reach PIPE_BUF; each record goes out with a single write().
 class Records {
  public:
-  Records(int fd, const char* kind, uint64_t pid) : fd_(fd), kind_(kind), pid_(pid), ppid_(uint64_t(getppid())) {
+  Records(int fd, const char* kind, uint64_t pid) : fd_(fd), kind_(kind), pid_(pid), ppid_(uint64_t(process::parent_pid())) {
     start();
   }
   Records& kv(const char* key, uint64_t v) { room(); line_.kv(key, v); return *this; }
@@ -86,8 +83,8 @@ class Records {
 void write_records(int fd, const Figures& f) {
   const Totals& t = f.totals;
   const procfs::Memory& m = f.phase.memory;
-  Records r(fd, "memprof", uint64_t(getpid()));
-  r.kv(keys::format, ALLOCSTAMP_RECORD_FORMAT).kvstr(keys::program, f.program).kv(keys::threads_peak_count, uint64_t(threads::peak_alive()))
+  Records r(fd, "memprof", uint64_t(process::pid()));
+  r.kv(keys::format, ALLOCSTAMP_RECORD_FORMAT).kvstr(keys::program, f.program).kv(keys::threads_peak_count, uint64_t(registry::peak_alive()))
       .kv(keys::startup_allocs_count, shared.startup_allocs.load())
       .kv(keys::startup_requested_bytes, shared.startup_bytes.load());
   text::Line saturated;  // the counters that stopped at 2^64 - 1 (saturating.h), comma-separated
@@ -144,7 +141,7 @@ void write_records(int fd, const Figures& f) {
   ScopeReport scopes[kMaxScopes];
   uint32_t n = scope_totals(scopes, kMaxScopes);
   for (uint32_t i = 0; i < n; ++i) {
-    Records s(fd, "scope", uint64_t(getpid()));
+    Records s(fd, "scope", uint64_t(process::pid()));
     s.kvstr(keys::scopes::name, scopes[i].name).kv(keys::scopes::calls_count, scopes[i].calls)
         .kv(keys::scopes::allocs_count, scopes[i].allocs).kv(keys::scopes::requested_bytes, scopes[i].bytes)
         .kvs(keys::scopes::held_bytes, scopes[i].held).kv(keys::scopes::duration_ns, scopes[i].duration_ns);
@@ -211,10 +208,10 @@ void write_text(const Figures& f) {
   Counters c = t.c;
   const procfs::Memory& m = f.phase.memory;
   text::Line l;
-  l.add("memprof: pid ").num(uint64_t(getpid())).add(" (").add(f.program).add(")");
+  l.add("memprof: pid ").num(uint64_t(process::pid())).add(" (").add(f.program).add(")");
   if (threads::forked_child()) l.add(", forked from pid ").num(uint64_t(threads::parent_pid()));
-  l.add(", ").fixed(double(f.duration_ns) / 1e9, 3).add(" s measured, ").num(uint64_t(threads::peak_alive()))
-      .add(threads::peak_alive() == 1 ? " thread\n" : " threads at most\n");
+  l.add(", ").fixed(double(f.duration_ns) / 1e9, 3).add(" s measured, ").num(uint64_t(registry::peak_alive()))
+      .add(registry::peak_alive() == 1 ? " thread\n" : " threads at most\n");
   l.add("  region          allocs           frees       requested\n");
   static const char* names[] = {"seq", "par", "tx"};
   for (int r = 0; r < 3; ++r) {
@@ -314,7 +311,7 @@ bool selected(const char* program) {
 
 }  // namespace
 
-void write_final(const Phase& phase, const os_pages::Figures& allocator_pages_at_exit) {
+void write_final(const Phase& phase, const os_pages::Figures& allocator_pages_at_exit, int fd) {
   ThreadState& self_state = self;
   ++self_state.depth;
   Figures f{};
@@ -337,8 +334,8 @@ void write_final(const Phase& phase, const os_pages::Figures& allocator_pages_at
     // MEMPROF_ONLY names other programs (a wrapper script, a helper process).
   } else if (threads::forked_child()) {
     if (options.fork_report) write_text(f);
-  } else if (output_fd() >= 0) {
-    write_records(output_fd(), f);
+  } else if (fd >= 0) {
+    write_records(fd, f);
   } else {
     write_text(f);
   }

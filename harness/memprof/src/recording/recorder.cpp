@@ -1,85 +1,14 @@
-// recorder.cpp — the slow paths of the accounting: publishing a thread's local
-// heap change (peak candidates, load integral, series), the careful paths
-// (libitm, marked transactions, scopes, unattached or exited threads),
-// realloc's outcomes, the transactional free set, and the hot path's rare exits.
+// recorder.cpp — the slow paths of the accounting: the careful paths (libitm,
+// marked transactions, scopes, unattached or exited threads), realloc's
+// outcomes, the transactional free set, and the hot path's rare exits.
 #include "recording/recorder.h"
 
-#include <time.h>
-
 #include "recording/sampling.h"
-#include "recording/series.h"
-#include "base/text.h"
-#include "recording/threads.h"
+#include "recording/scopes.h"
 #include "recording/totals.h"
 #include "recording/trace.h"
 
 namespace memprof {
-
-// Every thread's state starts zero but `slow` (not attached yet): `gate` holds
-// depth in its low half and slow in its high half on this little-endian target.
-static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "gate's halves assume little-endian");
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-__thread ThreadState self __attribute__((tls_model("initial-exec"))) = {{uint32_t(1) << 16}};
-#pragma GCC diagnostic pop
-constinit Shared shared{};
-
-namespace {
-
-void atomic_max(std::atomic<int64_t>& target, int64_t v) {
-  int64_t cur = target.load(std::memory_order_relaxed);
-  while (v > cur && !target.compare_exchange_weak(cur, v, std::memory_order_relaxed)) {
-  }
-}
-
-}  // namespace
-
-uint64_t now_ns() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
-}
-
-// Adds a thread's change to the process-wide totals; `*_max` is the highest
-// the change reached on the way (its candidate for the peak).
-static void publish_values(ThreadState& t, int64_t req, int64_t req_max, int64_t use, int64_t use_max,
-                           int64_t blocks, int64_t blocks_max) {
-  uint64_t now = now_ns();
-  int64_t before = shared.heap_req.fetch_add(req, std::memory_order_relaxed);
-  atomic_max(shared.peak_req, before + req_max);
-  int64_t before_use = shared.heap_use.fetch_add(use, std::memory_order_relaxed);
-  atomic_max(shared.peak_use, before_use + use_max);
-  int64_t before_blocks = shared.heap_blocks.fetch_add(blocks, std::memory_order_relaxed);
-  atomic_max(shared.peak_blocks, before_blocks + blocks_max);
-
-  if (t.last_publish_ns) t.load_byte_ns += double(t.published_req) * double(now - t.last_publish_ns);
-  t.last_publish_ns = now;
-  t.published_req += req;
-
-  if (options.series) series::on_publish(now, before + req, before + req_max);
-}
-
-void publish(ThreadState& t) {
-  HeapLanes local = t.local, local_max = t.local_max;
-  t.local = HeapLanes{};
-  t.local_max = HeapLanes{};
-  publish_values(t, local.req, local_max.req, local.use, local_max.use, local.blocks, local_max.blocks);
-}
-
-void set_peak_slack(uint64_t bytes) {
-  int64_t slack = bytes > uint64_t(kMaxLaneSlack) ? kMaxLaneSlack : int64_t(bytes);
-  int64_t block_slack = slack / 64;
-  shared.slack = slack;
-  shared.block_slack = block_slack;
-  // A lane at or past the slack publishes; the spare lane (always 0) never does.
-  shared.grow_limit = HeapLanes{int32_t(slack - 1), int32_t(slack - 1), int32_t(block_slack - 1), 0};
-  shared.shrink_limit = HeapLanes{int32_t(1 - slack), int32_t(1 - slack), int32_t(1 - block_slack), 0};
-}
-
-void publish_change(ThreadState& t, int64_t req, int64_t use, int64_t blocks) {
-  publish(t);
-  publish_values(t, req, req > 0 ? req : 0, use, use > 0 ? use : 0, blocks, blocks > 0 ? blocks : 0);
-}
 
 int alloc_region(ThreadState& t, size_t n, void* p) {
   bool from_libitm = t.from_libitm;

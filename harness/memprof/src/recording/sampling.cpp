@@ -6,18 +6,19 @@
 #include "recording/sampling.h"
 
 #include <execinfo.h>
-#include <fcntl.h>
 #include <math.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include <atomic>
 
 #include "base/options.h"
-#include "os/own_file.h"
-#include "os/raw_syscalls.h"
 #include "base/text.h"
-#include "recording/totals.h"
+#include "os/files.h"
+#include "os/own_file.h"
+#include "os/process.h"
+#include "os/raw_syscalls.h"
+#include "recording/heap.h"
+#include "recording/shadow.h"
 
 namespace memprof::sampling {
 namespace {
@@ -169,8 +170,8 @@ bool remember(uintptr_t address, uint32_t stack) {
   return false;
 }
 
-void snapshot_if_peak_grew() {
-  int64_t peak = peak_requested();
+void snapshot_if_peak_grew(const ThreadState& t) {
+  int64_t peak = peak_requested(t);
   uint32_t resets = shared.peak_resets.load(std::memory_order_acquire);
   bool reset = resets != snapshot_resets.load(std::memory_order_relaxed);
   if (!reset && peak <= snapshot_peak.load(std::memory_order_relaxed)) return;
@@ -184,6 +185,23 @@ void snapshot_if_peak_grew() {
   snapshot_peak.store(peak, std::memory_order_relaxed);
   snapshot_resets.store(resets, std::memory_order_relaxed);
   snapshot_busy.store(false, std::memory_order_release);
+}
+
+// A line of /proc/self/maps ("start-end perms offset dev inode path") as
+// "map <line>" on the descriptor `context` points at, when it is an
+// executable, file-backed mapping.
+void write_executable_mapping(const char* row, void* context) {
+  const char* perms = row;
+  while (*perms && *perms != ' ') ++perms;
+  if (*perms != ' ' || perms[3] != 'x') return;
+  const char* path = row;
+  for (int spaces = 0; *path && spaces < 5; ++path)
+    if (*path == ' ') ++spaces;
+  while (*path == ' ') ++path;
+  if (*path != '/') return;
+  text::Line line;
+  line.add("map ").add(row).add("\n");
+  line.write_to(*static_cast<int*>(context));
 }
 
 }  // namespace
@@ -228,7 +246,7 @@ void take(ThreadState& t, void* p, size_t n) {
   s.alloc_bytes.fetch_add(bytes, std::memory_order_relaxed);
   s.alloc_count_1024.fetch_add(count_1024, std::memory_order_relaxed);
   shadow::remember(p, n, true);  // odd: its free takes the rare path, which asks on_odd_free
-  snapshot_if_peak_grew();
+  snapshot_if_peak_grew(t);
 }
 
 void on_odd_free(const void* p, size_t n) {
@@ -237,7 +255,7 @@ void on_odd_free(const void* p, size_t n) {
   if (!(filter[bit / 64].load(std::memory_order_acquire) & (uint64_t(1) << (bit % 64)))) return;
   Sampled* e = find(uintptr_t(p));
   if (!e) return;
-  snapshot_if_peak_grew();
+  snapshot_if_peak_grew(self);
   Stack& s = stacks[e->stack];
   uint64_t bytes, count_1024;
   weights(n, &bytes, &count_1024);
@@ -249,7 +267,7 @@ void on_odd_free(const void* p, size_t n) {
 
 void finish() {
   if (!on || !options.callsites[0]) return;
-  snapshot_if_peak_grew();
+  snapshot_if_peak_grew(self);
   // A fresh file renamed over the name at the end: a link or FIFO planted at
   // the name (or a link at its folder) is never written through.
   own_file::File file;
@@ -260,45 +278,15 @@ void finish() {
     line.write_to(2);
     return;
   }
-  const int fd = file.fd;
+  int fd = file.fd;
   {
     text::Line line;
-    line.add("# allocstamp callsites format=1\nsample_bytes=").num(mean_bytes).add(" pid=").num(uint64_t(getpid()))
+    line.add("# allocstamp callsites format=1\nsample_bytes=").num(mean_bytes).add(" pid=").num(uint64_t(process::pid()))
         .add(" dropped=").num(dropped.load()).add("\n");
     line.write_to(fd);
   }
   // The executable mappings, as /proc/self/maps gives them: "map <line>".
-  int maps = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-  if (maps >= 0) {
-    char buf[4096], row[1024];
-    size_t used = 0;
-    ssize_t got;
-    while ((got = read(maps, buf, sizeof buf)) > 0) {
-      for (ssize_t i = 0; i < got; ++i) {
-        if (buf[i] != '\n') {
-          if (used + 1 < sizeof row) row[used++] = buf[i];
-          continue;
-        }
-        row[used] = 0;
-        // "start-end perms offset dev inode path": keep executable, file-backed ones.
-        const char* perms = row;
-        while (*perms && *perms != ' ') ++perms;
-        if (*perms == ' ' && perms[3] == 'x') {
-          const char* path = row;
-          for (int spaces = 0; *path && spaces < 5; ++path)
-            if (*path == ' ') ++spaces;
-          while (*path == ' ') ++path;
-          if (*path == '/') {
-            text::Line line;
-            line.add("map ").add(row).add("\n");
-            line.write_to(fd);
-          }
-        }
-        used = 0;
-      }
-    }
-    close(maps);
-  }
+  files::each_line("/proc/self/maps", write_executable_mapping, &fd);
   // The stacks in use only: the rest of the table was never touched (reading
   // it would fault in every page).
   uint32_t in_use = used_count.load();

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "recording/recorder.h"
+#include "recording/thread_state.h"
 
 namespace memprof::sampling {
 

@@ -2,11 +2,13 @@
 // the calling thread, folded into process-wide totals per name when a scope
 // ends; the name table is the only lock memprof takes, and only at scope_begin
 // of a name not seen before.
+#include "recording/scopes.h"
+
 #include <atomic>
 
-#include "recording/recorder.h"
+#include "base/saturating.h"
 #include "base/text.h"
-#include "recording/scopes.h"
+#include "os/clock.h"
 
 namespace memprof {
 

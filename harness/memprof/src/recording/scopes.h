@@ -3,7 +3,7 @@
 #pragma once
 #include <stdint.h>
 
-#include "recording/recorder.h"
+#include "recording/thread_state.h"
 
 namespace memprof {
 
@@ -17,6 +17,9 @@ struct ScopeReport {
 
 void scope_begin(ThreadState& t, const char* name);
 void scope_end(ThreadState& t);
+// A block of n bytes allocated or freed inside the thread's innermost scope.
+void scope_note_alloc(ThreadState& t, uint64_t n);
+void scope_note_free(ThreadState& t, uint64_t n);
 uint32_t scope_totals(ScopeReport* out, uint32_t max);
 
 // Fork handlers hold this across fork (the name table's only lock).

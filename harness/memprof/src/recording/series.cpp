@@ -10,9 +10,10 @@
 #include <atomic>
 
 #include "base/options.h"
+#include "os/clock.h"
 #include "os/procfs.h"
 #include "os/raw_syscalls.h"
-#include "recording/recorder.h"
+#include "recording/thread_state.h"
 
 namespace memprof::series {
 

@@ -1,9 +1,12 @@
 // totals.cpp — the process-wide view at exit and across threads' lives: the
 // counters of threads that ended, the load of the heap they left, the totals
-// the report and the public API read, and the reset of a forked child.
+// the report reads, and the reset of a forked child.
 #include "recording/totals.h"
 
-#include "recording/threads.h"
+#include "base/saturating.h"
+#include "os/clock.h"
+#include "recording/heap.h"
+#include "recording/registry.h"
 
 namespace memprof {
 
@@ -17,7 +20,7 @@ struct Orphans {
   int64_t published_req;
   uint64_t last_ns;
 };
-constinit Orphans orphans{};  // under threads::lock()
+constinit Orphans orphans{};  // under registry::lock()
 
 // Adds the hot path's counts by class (ThreadState::by_class) to `c`: each
 // class's bin, and in memo mode its usable size per block (the memo's at_free,
@@ -45,7 +48,7 @@ void clear_classes(ThreadState& t) {
 
 void merge_counters(ThreadState& t) {
   publish(t);
-  // Under threads::lock(), which collect() holds too: it never sees a class
+  // Under registry::lock(), which collect() holds too: it never sees a class
   // both in t.c and in by_class.
   fold_classes(t, t.c);
   clear_classes(t);
@@ -59,13 +62,13 @@ void count_unowned(uint64_t Counters::*counter, uint64_t v) {
   saturating::add_atomic(&(exited.*counter), v);
 }
 
-// A thread whose exit destructor already ran still allocates or frees (other
-// libraries' destructors run after memprof's): merge at once, load included.
+// Other libraries' destructors run after memprof's: a thread whose exit
+// destructor already ran still allocates or frees.
 void merge_exited(ThreadState& t) {
   merge_counters(t);
-  threads::lock();
+  registry::lock();
   fold_into_orphans(t, now_ns());
-  threads::unlock();
+  registry::unlock();
 }
 
 void fold_into_orphans(ThreadState& t, uint64_t now) {
@@ -101,7 +104,7 @@ double load_until(uint64_t now) {
   double load = orphans.load_byte_ns;
   if (orphans.last_ns && now > orphans.last_ns)
     load += double(orphans.published_req) * double(now - orphans.last_ns);
-  for (ThreadState* t = threads::first(); t; t = t->next) {
+  for (ThreadState* t = registry::first(); t; t = t->next) {
     load += t->load_byte_ns;
     if (t->last_publish_ns && now > t->last_publish_ns)
       load += double(t->published_req) * double(now - t->last_publish_ns);
@@ -111,14 +114,14 @@ double load_until(uint64_t now) {
 
 Totals collect(uint64_t now) {
   Totals out{};
-  threads::lock();
+  registry::lock();
 #define MEMPROF_COUNTER(name) out.c.name = __atomic_load_n(&exited.name, __ATOMIC_RELAXED);
 #include "recording/each_counter.inc"
 #undef MEMPROF_COUNTER
   out.req_end = shared.heap_req.load();
   out.use_end = shared.heap_use.load();
   out.blocks_end = shared.heap_blocks.load();
-  for (ThreadState* t = threads::first(); t; t = t->next) {
+  for (ThreadState* t = registry::first(); t; t = t->next) {
 #define MEMPROF_COUNTER(name) out.c.name = saturating::add(out.c.name, __atomic_load_n(&t->c.name, __ATOMIC_RELAXED));
 #include "recording/each_counter.inc"
 #undef MEMPROF_COUNTER
@@ -128,35 +131,14 @@ Totals collect(uint64_t now) {
     out.blocks_end += t->local.blocks;
   }
   out.load_byte_ns = load_until(now);
-  threads::unlock();
+  registry::unlock();
   out.req_peak = shared.peak_req.load() > out.req_end ? shared.peak_req.load() : out.req_end;
   out.use_peak = shared.peak_use.load() > out.use_end ? shared.peak_use.load() : out.use_end;
   out.blocks_peak = shared.peak_blocks.load() > out.blocks_end ? shared.peak_blocks.load() : out.blocks_end;
-  int n = threads::peak_alive();
+  int n = registry::peak_alive();
   out.peak_error_bytes = n > 1 ? uint64_t(n + 1) * uint64_t(shared.slack) : 0;
   out.blocks_peak_error = n > 1 ? uint64_t(n + 1) * uint64_t(shared.block_slack) : 0;
   return out;
-}
-
-int64_t current_requested() {
-  ThreadState& t = current_thread();
-  return shared.heap_req.load(std::memory_order_relaxed) + t.local.req;
-}
-
-int64_t peak_requested() {
-  ThreadState& t = current_thread();
-  int64_t p = shared.peak_req.load(std::memory_order_relaxed);
-  int64_t mine = shared.heap_req.load(std::memory_order_relaxed) + t.local_max.req;
-  return p > mine ? p : mine;
-}
-
-void reset_requested_peak() {
-  ThreadState& t = current_thread();
-  publish(t);
-  shared.peak_req.store(shared.heap_req.load());
-  shared.peak_use.store(shared.heap_use.load());
-  shared.peak_blocks.store(shared.heap_blocks.load());
-  shared.peak_resets.fetch_add(1);
 }
 
 }  // namespace memprof

@@ -4,7 +4,7 @@
 #pragma once
 #include <stdint.h>
 
-#include "recording/recorder.h"
+#include "recording/thread_state.h"
 
 namespace memprof {
 
@@ -17,7 +17,7 @@ struct Totals {
 };
 
 Totals collect(uint64_t now);
-// Load integral up to `now`; the caller holds threads::lock().
+// Load integral up to `now`; the caller holds registry::lock().
 double load_until(uint64_t now);
 
 // Thread exit: the thread's share of the load moves to the orphans (under lock).
@@ -25,15 +25,14 @@ void fold_into_orphans(ThreadState& t, uint64_t now);
 // After fork, in the child: counting starts again from the inherited heap.
 void reset_for_child(ThreadState& survivor);
 
-// Thread exit: publish and move the counters to the exited totals (caller holds threads::lock()).
+// Thread exit: publish and move the counters to the exited totals (caller holds registry::lock()).
 void merge_counters(ThreadState& t);
+// A thread whose exit destructor already ran still allocates or frees: its
+// figures are merged at once, load included.
+void merge_exited(ThreadState& t);
 // A count on a thread without counters of its own (not attached: a thread the
 // allocator started for itself; or already merged at its exit): added to the
 // exited totals at once, atomically. No lock.
 void count_unowned(uint64_t Counters::*counter, uint64_t v);
-
-int64_t current_requested();
-int64_t peak_requested();
-void reset_requested_peak();
 
 }  // namespace memprof

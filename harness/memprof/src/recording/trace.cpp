@@ -7,20 +7,20 @@
 // behind a trailer.
 #include "recording/trace.h"
 
-#include <fcntl.h>
 #include <sched.h>
 #include <stdlib.h>
-#include <sys/syscall.h>
 #include <sys/mman.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <atomic>
 
 #include "base/options.h"
-#include "os/raw_syscalls.h"
 #include "base/text.h"
-#include "recording/threads.h"
+#include "os/clock.h"
+#include "os/files.h"
+#include "os/process.h"
+#include "os/raw_syscalls.h"
+#include "recording/registry.h"
 
 namespace memprof::trace {
 namespace {
@@ -57,9 +57,6 @@ constinit std::atomic<bool> closing{false};
 constinit std::atomic<int> unlisted_inside{0};
 constinit std::atomic<const ThreadState*> closer{nullptr};
 bool asymmetric = false;  // membarrier registered: the closer fences for every thread
-
-constexpr int kMembarrierPrivateExpedited = 1 << 3;           // MEMBARRIER_CMD_PRIVATE_EXPEDITED
-constexpr int kMembarrierRegisterPrivateExpedited = 1 << 4;  // MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED
 
 // Slow path of the door: it is closing. The closer itself passes; another
 // thread steps out and waits until it opens, then tries again; false when the
@@ -117,8 +114,8 @@ class Door {
 void close_door(const ThreadState& t) {
   closer.store(&t, std::memory_order_release);
   closing.store(true, std::memory_order_seq_cst);
-  if (asymmetric) syscall(SYS_membarrier, kMembarrierPrivateExpedited, 0, 0);
-  for (ThreadState* other = threads::first(); other; other = other->next)
+  if (asymmetric) process::fence_all_threads();
+  for (ThreadState* other = registry::first(); other; other = other->next)
     while (other != &t && __atomic_load_n(&other->trace_in_door, __ATOMIC_SEQ_CST) != 0) sched_yield();
   while (unlisted_inside.load(std::memory_order_seq_cst) != 0) sched_yield();
 }
@@ -219,7 +216,7 @@ uint8_t take_op(ThreadState& t, uint8_t fallback, uint32_t* extra) {
 
 void start(uint64_t zero_ns) {
   if (!options.trace[0]) return;
-  fd = open(options.trace, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  fd = files::open_appending(options.trace, true);
   if (fd < 0) {
     text::Line line;
     line.add("memprof: warning: MEMPROF_TRACE='").add(options.trace)
@@ -232,19 +229,13 @@ void start(uint64_t zero_ns) {
   h.version = kVersion;
   h.header_bytes = sizeof(TraceHeader);
   h.event_bytes = sizeof(TraceEvent);
-  h.pid = uint32_t(getpid());
+  h.pid = uint32_t(process::pid());
   start_ns = zero_ns;
   h.start_ns = start_ns;
   h.clock_id = CLOCK_MONOTONIC;
-  int cmd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
-  if (cmd >= 0) {
-    ssize_t got = read(cmd, h.program, sizeof(h.program) - 1);
-    if (got < 0) got = 0;
-    h.program[got] = 0;  // the first word ends at its NUL
-    close(cmd);
-  }
+  files::read_whole("/proc/self/cmdline", h.program, sizeof(h.program));  // the first word ends at its NUL
   if (!text::write_all(fd, reinterpret_cast<const char*>(&h), sizeof(h))) {
-    close(fd);
+    files::close(fd);
     fd = -1;
     return;
   }
@@ -256,8 +247,8 @@ void start(uint64_t zero_ns) {
   for (const char* c = options.trace; *c; ++c) variable[n++] = *c;  // options.trace holds < 512 bytes
   variable[n] = 0;
   unsetenv("MEMPROF_TRACE");
-  asymmetric = syscall(SYS_membarrier, kMembarrierRegisterPrivateExpedited, 0, 0) == 0;
-  tracing_pid = getpid();
+  asymmetric = process::register_thread_fences();
+  tracing_pid = process::pid();
   shared.tracing = true;
 }
 
@@ -266,25 +257,25 @@ void finish() {
   // Attached before the registry is locked: attaching a thread that never
   // allocated takes that lock itself (a program that allocates nothing hung here).
   const ThreadState& me = current_thread();
-  threads::lock();
+  registry::lock();
   close_door(me);  // for good: threads still running leave their events unwritten
-  for (ThreadState* t = threads::first(); t; t = t->next) flush(*t);
-  threads::unlock();
+  for (ThreadState* t = registry::first(); t; t = t->next) flush(*t);
+  registry::unlock();
   shared.tracing = false;
   TraceTrailer tail{kTrailerMagic, next_thread.load(), events_written.load(), now_ns() - start_ns};
   text::write_all(fd, reinterpret_cast<const char*>(&tail), sizeof(tail));
-  close(fd);
+  files::close(fd);
   fd = -1;
 }
 
 long end_before_exec() {
-  if (!shared.tracing || fd < 0 || !variable[0] || getpid() != tracing_pid) return -1;
+  if (!shared.tracing || fd < 0 || !variable[0] || process::pid() != tracing_pid) return -1;
   const ThreadState& me = current_thread();  // attached before the lock, as in finish()
-  threads::lock();
+  registry::lock();
   close_door(me);  // until the exec fails (exec_failed) or the process is another program
-  for (ThreadState* t = threads::first(); t; t = t->next) flush(*t);
-  threads::unlock();
-  const off_t length = lseek(fd, 0, SEEK_END);
+  for (ThreadState* t = registry::first(); t; t = t->next) flush(*t);
+  registry::unlock();
+  const off_t length = files::end_of(fd);
   if (length < 0) {
     open_door();
     return -1;
@@ -298,7 +289,7 @@ const char* exec_variable() { return variable; }
 
 void exec_failed(long length) {
   if (length < 0 || fd < 0) return;
-  if (ftruncate(fd, off_t(length)) != 0) {  // events after a trailer would be read as damage: stop instead
+  if (!files::cut_to(fd, off_t(length))) {  // events after a trailer would be read as damage: stop instead
     shared.tracing = false;
     text::Line line;
     line.add("memprof: warning: MEMPROF_TRACE: a failed exec left the trace ended there\n");

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "recording/recorder.h"
+#include "recording/thread_state.h"
 #include "trace_format.h"
 
 namespace memprof::trace {

@@ -1,8 +1,6 @@
-// kernel_calls.cpp — the interposed kernel calls (os/kernel_calls.h): each
+// kernel_hooks.cpp — the interposed kernel calls (os/kernel_calls.h): each
 // exported function only passes its caller's address on; the functions above
 // them forward the call and record it.
-#include "os/kernel_calls.h"
-
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -185,11 +183,6 @@ void* grow_break(const void* code, intptr_t increment) {
 }
 
 }  // namespace
-
-bool counted() {
-  allocator_code::find();
-  return allocator_code::preloaded();
-}
 
 }  // namespace memprof::kernel_calls
 
