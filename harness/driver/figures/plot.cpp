@@ -1,24 +1,24 @@
 // plot.cpp — runs gnuplot once per figure on its .gp script (beside it) with the
-// figure's variables given by -e; gnuplot's own messages go to a log beside the
-// figure's data, shown only when it failed to draw.
+// figure's variables given by -e, as many at once as there are cores, each with
+// a time limit in a process group of its own (model/program_output.h);
+// gnuplot's own messages go to a log beside the figure's data, kept only when
+// it failed to draw.
 #include "figures/plot.h"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "model/errors.h"
 #include "figures/figures.h"
 #include "model/format.h"
-
-extern char** environ;
+#include "model/output_file.h"
+#include "model/program_output.h"
 
 namespace allocstamp {
 
@@ -36,6 +36,18 @@ fs::path find_in_path(const std::string& program) {
     if (fs::is_regular_file(candidate, ec) && access(candidate.c_str(), X_OK) == 0) return candidate;
   }
   return {};
+}
+
+// A figure gnuplot has not drawn in this long is stopped (its group with it).
+constexpr double kGnuplotSeconds = 60;
+
+// gnuplot's messages, kept for a figure it failed to draw; a log that cannot
+// be written leaves the reason in the failure's line alone.
+void write_log(const fs::path& log, const std::string& text) {
+  try {
+    replace_file(log, text);
+  } catch (const std::exception&) {
+  }
 }
 
 bool non_empty(const fs::path& file) {
@@ -57,37 +69,22 @@ std::string draw(const fs::path& gnuplot, const fs::path& scripts, const fs::pat
   const int title_width = int(8.4 * double(characters)) + 48;
   setup += "; if (!exists(\"width\")) { width = 960 }; if (width < " + std::to_string(title_width) + ") { width = " +
            std::to_string(title_width) + " }";
-  std::vector<std::string> args = {gnuplot.string(), "-e", setup, (scripts / (f.script + ".gp")).string()};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  fs::path log = figures / "data" / (f.name + ".log");
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  pid_t pid = 0;
-  int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (spawned != 0) return std::string("cannot start gnuplot: ") + std::strerror(spawned);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  bool drawn = WIFEXITED(status) && WEXITSTATUS(status) == 0 && non_empty(figures / (f.name + ".png")) &&
-               non_empty(figures / (f.name + ".svg"));
-  std::error_code ec;
-  if (drawn) {
-    fs::remove(log, ec);
-    return "";
-  }
+  const ProgramOutput run =
+      program_output({gnuplot.string(), "-e", setup, (scripts / (f.script + ".gp")).string()}, true, {kGnuplotSeconds});
+  if (!run.started) return "cannot start gnuplot";
+  const bool drawn = run.status == 0 && non_empty(figures / (f.name + ".png")) && non_empty(figures / (f.name + ".svg"));
+  if (drawn) return "";
   // Half a figure is worse than none: the report lists it as not drawn.
+  std::error_code ec;
   fs::remove(figures / (f.name + ".png"), ec);
   fs::remove(figures / (f.name + ".svg"), ec);
-  std::ifstream in(log);
+  const fs::path log = figures / "data" / (f.name + ".log");
+  write_log(log, run.out);
+  std::istringstream said_lines(run.out);
   std::string said, line;
-  while (std::getline(in, line))
+  while (std::getline(said_lines, line))
     if (line.find_first_not_of(" ^") != std::string::npos) said = line;  // gnuplot's last line names the error
+  if (run.timed_out) said = "stopped after " + number_text("%g", kGnuplotSeconds) + " s";
   return "gnuplot failed" + (said.empty() ? std::string() : ": " + said) + " (see " +
          fs::relative(log, figures.parent_path()).string() + ")";
 }
@@ -119,8 +116,23 @@ DrawnFigures draw_figures(const ResultsView& view, const std::vector<CellSummary
   FigurePlan& done = drawn.plan;
   done.skipped = plan.skipped;
   int& failed = drawn.failed;
-  for (Figure& f : plan.figures) {
-    std::string why = draw(gnuplot, scripts, figures, stamp, f);
+  // Each figure is its own gnuplot: as many at once as there are cores, said in the plan's order.
+  std::vector<std::string> failures(plan.figures.size());
+  std::atomic<std::size_t> next{0};
+  const std::size_t workers = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
+  std::vector<std::thread> pool;
+  for (std::size_t w = 0; w < std::min(workers, plan.figures.size()); ++w)
+    pool.emplace_back([&] {
+      for (std::size_t i; (i = next++) < plan.figures.size();) try {
+          failures[i] = draw(gnuplot, scripts, figures, stamp, plan.figures[i]);
+        } catch (const std::exception& e) {  // out of memory, a path: that figure is not drawn, the others are
+          failures[i] = std::string("not drawn: ") + e.what();
+        }
+    });
+  for (std::thread& t : pool) t.join();
+  for (std::size_t i = 0; i < plan.figures.size(); ++i) {
+    Figure& f = plan.figures[i];
+    const std::string& why = failures[i];
     if (!why.empty()) {
       ++failed;
       out << "failed  " << wrap_words(f.name + ": " + why, kTerminalWidth - 8, 8) << "\n";
