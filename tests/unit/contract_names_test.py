@@ -54,8 +54,8 @@ OTHER_VOCABULARY = {
                                         "workloads": "workloads.json's list"},
     "harness/driver/cli/presets.cpp": {"precision": "a preset's"},
     "harness/driver/commands/trace.cpp": {"schema": "the replay's registry's", "workloads": "its list"},
-    "harness/driver/analysis/check.cpp": {"kernel": "bench check's threshold group",
-                                          "simulator": "a category of --allow-different"},
+    "harness/driver/analysis/check_rules.cpp": {"kernel": "bench check's threshold group"},
+    "harness/driver/analysis/check_judgement.cpp": {"simulator": "a category of --allow-different"},
 }
 # meta.json fields still named by hand in files another change is editing
 # (issue 48): (file, name). Remove an entry once its file writes meta::NAME.

@@ -98,7 +98,7 @@ TEST(KeyTypes, EveryBoundFitsItsTypeAndRoundTrips) {
       run.kind = RunKind::profiled;
       Records r;
       for (const contract::KeyInfo& k : contract::kKeys) {
-        if (!k.is_column() || k.source == "plan" || k.source == "driver") continue;
+        if (!k.is_column() || k.source == contract::KeySource::plan || k.source == contract::KeySource::driver) continue;
         bool parsed = false;
         const long double v = bound_value(k.bound, parsed);
         r.memprof[std::string(k.name)] = pass == 0 || k.type == "text" ? largest_of(k.type) : bound_field(k.type, v);

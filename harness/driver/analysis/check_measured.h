@@ -1,6 +1,6 @@
 // check_measured.h — how bench check decides a measured comparison (a time,
 // or memory and counts at threads > 1): the statistics behind `regressed`,
-// kept apart from the cell matching in check.cpp. Every measured row of a
+// kept apart from the cell matching in check_pairing.cpp. Every measured row of a
 // check is decided together: the sweep-wide time drift and the
 // false-discovery correction span them all.
 #pragma once

@@ -3,7 +3,7 @@
 // the measured phase) and kernel counts (minor faults, the allocator's kernel
 // calls). The two sides' medians are compared against an allowance for that
 // repeatability, not with a statistical test; kept apart from the cell
-// matching in check.cpp.
+// matching in check_pairing.cpp.
 #pragma once
 #include <vector>
 

@@ -36,10 +36,11 @@ std::vector<Column> columns_from_keys() {
   std::vector<Column> columns;
   for (const contract::KeyInfo& k : contract::kKeys) {
     if (!k.is_column()) continue;
-    std::string prefix = k.source == "counter" || k.source == "memprof" ? "memprof: "
-                         : k.source == "allocator"                      ? "allocator: "
-                         : k.source == "workload"                       ? "workload: "
-                                                                        : "";
+    using contract::KeySource;
+    std::string prefix = k.source == KeySource::counter || k.source == KeySource::memprof ? "memprof: "
+                         : k.source == KeySource::allocator                                ? "allocator: "
+                         : k.source == KeySource::workload                                 ? "workload: "
+                                                                                           : "";
     columns.push_back({std::string(k.name), prefix + std::string(k.meaning), std::string(k.type), std::string(k.bound)});
   }
   return columns;

@@ -122,7 +122,7 @@ void validate(const RunsTable& t, const std::string& role) {
         bad(keys::sim_setup, "the simulator's identity is " + problem);
       KeyValues figures;
       for (const contract::KeyInfo& k : contract::kKeys)
-        if (k.source == "simulator" && t.has(std::string(k.name)))
+        if (k.source == contract::KeySource::simulator && t.has(std::string(k.name)))
           figures[std::string(k.name)] = t.text(row, std::string(k.name));
       if (const FiguresProblem p = simulated_figures_problem(figures); !p.key.empty()) bad(p.key, p.what);
     }
@@ -227,13 +227,13 @@ std::string RunsTable::extra_text(const CsvRow& row, const std::string& name) co
 
 bool from_simulated_runs(const std::string& key) {
   for (const contract::KeyInfo& k : contract::kKeys)
-    if (k.name == key) return k.source == "simulator";
+    if (k.name == key) return k.source == contract::KeySource::simulator;
   return false;
 }
 
 bool from_timed_runs(const std::string& key) {
   for (const contract::KeyInfo& k : contract::kKeys)
-    if (k.name == key) return k.source == "driver" || k.source == "workload";
+    if (k.name == key) return k.source == contract::KeySource::driver || k.source == contract::KeySource::workload;
   return false;  // an unknown key: a memprof or workload extra; profiled rows carry both
 }
 
