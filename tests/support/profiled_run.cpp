@@ -49,6 +49,19 @@ std::vector<std::string> registry_apps(const std::string& binary) {
   return apps;
 }
 
+std::vector<std::string> binary_apps(const std::string& path) {
+  const CommandResult r = run_command({path});
+  const std::string marker = " <";
+  const auto usage = r.err.find("usage: ");
+  const auto at = r.err.find(marker, usage);
+  const auto end = r.err.find('>', at);
+  std::vector<std::string> apps;
+  if (r.exit_code != 2 || usage == std::string::npos || at == std::string::npos || end == std::string::npos) return apps;
+  std::stringstream names(r.err.substr(at + marker.size(), end - at - marker.size()));
+  for (std::string name; std::getline(names, name, '|');) apps.push_back(name);
+  return apps;
+}
+
 bool installed(const TestAllocator& allocator) {
   return allocator.library.empty() || fs::exists(allocator.library);
 }

@@ -29,6 +29,11 @@ bool installed(const TestAllocator& allocator);
 // The apps of workloads/workloads.json's entries run by build/<binary> (e.g.
 // "bin/stress"), each once, in the file's order: the tests' list of a binary's programs.
 std::vector<std::string> registry_apps(const std::string& binary);
+// The apps a binary that holds several (stress, stamp) says it knows: the
+// names of its usage line, `<program> <a|b|...>`, printed when run with no
+// app; empty when it prints none. Compared with registry_apps, a registration
+// missing on either side shows.
+std::vector<std::string> binary_apps(const std::string& path);
 // Whether a test may run under `allocator`. When not, it says why as gtest
 // would: a failure when the allocator is missing (a skip with
 // ALLOCSTAMP_ALLOW_MISSING_ALLOCATORS set). The caller then returns.

@@ -1,23 +1,23 @@
-// app.h — what every STAMP app shares: its entry (names, options, main), the
-// declaration of its body's run() in each TM build, and the call into the
-// build that --tm chose. An app is three files: <app>.h (config and result),
-// <app>.cpp (sizes, options, report; this entry) and <app>_tm.cpp (the body,
-// compiled once per build by stamp_app in CMakeLists.txt).
+// app.h — what every STAMP app shares: its entry (name, options, main), which
+// registers itself (workloads/common/apps.h), the declaration of its body's
+// run() in each TM build, and the call into the build that --tm chose. An app
+// is three files: <app>.h (config and result), <app>.cpp (sizes, options,
+// report; its entry and registration, one per name it answers to) and
+// <app>_tm.cpp (the body: CMakeLists.txt finds it and compiles it once per
+// build).
 #pragma once
 #include <string>
 
+#include "apps.h"
 #include "runtime.h"
 
 namespace allocstamp::stamp {
 
-struct App {
-  const char* names[2];   // the app names it answers to ("vacation-low", "vacation-high"); second may be null
-  const char* options;    // its own options, for the usage text
-  int (*main)(const std::string& app, int argc, char** argv);  // returns the exit status
-};
-
-// Every app's entry, defined beside its body.
-extern const App kVacation, kKmeans, kSsca2, kLabyrinth, kIntruder, kGenome, kYada, kBayes;
+// After its entry, in <app>.cpp:
+//   const App kGenome = {"genome", "genome options: ...", run_genome};
+//   const Registration kGenomeRegistered(kGenome);
+using workload::App;
+using workload::Registration;
 
 }  // namespace allocstamp::stamp
 

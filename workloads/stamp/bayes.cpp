@@ -90,9 +90,10 @@ int run_bayes(const std::string& app, int argc, char** argv) {
 
 }  // namespace
 
-const App kBayes = {{"bayes", nullptr},
+const App kBayes = {"bayes",
                     "bayes options: [--vars V] [--records R] [--max-parents N] [--percent-parent P] "
                     "[--insert-penalty I] [--max-edges E] [--quality Q]",
                     run_bayes};
+const Registration kBayesRegistered(kBayes);
 
 }  // namespace allocstamp::stamp

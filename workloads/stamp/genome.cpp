@@ -61,6 +61,7 @@ int run_genome(const std::string& app, int argc, char** argv) {
 
 }  // namespace
 
-const App kGenome = {{"genome", nullptr}, "genome options: [--gene-length G] [--segment-length S] [--segments N]", run_genome};
+const App kGenome = {"genome", "genome options: [--gene-length G] [--segment-length S] [--segments N]", run_genome};
+const Registration kGenomeRegistered(kGenome);
 
 }  // namespace allocstamp::stamp

@@ -60,6 +60,7 @@ int run_intruder(const std::string& app, int argc, char** argv) {
 
 }  // namespace
 
-const App kIntruder = {{"intruder", nullptr}, "intruder options: [--attack-percent A] [--max-length L] [--flows N]", run_intruder};
+const App kIntruder = {"intruder", "intruder options: [--attack-percent A] [--max-length L] [--flows N]", run_intruder};
+const Registration kIntruderRegistered(kIntruder);
 
 }  // namespace allocstamp::stamp

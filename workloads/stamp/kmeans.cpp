@@ -66,6 +66,10 @@ int run_kmeans(const std::string& app, int argc, char** argv) {
 
 }  // namespace
 
-const App kKmeans = {{"kmeans-low", "kmeans-high"}, "kmeans options: [--points N] [--dims D] [--centres C] [--clusters K] [--threshold T]", run_kmeans};
+constexpr char kKmeansOptions[] = "kmeans options: [--points N] [--dims D] [--centres C] [--clusters K] [--threshold T]";
+const App kKmeansLow = {"kmeans-low", kKmeansOptions, run_kmeans};
+const Registration kKmeansLowRegistered(kKmeansLow);
+const App kKmeansHigh = {"kmeans-high", kKmeansOptions, run_kmeans};
+const Registration kKmeansHighRegistered(kKmeansHigh);
 
 }  // namespace allocstamp::stamp

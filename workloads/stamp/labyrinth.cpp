@@ -109,8 +109,9 @@ int run_labyrinth(const std::string& app, int argc, char** argv) {
 
 }  // namespace
 
-const App kLabyrinth = {{"labyrinth", nullptr},
+const App kLabyrinth = {"labyrinth",
                         "labyrinth options: [--x X] [--y Y] [--z Z] [--paths N] [--write-maze FILE]",
                         run_labyrinth};
+const Registration kLabyrinthRegistered(kLabyrinth);
 
 }  // namespace allocstamp::stamp

@@ -62,6 +62,7 @@ int run_ssca2(const std::string& app, int argc, char** argv) {
 
 }  // namespace
 
-const App kSsca2 = {{"ssca2", nullptr}, "ssca2 options: [--scale S] [--max-path L] [--max-parallel P] [--unidirectional U] [--interclique I] [--int-weights W]", run_ssca2};
+const App kSsca2 = {"ssca2", "ssca2 options: [--scale S] [--max-path L] [--max-parallel P] [--unidirectional U] [--interclique I] [--int-weights W]", run_ssca2};
+const Registration kSsca2Registered(kSsca2);
 
 }  // namespace allocstamp::stamp

@@ -64,6 +64,11 @@ int run_vacation(const std::string& app, int argc, char** argv) {
 
 }  // namespace
 
-const App kVacation = {{"vacation-low", "vacation-high"}, "vacation options: [--relations R] [--transactions T] [--queries N] [--query-percent Q] [--user-percent U]", run_vacation};
+constexpr char kVacationOptions[] =
+    "vacation options: [--relations R] [--transactions T] [--queries N] [--query-percent Q] [--user-percent U]";
+const App kVacationLow = {"vacation-low", kVacationOptions, run_vacation};
+const Registration kVacationLowRegistered(kVacationLow);
+const App kVacationHigh = {"vacation-high", kVacationOptions, run_vacation};
+const Registration kVacationHighRegistered(kVacationHigh);
 
 }  // namespace allocstamp::stamp

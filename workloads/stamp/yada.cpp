@@ -108,6 +108,7 @@ int run_yada(const std::string& app, int argc, char** argv) {
 
 }  // namespace
 
-const App kYada = {{"yada", nullptr}, "yada options: [--points N] [--angle A] [--write-mesh PREFIX]", run_yada};
+const App kYada = {"yada", "yada options: [--points N] [--angle A] [--write-mesh PREFIX]", run_yada};
+const Registration kYadaRegistered(kYada);
 
 }  // namespace allocstamp::stamp

@@ -18,6 +18,7 @@
 
 #include <memprof/memprof.h>
 
+#include "apps.h"
 #include "command_line.h"
 #include "key_names.h"
 
@@ -27,21 +28,11 @@
 
 namespace allocstamp::stress {
 
-struct App {
-  const char* name;
-  const char* options;  // its own options, for the usage text
-  int (*main)(const std::string& app, int argc, char** argv);
-};
-
-// Every app registers itself in its own file, after its entry:
+// Every app registers itself in its own file, after its entry (apps.h):
 //   const App kLarson = {"larson", "larson options: ...", run_larson};
 //   const Registration kLarsonRegistered(kLarson);
-// so a new program is one new file (and its line in CMakeLists.txt).
-struct Registration {
-  explicit Registration(const App& app);
-};
-// The registered apps, by name (filled before main).
-int registered_apps(const App* const** apps);
+using workload::App;
+using workload::Registration;
 
 // xorshift64* seeded through splitmix: cheap, so the allocator dominates.
 class Rng {
