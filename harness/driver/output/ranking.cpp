@@ -76,7 +76,7 @@ void group_tables(const ResultsView& view, const std::vector<CellSummary>& cells
       }
       if (c.time_modes.found) {
         const stats::TwoModes& m = c.time_modes;
-        auto ms = [](double ns) { return number_text("%.3g", ns / 1e6); };
+        auto ms = [](double ns) { return number_text(ns < 1e8 ? "%.3g" : "%.0f", ns / 1e6); };
         warnings.push_back("warning: the timed runs of " + c.allocator + " at " + std::to_string(c.threads) +
                            " thread(s) fall in two modes (" + ms(m.low_min) + "-" + ms(m.low_max) + " ms, " +
                            ms(m.high_min) + "-" + ms(m.high_max) + " ms): unstable");
