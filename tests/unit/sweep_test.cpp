@@ -76,6 +76,15 @@ class Sweep : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(root); }
 
+  // Two workloads, one timed run each under glibc: a table between them.
+  void two_workloads_one_run_each() {
+    options.allocators = {"glibc"};
+    options.workloads = {"plain", "txn"};
+    options.threads = {1};
+    options.reps = 1;
+    options.profile_reps = 0;
+  }
+
   std::vector<std::map<std::string, std::string>> rows() {
     CsvRow header;
     auto raw = read_csv(root / "out" / "runs.csv", &header);
@@ -104,11 +113,7 @@ class Sweep : public ::testing::Test {
 // made (their tables come from the rows bench holds), and the damage is said
 // at the end, where the file is found not to be what bench wrote.
 TEST_F(Sweep, AFolderDamagedBetweenRunsNeverEndsTheSweep) {
-  options.allocators = {"glibc"};
-  options.workloads = {"plain", "txn"};
-  options.threads = {1};
-  options.reps = 1;
-  options.profile_reps = 0;
+  two_workloads_one_run_each();
   executor.script = [&](const Launch&, int n) {
     if (n == 1) {  // the header's first column renamed in place, as bench's stream writes on after it
       std::fstream file(root / "out" / "runs.csv", std::ios::in | std::ios::out);
@@ -127,11 +132,7 @@ TEST_F(Sweep, AFolderDamagedBetweenRunsNeverEndsTheSweep) {
 // folder (runs.csv is held in memory): damaged there, the table is not printed,
 // the sweep goes on and makes the runs still to make.
 TEST_F(Sweep, AMetaJsonDamagedBetweenRunsNeverEndsTheSweep) {
-  options.allocators = {"glibc"};
-  options.workloads = {"plain", "txn"};
-  options.threads = {1};
-  options.reps = 1;
-  options.profile_reps = 0;
+  two_workloads_one_run_each();
   executor.script = [&](const Launch&, int n) {
     if (n == 1) std::ofstream(root / "out" / "meta.json", std::ios::trunc) << "{";
     return ok_with("@metric elapsed_ns=5\n");
