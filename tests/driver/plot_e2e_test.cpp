@@ -78,7 +78,7 @@ TEST_F(PlotEndToEnd, DrawsEveryFigureThatAppliesAndTheReport) {
   EXPECT_NE(md.find("aborts-t1: no transaction attempt aborted at 1 thread"), std::string::npos);
   EXPECT_FALSE(fs::exists(dir / "figures" / "aborts-t1.png"));
   EXPECT_FALSE(fs::exists(dir / "figures" / "stale.png"));
-  EXPECT_NE(r.out.find("report: " + (dir / "report.md").string()), std::string::npos) << r.out;
+  EXPECT_NE(testing::flat(r.out).find("report: " + (dir / "report.md").string()), std::string::npos) << r.out;
   // The fixture's map runs report no RSS before the fill: what the fill added is unknown.
   EXPECT_NE(r.out.find("skipped bytes-per-element-rss: no run reported the RSS before the fill"), std::string::npos) << r.out;
   // (Lines wrap at 120 columns: read as one text.)
@@ -160,7 +160,7 @@ TEST_F(PlotEndToEnd, MakePlotsKeepsTheBuildQuiet) {
   Result r = make_plots(BUILD_DIR, bin.string() + ":/usr/bin:/bin");
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_FALSE(fs::exists(mark)) << "make plots ran the install check on a current build";
-  EXPECT_NE(r.out.find("report: " + (dir / "report.md").string()), std::string::npos) << r.out;
+  EXPECT_NE(testing::flat(r.out).find("report: " + (dir / "report.md").string()), std::string::npos) << r.out;
   for (const char* noise : {"Built target", "-- Configuring done", "install-deps:", "cmake -S"}) {
     EXPECT_EQ(r.out.find(noise), std::string::npos) << noise << " in:\n" << r.out;
     EXPECT_EQ(testing::flat(r.err).find(noise), std::string::npos) << noise << " in:\n" << r.err;

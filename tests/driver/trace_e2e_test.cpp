@@ -298,11 +298,11 @@ TEST_F(TraceEndToEnd, ARecordingThroughAnExecWrapperTracesTheProgramItRuns) {
   Result r = bench({"trace", "record", "--trace", trace.string(), "--", wrapper.string(), TRACE_SUBJECT, "--exec"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("figures agree with memprof's"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("which " + wrapper.string() + " ran by exec"), std::string::npos) << r.out;
+  EXPECT_NE(testing::flat(r.out).find("which " + wrapper.string() + " ran by exec"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("of 5 thread(s)"), std::string::npos) << "the subject's threads, not the shell's: " << r.out;
   Result stats = bench({"trace", "stats", trace.string()});
   ASSERT_EQ(stats.exit_code, 0) << stats.err;
-  EXPECT_NE(stats.out.find(std::string(TRACE_SUBJECT) + " (pid"), std::string::npos) << stats.out;
+  EXPECT_NE(testing::flat(stats.out).find(std::string(TRACE_SUBJECT) + " (pid"), std::string::npos) << stats.out;
   // In a person's units (counts with their thousands separated, bytes in
   // KiB or MiB), the figures that are 0 (every tx_* one here) counted, not shown.
   EXPECT_NE(stats.out.find("4,500\n"), std::string::npos) << stats.out;
