@@ -171,6 +171,43 @@ TEST(RealPrograms, AnOutputTheAllocatorChangesFailsItsRun) {
     for (const char* a : {"glibc", "jemalloc"}) EXPECT_EQ(by[w][a]["status"], "ok") << w << " " << a << by[w][a]["extra"];
 }
 
+// A resumed sweep compares each program's output with the runs it recorded
+// before: the same output is ok (the recorded digest was once judged in
+// quotes against the remembered one without: every resumed run failed), a
+// different one fails, naming the recorded run.
+TEST(RealPrograms, AResumedSweepJudgesOutputsAgainstItsRecordedRuns) {
+  testing::ScratchDir dir("real-resume");
+  write(dir / "w.json", R"({"schema": 1, "workloads": [
+    {"name": "same", "family": "t", "binary": "/bin/sh", "contract": false, "single_thread": true,
+     "check_output": true, "args": ["-c", "echo result 7"]},
+    {"name": "says-preload", "family": "t", "binary": "/bin/sh", "contract": false, "single_thread": true,
+     "check_output": true, "args": ["-c", "echo result 7; echo lib ${LD_PRELOAD##*/}"]}]})");
+  const std::string out = (dir / "out").string();
+  auto r = bench({"--workloads=" + (dir / "w.json").string(), "--workload=same,says-preload",
+                  "--alloc=glibc,jemalloc", "--reps=1", "--profile-reps=0", "--out=" + out});
+  EXPECT_NE(r.exit_code, 0) << "says-preload's jemalloc run failed";
+  // jemalloc's rows taken out, as if the sweep had stopped before them.
+  std::istringstream lines(slurp(dir / "out" / "runs.csv"));
+  std::string kept, line;
+  int dropped = 0;
+  while (std::getline(lines, line))
+    if (line.find(",jemalloc,") == std::string::npos) kept += line + "\n";
+    else ++dropped;
+  ASSERT_EQ(dropped, 2);
+  write(dir / "out" / "runs.csv", kept);
+  auto resumed = bench({"--resume=" + out, "--workloads=" + (dir / "w.json").string()});
+  EXPECT_EQ(resumed.exit_code, 1) << resumed.err;
+  std::map<std::string, std::map<std::string, std::map<std::string, std::string>>> by;
+  for (auto& row : rows_of(dir / "out")) by[row["workload"]][row["allocator"]] = row;
+  EXPECT_EQ(by["same"]["glibc"]["status"], "ok");
+  EXPECT_EQ(by["same"]["jemalloc"]["status"], "ok") << by["same"]["jemalloc"]["extra"];
+  EXPECT_EQ(by["says-preload"]["jemalloc"]["status"], "failed");
+  EXPECT_NE(by["says-preload"]["jemalloc"]["extra"].find("its output differs from run " +
+                                                         by["says-preload"]["glibc"]["run_id"] + "'s under glibc"),
+            std::string::npos)
+      << by["says-preload"]["jemalloc"]["extra"];
+}
+
 // A server workload's ways to fail, each its run's status with why: a server
 // that ends before its client connects, a client that fails, a server that
 // does not stop on SIGTERM (killed with its group after 10 s). A server that

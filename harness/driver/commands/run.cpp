@@ -198,21 +198,6 @@ OpenedSweep open_sweep(const PreparedSweep& sweep, const Paths& paths) {
   return opened;
 }
 
-// Why a planned run is recorded skipped without running, or "" when it runs.
-std::string skip_reason(const Run& run) {
-  if (!run.allocator.installed) return "allocator not installed: apt-get install " + run.allocator.package;
-  if (run.kind == RunKind::simulated && !run.allocator.no_simulation.empty())
-    return "not simulated: " + run.allocator.no_simulation;
-  // Measured 2026-12-05: redis-server under callgrind and the virtual clock
-  // did not stop within 10 s of SIGTERM (its timers never fire while it
-  // waits), and a server's instructions depend on when its client's requests
-  // arrive, which no clock of the run fixes.
-  if (run.kind == RunKind::simulated && !run.workload.client_binary.empty())
-    return "not simulated: a server (its timers never fire under the virtual clock, and its instructions depend on "
-           "when its client's requests arrive)";
-  return "";
-}
-
 // The run verb's third step: workload by workload (the plan's order), each
 // run made and appended as it ends; once a workload's planned runs are done,
 // its precision rounds, then its table — the first answer comes after the
@@ -242,42 +227,20 @@ SweepOutcome execute_sweep(const PreparedSweep& sweep, OpenedSweep& opened, cons
       program_results.remember(recorded.text(row, keys::workload), recorded.text(row, keys::size),
                                recorded.text(row, keys::args), int(recorded.number(row, keys::threads)),
                                recorded.text(row, keys::allocator), int(recorded.number(row, keys::run_id)), digest);
+  RunContext context{options, paths, sweep.simulator, executor, dir, opened.libraries, program_results};
   // Runs one planned run and records it; false when the sweep is interrupted.
   const std::function<bool(const Run&)> execute = [&](const Run& run) {
     if (interrupted()) return false;
-    // What the run is run with beyond its plan: the child's arguments (a
-    // server's, then its client's command: "... ; redis-benchmark -p {port} ..."),
-    // the allocator's build and the variables that tune it.
-    auto setting_of = [&](const std::vector<std::string>& env) {
-      return RunSetting{recorded_arguments(run, options), opened.libraries[run.allocator.name],
-                        allocator_environment(env, run.allocator)};
-    };
-    if (const std::string why = skip_reason(run); !why.empty()) {
-      folder.append_skipped(run, setting_of(child_environment(run, options, paths)), why);
-      progress.finished(run, "skipped", 0);
-      ++outcome.finished;
-      return true;
-    }
     progress.starting(run, outcome.finished);
-    RunOutcome ran = run_one(run, options, paths, sweep.simulator, executor, dir, folder.log_path(run));
+    const RunOutcome ran = run_one(run, context, folder.log_path(run));
     if (ran.interrupted) return false;  // not recorded: --resume runs it again
-    if (auto digest = ran.records.metrics.find("output_digest");
-        ran.status == Status::ok && digest != ran.records.metrics.end())
-      if (std::string problem = program_results.judge(run, recorded_arguments(run, options), digest->second);
-          !problem.empty()) {
-        ran.status = Status::failed;
-        ran.records.metrics["failure"] = "\"" + problem + "\"";
-        progress.pause();
-        std::cerr << describe(run) << ": " << problem << "\n";
-      }
-    const Finished& f = ran.finished;
     // The row as written: failed where a value is not of its column's type.
-    const Status status = folder.append(run, setting_of(ran.env), ran.status, f, ran.records);
-    if (status != ran.status)
+    const Status status = folder.append(run, ran);
+    if (ran.skipped.empty() && status != ran.status)
       std::cerr << describe(run) << ": a value memprof or the program reported is not of its column's type: the run "
                 << "is recorded failed, the value left out (runs.csv's extra names the column)\n";
-    outcome.all_ok = outcome.all_ok && status == Status::ok;
-    progress.finished(run, status_name(status), double(f.wall_ns) / 1e9);
+    outcome.all_ok = outcome.all_ok && (status == Status::ok || !ran.skipped.empty());
+    progress.finished(run, ran.skipped.empty() ? status_name(status) : "skipped", double(ran.finished.wall_ns) / 1e9);
     ++outcome.finished;
     return true;
   };

@@ -471,11 +471,11 @@ Status ResultsFolder::append(const Run& run, const RunSetting& setting, Status s
   return status;
 }
 
-void ResultsFolder::append_skipped(const Run& run, const RunSetting& setting, const std::string& why) {
-  Finished none;
+Status ResultsFolder::append(const Run& run, const RunOutcome& ran) {
+  if (ran.skipped.empty()) return append(run, ran.setting, ran.status, ran.finished, ran.records);
   Records records;
-  records.metrics["skip_reason"] = why;
-  (void)append(run, setting, Status::skipped, none, records);
+  records.metrics["skip_reason"] = ran.skipped;
+  return append(run, ran.setting, Status::skipped, Finished{}, records);
 }
 
 void point_latest_at(const Paths& paths, const fs::path& dir) {

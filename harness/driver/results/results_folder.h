@@ -21,6 +21,7 @@
 #include "keys.h"
 #include "plan/plan.h"
 #include "run/records.h"
+#include "run/run_one.h"
 #include "results/runs.h"
 
 namespace allocstamp {
@@ -90,7 +91,8 @@ class ResultsFolder {
   // (the value left out, the column named in extra's failure).
   [[nodiscard]] Status append(const Run& run, const RunSetting& setting, Status status, const Finished& f,
                               const Records& r);
-  void append_skipped(const Run& run, const RunSetting& setting, const std::string& why);
+  // The row of a run as it ended (run_one): made, or skipped with its reason.
+  [[nodiscard]] Status append(const Run& run, const RunOutcome& ran);
 
  private:
   explicit ResultsFolder(std::filesystem::path dir) : dir_(std::move(dir)) {}

@@ -98,8 +98,41 @@ std::string measurement_problem(const Run& run, const Records& records, const fs
   return "";
 }
 
-RunOutcome run_one(const Run& run, const Options& options, const Paths& paths, const Simulator& simulator,
-                   Executor& executor, const fs::path& dir, const fs::path& log_path) {
+std::string skip_reason(const Run& run) {
+  if (!run.allocator.installed) return "allocator not installed: apt-get install " + run.allocator.package;
+  if (run.kind == RunKind::simulated && !run.allocator.no_simulation.empty())
+    return "not simulated: " + run.allocator.no_simulation;
+  // Measured 2026-12-05: redis-server under callgrind and the virtual clock
+  // did not stop within 10 s of SIGTERM (its timers never fire while it
+  // waits), and a server's instructions depend on when its client's requests
+  // arrive, which no clock of the run fixes.
+  if (run.kind == RunKind::simulated && !run.workload.client_binary.empty())
+    return "not simulated: a server (its timers never fire under the virtual clock, and its instructions depend on "
+           "when its client's requests arrive)";
+  return "";
+}
+
+namespace {
+
+// The run as launched: the child's arguments (a server's, then its client's
+// command: "... ; redis-benchmark -p {port} ..."), the allocator's build and
+// the variables that tune it.
+RunSetting setting_of(const Run& run, const RunContext& context, const std::vector<std::string>& env) {
+  const auto library = context.libraries.find(run.allocator.name);
+  return RunSetting{recorded_arguments(run, context.options),
+                    library == context.libraries.end() ? std::string() : library->second,
+                    allocator_environment(env, run.allocator)};
+}
+
+std::string unquoted(const std::string& text) {
+  return text.size() >= 2 && text.front() == '"' && text.back() == '"' ? text.substr(1, text.size() - 2) : text;
+}
+
+// The run made: launched, its records read, its status decided.
+RunOutcome launch_and_judge(const Run& run, const RunContext& context, const fs::path& log_path) {
+  const Options& options = context.options;
+  const Paths& paths = context.paths;
+  const fs::path& dir = context.dir;
   Launch launch;
   launch.program = (paths.build / run.workload.binary).string();
   launch.args = child_arguments(run, options);
@@ -112,7 +145,7 @@ RunOutcome run_one(const Run& run, const Options& options, const Paths& paths, c
       RunOutcome refused;
       refused.finished.start_failed = true;
       refused.finished.error = problem;
-      refused.env = launch.env;
+      refused.setting = setting_of(run, context, launch.env);
       refused.records.metrics["failure"] = "\"" + problem + "\"";
       std::cerr << describe(run) << ": " << problem << "\n";
       return refused;
@@ -144,13 +177,13 @@ RunOutcome run_one(const Run& run, const Options& options, const Paths& paths, c
     launch.env = without_valgrind_variables(launch.env);
     launch.env.push_back(simulated_padding(launch.env, launch.program, launch.args));
     launch.args = simulated_arguments(simulated_out, !run.workload.contract, launch.program, launch.args);
-    launch.program = simulator.valgrind;
+    launch.program = context.simulator.valgrind;
     launch.fixed_addresses = true;
     launch.timeout_seconds = options.timeout_seconds * kSimulatedTimeoutFactor;
   }
   RunOutcome outcome;
-  outcome.finished = executor.run(launch);
-  outcome.env = launch.env;
+  outcome.finished = context.executor.run(launch);
+  outcome.setting = setting_of(run, context, launch.env);
   const Finished& f = outcome.finished;
   if (f.interrupted) {
     outcome.interrupted = true;
@@ -169,7 +202,7 @@ RunOutcome run_one(const Run& run, const Options& options, const Paths& paths, c
     // its orphans): the file read and kept is the one no one writes any more.
     simulation_problem = keep_simulation_output(simulated_out, dir / "simulated", std::to_string(run.id) + ".callgrind");
     if (simulation_problem.empty()) records.simulated = read_simulation(simulated_out, simulation_problem);
-    if (simulation_problem.empty()) records.simulated[keys::sim_setup] = simulator.identity();
+    if (simulation_problem.empty()) records.simulated[keys::sim_setup] = context.simulator.identity();
   }
   if (status == Status::ok && run.workload.check_output) {
     std::string problem;
@@ -189,6 +222,31 @@ RunOutcome run_one(const Run& run, const Options& options, const Paths& paths, c
   outcome.status = status;
   outcome.records = std::move(records);
   return outcome;
+}
+
+}  // namespace
+
+RunOutcome run_one(const Run& run, RunContext& context, const fs::path& log_path) {
+  if (std::string why = skip_reason(run); !why.empty()) {
+    RunOutcome skipped;
+    skipped.skipped = std::move(why);
+    skipped.setting = setting_of(run, context, child_environment(run, context.options, context.paths));
+    return skipped;
+  }
+  RunOutcome ran = launch_and_judge(run, context, log_path);
+  if (ran.interrupted || ran.status != Status::ok) return ran;
+  // Another allocator's run of the same cell printed something else: the
+  // program's result changed, which is a finding, not a time.
+  // The digest as runs.csv's extra holds it, in quotes; judged without them,
+  // as a resumed folder's first runs are remembered.
+  if (auto quoted = ran.records.metrics.find("output_digest"); quoted != ran.records.metrics.end())
+    if (std::string problem = context.program_results.judge(run, ran.setting.args, unquoted(quoted->second));
+        !problem.empty()) {
+      ran.status = Status::failed;
+      ran.records.metrics["failure"] = "\"" + problem + "\"";
+      std::cerr << describe(run) << ": " << problem << "\n";
+    }
+  return ran;
 }
 
 }  // namespace allocstamp
