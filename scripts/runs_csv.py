@@ -1,6 +1,6 @@
 # runs_csv.py — the scripts' one reader (and writer) of a results folder's
-# runs.csv: the schema line checked and kept, one dict per row (column name ->
-# text). bench's own reader is harness/driver/results/runs.*; the column names
+# runs.csv, and reader of its summary.csv: the schema line checked and kept,
+# one dict per row (column name -> text). bench's own reader is harness/driver/results/runs.*; the column names
 # are those `bench --columns` prints (docs/results.md).
 import csv
 import os
@@ -23,6 +23,16 @@ def read_runs(folder_or_file):
         reader = csv.DictReader(f)
         rows = list(reader)
         return schema, list(reader.fieldnames or []), rows
+
+
+def read_summary(folder):
+    """The rows (dicts) of a results folder's summary.csv. ValueError when it is not one bench wrote."""
+    path = os.path.join(folder, "summary.csv")
+    with open(path, newline="") as f:
+        schema = f.readline()
+        if not schema.startswith("# allocstamp summary.csv schema"):
+            raise ValueError("%s: not a summary.csv written by bench (first line %r)" % (path, schema.strip()))
+        return list(csv.DictReader(f))
 
 
 def write_runs(folder_or_file, schema, header, rows):
