@@ -34,6 +34,7 @@
 #include "results/meta.h"
 #include "results/results_folder.h"
 #include "results/results_view.h"
+#include "results/run_seconds.h"
 #include "run/environment.h"
 #include "run/executor.h"
 #include "run/machine.h"
@@ -214,10 +215,12 @@ SweepOutcome execute_sweep(const PreparedSweep& sweep, OpenedSweep& opened, cons
     // A skipped run is tried again once its allocator is installed.
     return opened.done.count(run.key()) || (opened.skipped_before.count(run.key()) && !run.allocator.installed);
   };
-  int to_run = 0;
-  for (const Run& run : plan) to_run += already(run) ? 0 : 1;
-  if (sweep.resuming) std::cerr << "resuming " << dir.string() << ": " << to_run << " of " << plan.size() << " runs left\n";
-  Progress progress(to_run);
+  std::vector<Run> to_make;
+  for (const Run& run : plan)
+    if (!already(run)) to_make.push_back(run);
+  if (sweep.resuming)
+    std::cerr << "resuming " << dir.string() << ": " << to_make.size() << " of " << plan.size() << " runs left\n";
+  Progress progress(to_make, RunSeconds::load(paths.source / "workloads" / "run-seconds.csv"), options.precision > 0);
   // Each program's output, first of its cell (a resumed folder's ok runs first).
   ProgramResults program_results;
   const RunsTable& recorded = folder.runs();
@@ -274,6 +277,7 @@ SweepOutcome execute_sweep(const PreparedSweep& sweep, OpenedSweep& opened, cons
                                  execute, outcome.stopped, outcome.precision);
       });
     }
+    progress.workload_done(run.workload.name);
     if (outcome.stopped || workload_order.size() < 2) continue;  // one workload: its table comes with the bottom line
     progress.pause();
     goes_on("table", [&] {
