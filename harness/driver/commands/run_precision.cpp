@@ -9,6 +9,7 @@
 
 #include "analysis/precision.h"
 #include "meta_names.h"
+#include "plan/plan.h"
 #include "model/format.h"
 
 namespace allocstamp {
@@ -57,14 +58,17 @@ void add_rounds_for_precision(const Options& options, const std::vector<Run>& pl
       break;
     }
     std::vector<Run> round;
-    for (const Run& model : models) {
-      if (!grow.count(model.threads)) continue;
-      Run run = model;
-      run.rep = next_rep[model.threads];
-      run.id = ++next_id;
-      round.push_back(run);
+    for (int threads : grow) {
+      std::vector<Run> first_round;
+      for (const Run& model : models)
+        if (model.threads == threads) first_round.push_back(model);
+      for (Run run : in_round_order(first_round, next_rep[threads])) {
+        run.rep = next_rep[threads];
+        run.id = ++next_id;
+        round.push_back(run);
+      }
+      ++next_rep[threads];
     }
-    for (int threads : grow) ++next_rep[threads];
     if (options.shuffle) std::shuffle(round.begin(), round.end(), shuffler);
     const auto widest = std::max_element(short_of.begin(), short_of.end(), [](const auto& a, const auto& b) {
       return a.half_width < b.half_width;
