@@ -9,9 +9,12 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "figures/figures.h"
@@ -213,6 +216,68 @@ TEST_F(PlotEndToEnd, WithoutGnuplotExits1AndSaysHowToInstallIt) {
   EXPECT_NE(testing::flat(r.err).find("error: gnuplot is not installed"), std::string::npos) << r.err;
   EXPECT_NE(testing::flat(r.err).find("apt-get install gnuplot-nox"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir / "figures"));
+}
+
+// How each series of an SVG figure is drawn: per plot of gnuplot's (a
+// `gnuplot_plot_N` group) the first filled shape's colour or hatch and the
+// first line's colour and dashes (a point's shape alone, drawn only where the
+// data are, is not enough to tell two lines apart); "" for a plot that draws
+// neither (its labels, a title-less helper).
+std::vector<std::string> series_styles(const std::string& svg) {
+  std::vector<std::string> styles;
+  const std::string mark = "<g id=\"gnuplot_plot_";
+  for (std::size_t at = svg.find(mark); at != std::string::npos;) {
+    const std::size_t next = svg.find(mark, at + 1);
+    const std::string plot = svg.substr(at, next == std::string::npos ? std::string::npos : next - at);
+    std::string style;
+    std::smatch m;
+    if (std::regex_search(plot, m, std::regex(R"(<pattern [^>]*>\s*<path style='([^']*)' d='([^']*)')")))
+      style += "hatch " + m.str(1) + " " + m.str(2) + "; ";
+    else if (std::regex_search(plot, m, std::regex(R"(<polygon fill = '([^']*)')")))
+      style += "fill " + m.str(1) + "; ";
+    if (std::regex_search(plot, m, std::regex(R"(<path stroke='([^']*)'( stroke-dasharray='([^']*)')?)")))
+      style += "line " + m.str(1) + " dashes " + m.str(3) + "; ";
+    styles.push_back(style);
+    at = next;
+  }
+  return styles;
+}
+
+// Many series in one figure (--alloc=variants draws 13): each is its own,
+// told apart by colour and dashes (or hatch, or point shape), never two alike
+// (issue 58: past 8 the colours came round again, every line solid). The
+// fixture's runs again under 12 more names make 15 allocators.
+TEST_F(PlotEndToEnd, EverySeriesOfAFigureOfFifteenIsDrawnItsOwnWay) {
+  SKIP_UNLESS_INSTALLED(have_gnuplot(), "gnuplot (gnuplot-nox)");
+  for (const char* table : {"runs.csv", "series.csv"}) {
+    std::istringstream lines(slurp(dir / table));
+    std::string text, line, copies;
+    while (std::getline(lines, line)) {
+      text += line + "\n";
+      if (line.empty() || !std::isdigit(static_cast<unsigned char>(line[0]))) continue;
+      for (int copy = 1; copy <= 4; ++copy) {
+        std::string again = std::to_string(copy) + "000" + line;  // run_id 1000N...: its own
+        if (std::string(table) == "runs.csv")
+          again = std::regex_replace(again, std::regex(",(glibc|jemalloc|tbbmalloc),"), ",$1-" + std::to_string(copy) + ",",
+                                     std::regex_constants::format_first_only);  // the allocator column
+        copies += again + "\n";
+      }
+    }
+    std::ofstream(dir / table, std::ios::trunc) << text << copies;
+  }
+  Result r = plot({dir.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  // Lines (speedup: 15 and the linear one; series: RSS and heap of the 10 with points), bars (insert-time,
+  // aborts beside its zero labels).
+  for (const auto& [figure, least] : std::vector<std::pair<std::string, std::size_t>>{
+           {"speedup-vacation-low", 16}, {"series-vacation-low", 20}, {"insert-time", 15}, {"aborts-t2", 15}}) {
+    std::vector<std::string> styles = series_styles(slurp(dir / "figures" / (figure + ".svg")));
+    styles.erase(std::remove(styles.begin(), styles.end(), ""), styles.end());
+    EXPECT_GE(styles.size(), least) << figure;
+    std::set<std::string> distinct(styles.begin(), styles.end());
+    EXPECT_EQ(distinct.size(), styles.size()) << figure << ": two series drawn alike among\n"
+                                              << ::testing::PrintToString(styles);
+  }
 }
 
 // The data behind a figure, measured: the sorted vector of u32 pairs holds 8

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "model/errors.h"
+#include "figures/figure_kit.h"
 #include "figures/figures.h"
 #include "model/format.h"
 #include "run_command.h"
@@ -64,6 +65,31 @@ class Figures : public ::testing::Test {
   void edit_runs(const std::function<std::string(std::string)>& edit) {
     std::string text = edit(slurp(dir / "runs.csv"));
     std::ofstream(dir / "runs.csv", std::ios::trunc) << text;
+  }
+  // Adds the column kcall_mmap_count: each jemalloc run `jemalloc` calls, each
+  // tbbmalloc run `tbbmalloc`, glibc's empty (its malloc calls the kernel out of memprof's sight).
+  void give_mmap_calls(const std::string& jemalloc, const std::string& tbbmalloc) {
+    edit_runs([&](std::string text) {
+      std::string out, line;
+      std::istringstream in(text);
+      while (std::getline(in, line)) {
+        if (line.rfind("run_id,", 0) == 0) line += ",kcall_mmap_count";
+        else if (!line.empty() && line[0] != '#')
+          line += "," + (line.find(",jemalloc,") != std::string::npos    ? jemalloc
+                         : line.find(",tbbmalloc,") != std::string::npos ? tbbmalloc
+                                                                         : std::string());
+        out += line + "\n";
+      }
+      return out;
+    });
+  }
+  // The notes of the figure `name`, one a line ("" when it is not drawn).
+  std::string notes_of(const std::string& name) {
+    const FigurePlan plan = prepare();
+    std::string notes;
+    if (const Figure* f = find(plan, name))
+      for (const std::string& n : f->notes) notes += n + "\n";
+    return notes;
   }
   // Keeps the lines of runs.csv for which `keep` holds.
   void keep_runs(const std::function<bool(const std::string&)>& keep) {
@@ -281,10 +307,12 @@ TEST_F(Figures, BytesAndTimePerElementPerContainer) {
   EXPECT_EQ(slurp(data("bytes-per-element-requested")), header +
             "\"maps-insert-std_map\" 48 48 48 48 48 48 48 48 48\n"
             "\"maps-insert-absl_btree_map\" 20 20 20 20 20 20 20 20 20\n");
-  // The fixture has no heap_usable_phase_end_bytes column: glibc's runs carry it in extra.
-  EXPECT_EQ(slurp(data("bytes-per-element-usable")), header +
-            "\"maps-insert-std_map\" 56 56 56 NaN NaN NaN NaN NaN NaN\n"
-            "\"maps-insert-absl_btree_map\" 24 24 24 NaN NaN NaN NaN NaN NaN\n");
+  // The fixture has no heap_usable_phase_end_bytes column: glibc's runs carry it in extra. The
+  // others have none at all: their bars are left out, not drawn as empty slots, the note says why.
+  EXPECT_EQ(slurp(data("bytes-per-element-usable")),
+            "\"group\" \"glibc\" \"glibc low\" \"glibc high\"\n"
+            "\"maps-insert-std_map\" 56 56 56\n"
+            "\"maps-insert-absl_btree_map\" 24 24 24\n");
   const Figure* usable = find(plan, "bytes-per-element-usable");
   ASSERT_TRUE(usable);
   EXPECT_EQ(usable->notes,
@@ -327,6 +355,60 @@ TEST_F(Figures, PerElementFiguresUseOneThreadAndLeaveChurnOutOfInsertTime) {
   EXPECT_NE(line_of(data("bytes-per-element-requested"), "\"maps-churn-std_map\""), "");
 }
 
+// A churn container reports no RSS before its fill: in the RSS figure it has
+// no bar under any allocator, and is left out rather than drawn as an empty
+// cluster (issue 58: the map workloads' 8 churn containers were 8 empty slots),
+// with the note that says why.
+TEST_F(Figures, AContainerWithoutAnyRssBarLeavesNoEmptyCluster) {
+  edit_runs([](std::string text) {
+    std::string out, line;
+    std::istringstream in(text);
+    while (std::getline(in, line)) {
+      if (line.find(",maps-insert-std_map,insert,") == std::string::npos) {
+        out += line + "\n";
+        continue;
+      }
+      out += std::regex_replace(line, std::regex("elements_count=1000"), "elements_count=1000;rss_baseline_kb=1950") + "\n";
+      std::string churn = "8" + line;  // the same run of a churn container (run_id 8...), no RSS before its fill
+      churn.replace(churn.find(",maps-insert-std_map,insert,"), 28, ",maps-churn-std_map,churn,");
+      out += churn + "\n";
+    }
+    return out;
+  });
+  FigurePlan plan = prepare();
+  const Figure* rss = find(plan, "bytes-per-element-rss");
+  ASSERT_TRUE(rss);
+  EXPECT_NE(line_of(data("bytes-per-element-rss"), "\"maps-insert-std_map\""), "");
+  EXPECT_EQ(line_of(data("bytes-per-element-rss"), "\"maps-churn-std_map\""), "") << slurp(data("bytes-per-element-rss"));
+  EXPECT_EQ(line_of(data("bytes-per-element-rss"), "\"maps-insert-absl_btree_map\""), "")
+      << "absl_btree_map's runs report no RSS before the fill either";
+  EXPECT_TRUE(contains(rss->notes, "no RSS before the fill (rss_baseline_kb) for maps-churn-std_map, "
+                                   "maps-insert-absl_btree_map: what the fill added is unknown, its RSS bar left out"))
+      << ::testing::PrintToString(rss->notes);
+  EXPECT_EQ(rss->notes.size(), 1u) << "said once: " << ::testing::PrintToString(rss->notes);
+  EXPECT_NE(line_of(data("bytes-per-element-requested"), "\"maps-churn-std_map\""), "") << "it has requested bytes";
+}
+
+// Any bar chart: a row (a cluster) with no value in any series, or a series
+// with no value in any row, is left out, and named in a note unless the
+// figure's own notes already say why.
+TEST(FigureKit, EmptyClustersAndSeriesAreLeftOutAndSaid) {
+  figures::Bars bars;
+  bars.series = {"glibc", "jemalloc", "mimalloc"};
+  bars.rows = {"a", "b", "c", "d"};
+  const figures::Value none, some{2, 1, 3};
+  bars.values = {{some, none, some}, {none, none, none}, {some, none, none}, {none, none, none}};
+  bars.explained = {"d"};
+  std::vector<std::string> notes;
+  figures::leave_out_empty_slots(bars, notes);
+  EXPECT_EQ(bars.rows, (std::vector<std::string>{"a", "c"}));
+  EXPECT_EQ(bars.series, (std::vector<std::string>{"glibc", "mimalloc"}));
+  ASSERT_EQ(bars.values.size(), 2u);
+  EXPECT_EQ(bars.values[1].size(), 2u);
+  EXPECT_TRUE(std::isnan(bars.values[1][1].value)) << "c has no mimalloc bar: a bar left out inside its cluster";
+  EXPECT_EQ(notes, (std::vector<std::string>{"no value at all for b, jemalloc: left out, not drawn as an empty slot"}));
+}
+
 TEST_F(Figures, OneAllocatorGivesOneBytesPerElementFigureWithAllMeasures) {
   keep_runs([](const std::string& line) {
     return line.find("maps-insert") == std::string::npos || line.find(",glibc,") != std::string::npos;
@@ -334,14 +416,14 @@ TEST_F(Figures, OneAllocatorGivesOneBytesPerElementFigureWithAllMeasures) {
   FigurePlan plan = prepare();
   ASSERT_TRUE(find(plan, "bytes-per-element"));
   EXPECT_FALSE(find(plan, "bytes-per-element-requested"));
+  // No container has an RSS bar: that series is left out (no empty slot in every cluster), the note says why.
   EXPECT_EQ(slurp(data("bytes-per-element")),
-            "\"group\" \"requested\" \"requested low\" \"requested high\" \"usable\" \"usable low\" \"usable high\" "
-            "\"RSS added by the fill\" \"RSS added by the fill low\" \"RSS added by the fill high\"\n"
-            "\"maps-insert-std_map\" 48 48 48 56 56 56 NaN NaN NaN\n"
-            "\"maps-insert-absl_btree_map\" 20 20 20 24 24 24 NaN NaN NaN\n");
-  EXPECT_TRUE(contains(find(plan, "bytes-per-element")->notes,
-                       "no RSS before the fill (rss_baseline_kb) for maps-insert-absl_btree_map, maps-insert-std_map: "
-                       "what the fill added is unknown, its RSS bar left out"));
+            "\"group\" \"requested\" \"requested low\" \"requested high\" \"usable\" \"usable low\" \"usable high\"\n"
+            "\"maps-insert-std_map\" 48 48 48 56 56 56\n"
+            "\"maps-insert-absl_btree_map\" 20 20 20 24 24 24\n");
+  EXPECT_EQ(find(plan, "bytes-per-element")->notes,
+            (std::vector<std::string>{"no RSS before the fill (rss_baseline_kb) for maps-insert-absl_btree_map, "
+                                      "maps-insert-std_map: what the fill added is unknown, its RSS bar left out"}));
 }
 
 // RSS per element is what the fill added: the RSS before it (rss_baseline_kb)
@@ -432,36 +514,31 @@ TEST_F(Figures, MechanismsAreRatiosToTheReferenceBesideTheTime) {
 // disagree: where the reference's calls are measured (every allocator but
 // glibc) the note gives them too, and says "not measurable" only for glibc.
 TEST_F(Figures, KernelCallsNoteNamesTheReferencesOwnWhereMeasured) {
-  edit_runs([](std::string text) {
-    std::string out, line;
-    std::istringstream in(text);
-    while (std::getline(in, line)) {
-      if (line.rfind("run_id,", 0) == 0) line += ",kcall_mmap_count";
-      else if (!line.empty() && line[0] != '#')
-        line += line.find(",jemalloc,") != std::string::npos ? ",8" : line.find(",tbbmalloc,") != std::string::npos ? ",4" : ",";
-      out += line + "\n";
-    }
-    return out;
-  });
-  auto note_of = [&]() {
-    ResultsView view = load_results(dir);
-    std::vector<CellSummary> cells = summarize_cells(view);
-    FigurePlan plan = prepare_figures(view, cells);
-    const Figure* f = find(plan, "mechanisms-vacation-low");
-    std::string notes;
-    if (f)
-      for (const std::string& n : f->notes) notes += n + "\n";
-    return notes;
-  };
-  const std::string with_glibc = note_of();
+  give_mmap_calls("8", "4");
+  const std::string with_glibc = notes_of("mechanisms-vacation-low");
   EXPECT_NE(with_glibc.find("(glibc's are not measurable"), std::string::npos) << with_glibc;
   keep_runs([](const std::string& line) { return line.find(",glibc,") == std::string::npos; });
-  const std::string jemalloc_reference = note_of();
+  const std::string jemalloc_reference = notes_of("mechanisms-vacation-low");
   EXPECT_NE(jemalloc_reference.find("profiled runs' medians: jemalloc 5.33, tbbmalloc 2.67"), std::string::npos)
       << jemalloc_reference;
   EXPECT_EQ(jemalloc_reference.find("not measurable"), std::string::npos) << jemalloc_reference;
 }
 
+// A kernel-call count of 0 is said as the count, as the findings say it
+// ("its mmap calls 0 against 8"), never as a rate of "0.00" (issue 58).
+TEST_F(Figures, AZeroKernelCallCountReadsAsTheCountsNotARate) {
+  give_mmap_calls("8", "0");
+  const std::string with_glibc = notes_of("mechanisms-vacation-low");
+  EXPECT_NE(with_glibc.find("profiled runs' medians: jemalloc 5.33, tbbmalloc 0 calls (glibc's are not measurable"),
+            std::string::npos)
+      << with_glibc;
+  keep_runs([](const std::string& line) { return line.find(",glibc,") == std::string::npos; });
+  const std::string jemalloc_reference = notes_of("mechanisms-vacation-low");
+  EXPECT_NE(jemalloc_reference.find("profiled runs' medians: jemalloc 5.33, tbbmalloc 0 calls against jemalloc's 8"),
+            std::string::npos)
+      << jemalloc_reference;
+  EXPECT_EQ(jemalloc_reference.find("0.00"), std::string::npos) << jemalloc_reference;
+}
 
 // Each kind's file and its script pair by name (time.cpp and time.gp), every
 // figure a kind makes is drawn by its kind's script, every script here is a

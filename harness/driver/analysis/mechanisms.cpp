@@ -34,17 +34,6 @@ const Candidate kCandidates[] = {
     {keys::kcall_brk_count, "its brk/sbrk calls"},
 };
 
-// 1234567 -> "1,234,567"; 12.3456 -> "12.3"; 23 -> "23".
-std::string figure(double v) {
-  if (std::fabs(v - std::round(v)) > 1e-9) return number_text(std::fabs(v) < 100 ? "%.1f" : "%.0f", v);
-  std::string digits = number_text("%.0f", v), out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
 bool all_zero(const std::vector<double>& v) {
   return !v.empty() && std::all_of(v.begin(), v.end(), [](double x) { return x == 0; });
 }
@@ -53,6 +42,16 @@ bool all_positive(const std::vector<double>& v) {
 }
 
 }  // namespace
+
+std::string mechanism_figure_text(double v) {
+  if (std::fabs(v - std::round(v)) > 1e-9) return number_text(std::fabs(v) < 100 ? "%.1f" : "%.0f", v);
+  std::string digits = number_text("%.0f", v), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
 
 namespace {
 
@@ -65,9 +64,9 @@ std::vector<Mechanism> separating(const Cells& cells, const Cell& cell, const Ce
     if (mine.empty() || theirs.empty()) continue;
     if (compared) ++*compared;
     const double m = stats::summarize(mine).median, t = stats::summarize(theirs).median;
-    const std::string against = " (" + figure(m) + " against " + figure(t) + ")";
+    const std::string against = " (" + mechanism_figure_text(m) + " against " + mechanism_figure_text(t) + ")";
     if ((all_zero(theirs) && all_positive(mine)) || (all_zero(mine) && all_positive(theirs))) {
-      out.push_back({c.key, c.label, std::string(c.label) + " " + figure(m) + " against " + figure(t)});
+      out.push_back({c.key, c.label, std::string(c.label) + " " + mechanism_figure_text(m) + " against " + mechanism_figure_text(t)});
       continue;
     }
     std::vector<stats::Sample> a = cells.samples(cell, c.key), b = other_cells.samples(other, c.key);
@@ -132,7 +131,7 @@ std::string unmatched_kernel_calls(const Cells& cells, const Cell& cell, const C
     const std::vector<double> mine = cells.values(cell, c.key);
     if (mine.empty()) continue;
     const double m = stats::summarize(mine).median;
-    if (m > 0) listed += (listed.empty() ? "" : ", ") + figure(m) + " " + std::string(c.label).substr(4);  // less its
+    if (m > 0) listed += (listed.empty() ? "" : ", ") + mechanism_figure_text(m) + " " + std::string(c.label).substr(4);  // less its
   }
   if (listed.empty()) return "";
   return "its own kernel calls (a profiled run's median; " + other_name +

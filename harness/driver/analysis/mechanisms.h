@@ -19,6 +19,10 @@ struct Mechanism {
   std::string text;   // "minor page faults 4.03x [3.98, 4.08] (747,848 against 185,520)"
 };
 
+// A measured figure as a finding says it: 1234567 -> "1,234,567", 12.3456 ->
+// "12.3", 23 -> "23" (a count of 0 is "0", never a rate's "0.00").
+std::string mechanism_figure_text(double v);
+
 // The mechanisms whose figures separate `cell` from `other` (either way), in
 // the table's order; a figure both cells lack, or only one has, is left out
 // (glibc's kernel calls are not measurable), except counts that are all zero

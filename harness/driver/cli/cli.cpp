@@ -265,8 +265,8 @@ void add_sweep_flags(CLI::App& app, Options& o, SweepFlags& flags) {
   app.add_flag("--per-comparison", o.per_comparison,
                "Show each standing from its comparison's own 95% interval, uncorrected for the number of comparisons (labelled so); by default a folder's time ratios, and its memory ratios, are each corrected as one family (Benjamini-Hochberg, intervals at the false-coverage level)")
       ->envname("ALLOCSTAMP_PER_COMPARISON");
-  app.add_flag("--wide", o.wide, "Print the tables at the end with every column (wider than 120 characters) and each "
-               "warning cell by cell; no line is wrapped at 120 columns")
+  app.add_flag("--wide", o.wide, "Print the tables (each workload's as it comes, and the bottom line) with every column "
+               "(wider than 120 characters) and each warning cell by cell; no line is wrapped at 120 columns")
       ->envname("ALLOCSTAMP_WIDE");
   app.add_flag("--no-plot", o.no_plot, "Do not draw the figures and the report at the end (bench plot DIR does later)")
       ->envname("ALLOCSTAMP_NO_PLOT");

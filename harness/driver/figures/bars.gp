@@ -22,6 +22,16 @@ if (rotate) { set xtics rotate by 30 right; if (0.85 * lead > 10) { set lmargin 
 if (refline == refline) { set arrow 1 from graph 0, first refline to graph 1, first refline nohead dt 2 lw 1 lc rgb '#333333' front }
 
 ratios = errorbars && refline == 1
+# Past the eighth series the colours come round again (common.gp): bars are
+# then hatched in their colour, one hatch for each round, points take the
+# round's shape (series_point).
+solid_bars = n < 8 ? n : 8
+hatch(i) = 4 + (i/8 - 1) % 4
+value_column = errorbars ? "2+3*i" : "2+i"
+columns = errorbars ? "(column(2+3*i)):(column(3+3*i)):(column(4+3*i)):xtic(1) title columnheader(2+3*i)" \
+                    : "(column(2+i)):xtic(1) title columnheader(2+i)"
+bars = "for [i=0:solid_bars-1] datafile using ".columns." lt i+1, " . \
+       "for [i=solid_bars:n-1] datafile using ".columns." lt i+1 fs pattern hatch(i) border rgb '#444444'"
 if (ratios) {
   set logscale y 2
   set autoscale y
@@ -38,25 +48,15 @@ do for [fmt in formats] {
     # whisker is a value without an interval (the reference, at 1).
     plot datafile using 0:(NaN):xtic(1) with points notitle, \
          for [i=0:n-1] datafile using ($0 + (i - (n-1)/2.0) / (n + 2)):(column(2+3*i)):(column(3+3*i)):(column(4+3*i)) \
-           with yerrorbars title columnheader(2+3*i) lt i+1 pt 7 ps 1.2
-  } else { if (errorbars) {
-    if (exists("zerolabels") && zerolabels) {
-      plot for [i=0:n-1] datafile using (column(2+3*i)):(column(3+3*i)):(column(4+3*i)):xtic(1) title columnheader(2+3*i) lt i+1, \
-           for [i=0:n-1] datafile using ($0 - 1 + (i - (n-1)/2.0) / (n + 2)):(column(2+3*i) == 0 ? 0 : NaN):("0") \
-             with labels offset 0,0.6 font ',8' textcolor rgb '#444444' notitle
-    } else {
-      plot for [i=0:n-1] datafile using (column(2+3*i)):(column(3+3*i)):(column(4+3*i)):xtic(1) title columnheader(2+3*i) lt i+1
-    }
+           with yerrorbars title columnheader(2+3*i) lt i+1 pt series_point(i) ps 1.2
+  } else { if (exists("zerolabels") && zerolabels) {
+    # Bar i of cluster r sits at r + (i - (n-1)/2) / (n + gap), gap 2; this plot counts the
+    # header line as record 0, so cluster r is record r + 1.
+    plot @bars, \
+         for [i=0:n-1] datafile using ($0 - 1 + (i - (n-1)/2.0) / (n + 2)):(column(@value_column) == 0 ? 0 : NaN):("0") \
+           with labels offset 0,0.6 font ',8' textcolor rgb '#444444' notitle
   } else {
-    if (exists("zerolabels") && zerolabels) {
-      # Bar i of cluster r sits at r + (i - (n-1)/2) / (n + gap), gap 2; this plot counts the
-      # header line as record 0, so cluster r is record r + 1.
-      plot for [i=0:n-1] datafile using (column(2+i)):xtic(1) title columnheader(2+i) lt i+1, \
-           for [i=0:n-1] datafile using ($0 - 1 + (i - (n-1)/2.0) / (n + 2)):(column(2+i) == 0 ? 0 : NaN):("0") \
-             with labels offset 0,0.6 font ',8' textcolor rgb '#444444' notitle
-    } else {
-      plot for [i=0:n-1] datafile using (column(2+i)):xtic(1) title columnheader(2+i) lt i+1
-    }
+    plot @bars
   } }
   unset output
 }

@@ -10,26 +10,23 @@ svg_terminal = sprintf("set terminal svg noenhanced size %d,%d dynamic font 'San
 terminal(fmt) = fmt eq "png" ? png_terminal : svg_terminal
 formats = "png svg"
 
-# Colour-blind-safe colours (Okabe-Ito), in the folder's allocator order.
-set linetype 1 lc rgb '#0072B2' lw 2 pt 7
-set linetype 2 lc rgb '#E69F00' lw 2 pt 5
-set linetype 3 lc rgb '#009E73' lw 2 pt 9
-set linetype 4 lc rgb '#CC79A7' lw 2 pt 11
-set linetype 5 lc rgb '#56B4E9' lw 2 pt 13
-set linetype 6 lc rgb '#D55E00' lw 2 pt 3
-set linetype 7 lc rgb '#F0E442' lw 2 pt 4
-set linetype 8 lc rgb '#000000' lw 2 pt 6
-# The same colours, lighter, for a second series of each allocator (its heap
-# beside its RSS in memory over time): told apart by colour and by dash.
-set linetype 11 lc rgb '#7FB8D8' lw 2 pt 7
-set linetype 12 lc rgb '#F2CF7F' lw 2 pt 5
-set linetype 13 lc rgb '#7FCEB9' lw 2 pt 9
-set linetype 14 lc rgb '#E5BCD3' lw 2 pt 11
-set linetype 15 lc rgb '#AAD9F4' lw 2 pt 13
-set linetype 16 lc rgb '#EAAE7F' lw 2 pt 3
-set linetype 17 lc rgb '#F7F1A0' lw 2 pt 4
-set linetype 18 lc rgb '#7F7F7F' lw 2 pt 6
-set linetype cycle 8
+# Colour-blind-safe colours (Okabe-Ito), in the folder's allocator order:
+# series i (from 0) is linetype i+1. Past the eighth series the colours come
+# round again with the next dash type (solid, dashed, dotted, dash-dot,
+# dash-dot-dot) and, for points drawn alone, the next shape (series_point), so
+# no two of 40 series share colour and dash; bars past the eighth are hatched
+# (bars.gp). Linetype 101+i is series i's second line (its heap beside its RSS
+# in memory over time): the same colour lighter, long dashes of its own.
+colours = "#0072B2 #E69F00 #009E73 #CC79A7 #56B4E9 #D55E00 #F0E442 #000000"
+lighter = "#7FB8D8 #F2CF7F #7FCEB9 #E5BCD3 #AAD9F4 #EAAE7F #F7F1A0 #7F7F7F"
+points = "7 5 9 11 13 3 4 6"
+second_dashes = "(12,6) (12,6,2,6) (12,6,2,6,2,6) (4,6) (24,6)"
+do for [i=0:39] {
+  eval sprintf("set linetype %d lc rgb '%s' lw 2 dt %d pt %s", i+1, word(colours, i%8+1), i/8+1, word(points, i%8+1))
+  eval sprintf("set linetype %d lc rgb '%s' lw 2.5 dt %s pt %s", i+101, word(lighter, i%8+1), word(second_dashes, i/8+1), word(points, i%8+1))
+}
+set linetype cycle 40
+series_point(i) = (i/8) % 5 == 0 ? 7 : (i/8) % 5 == 1 ? 5 : (i/8) % 5 == 2 ? 9 : (i/8) % 5 == 3 ? 11 : 13
 
 set border 3
 set tics nomirror

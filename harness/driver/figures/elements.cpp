@@ -83,7 +83,10 @@ void element_figures(FigureMaker& make) {
                       "For each container: requested, usable and resident (RSS, less the RSS before the fill) " + how +
                           "." + make.runs_text(false, containers, 0));
     f.notes = notes;
-    if (!no_rss.empty()) f.notes.push_back(no_rss_note(no_rss));
+    if (!no_rss.empty()) {
+      f.notes.push_back(no_rss_note(no_rss));
+      bars.explained.insert(measures.back().title);
+    }
     make.add_bars(std::move(f), bars, "bytes per element", "no run reported the heap or RSS at the end of its phase");
   } else {
     for (const Measure& m : measures) {
@@ -105,10 +108,14 @@ void element_figures(FigureMaker& make) {
                         "For each container, one bar per allocator: " + m.title + " " + how + "." +
                             make.runs_text(false, containers, 0));
       if (m.key == kRssPerElement && !no_rss.empty()) f.notes.push_back(no_rss_note(no_rss));
+      if (m.key == kRssPerElement) bars.explained.insert(no_rss.begin(), no_rss.end());
       std::vector<std::string> where;
       for (const auto& a : allocators)
-        if (missing.count(a))
-          where.push_back(a + (missing[a].size() == containers.size() ? "" : " (" + joined(missing[a]) + ")"));
+        if (missing.count(a)) {
+          const bool everywhere = missing[a].size() == containers.size();
+          where.push_back(a + (everywhere ? "" : " (" + joined(missing[a]) + ")"));
+          if (everywhere) bars.explained.insert(a);
+        }
       if (!where.empty()) f.notes.push_back("no " + m.key + " under " + joined(where) + ": bars left out");
       make.add_bars(std::move(f), bars, m.title + " bytes per element",
                m.key == kRssPerElement

@@ -156,6 +156,8 @@ struct Bars {
   std::vector<std::vector<Value>> values;  // [row][series]
   bool errorbars = false;
   double refline = kNaN;  // a dashed horizontal line, e.g. at 1 for ratios
+  // Rows or series that a note of the figure already says are left out (and why).
+  std::set<std::string> explained;
 };
 
 inline bool has_values(const Bars& bars) {
@@ -163,6 +165,29 @@ inline bool has_values(const Bars& bars) {
     for (const Value& v : row)
       if (std::isfinite(v.value)) return true;
   return false;
+}
+
+// A row without a value in any series, or a series without one in any row,
+// would be drawn as an empty slot (a cluster, or a bar in every cluster):
+// left out, and said in a note unless one of the figure's own says why.
+inline void leave_out_empty_slots(Bars& bars, std::vector<std::string>& notes) {
+  auto finite = [](const Value& v) { return std::isfinite(v.value); };
+  std::vector<std::string> left_out;
+  for (size_t r = bars.rows.size(); r-- > 0;)
+    if (std::none_of(bars.values[r].begin(), bars.values[r].end(), finite)) {
+      if (!bars.explained.count(bars.rows[r])) left_out.insert(left_out.begin(), bars.rows[r]);
+      bars.rows.erase(bars.rows.begin() + std::ptrdiff_t(r));
+      bars.values.erase(bars.values.begin() + std::ptrdiff_t(r));
+    }
+  std::vector<std::string> series_out;
+  for (size_t s = bars.series.size(); s-- > 0;)
+    if (std::none_of(bars.values.begin(), bars.values.end(), [&](const std::vector<Value>& row) { return finite(row[s]); })) {
+      if (!bars.explained.count(bars.series[s])) series_out.insert(series_out.begin(), bars.series[s]);
+      bars.series.erase(bars.series.begin() + std::ptrdiff_t(s));
+      for (auto& row : bars.values) row.erase(row.begin() + std::ptrdiff_t(s));
+    }
+  left_out.insert(left_out.end(), series_out.begin(), series_out.end());
+  if (!left_out.empty()) notes.push_back("no value at all for " + joined(left_out) + ": left out, not drawn as an empty slot");
 }
 
 // The width grows with the bars; x labels wider than their slot (about 7.5 px a
@@ -216,8 +241,9 @@ struct FigureMaker {
   void skip(const std::string& name, const std::string& why) { plan.skipped.push_back(name + ": " + why); }
 
   // Writes a Bars figure through bars.gp, or a message when it has no value at all.
-  void add_bars(Figure f, const Bars& bars, const std::string& ylabel, const std::string& nothing) {
+  void add_bars(Figure f, Bars bars, const std::string& ylabel, const std::string& nothing) {
     if (!has_values(bars)) return skip(f.name, nothing);
+    leave_out_empty_slots(bars, f.notes);
     std::ostringstream text;
     text << label("group");
     for (const auto& s : bars.series) {

@@ -56,11 +56,15 @@ void ladder_figures(FigureMaker& make) {
     if (!as_reported.empty())
       f.notes.push_back("allocator resident as the allocator reports it (glibc: the resident pages of its heaps and "
                         "mmapped chunks), not measured by memprof: " + joined(as_reported));
-    if (!silent.empty())
+    if (!silent.empty()) {
       f.notes.push_back("allocator resident not available for " + joined(silent) +
                         " (neither it nor memprof measured it: profiled with an older memprof?): bar left out");
-    for (const auto& [measure, list] : absent)
+      bars.explained.insert(bars.series[2]);
+    }
+    for (const auto& [measure, list] : absent) {
       f.notes.push_back("no " + measure + " for " + joined(list) + ": bar left out");
+      bars.explained.insert(measure);
+    }
     make.add_bars(std::move(f), bars, "MiB", "no run reported its memory (profiled with --profile=none?)");
   }
 }

@@ -29,22 +29,36 @@ const char* const kKernelCalls[] = {keys::kcall_mmap_count,           keys::kcal
                                     keys::kcall_madvise_free_count,   keys::kcall_madvise_other_count,
                                     keys::kcall_brk_count};
 
-// The median of a profiled run's kernel calls per 1,000 of its allocations; NaN when not measured.
-double calls_per_thousand(const Cells& cells, const Cell& cell) {
-  double calls = 0;
-  bool any = false;
+// A cell's kernel calls and allocations, each the sum of its profiled runs' medians.
+struct KernelCalls {
+  double calls = kNaN;  // NaN: not measured
+  double allocations = 0;
+  double per_thousand() const { return allocations > 0 ? 1000.0 * calls / allocations : kNaN; }
+};
+
+KernelCalls kernel_calls(const Cells& cells, const Cell& cell) {
+  KernelCalls k;
   for (const char* key : kKernelCalls) {
     const std::vector<double> v = cells.values(cell, key);
     if (v.empty()) continue;
-    any = true;
-    calls += stats::median(v);
+    k.calls = (std::isnan(k.calls) ? 0 : k.calls) + stats::median(v);
   }
-  double allocations = 0;
   for (const char* key : {keys::allocs_seq_count, keys::allocs_par_count, keys::allocs_tx_count}) {
     const std::vector<double> v = cells.values(cell, key);
-    if (!v.empty()) allocations += stats::median(v);
+    if (!v.empty()) k.allocations += stats::median(v);
   }
-  return any && allocations > 0 ? 1000.0 * calls / allocations : kNaN;
+  return k;
+}
+
+// A cell's calls per 1,000 allocations, "2.67". A count of 0 is said as the
+// count, as the findings say it ("its mmap calls 0 against 8"): a rate of
+// "0.00" would read as a few calls rounded away; and a rate too small for two
+// decimals keeps two significant digits instead.
+// `zero_against`: what a count of 0 is set against (" against jemalloc's 8"), or "".
+std::string per_thousand_text(const KernelCalls& k, const std::string& zero_against) {
+  if (k.calls == 0) return "0 calls" + zero_against;
+  const double rate = k.per_thousand();
+  return number_text(rate < 0.005 ? "%.2g" : "%.2f", rate);
 }
 
 }  // namespace
@@ -67,6 +81,10 @@ void mechanism_figures(FigureMaker& make) {
     bars.refline = 1;
     std::vector<bool> used(std::size(kSeries), false);
     std::vector<std::string> per_thousand;
+    const KernelCalls reference_calls = kernel_calls(cells, *ref);
+    const std::string zero_against =
+        reference_calls.calls > 0 ? " against " + cells.reference + "'s " + mechanism_figure_text(reference_calls.calls)
+                                  : "";
     for (const auto& a : make.index.allocators(group, t)) {
       if (a == cells.reference) continue;
       const CellSummary* c = make.cell(group, t, a);
@@ -80,8 +98,8 @@ void mechanism_figures(FigureMaker& make) {
       }
       bars.rows.push_back(a);
       bars.values.push_back(row);
-      if (double k = calls_per_thousand(cells, *c->cell); std::isfinite(k))
-        per_thousand.push_back(a + " " + number_text("%.2f", k));
+      if (const KernelCalls k = kernel_calls(cells, *c->cell); std::isfinite(k.per_thousand()))
+        per_thousand.push_back(a + " " + per_thousand_text(k, zero_against));
     }
     // Only the figures some allocator has (no transactions outside TM workloads).
     for (std::size_t s = std::size(kSeries); s-- > 0;)
@@ -107,14 +125,12 @@ void mechanism_figures(FigureMaker& make) {
     // The reference's own where memprof sees them (every allocator but glibc), so
     // that this note and the findings, which compare them, never disagree.
     if (!per_thousand.empty()) {
-      const double reference_k = calls_per_thousand(cells, *ref);
       f.notes.push_back("the allocator's kernel calls (mmap, munmap, mremap, madvise, brk) per 1,000 allocations, "
                         "profiled runs' medians: " +
-                        (std::isfinite(reference_k) ? cells.reference + " " + number_text("%.2f", reference_k) + ", " +
-                                                          joined(per_thousand)
-                                                    : joined(per_thousand) + " (" + cells.reference +
-                                                          "'s are not measurable: its malloc calls the kernel out of "
-                                                          "memprof's sight)"));
+                        (std::isfinite(reference_calls.per_thousand())
+                             ? cells.reference + " " + per_thousand_text(reference_calls, "") + ", " + joined(per_thousand)
+                             : joined(per_thousand) + " (" + cells.reference +
+                                   "'s are not measurable: its malloc calls the kernel out of memprof's sight)"));
     }
     make.add_bars(std::move(f), bars, "ratio to " + cells.reference, "no allocator besides the reference ran");
   }

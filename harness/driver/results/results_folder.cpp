@@ -444,7 +444,8 @@ Status ResultsFolder::append(const Run& run, const RunSetting& setting, Status s
     values[keys::others_cpu_pct] = fixed(f.others_cpu_pct, "%.1f");
     values[keys::steal_pct] = fixed(f.steal_pct, "%.1f");
   }
-  values[keys::log] = fs::relative(log_path(run), dir_).string();
+  // A skipped run never started: it has no log to point to.
+  if (status != Status::skipped) values[keys::log] = fs::relative(log_path(run), dir_).string();
   // Keys that are not columns (and not identity keys of the record) go to extra.
   std::set<std::string> known, dropped;
   for (const contract::KeyInfo& k : contract::kKeys) (k.is_column() ? known : dropped).insert(std::string(k.name));
