@@ -63,6 +63,24 @@ std::string extra(const std::map<std::string, std::string>& row, const std::stri
 
 void write(const fs::path& file, const std::string& text) { std::ofstream(file) << text; }
 
+// A registry entry for a one-thread /bin/sh program whose output is compared
+// across allocators; `more` adds fields (output_ignore, output_keep), each
+// ending in ", ".
+std::string compared_shell_program(const std::string& name, const std::string& script, const std::string& more = "") {
+  return R"({"name": ")" + name +
+         R"(", "family": "t", "binary": "/bin/sh", "contract": false, "single_thread": true, "check_output": true, )" +
+         more + R"("args": ["-c", ")" + script + R"("]})";
+}
+
+std::string registry_of(const std::vector<std::string>& entries) {
+  std::string list;
+  for (const std::string& e : entries) list += (list.empty() ? "" : ",\n") + e;
+  return R"({"schema": 1, "workloads": [)" + list + "]}";
+}
+
+// A program whose output names the allocator preloaded: it differs from one allocator to the next.
+const char* const kSaysPreload = "echo result 7; echo lib ${LD_PRELOAD##*/}";
+
 // Every real program at tiny under glibc and jemalloc, timed and profiled:
 // every run ok, one output per program whatever the allocator or kind, memprof
 // counting the program's own allocations (python's too: PYTHONMALLOC=malloc
@@ -151,13 +169,10 @@ TEST(RealPrograms, ASimulatedRunCountsTheWholeProgram) {
 // out, and with output_keep only what it matches counts.
 TEST(RealPrograms, AnOutputTheAllocatorChangesFailsItsRun) {
   testing::ScratchDir dir("real-output");
-  write(dir / "w.json", R"({"schema": 1, "workloads": [
-    {"name": "says-preload", "family": "t", "binary": "/bin/sh", "contract": false, "single_thread": true,
-     "check_output": true, "args": ["-c", "echo result 7; echo lib ${LD_PRELOAD##*/}"]},
-    {"name": "timing-ignored", "family": "t", "binary": "/bin/sh", "contract": false, "single_thread": true,
-     "check_output": true, "output_ignore": ["^lib"], "args": ["-c", "echo result 7; echo lib ${LD_PRELOAD##*/}"]},
-    {"name": "kept-only", "family": "t", "binary": "/bin/sh", "contract": false, "single_thread": true,
-     "check_output": true, "output_keep": "result [0-9]+", "args": ["-c", "echo result 7 lib ${LD_PRELOAD##*/}"]}]})");
+  write(dir / "w.json", registry_of({compared_shell_program("says-preload", kSaysPreload),
+                                      compared_shell_program("timing-ignored", kSaysPreload, R"("output_ignore": ["^lib"], )"),
+                                      compared_shell_program("kept-only", "echo result 7 lib ${LD_PRELOAD##*/}",
+                                                             R"("output_keep": "result [0-9]+", )")}));
   auto r = bench({"--workloads=" + (dir / "w.json").string(), "--workload=says-preload,timing-ignored,kept-only",
                   "--alloc=glibc,jemalloc", "--reps=1", "--profile-reps=0", "--out=" + (dir / "out").string()});
   EXPECT_NE(r.exit_code, 0) << "a run failed";
@@ -177,11 +192,8 @@ TEST(RealPrograms, AnOutputTheAllocatorChangesFailsItsRun) {
 // different one fails, naming the recorded run.
 TEST(RealPrograms, AResumedSweepJudgesOutputsAgainstItsRecordedRuns) {
   testing::ScratchDir dir("real-resume");
-  write(dir / "w.json", R"({"schema": 1, "workloads": [
-    {"name": "same", "family": "t", "binary": "/bin/sh", "contract": false, "single_thread": true,
-     "check_output": true, "args": ["-c", "echo result 7"]},
-    {"name": "says-preload", "family": "t", "binary": "/bin/sh", "contract": false, "single_thread": true,
-     "check_output": true, "args": ["-c", "echo result 7; echo lib ${LD_PRELOAD##*/}"]}]})");
+  write(dir / "w.json", registry_of({compared_shell_program("same", "echo result 7"),
+                                      compared_shell_program("says-preload", kSaysPreload)}));
   const std::string out = (dir / "out").string();
   auto r = bench({"--workloads=" + (dir / "w.json").string(), "--workload=same,says-preload",
                   "--alloc=glibc,jemalloc", "--reps=1", "--profile-reps=0", "--out=" + out});
