@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -55,6 +56,7 @@ std::vector<std::map<std::string, std::string>> read_csv(const fs::path& file) {
     std::vector<std::string> fields;
     std::istringstream cells(line);
     for (std::string cell; std::getline(cells, cell, ',');) fields.push_back(cell);
+    if (!line.empty() && line.back() == ',') fields.push_back("");  // getline drops an empty last field
     if (header.empty()) {
       header = fields;
       continue;
@@ -130,6 +132,53 @@ TEST_F(OverheadScript, RunsAnotherBuildsMemprofAsTheBaselineVariant) {
   Result missing = overhead({"--modes", "full,baseline"});
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.err.find("needs --baseline DIR"), std::string::npos) << missing.err;
+}
+
+// --load idle,busy: every round runs idle and with a spinning process beside
+// it; each load has its own rows, and the busy ones say what share of a core
+// the spinner had (none for idle). The table gains a load column.
+TEST_F(OverheadScript, RunsEveryRoundIdleAndWithOneCoreBusy) {
+  fs::path csv = scratch / "overhead.csv";
+  Result r = overhead({"--rounds", "2", "--iterations", "20000", "--slots", "64", "--alloc", "glibc", "--modes",
+                       "forward", "--load", "idle,busy", "--csv", csv.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto rows = read_csv(csv);
+  ASSERT_EQ(rows.size(), 2u);
+  std::map<std::string, std::map<std::string, std::string>> by_load;
+  for (const auto& row : rows) by_load[row.at("load")] = row;
+  ASSERT_EQ(by_load.count("idle"), 1u);
+  ASSERT_EQ(by_load.count("busy"), 1u);
+  EXPECT_EQ(by_load["idle"].at("busy_core_share"), "");
+  const double share = std::stod(by_load["busy"].at("busy_core_share"));
+  EXPECT_GT(share, 0.05) << "the spinner did not run";
+  EXPECT_LE(share, 1.05);
+  for (const auto& [load, row] : by_load) {
+    EXPECT_EQ(row.at("mode"), "forward");
+    EXPECT_EQ(row.at("rounds"), "2");
+  }
+  const std::string out = testing::flat(r.out);
+  EXPECT_NE(out.find("| allocator | load | without memprof (s) |"), std::string::npos) << r.out;
+  EXPECT_NE(out.find("| glibc | idle |"), std::string::npos) << r.out;
+  EXPECT_NE(out.find("| glibc | busy |"), std::string::npos) << r.out;
+  char shown[16];
+  std::snprintf(shown, sizeof shown, "%.2f", share);
+  EXPECT_NE(out.find(std::string("its mean share of a core (CPU s over wall s) per allocator: glibc ") + shown),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(testing::flat(r.err).find("2 rounds per allocator, wall clock, each round idle and busy"), std::string::npos)
+      << r.err;
+
+  Result twice = overhead({"--load", "idle,idle"});
+  EXPECT_EQ(twice.exit_code, 2);
+  EXPECT_NE(twice.err.find("--load names idle twice"), std::string::npos) << twice.err;
+}
+
+// Without --load the output is as it always was: no load column.
+TEST_F(OverheadScript, IdleAloneShowsNoLoadColumn) {
+  Result r = overhead({"--rounds", "1", "--iterations", "2000", "--slots", "64", "--alloc", "glibc", "--modes",
+                       "forward"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(testing::flat(r.out).find("| allocator | without memprof (s) |"), std::string::npos) << r.out;
 }
 
 TEST_F(OverheadScript, RejectsAnUnknownVariantNamingTheChoices) {

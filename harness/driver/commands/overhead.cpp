@@ -3,23 +3,30 @@
 // modes, and two yardstick interposers), every variant once per round in an
 // order rotated from round to round, and the table gives per allocator and
 // variant the median over the rounds of (time with it / time alone in the same
-// round), with the median's order-statistic interval. The one place bench times
-// memprof: the sweep's published times never come from it.
+// round), with the median's order-statistic interval. With `--load idle,busy`
+// every round is run twice, once idle and once with one core kept busy by a
+// spinning process, so the two conditions are measured side by side. The one
+// place bench times memprof: the sweep's published times never come from it.
 #include <CLI/CLI.hpp>
 
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <cmath>
 #include <map>
+#include <optional>
 
 #include "cli/spelling.h"
 #include "commands/commands.h"
+#include "run/busy_core.h"
 #include "run/environment.h"
 #include "model/errors.h"
 #include "run/executor.h"
 #include "model/format.h"
+#include "model/output_file.h"
 #include "run/records.h"
 #include "model/statistics.h"
 #include "key_names.h"
@@ -122,58 +129,96 @@ class Timer {
 };
 
 struct Row {
-  std::string allocator, mode;
+  std::string allocator, load, mode;
   std::size_t rounds;
   double median_without, median_with;
   double ratio_median, ratio_min, ratio_max;
   stats::MedianInterval interval;
+  double busy_share;  // the spinner's mean share of a core in these rounds; NaN when idle
 };
 
 
-Row summarise(const std::string& allocator, const std::string& mode, const std::vector<double>& without,
-              const std::vector<double>& reference, const std::vector<double>& with) {
+// What one load's rounds measured under one allocator: seconds per variant
+// ("without" and each mode), and the spinner's share of a core per round.
+struct LoadSeconds {
+  std::map<std::string, std::vector<double>> seconds;
+  std::vector<double> busy_shares;
+};
+
+double mean(const std::vector<double>& v) {
+  if (v.empty()) return std::nan("");
+  double sum = 0;
+  for (double x : v) sum += x;
+  return sum / double(v.size());
+}
+
+Row summarise(const std::string& allocator, const std::string& load, const std::string& mode,
+              const LoadSeconds& measured, const std::string& reference_name, const std::string& with_name) {
+  const std::vector<double>& without = measured.seconds.at("without");
+  const std::vector<double>& reference = measured.seconds.at(reference_name);
+  const std::vector<double>& with = measured.seconds.at(with_name);
   std::vector<double> ratios;
   for (std::size_t i = 0; i < with.size(); ++i) ratios.push_back(with[i] / reference[i]);
   double lo = *std::min_element(ratios.begin(), ratios.end()), hi = *std::max_element(ratios.begin(), ratios.end());
-  return {allocator, mode, ratios.size(), stats::median(without), stats::median(with), stats::median(ratios), lo, hi,
-          stats::median_interval(ratios)};
+  return {allocator, load, mode, ratios.size(), stats::median(without), stats::median(with), stats::median(ratios), lo,
+          hi, stats::median_interval(ratios), mean(measured.busy_shares)};
 }
 
-// Rounds under one allocator: seconds per variant ("without" and each mode).
-std::map<std::string, std::vector<double>> measure(const OverheadOptions& o, const fs::path& build,
-                                                   const Allocator& allocator, Timer& timer, const fs::path& scratch,
-                                                   std::ostream& err) {
+// One variant's run in the current round.
+double time_variant(const OverheadOptions& o, const fs::path& build, const Allocator& allocator, Timer& timer,
+                    const fs::path& scratch, const std::string& name, const std::string& what) {
+  if (name == "without") return timer.run(allocator, "", {}, false, what);
+  const Variant& v = variant_named(name);
+  std::vector<std::string> extra;
+  for (auto [key, value] : v.env) {
+    if (auto at = value.find("{scratch}"); at != std::string::npos) value.replace(at, 9, scratch.string());
+    extra.push_back(key + "=" + value);
+  }
+  return timer.run(allocator, library_of(o, build, v).string(), extra, v.memprof, what);
+}
+
+// Rounds under one allocator, per load: every round runs each load once (in
+// an order rotated from round to round), and within it every variant once
+// (rotated too); a busy load has the spinner running through all its variants.
+std::map<std::string, LoadSeconds> measure(const OverheadOptions& o, const fs::path& build, const Allocator& allocator,
+                                           Timer& timer, const fs::path& scratch, std::ostream& err) {
   std::vector<std::string> order = {"without"};
   order.insert(order.end(), o.modes.begin(), o.modes.end());
-  std::map<std::string, std::vector<double>> seconds;
+  std::map<std::string, LoadSeconds> measured;
   for (int round = 0; round < o.rounds; ++round) {
     err << "overhead: " << allocator.name << " round " << round + 1 << "/" << o.rounds << "\n";
-    for (std::size_t i = 0; i < order.size(); ++i) {
-      const std::string& name = order[(i + std::size_t(round)) % order.size()];
-      const std::string what = allocator.name + ", round " + std::to_string(round + 1) + ", " + name;
-      if (name == "without") {
-        seconds[name].push_back(timer.run(allocator, "", {}, false, what));
-        continue;
+    for (std::size_t l = 0; l < o.loads.size(); ++l) {
+      const std::string& load = o.loads[(l + std::size_t(round)) % o.loads.size()];
+      std::optional<BusyCore> spinner;
+      if (load == "busy") spinner.emplace(3600.0 * double(order.size()));
+      LoadSeconds& here = measured[load];
+      for (std::size_t i = 0; i < order.size(); ++i) {
+        const std::string& name = order[(i + std::size_t(round)) % order.size()];
+        std::string what = allocator.name + ", round " + std::to_string(round + 1) + ", " + name;
+        if (o.loads.size() > 1 || load != "idle") what += ", " + load;
+        here.seconds[name].push_back(time_variant(o, build, allocator, timer, scratch, name, what));
       }
-      const Variant& v = variant_named(name);
-      std::vector<std::string> extra;
-      for (auto [key, value] : v.env) {
-        if (auto at = value.find("{scratch}"); at != std::string::npos) value.replace(at, 9, scratch.string());
-        extra.push_back(key + "=" + value);
-      }
-      seconds[name].push_back(timer.run(allocator, library_of(o, build, v).string(), extra, v.memprof, what));
+      if (spinner) here.busy_shares.push_back(spinner->stop());
     }
   }
-  return seconds;
+  return measured;
 }
 
-Block results_table(const std::vector<Row>& rows, const std::vector<std::string>& modes, const std::string& clock) {
+// The load column is shown unless every round ran idle, as bench overhead always did.
+bool shows_load(const std::vector<std::string>& loads) { return !(loads.size() == 1 && loads[0] == "idle"); }
+
+Block results_table(const std::vector<Row>& rows, const std::vector<std::string>& modes, const std::string& clock,
+                    bool with_load) {
   const std::string unit = clock == "cpu" ? "CPU s" : "s";
-  std::vector<std::string> header = {"allocator", "without memprof (" + unit + ")"};
+  std::vector<std::string> header = {"allocator"};
+  if (with_load) header.push_back("load");
+  header.push_back("without memprof (" + unit + ")");
   for (const std::string& m : modes) header.insert(header.end(), {m + " (" + unit + ")", m + " ratio, median [CI]"});
   std::vector<std::vector<std::string>> cells = {header};
   for (std::size_t i = 0; i < rows.size(); i += modes.size()) {
-    std::vector<std::string> line = {rows[i].allocator, number_text("%.3f", rows[i].median_without)};
+    std::vector<std::string> line = {rows[i].allocator};
+    if (with_load) line.push_back(rows[i].load);
+    line.push_back(number_text("%.3f", rows[i].median_without));
     for (std::size_t m = 0; m < modes.size(); ++m) {
       const Row& r = rows[i + m];
       line.push_back(number_text("%.3f", r.median_with));
@@ -182,18 +227,20 @@ Block results_table(const std::vector<Row>& rows, const std::vector<std::string>
     }
     cells.push_back(line);
   }
-  return table(cells);
+  return table(cells, with_load ? 2 : 1);
 }
 
 Block csv_table(const std::vector<Row>& rows, const std::string& clock) {
   std::vector<std::vector<std::string>> cells = {
       {"allocator", "mode", "clock", "rounds", "median_without_s", "median_with_s", "ratio_median", "ratio_min",
-       "ratio_max", "ratio_median_ci_low", "ratio_median_ci_high", "ratio_median_ci_level"}};
+       "ratio_max", "ratio_median_ci_low", "ratio_median_ci_high", "ratio_median_ci_level", "load",
+       "busy_core_share"}};
   auto six = [](double v) { return number_text("%.6f", v); };
   for (const Row& r : rows)
     cells.push_back({r.allocator, r.mode, clock, std::to_string(r.rounds), six(r.median_without), six(r.median_with),
                      six(r.ratio_median), six(r.ratio_min), six(r.ratio_max), six(r.interval.low),
-                     six(r.interval.high), six(r.interval.coverage)});
+                     six(r.interval.high), six(r.interval.coverage), r.load,
+                     std::isnan(r.busy_share) ? std::string() : six(r.busy_share)});
   return table(cells);
 }
 
@@ -205,6 +252,9 @@ int command_overhead(const OverheadOptions& options, const Options& registries, 
   if (!o.baseline.empty() && !has_baseline) o.modes.push_back("baseline");
   if (o.baseline.empty() && has_baseline)
     throw UsageError("the variant 'baseline' needs --baseline DIR", "name the build whose libmemprof.so it runs");
+  for (std::size_t i = 0; i < o.loads.size(); ++i)
+    if (std::find(o.loads.begin(), o.loads.begin() + long(i), o.loads[i]) != o.loads.begin() + long(i))
+      throw UsageError("--load names " + o.loads[i] + " twice", "name each load once: --load idle,busy");
   const fs::path build = o.build.empty() ? paths.build : fs::path(o.build);
   const fs::path churn = build / "bin" / "churn";
   std::vector<fs::path> needed = {churn};
@@ -240,19 +290,29 @@ int command_overhead(const OverheadOptions& options, const Options& registries, 
   for (const std::string& m : o.modes) mode_list += (mode_list.empty() ? "" : ", ") + m;
   std::cerr << "overhead: churn --threads " << o.threads << " --iterations " << o.iterations << " --slots " << o.slots
             << " --use " << o.use << ", variants " << mode_list << ", " << o.rounds << " rounds per allocator, "
-            << o.clock << " clock\n";
-  const fs::path scratch = fs::temp_directory_path() / ("bench-overhead-" + std::to_string(getpid()));
-  fs::create_directories(scratch);
+            << o.clock << " clock";
+  if (shows_load(o.loads)) {
+    std::string load_list;
+    for (const std::string& l : o.loads) load_list += (load_list.empty() ? "" : " and ") + l;
+    std::cerr << ", each round " << load_list;
+  }
+  std::cerr << "\n";
+  std::string pattern = (fs::temp_directory_path() / "bench-overhead-XXXXXX").string();
+  if (!::mkdtemp(pattern.data()))  // a fresh folder, mode 0700: nothing planted there is written through
+    throw RunError("cannot make a scratch folder in " + fs::temp_directory_path().string(),
+                   "check that TMPDIR (or /tmp) is writable");
+  const fs::path scratch = pattern;
   install_interrupt_handlers();
   Timer timer(o, churn, scratch);
   std::vector<Row> rows;
   std::vector<std::string> failed;
   for (const Allocator& a : chosen) {
     try {
-      auto seconds = measure(o, build, a, timer, scratch, std::cerr);
-      for (const std::string& m : modes)
-        rows.push_back(m == kVersusBaseline ? summarise(a.name, m, seconds["without"], seconds["baseline"], seconds["full"])
-                                            : summarise(a.name, m, seconds["without"], seconds["without"], seconds[m]));
+      auto measured = measure(o, build, a, timer, scratch, std::cerr);
+      for (const std::string& load : o.loads)
+        for (const std::string& m : modes)
+          rows.push_back(m == kVersusBaseline ? summarise(a.name, load, m, measured.at(load), "baseline", "full")
+                                              : summarise(a.name, load, m, measured.at(load), "without", m));
     } catch (const RunError& e) {
       if (interrupted()) {
         fs::remove_all(scratch);
@@ -267,14 +327,24 @@ int command_overhead(const OverheadOptions& options, const Options& registries, 
   if (!rows.empty()) {
     double coverage = 1;
     for (const Row& r : rows) coverage = std::min(coverage, r.interval.coverage);
-    Document doc = {results_table(rows, modes, o.clock),
+    Document doc = {results_table(rows, modes, o.clock, shows_load(o.loads)),
                     paragraph("[CI]: the median ratio's interval, from the rounds' order statistics (coverage " +
                               number_text("%.1f", 100 * coverage) + "%; 95% needs at least 6 rounds).")};
+    if (std::find(o.loads.begin(), o.loads.end(), "busy") != o.loads.end()) {
+      std::string shares;
+      for (std::size_t i = 0; i < rows.size(); i += modes.size())
+        if (rows[i].load == "busy")
+          shares += (shares.empty() ? "" : ", ") + rows[i].allocator + " " + number_text("%.2f", rows[i].busy_share);
+      doc.push_back(paragraph("busy: a process spun beside every run of the busy rounds; its mean share of a core "
+                              "(CPU s over wall s) per allocator: " + shares + "."));
+    }
     out << render_markdown(doc);
     if (!o.csv.empty()) {
-      std::ofstream csv(o.csv);
-      csv << render_csv(csv_table(rows, o.clock));
-      if (!csv) throw UsageError("cannot write " + o.csv, "choose a writable --csv path");
+      try {
+        replace_file(o.csv, render_csv(csv_table(rows, o.clock)));  // renamed into place: a link there is not followed
+      } catch (const std::exception& e) {
+        throw UsageError("cannot write " + o.csv + ": " + e.what(), "choose a writable --csv path");
+      }
     }
   }
   if (!failed.empty()) {
@@ -311,6 +381,9 @@ CLI::App* add_overhead_command(CLI::App& app, OverheadOptions& options) {
   overhead->add_option("--baseline", options.baseline, "Another build folder (an earlier commit's) whose "
                        "lib/libmemprof.so runs in full mode as the variant 'baseline' in every round, and "
                        "full/baseline pairs the two round by round")->check(CLI::ExistingDirectory);
+  overhead->add_option("--load", options.loads, "What runs beside churn: idle (nothing of bench's), busy (a process "
+                       "spinning on one core); idle,busy runs every round both ways, side by side")
+      ->delimiter(',')->check(one_of({"idle", "busy"}))->capture_default_str();
   overhead->add_option("--clock", options.clock, "wall: wall-clock time; cpu: the child's user + system time (less noisy "
                        "on a busy machine, blind to waiting)")->check(one_of({"wall", "cpu"}))->capture_default_str();
   overhead->add_option("--csv", options.csv, "Also write the rows as CSV to FILE");

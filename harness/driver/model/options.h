@@ -141,6 +141,7 @@ struct OverheadOptions {
   std::vector<std::string> alloc;  // empty: every installed allocator of the registry
   std::vector<std::string> modes = {"full", "counts", "forward", "atomic"};
   std::string baseline;         // another build folder: its libmemprof.so as the variant "baseline"
+  std::vector<std::string> loads = {"idle"};  // idle and/or busy (one core kept busy beside churn)
   std::string clock = "wall";   // wall, or cpu (user + system of the child)
   std::string csv;              // also write the rows as CSV
   std::string build;            // where bin/churn and lib/*.so are (default: bench's build)
