@@ -41,7 +41,7 @@ mutants-sample: build
 	./scripts/mutants-sample $(if $(COUNT),--count $(COUNT)) $(if $(SEED),--seed $(SEED))
 
 overhead: build
-	./scripts/overhead --build $(BUILD)
+	./scripts/overhead --build $(BUILD) --load idle,busy
 
 # The build's output goes to a log, shown only when the build fails: what
 # `make plots` prints is the figures' and the report's.

@@ -108,7 +108,9 @@ class HostileSimulate : public ::testing::Test {
 
   // Every private folder bench made is gone with its run.
   void TearDown() override {
-    if (fs::exists(dir_ / "tmp")) EXPECT_TRUE(fs::is_empty(dir_ / "tmp")) << "a private folder was left in TMPDIR";
+    if (fs::exists(dir_ / "tmp")) {
+      EXPECT_TRUE(fs::is_empty(dir_ / "tmp")) << "a private folder was left in TMPDIR";
+    }
   }
 
   bool have_valgrind() {

@@ -104,7 +104,9 @@ TEST_F(Widths, WhatIsForAProgramIsNotWrapped) {
   };
   std::size_t rows = 0;
   for (std::string line; std::getline(in, line); ++rows)
-    if (line.rfind("#", 0) != 0) EXPECT_EQ(fields(line), fields(header)) << "a CSV row cut into lines:\n" << line;
+    if (line.rfind("#", 0) != 0) {
+      EXPECT_EQ(fields(line), fields(header)) << "a CSV row cut into lines:\n" << line;
+    }
   EXPECT_GT(rows, 0u);
   EXPECT_GT(longest_line(csv.out), 120u) << "the fixture's CSV rows are long: this test would not see a wrap";
   EXPECT_LE(widest(csv.err).columns, 120u) << "the notes on stderr are for a person:\n" << widest(csv.err).line;

@@ -326,7 +326,9 @@ TEST(TooShort, APhaseUnderTheFloorGetsNoVerdict) {
   EXPECT_EQ(narrow.rows[1][1], "jemalloc");
   EXPECT_EQ(narrow.rows[1][4], "short");
   for (const CellSummary& c : short_cells)
-    if (c.allocator == "jemalloc") EXPECT_NEAR(c.short_phase_ns, 1.5e6, 0.1e6) << "jemalloc 1.5 ms, glibc 3 ms: the shorter";
+    if (c.allocator == "jemalloc") {
+      EXPECT_NEAR(c.short_phase_ns, 1.5e6, 0.1e6) << "jemalloc 1.5 ms, glibc 3 ms: the shorter";
+    }
   EXPECT_EQ(bottom_line_table(short_view, short_cells).rows.at(1).at(2).rfind("short / ", 0), 0u);
   const std::vector<std::string> answers = bottom_line_answers(short_view, short_cells);
   ASSERT_EQ(answers.size(), 1u);

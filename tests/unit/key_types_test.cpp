@@ -57,8 +57,12 @@ std::string bound_field(std::string_view type, long double v) {
 
 void expect_type_holds_bound(std::string_view name, std::string_view unit, std::string_view type,
                              std::string_view bound) {
-  if (unit == "count" || unit == "bytes") EXPECT_EQ(type, "u64") << name << ": a " << unit << " is whole";
-  if (unit == "byte_ns") EXPECT_EQ(type, "real") << name << ": an integral passes 2^64";
+  if (unit == "count" || unit == "bytes") {
+    EXPECT_EQ(type, "u64") << name << ": a " << unit << " is whole";
+  }
+  if (unit == "byte_ns") {
+    EXPECT_EQ(type, "real") << name << ": an integral passes 2^64";
+  }
   EXPECT_EQ(unit == "text", type == "text") << name;
   if (type == "text") {
     EXPECT_EQ(bound, "") << name << ": text has no bound";
@@ -69,7 +73,9 @@ void expect_type_holds_bound(std::string_view name, std::string_view unit, std::
   const long double v = bound_value(bound, ok);
   ASSERT_TRUE(ok) << name << ": the bound '" << bound << "' is not '<number>: why'";
   EXPECT_GT(v, 0) << name;
-  if (type == "u64") EXPECT_LE(v, 18446744073709551615.0L) << name << ": its bound passes 2^64 - 1";
+  if (type == "u64") {
+    EXPECT_LE(v, 18446744073709551615.0L) << name << ": its bound passes 2^64 - 1";
+  }
   EXPECT_TRUE(std::isfinite(double(v))) << name << ": its bound passes a double";
   EXPECT_EQ(field_problem(type, bound_field(type, v)), "") << name << ": its own bound is refused";
 }
@@ -80,7 +86,9 @@ TEST(KeyTypes, EveryBoundFitsItsTypeAndRoundTrips) {
   // The supported run passes 2^64 in the load: the reason its type is real.
   bool ok = false;
   for (const contract::KeyInfo& k : contract::kKeys)
-    if (k.name == keys::load_total_byte_ns) EXPECT_GT(bound_value(k.bound, ok), 2.2e24L);
+    if (k.name == keys::load_total_byte_ns) {
+      EXPECT_GT(bound_value(k.bound, ok), 2.2e24L);
+    }
 
   // Two runs: every key at its type's largest value, then at its bound.
   const fs::path dir = fs::temp_directory_path() / ("allocstamp-key-types-" + std::to_string(getpid()));

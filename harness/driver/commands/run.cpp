@@ -243,7 +243,7 @@ SweepOutcome execute_sweep(const PreparedSweep& sweep, OpenedSweep& opened, cons
       std::cerr << describe(run) << ": a value memprof or the program reported is not of its column's type: the run "
                 << "is recorded failed, the value left out (runs.csv's extra names the column)\n";
     outcome.all_ok = outcome.all_ok && (status == Status::ok || !ran.skipped.empty());
-    progress.finished(run, ran.skipped.empty() ? status_name(status) : "skipped", double(ran.finished.wall_ns) / 1e9);
+    progress.finished(run, ran.skipped.empty() ? status_name(status) : "skipped: " + ran.skipped, double(ran.finished.wall_ns) / 1e9);
     ++outcome.finished;
     return true;
   };

@@ -70,7 +70,8 @@ std::string draw(const fs::path& gnuplot, const fs::path& scripts, const fs::pat
   setup += "; if (!exists(\"width\")) { width = 960 }; if (width < " + std::to_string(title_width) + ") { width = " +
            std::to_string(title_width) + " }";
   const ProgramOutput run =
-      program_output({gnuplot.string(), "-e", setup, (scripts / (f.script + ".gp")).string()}, true, {kGnuplotSeconds});
+      program_output({gnuplot.string(), "-e", setup, (scripts / (f.script + ".gp")).string()}, true,
+                     ProgramLimits{kGnuplotSeconds, std::nullopt});
   if (!run.started) return "cannot start gnuplot";
   const bool drawn = run.status == 0 && non_empty(figures / (f.name + ".png")) && non_empty(figures / (f.name + ".svg"));
   if (drawn) return "";
