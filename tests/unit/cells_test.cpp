@@ -24,6 +24,7 @@
 
 #include "analysis/check.h"
 #include "analysis/mechanisms.h"
+#include "analysis/precision.h"
 #include "output/bottom_line.h"
 #include "output/check_report.h"
 #include "output/ranking.h"
@@ -804,6 +805,42 @@ TEST(Kernel, AnotherKernelOrAllocatorLibraryIsNotCompared) {
   const CheckResult lib = compare_runs(lib_base.runs.table, lib_cur.runs.table, allow);
   EXPECT_EQ(row_of(lib, "jemalloc", "minor_faults_count"), nullptr);
   EXPECT_FALSE(lib.failed(allow));
+}
+
+// --precision's measure (analysis/precision.h): the farther end of the 95%
+// interval of each allocator's time ratio to the reference, relative to the
+// ratio. jemalloc's times against glibc's, paired by repetition, are 1, 1.1
+// and 1.21 times glibc's: their logs 0, a, 2a (a = ln 1.1), mean a, standard
+// deviation a, so the interval is 1.1 * exp(±t(2) * a / sqrt(3)) and its far
+// end exp(t(2) * a / sqrt(3)) - 1 above the ratio.
+TEST(Precision, HalfWidthIsTheFartherEndOfTheRatiosInterval) {
+  Runs runs;
+  const double times[] = {100e6, 110e6, 121e6};
+  for (int rep = 1; rep <= 3; ++rep) {
+    runs.add("glibc", rep, 100e6);
+    runs.add("jemalloc", rep, times[rep - 1]);
+  }
+  const std::vector<GroupPrecision> groups = time_precision(runs.table);
+  ASSERT_EQ(groups.size(), 1u);
+  const double t2 = 4.302652729911275;  // Student's t, 2 degrees of freedom, 97.5%
+  const double expected = std::exp(t2 * std::log(1.1) / std::sqrt(3.0)) - 1;
+  EXPECT_NEAR(groups[0].half_width, expected, 1e-9);
+  EXPECT_EQ(groups[0].widest, "jemalloc/glibc");
+  EXPECT_EQ(groups[0].reps, 3);
+  EXPECT_EQ(groups[0].last_rep, 3);
+  EXPECT_EQ(groups[0].workload, "vacation-high");
+}
+
+// One allocator: its own time's interval, the same way (110 ms its geometric mean).
+TEST(Precision, OneAllocatorIsHeldToItsOwnTimesInterval) {
+  Runs runs;
+  const double times[] = {100e6, 110e6, 121e6};
+  for (int rep = 1; rep <= 3; ++rep) runs.add("jemalloc", rep, times[rep - 1]);
+  const std::vector<GroupPrecision> groups = time_precision(runs.table);
+  ASSERT_EQ(groups.size(), 1u);
+  const double t2 = 4.302652729911275;
+  EXPECT_NEAR(groups[0].half_width, std::exp(t2 * std::log(1.1) / std::sqrt(3.0)) - 1, 1e-9);
+  EXPECT_EQ(groups[0].widest, "jemalloc");
 }
 
 }  // namespace

@@ -214,6 +214,48 @@ TEST_F(Figures, SpeedupAgainstEachAllocatorsOneThreadTime) {
   EXPECT_TRUE(contains(plan.skipped, "speedup-maps-insert-std_map: maps-insert-std_map ran ok at one thread count only: no speedup"));
 }
 
+// The last three fields of a data line: the last allocator's value and interval (tbbmalloc's here).
+std::string last_three(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> fields;
+  for (std::string f; in >> f;) fields.push_back(f);
+  if (fields.size() < 3) return "(short line: " + line + ")";
+  return fields[fields.size() - 3] + " " + fields[fields.size() - 2] + " " + fields[fields.size() - 1];
+}
+
+// An allocator's speedup starts from the fewest threads it has timed runs at:
+// with none ok at one thread, tbbmalloc has no point there and is 1 at two.
+TEST_F(Figures, SpeedupStartsWhereAnAllocatorHasTimedRuns) {
+  edit_runs([](std::string text) {
+    for (const char* id : {"\n3,", "\n6,", "\n9,"}) {  // tbbmalloc's vacation-low runs at one thread
+      const std::size_t at = text.find(id);
+      const std::size_t ok = text.find(",ok,", at);
+      text.replace(ok, 4, ",failed,");
+    }
+    return text;
+  });
+  FigurePlan plan = prepare();
+  ASSERT_TRUE(find(plan, "speedup-vacation-low"));
+  EXPECT_EQ(last_three(line_of(data("speedup-vacation-low"), "1 ")), "NaN NaN NaN");
+  EXPECT_EQ(last_three(line_of(data("speedup-vacation-low"), "2 ")), "1 1 1");
+}
+
+// One timed run is enough for a point (no interval: the whiskers at the point).
+TEST_F(Figures, SpeedupFromOneTimedRunHasAPointWithoutAnInterval) {
+  edit_runs([](std::string text) {
+    for (const char* id : {"\n15,", "\n18,"}) {  // tbbmalloc's second and third runs at two threads
+      const std::size_t at = text.find(id);
+      const std::size_t ok = text.find(",ok,", at);
+      text.replace(ok, 4, ",failed,");
+    }
+    return text;
+  });
+  FigurePlan plan = prepare();
+  // Its measured phases: 11, 12, 13 ms at one thread, 7 ms at two.
+  const std::string point = data_number(std::cbrt(11.0 * 12.0 * 13.0) / 7.0);
+  EXPECT_EQ(last_three(line_of(data("speedup-vacation-low"), "2 ")), point + " " + point + " " + point);
+}
+
 // A workload whose every thread does the whole work (meta.json's workloads,
 // from the registry's "work": "per-thread") gets a flat ideal, not a linear one.
 TEST_F(Figures, SpeedupIdealIsFlatWhenEveryThreadDoesTheWholeWork) {
