@@ -23,6 +23,7 @@
 #include <sstream>
 
 #include "analysis/check.h"
+#include "analysis/findings.h"
 #include "analysis/mechanisms.h"
 #include "analysis/precision.h"
 #include "output/bottom_line.h"
@@ -533,6 +534,27 @@ TEST(Mechanisms, OnlyFiguresThatSeparateAreNamed) {
   EXPECT_EQ(unmatched_kernel_calls(cells, *jemalloc, *mimalloc, "mimalloc"), "");
 }
 
+// Each kernel call is read from its own column and named by its own label:
+// here only brk/sbrk separates (12 calls against none), mmap does not.
+TEST(Mechanisms, EachKernelCallIsItsOwnColumn) {
+  Runs runs({"kcall_mmap_count", "kcall_brk_count"});
+  for (int rep = 1; rep <= 3; ++rep) {
+    runs.add("jemalloc", rep, 1e8);
+    runs.add("mimalloc", rep, 1e8);
+    runs.add("jemalloc", rep, 3e8, {{"kind", "profiled"}, {"kcall_mmap_count", "4"}, {"kcall_brk_count", "12"}});
+    runs.add("mimalloc", rep, 3e8, {{"kind", "profiled"}, {"kcall_mmap_count", "4"}, {"kcall_brk_count", "0"}});
+  }
+  const Cells cells = cells_of(runs.table);
+  const Cell* jemalloc = cells.find(cells.groups[0], 1, "jemalloc");
+  const Cell* mimalloc = cells.find(cells.groups[0], 1, "mimalloc");
+  ASSERT_TRUE(jemalloc && mimalloc);
+  const std::vector<Mechanism> found = separating_mechanisms(cells, *jemalloc, *mimalloc);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].key, "kcall_brk_count");
+  const std::string sentence = mechanisms_sentence(found, "mimalloc");
+  EXPECT_NE(sentence.find("its brk/sbrk calls 12 against 0"), std::string::npos) << sentence;
+}
+
 }  // namespace
 }  // namespace allocstamp
 
@@ -829,6 +851,9 @@ TEST(Precision, HalfWidthIsTheFartherEndOfTheRatiosInterval) {
   EXPECT_EQ(groups[0].reps, 3);
   EXPECT_EQ(groups[0].last_rep, 3);
   EXPECT_EQ(groups[0].workload, "vacation-high");
+  char said[64];
+  std::snprintf(said, sizeof said, "vacation-high t1: ±%.1f%% (jemalloc/glibc, 3 reps)", 100 * expected);
+  EXPECT_EQ(describe(groups[0]), said);
 }
 
 // One allocator: its own time's interval, the same way (110 ms its geometric mean).
@@ -841,6 +866,28 @@ TEST(Precision, OneAllocatorIsHeldToItsOwnTimesInterval) {
   const double t2 = 4.302652729911275;
   EXPECT_NEAR(groups[0].half_width, std::exp(t2 * std::log(1.1) / std::sqrt(3.0)) - 1, 1e-9);
   EXPECT_EQ(groups[0].widest, "jemalloc");
+}
+
+// The report's finding where one allocator ran: its time and peak RSS with
+// their 95% intervals, each from the same log-t estimate (times 100, 110 and
+// 121 ms, peak RSS 100,000, 110,000 and 121,000 KiB: centres 110 ms and 110,000 KiB, each
+// interval exp(±t(2) * ln 1.1 / sqrt(3)) around it).
+TEST(Findings, OneAllocatorsTimeAndPeakRssWithTheirIntervals) {
+  Runs runs;
+  const double times[] = {100e6, 110e6, 121e6};
+  const char* rss[] = {"100000", "110000", "121000"};  // large enough that 0.1 MiB tells 1024 from 1025
+  for (int rep = 1; rep <= 3; ++rep) runs.add("jemalloc", rep, times[rep - 1], {{"maxrss_kb", rss[rep - 1]}});
+  ResultsView view;
+  view.table = std::make_shared<RunsTable>(runs.table);
+  view.cells = cells_of(*view.table);
+  const std::vector<std::string> said = findings(view, summarize_cells(view));
+  const double f = std::exp(4.302652729911275 * std::log(1.1) / std::sqrt(3.0));
+  char expected[256];
+  std::snprintf(expected, sizeof expected,
+                "vacation-high at 1 thread: only jemalloc ran; time %.2f ms [%.2f, %.2f], peak RSS %.1f MiB [%.1f, %.1f].",
+                110.0, 110.0 / f, 110.0 * f, 110000.0 / 1024, 110000.0 / f / 1024, 110000.0 * f / 1024);
+  ASSERT_FALSE(said.empty());
+  EXPECT_EQ(said.front(), expected);
 }
 
 }  // namespace

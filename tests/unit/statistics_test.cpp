@@ -349,6 +349,12 @@ TEST(Welch, KnownSample) {
   EXPECT_TRUE(std::isnan(welch(one, y).p));
   const std::vector<double> flat = {2, 2, 2};
   EXPECT_EQ(welch(flat, flat).p, 1.0);
+  // Two flat samples that differ: certain, and t's sign is the direction of y
+  // against x (a figure that fell is never read as one that rose).
+  const std::vector<double> low = {3, 3, 3}, high = {5, 5};
+  EXPECT_EQ(welch(high, low).t, -INFINITY);
+  EXPECT_EQ(welch(low, high).t, INFINITY);
+  EXPECT_EQ(welch(high, low).p, 0.0);
 }
 
 // By hand (R's p.adjust(p, "BH") rule): 0.005 * 4/1, 0.01 * 4/2, 0.03 * 4/3, 0.04 * 4/4, each the least from its rank up: 0.02 0.04 0.04 0.02.
