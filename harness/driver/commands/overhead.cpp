@@ -392,7 +392,8 @@ CLI::App* add_overhead_command(CLI::App& app, OverheadOptions& options) {
   overhead->footer("Prints, per allocator and variant, the median over the rounds of (time with it / time of the "
                    "allocator alone in the same round), with a distribution-free 95% interval for that median "
                    "(the rounds' order statistics). bench's own times never come from memprof; this is the one "
-                   "place memprof is timed.\n  bench overhead --alloc=glibc,jemalloc --rounds 15 --use ends");
+                   "place memprof is timed. With --load idle,busy each round runs both ways, and the spinner's share of a core "
+                   "is printed.\n  bench overhead --alloc=glibc,jemalloc --rounds 15 --use ends --load idle,busy");
   return overhead;
 }
 
