@@ -4,7 +4,6 @@
 #include <memprof/memprof.h>
 
 #include <string.h>
-#include <unistd.h>
 
 #include "base/text.h"
 #include "interposition/exports.h"
@@ -86,12 +85,7 @@ extern "C" MEMPROF_EXPORT void memprof_record(const char* line) {
   ensure_ready();
   if (!line || line[0] != '@') return;  // not a record
   int fd = output_fd();
-  size_t n = strlen(line), done = 0;
-  while (done < n) {
-    ssize_t w = write(fd >= 0 ? fd : 2, line + done, n - done);
-    if (w <= 0) return;
-    done += size_t(w);
-  }
+  text::write_all(fd >= 0 ? fd : 2, line, strlen(line));  // whole, through short writes and signals
 }
 
 extern "C" MEMPROF_EXPORT int64_t memprof_current_bytes(void) {

@@ -6,10 +6,8 @@
 // shares this memory, no handler runs) are told apart by their pid and leave
 // as before, untouched. glibc's exit() reaches its internal _exit, not this
 // one: the destructor reports there.
-#include <sys/syscall.h>
-#include <unistd.h>
-
 #include "interposition/exports.h"
+#include "os/process.h"
 #include "output/lifecycle.h"
 
 namespace memprof {
@@ -19,7 +17,7 @@ namespace {
 // dlsym of the next definition: a vfork child must not allocate).
 [[noreturn]] void leave(int status) {
   if (started_here()) report_at_exit();
-  for (;;) syscall(SYS_exit_group, status);
+  process::exit_now(status);
 }
 
 }  // namespace
