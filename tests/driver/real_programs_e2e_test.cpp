@@ -270,10 +270,13 @@ TEST(RealPrograms, AServerAndItsClientAreJudgedByName) {
 // bench started with `args`, killed (SIGKILL) once it runs a server and its
 // client, named `server` and `client` among its children (field 4 of their
 // stat): the names of those still running 5 s later (killed then).
+// `tmp`: bench's TMPDIR, where a killed bench leaves its runs' scratch folders.
 std::vector<std::string> outliving_a_killed_bench(const std::vector<std::string>& args, const std::string& server,
-                                                  const std::string& client) {
+                                                  const std::string& client, const fs::path& tmp) {
+  fs::create_directories(tmp);
   const pid_t bench_pid = fork();
   if (bench_pid == 0) {
+    setenv("TMPDIR", tmp.c_str(), 1);
     const int devnull = open("/dev/null", O_WRONLY);
     dup2(devnull, 1);
     dup2(devnull, 2);
@@ -325,7 +328,7 @@ TEST(RealPrograms, NoServerOutlivesAKilledBench) {
   testing::ScratchDir dir("real-server-killed");
   EXPECT_EQ(outliving_a_killed_bench({"--workload=redis", "--size=medium", "--alloc=glibc", "--reps=3",
                                       "--profile-reps=0", "--no-plot", "--out=" + (dir / "redis").string()},
-                                     "redis-server", "redis-benchmark"),
+                                     "redis-server", "redis-benchmark", dir / "tmp"),
             std::vector<std::string>{});
   write(dir / "w.json", R"json({"schema": 1, "workloads": [
     {"name": "patient", "family": "t", "binary": "/usr/bin/python3", "contract": false, "single_thread": true,
@@ -333,7 +336,7 @@ TEST(RealPrograms, NoServerOutlivesAKilledBench) {
      "client": {"binary": "/bin/sleep", "args": ["30", "{port}"]}}]})json");
   EXPECT_EQ(outliving_a_killed_bench({"--workloads=" + (dir / "w.json").string(), "--workload=patient", "--alloc=glibc",
                                       "--reps=1", "--profile-reps=0", "--no-plot", "--out=" + (dir / "patient").string()},
-                                     "python3", "sleep"),
+                                     "python3", "sleep", dir / "tmp"),
             std::vector<std::string>{});
 }
 
