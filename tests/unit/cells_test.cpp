@@ -26,6 +26,8 @@
 #include "analysis/findings.h"
 #include "analysis/mechanisms.h"
 #include "analysis/precision.h"
+#include "analysis/summary.h"
+#include "results/csv.h"
 #include "output/bottom_line.h"
 #include "output/check_report.h"
 #include "output/ranking.h"
@@ -35,6 +37,8 @@
 
 namespace allocstamp {
 namespace {
+
+namespace fs = std::filesystem;
 
 // A runs.csv table of timed runs: one row per (allocator, rep), with the given columns.
 struct Runs {
@@ -295,6 +299,47 @@ TEST(OneEstimate, MemoryHasAnIntervalAndAVerdict) {
   bool leaner = false;
   for (const auto& row : t.rows) leaner = leaner || (row[1] == "jemalloc" && row[8] == "leaner");
   EXPECT_TRUE(leaner);
+}
+
+// summary.csv carries the same verdict on the peak RSS row: its ratio to the
+// reference, the interval, the standing; the time row its own.
+TEST(OneEstimate, SummaryCsvCarriesTheMemoryVerdictOnThePeakRssRow) {
+  Runs runs;
+  for (int rep = 1; rep <= 5; ++rep) {
+    runs.add("glibc", rep, 1e7 * (1 + 0.01 * rep), {{"maxrss_kb", std::to_string(8000 + rep * 10)}});
+    runs.add("jemalloc", rep, 1e7 * (1 + 0.01 * rep), {{"maxrss_kb", std::to_string(6000 + rep * 10)}});
+  }
+  ResultsView view;
+  view.dir = fs::temp_directory_path() / ("cells-summary-" + std::to_string(getpid()));
+  fs::create_directories(view.dir);
+  view.table = std::make_shared<RunsTable>(runs.table);
+  view.cells = cells_of(*view.table);
+  const std::vector<CellSummary> cells = summarize_cells(view);
+  CsvRow header;
+  const std::vector<CsvRow> rows = read_csv(write_summary(view, cells), &header);
+  fs::remove_all(view.dir);
+  auto column = [&](const std::string& name) {
+    return std::size_t(std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  const CellSummary& je = cells[1];
+  ASSERT_EQ(je.allocator, "jemalloc");
+  bool memory = false, time = false;
+  for (const CsvRow& row : rows) {
+    if (row[column("allocator")] != "jemalloc") continue;
+    if (row[column("metric")] == "maxrss_kb") {
+      memory = true;
+      EXPECT_NEAR(std::stod(row[column("vs_reference")]), je.memory_vs_reference_95.value, 1e-9);
+      EXPECT_NEAR(std::stod(row[column("vs_reference_ci95_high")]), je.memory_vs_reference_95.ci_high, 1e-9);
+      EXPECT_LT(std::stod(row[column("vs_reference_ci95_high")]), 1.0);
+      EXPECT_EQ(row[column("standing")], "leaner");
+    } else if (row[column("metric")] == "elapsed_ns") {
+      time = true;
+      EXPECT_NEAR(std::stod(row[column("vs_reference")]), 1.0, 1e-9);
+      EXPECT_EQ(row[column("standing")], je.standing);
+    }
+  }
+  EXPECT_TRUE(memory) << "no peak RSS row for jemalloc";
+  EXPECT_TRUE(time) << "no time row for jemalloc";
 }
 
 // Runs measured while other processes used the machine are named: in check,
@@ -672,6 +717,23 @@ TEST(Simulated, AFewMissesInALargeCostAreWithinTheSlack) {
   EXPECT_EQ(row_of(a, "glibc", "sim_d1_misses_count")->verdict, Verdict::ok);
   const CheckResult b = compare_runs(base.table, many.table, CheckConfig{});
   EXPECT_EQ(row_of(b, "glibc", "sim_d1_misses_count")->verdict, Verdict::regressed);  // 1,043 more: 0.29% of the cycles
+}
+
+// A last-level miss costs ten times a first-level one (100 cycles): its slack
+// in a cell of 3.6 M cycles is 36 misses, 30 more is within it, 60 not.
+TEST(Simulated, LastLevelMissesHaveTheirOwnSlack) {
+  auto runs_of = [](double ll) {
+    Runs runs{{"sim_ll_misses_count", "sim_cycles_count", "sim_setup"}};
+    runs.add("glibc", 1, 0, {{"kind", "simulated"}, {"elapsed_ns", ""}, {"sim_ll_misses_count", std::to_string(ll)},
+                             {"sim_cycles_count", "3600000"}, {"sim_setup", "valgrind-3.19.0; guest A"}});
+    return runs;
+  };
+  const Runs base = runs_of(500), few = runs_of(530), many = runs_of(560);
+  const CheckResult a = compare_runs(base.table, few.table, CheckConfig{});
+  ASSERT_NE(row_of(a, "glibc", "sim_ll_misses_count"), nullptr);
+  EXPECT_EQ(row_of(a, "glibc", "sim_ll_misses_count")->verdict, Verdict::ok);
+  const CheckResult b = compare_runs(base.table, many.table, CheckConfig{});
+  EXPECT_EQ(row_of(b, "glibc", "sim_ll_misses_count")->verdict, Verdict::regressed);
 }
 
 TEST(Simulated, AnotherSimulatorIsNotComparedUnlessAllowed) {
