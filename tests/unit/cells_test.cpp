@@ -301,6 +301,26 @@ TEST(OneEstimate, MemoryHasAnIntervalAndAVerdict) {
   EXPECT_TRUE(leaner);
 }
 
+// One comparison (one other allocator, one cell) is no family: the terminal's
+// legend does not claim a correction (the golden ranking.txt has the family).
+TEST(OneEstimate, OneComparisonIsNotSaidToBeCorrected) {
+  Runs runs;
+  for (int rep = 1; rep <= 5; ++rep) {
+    runs.add("glibc", rep, 1e7 * (1 + 0.01 * rep), {{"maxrss_kb", std::to_string(8000 + rep * 10)}});
+    runs.add("jemalloc", rep, 0.5e7 * (1 + 0.01 * rep), {{"maxrss_kb", std::to_string(6000 + rep * 10)}});
+  }
+  ResultsView view;
+  view.table = std::make_shared<RunsTable>(runs.table);
+  view.cells = cells_of(*view.table);
+  const std::vector<CellSummary> cells = summarize_cells(view);
+  ASSERT_EQ(cells.front().time_family.m, 1u);
+  std::ostringstream out;
+  print_ranking(view, cells, out, false, {});
+  const std::string said = out.str();
+  EXPECT_NE(said.find("* the interval leaves 1 out, ~ it holds 1;"), std::string::npos) << said;
+  EXPECT_EQ(said.find("corrected for"), std::string::npos) << said;
+}
+
 // summary.csv carries the same verdict on the peak RSS row: its ratio to the
 // reference, the interval, the standing; the time row its own.
 TEST(OneEstimate, SummaryCsvCarriesTheMemoryVerdictOnThePeakRssRow) {
