@@ -25,9 +25,10 @@ long long monotonic_ns() {
   return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
-[[noreturn]] void spin(unsigned limit_seconds) {
+[[noreturn]] void spin(unsigned limit_seconds, pid_t bench) {
   setpgid(0, 0);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != bench) _exit(0);  // bench died before the death signal was set
   alarm(limit_seconds);  // SIGALRM's default action ends it
   volatile unsigned long long n = 0;
   for (;;) n = n + 1;
@@ -38,8 +39,9 @@ long long monotonic_ns() {
 BusyCore::BusyCore(double limit_seconds) {
   const unsigned limit = (unsigned)std::ceil(std::max(1.0, limit_seconds));
   started_ns_ = monotonic_ns();
+  const pid_t bench = getpid();
   pid_ = fork();
-  if (pid_ == 0) spin(limit);
+  if (pid_ == 0) spin(limit, bench);
   if (pid_ < 0)
     throw RunError(std::string("cannot start the process that keeps a core busy: fork: ") + std::strerror(errno),
                    "free some processes or run without --load busy");
