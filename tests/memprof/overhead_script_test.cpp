@@ -139,7 +139,7 @@ TEST_F(OverheadScript, RunsAnotherBuildsMemprofAsTheBaselineVariant) {
 // the spinner had (none for idle). The table gains a load column.
 TEST_F(OverheadScript, RunsEveryRoundIdleAndWithOneCoreBusy) {
   fs::path csv = scratch / "overhead.csv";
-  Result r = overhead({"--rounds", "2", "--iterations", "20000", "--slots", "64", "--alloc", "glibc", "--modes",
+  Result r = overhead({"--rounds", "2", "--iterations", "100000", "--slots", "64", "--alloc", "glibc", "--modes",
                        "forward", "--load", "idle,busy", "--csv", csv.string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto rows = read_csv(csv);
