@@ -10,7 +10,6 @@
 
 #include "results/cells.h"
 #include "results/micro_results.h"
-#include "results/results_folder.h"
 #include "results/runs.h"
 
 namespace allocstamp {

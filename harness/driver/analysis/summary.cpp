@@ -12,8 +12,8 @@
 
 #include "analysis/cell_summary.h"
 #include "keys.h"
-#include "results/results_folder.h"
 #include "results/runs.h"
+#include "model/output_file.h"
 #include "model/statistics.h"
 #include "key_names.h"
 

@@ -16,8 +16,8 @@
 #include "output/check_report.h"
 #include "commands/commands.h"
 #include "model/errors.h"
+#include "model/output_file.h"
 #include "results/side_tables.h"
-#include "results/results_folder.h"
 #include "results/runs.h"
 
 namespace allocstamp {

@@ -19,6 +19,7 @@
 #include <map>
 #include <optional>
 
+#include "cli/selection.h"
 #include "cli/spelling.h"
 #include "commands/commands.h"
 #include "run/busy_core.h"

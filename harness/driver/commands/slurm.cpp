@@ -17,7 +17,6 @@
 #include <fstream>
 #include <sstream>
 
-#include "cli/presets.h"
 #include "cli/selection.h"
 #include "commands/commands.h"
 #include "model/errors.h"

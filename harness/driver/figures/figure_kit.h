@@ -19,6 +19,7 @@
 #include "model/errors.h"
 #include "figures/figures.h"
 #include "model/format.h"
+#include "model/output_file.h"
 #include "results/meta.h"
 #include "results/micro_results.h"
 #include "results/results_folder.h"

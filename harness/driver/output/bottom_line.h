@@ -8,8 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "figures/figures.h"
+#include "analysis/cell_summary.h"
 #include "output/document.h"
+#include "results/results_view.h"
 
 namespace allocstamp {
 

@@ -8,9 +8,7 @@
 #include <cstdio>
 #include <set>
 
-#include "results/csv.h"
 #include "output/document.h"
-#include "model/errors.h"
 #include "model/format.h"
 #include "key_names.h"
 

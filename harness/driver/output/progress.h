@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "plan/plan.h"
+#include "model/run.h"
 #include "results/run_seconds.h"
 
 namespace allocstamp {

@@ -14,7 +14,6 @@
 #include "output/bottom_line.h"
 #include "output/document.h"
 #include "model/format.h"
-#include "figures/figures.h"
 #include "model/statistics.h"
 #include "output/summary_table.h"
 #include "output/variants_table.h"

@@ -6,8 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "analysis/cell_summary.h"
 #include "output/document.h"
-#include "figures/figures.h"
+#include "results/results_view.h"
 
 namespace allocstamp {
 

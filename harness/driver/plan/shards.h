@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "plan/plan.h"
+#include "model/run.h"
 
 namespace allocstamp {
 

@@ -5,7 +5,6 @@
 
 #include "key_names.h"
 #include "results/side_tables.h"
-#include "model/errors.h"
 
 namespace allocstamp {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "results/runs.h"
+#include "model/run.h"
 
 namespace allocstamp {
 

@@ -20,6 +20,7 @@
 #include "model/errors.h"
 #include "model/fields.h"
 #include "model/format.h"
+#include "model/output_file.h"
 #include "keys.h"
 #include "results/runs.h"
 #include "key_names.h"
@@ -203,7 +204,7 @@ std::vector<std::string> refuse_bad_fields(Records& r) {
   check(r.metrics, "", run_type);
   check(r.simulated, "", run_type);
   for (const auto& [records, table] : {std::pair{&r.samples, "series"}, {&r.scopes, "scopes"}, {&r.micro, "micro"}}) {
-    auto side_type = [table](const std::string& key) {
+    auto side_type = [table = table](const std::string& key) {  // (a named copy: clang 14, iwyu's, captures no binding)
       for (const keys::SideColumn& c : keys::side_columns)
         if (c.table == table && c.name == key) return std::string(c.type);
       return std::string();

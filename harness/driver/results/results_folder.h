@@ -14,12 +14,10 @@
 
 #include "model/catalog.h"
 #include "model/digest.h"
-#include "model/output_file.h"
 #include "results/csv.h"
 #include "run/environment.h"
 #include "run/executor.h"
 #include "keys.h"
-#include "plan/plan.h"
 #include "run/records.h"
 #include "run/run_one.h"
 #include "results/runs.h"

@@ -144,7 +144,8 @@ std::vector<std::string> child_environment(const Run& run, const Options& option
   if (allocator.library.empty() && !run.workload.links_allocator.empty()) allocator.library = c_library_path();
   std::vector<std::string> env = preloaded_environment(allocator, in_front, memprof_options);
   for (const auto& [name, value] : run.workload.env) {  // the program's own (PYTHONMALLOC=malloc) over bench's
-    env.erase(std::remove_if(env.begin(), env.end(), [&](const std::string& e) { return e.rfind(name + "=", 0) == 0; }),
+    const std::string prefix = name + "=";  // (not the binding itself in the lambda: clang 14, iwyu's, cannot capture one)
+    env.erase(std::remove_if(env.begin(), env.end(), [&](const std::string& e) { return e.rfind(prefix, 0) == 0; }),
               env.end());
     env.push_back(name + "=" + value);
   }

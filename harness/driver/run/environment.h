@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "model/catalog.h"
 #include "model/options.h"
-#include "plan/plan.h"
-#include "cli/selection.h"
+#include "model/run.h"
 
 namespace allocstamp {
 
