@@ -159,6 +159,101 @@ pid_t start_client(const Launch::Client& client, pid_t group, const std::string&
   return pid;
 }
 
+// The child's standard files: its log (stderr, and stdout unless the program's
+// output is kept apart to be compared), that output, and /dev/null for stdin.
+// On failure, sets f.start_failed and f.error and leaves nothing open.
+struct ChildFiles {
+  int log_fd = -1, devnull = -1, out_fd = -1;
+};
+
+ChildFiles open_child_files(const Launch& launch, Finished& f) {
+  ChildFiles files;
+  files.log_fd = open(launch.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+  files.devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (!launch.stdout_path.empty())
+    files.out_fd = open(launch.stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+  std::string failed;
+  if (!launch.stdout_path.empty() && files.out_fd < 0) failed = launch.stdout_path;
+  else if (files.log_fd < 0) failed = launch.log_path;
+  if (failed.empty()) return files;
+  f.start_failed = true;
+  f.error = "cannot write " + failed + ": " + std::strerror(errno);
+  for (int fd : {files.log_fd, files.devnull, files.out_fd})
+    if (fd >= 0) close(fd);
+  return ChildFiles{};
+}
+
+// A server's client, through the server's run: not started yet (pid -1 and not
+// done), running, or done. The server listening: its client starts; the client
+// done: the server is asked to stop (SIGTERM: it exits, memprof reports), and
+// killed with its group if it has not within 10 s.
+class ClientTurn {
+ public:
+  explicit ClientTurn(const Launch& launch)
+      : launch_(launch),
+        name_(launch.client ? std::filesystem::path(launch.client->program).filename().string() : std::string()) {}
+
+  // One look, from the server's wait loop (the server's pid is its group's).
+  void step(pid_t server, std::chrono::steady_clock::time_point now, Finished& f) {
+    if (pid_ < 0 && !done_ && accepting(launch_.client->port)) {
+      start_ = std::chrono::steady_clock::now();
+      pid_ = start_client(*launch_.client, server, launch_.log_path, f.failure);
+      if (pid_ < 0) done_ = true;
+    } else if (pid_ > 0) {
+      int status = 0;
+      if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        wall_ns_ = since(start_);
+        pid_ = -1;
+        done_ = true;
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+          f.failure = "the client " + name_ + " ended with " + ending_text(status) + " (see the log)";
+      }
+    }
+    if (done_ && !server_stopping_) {
+      kill(server, SIGTERM);
+      server_stopping_ = true;
+      server_kill_at_ = now + std::chrono::seconds(10);
+    } else if (server_stopping_ && now > server_kill_at_) {
+      kill(-server, SIGKILL);
+      if (f.failure.empty()) f.failure = "the server did not stop within 10 s of SIGTERM once its client was done";
+      server_kill_at_ = now + std::chrono::hours(1);
+    }
+  }
+
+  // The server ended on its own (no timeout, no interrupt): a client that
+  // never finished fails the run; one that did gives the run its time.
+  void settle(Finished& f) const {
+    if (!done_ && f.failure.empty())
+      f.failure = "the server ended before its client " +
+                  std::string(pid_ < 0 ? "could connect to 127.0.0.1:" + std::to_string(launch_.client->port)
+                                       : name_ + " was done") +
+                  " (see the log)";
+    if (done_ && wall_ns_) f.wall_ns = wall_ns_;  // the run's time is the client's
+  }
+
+ private:
+  const Launch& launch_;
+  const std::string name_;
+  pid_t pid_ = -1;
+  bool done_ = false, server_stopping_ = false;
+  std::chrono::steady_clock::time_point start_{}, server_kill_at_{};
+  uint64_t wall_ns_ = 0;
+};
+
+// The child's ending and what the kernel counted for it (wait4's rusage: the
+// whole process, its threads and the children it waited for).
+void take_ending(int status, const struct rusage& usage, Finished& f) {
+  if (WIFEXITED(status)) f.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) f.signal = WTERMSIG(status);
+  f.user_ns = timeval_ns(usage.ru_utime);
+  f.sys_ns = timeval_ns(usage.ru_stime);
+  f.maxrss_kb = usage.ru_maxrss;
+  f.minor_faults = uint64_t(usage.ru_minflt);
+  f.major_faults = uint64_t(usage.ru_majflt);
+  f.voluntary_switches = uint64_t(usage.ru_nvcsw);
+  f.involuntary_switches = uint64_t(usage.ru_nivcsw);
+}
+
 }  // namespace
 
 void install_interrupt_handlers() {
@@ -181,29 +276,13 @@ Finished ProcessExecutor::run(const Launch& launch) {
     f.error = std::string("pipe: ") + std::strerror(errno);
     return f;
   }
-  int log_fd = open(launch.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-  int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
-  const int out_fd = launch.stdout_path.empty()
-                         ? -1
-                         : open(launch.stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-  if (!launch.stdout_path.empty() && out_fd < 0) {
-    f.start_failed = true;
-    f.error = "cannot write " + launch.stdout_path + ": " + std::strerror(errno);
-    if (log_fd >= 0) close(log_fd);
-    if (devnull >= 0) close(devnull);
+  const ChildFiles files = open_child_files(launch, f);
+  if (f.start_failed) {
     close(pipe_fds[0]);
     close(pipe_fds[1]);
     return f;
   }
-  if (log_fd < 0) {
-    f.start_failed = true;
-    f.error = "cannot write " + launch.log_path + ": " + std::strerror(errno);
-    if (out_fd >= 0) close(out_fd);
-    if (devnull >= 0) close(devnull);
-    close(pipe_fds[0]);
-    close(pipe_fds[1]);
-    return f;
-  }
+  const int log_fd = files.log_fd, devnull = files.devnull, out_fd = files.out_fd;
 
   // Everything the child needs is built before fork: it only calls async-signal-safe functions.
   std::vector<std::string> env = launch.env;
@@ -259,13 +338,7 @@ Finished ProcessExecutor::run(const Launch& launch) {
   int status = 0;
   struct rusage usage {};
   bool truncated = false;
-  // A server's client: not started yet (-1 and not done), running, or done.
-  pid_t client_pid = -1;
-  bool client_done = false, server_stopping = false;
-  std::chrono::steady_clock::time_point client_start{}, server_kill_at{};
-  uint64_t client_wall_ns = 0;
-  const std::string client_name =
-      launch.client ? std::filesystem::path(launch.client->program).filename().string() : std::string();
+  ClientTurn client(launch);
   for (;;) {
     pollfd p{pipe_fds[0], POLLIN, 0};
     int ready = poll(&p, 1, 50);
@@ -280,34 +353,7 @@ Finished ProcessExecutor::run(const Launch& launch) {
       break;
     }
     auto now = std::chrono::steady_clock::now();
-    if (launch.client && !term_sent) {
-      // The server listening: its client starts; the client done: the
-      // server is asked to stop (SIGTERM: it exits, memprof reports), and
-      // killed with its group if it has not within 10 s.
-      if (client_pid < 0 && !client_done && accepting(launch.client->port)) {
-        client_start = std::chrono::steady_clock::now();
-        client_pid = start_client(*launch.client, pid, launch.log_path, f.failure);
-        if (client_pid < 0) client_done = true;
-      } else if (client_pid > 0) {
-        int client_status = 0;
-        if (waitpid(client_pid, &client_status, WNOHANG) == client_pid) {
-          client_wall_ns = since(client_start);
-          client_pid = -1;
-          client_done = true;
-          if (!WIFEXITED(client_status) || WEXITSTATUS(client_status) != 0)
-            f.failure = "the client " + client_name + " ended with " + ending_text(client_status) + " (see the log)";
-        }
-      }
-      if (client_done && !server_stopping) {
-        kill(pid, SIGTERM);
-        server_stopping = true;
-        server_kill_at = now + std::chrono::seconds(10);
-      } else if (server_stopping && now > server_kill_at) {
-        kill(-pid, SIGKILL);
-        if (f.failure.empty()) f.failure = "the server did not stop within 10 s of SIGTERM once its client was done";
-        server_kill_at = now + std::chrono::hours(1);
-      }
-    }
+    if (launch.client && !term_sent) client.step(pid, now, f);
     bool stop = false;
     if (!term_sent && now > deadline) {
       f.timed_out = true;
@@ -327,14 +373,7 @@ Finished ProcessExecutor::run(const Launch& launch) {
     }
   }
   f.wall_ns = since(start);
-  if (launch.client && !f.timed_out && !f.interrupted && !f.start_failed) {
-    if (!client_done && f.failure.empty())
-      f.failure = "the server ended before its client " +
-                  std::string(client_pid < 0 ? "could connect to 127.0.0.1:" + std::to_string(launch.client->port)
-                                             : client_name + " was done") +
-                  " (see the log)";
-    if (client_done && client_wall_ns) f.wall_ns = client_wall_ns;  // the run's time is the client's
-  }
+  if (launch.client && !f.timed_out && !f.interrupted && !f.start_failed) client.settle(f);
   const CpuTicks ticks_after = cpu_ticks();
   kill(-pid, SIGKILL);  // anything the workload left running in its group
   wait4(pid, &status, 0, &usage);
@@ -346,15 +385,7 @@ Finished ProcessExecutor::run(const Launch& launch) {
   }
   close(pipe_fds[0]);
   if (truncated) f.records += "\n@error records_truncated_at_bytes=" + std::to_string(kMaxRecordBytes) + "\n";
-  if (WIFEXITED(status)) f.exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) f.signal = WTERMSIG(status);
-  f.user_ns = timeval_ns(usage.ru_utime);
-  f.sys_ns = timeval_ns(usage.ru_stime);
-  f.maxrss_kb = usage.ru_maxrss;
-  f.minor_faults = uint64_t(usage.ru_minflt);
-  f.major_faults = uint64_t(usage.ru_majflt);
-  f.voluntary_switches = uint64_t(usage.ru_nvcsw);
-  f.involuntary_switches = uint64_t(usage.ru_nivcsw);
+  take_ending(status, usage, f);
   if (!f.start_failed) {
     const MachineShare share =
         machine_share(ticks_before, ticks_after, double(f.user_ns + f.sys_ns) / 1e9, double(f.wall_ns) / 1e9);
