@@ -47,11 +47,15 @@ overhead: build
 # `make plots` prints is the figures' and the report's.
 # A configured build brings only bench up to date (what drawing needs: the
 # whole build's check alone takes seconds), and only when a file it is built
-# from is newer than it (cmake's own check of bench takes 2 s); the install
-# check runs only where there is no build yet.
+# from is newer than it (cmake's own check of bench takes 2 s): its sources,
+# the contract's tables and the trace reader it links, the CMake files and the
+# cache (a README edited is no reason; tests/unit/make_plots_test.py); the
+# install check runs only where there is no build yet.
+BENCH_INPUTS = harness/driver harness/contract harness/trace CMakeLists.txt $(BUILD)/CMakeCache.txt
+BENCH_INPUT_NAMES = \( -name '*.cpp' -o -name '*.h' -o -name '*.def' -o -name CMakeLists.txt -o -name CMakeCache.txt \)
 plots:
 	@log="$$(mktemp)"; \
-	if [ -x $(BUILD)/bin/allocstamp ] && [ -z "$$(find harness/driver CMakeLists.txt $(BUILD)/CMakeCache.txt -newer $(BUILD)/bin/allocstamp -print -quit)" ]; then rm -f "$$log"; \
+	if [ -x $(BUILD)/bin/allocstamp ] && [ -z "$$(find $(BENCH_INPUTS) -type f $(BENCH_INPUT_NAMES) -newer $(BUILD)/bin/allocstamp -print -quit)" ]; then rm -f "$$log"; \
 	elif [ -f $(BUILD)/CMakeCache.txt ] && cmake --build $(BUILD) -j $(JOBS) --target bench >"$$log" 2>&1; then rm -f "$$log"; \
 	elif $(MAKE) --no-print-directory build >"$$log" 2>&1; then rm -f "$$log"; else \
 	  cat "$$log" >&2; rm -f "$$log"; \
