@@ -8,25 +8,21 @@
 # uses it and the stage that defines it.
 #   python3 stage_calls_test.py BUILD_DIR
 import os
-import re
 import subprocess
 import sys
 import unittest
 
+from include_order_test import stage_order
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 BUILD = os.path.abspath(sys.argv.pop(1)) if len(sys.argv) > 1 else os.path.join(ROOT, "build")
-NAME = re.compile(r"`([^`]+)`")
 
 
 def stages():
-    """The stages of harness/driver, ground floor first: the folders named in its README's
-    "**Include order**" paragraph (main.cpp, a file, is bench itself and no library)."""
-    with open(os.path.join(ROOT, "harness", "driver", "README.md")) as f:
-        for paragraph in f.read().split("\n\n"):
-            if paragraph.startswith("**Include order**") and ":" in paragraph:
-                names = NAME.findall(paragraph.split(":", 1)[1])
-                return [n for n in names if os.path.isdir(os.path.join(ROOT, "harness", "driver", n))]
-    raise AssertionError("harness/driver/README.md has no **Include order** paragraph")
+    """The stages of harness/driver, ground floor first: the folders of its README's include
+    order, as include_order_test reads it (main.cpp, a file, is bench itself and no library)."""
+    names = stage_order("harness/driver/README.md")
+    return [n for n in names if os.path.isdir(os.path.join(ROOT, "harness", "driver", n))]
 
 
 def symbols(archive):
