@@ -150,7 +150,10 @@ TEST_F(OverheadScript, RunsEveryRoundIdleAndWithOneCoreBusy) {
   ASSERT_EQ(by_load.count("busy"), 1u);
   EXPECT_EQ(by_load["idle"].at("busy_core_share"), "");
   const double share = std::stod(by_load["busy"].at("busy_core_share"));
-  EXPECT_GT(share, 0.05) << "the spinner did not run";
+  // A spinner that spins had 0.85-0.91 of a core here; one that exits at once
+  // is still charged the teardown of its copy of bench: 0.01 here, above 0.05
+  // on CI's machine (where a bound of 0.05 let that fault pass).
+  EXPECT_GT(share, 0.3) << "the spinner did not run";
   EXPECT_LE(share, 1.05);
   for (const auto& [load, row] : by_load) {
     EXPECT_EQ(row.at("mode"), "forward");

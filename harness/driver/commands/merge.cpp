@@ -72,12 +72,10 @@ class StagingFolder {
   bool moved_ = false;
 };
 
-}  // namespace
-
-int command_merge(const MergeOptions& o, std::ostream& out) {
-  if (o.parts.empty()) throw UsageError("no part to merge", "bench merge OUT PART_DIR...");
+// Each part's meta.json, sealed and of one shard.
+std::vector<Part> read_parts(const std::vector<std::string>& dirs) {
   std::vector<Part> parts;
-  for (const std::string& d : o.parts) {
+  for (const std::string& d : dirs) {
     Part p;
     p.dir = d;
     p.meta = read_meta(p.dir, MetaMissing::refuse);
@@ -89,6 +87,12 @@ int command_merge(const MergeOptions& o, std::ostream& out) {
     p.count = shard.value(meta::shard_count, 0);
     parts.push_back(std::move(p));
   }
+  return parts;
+}
+
+// The parts are of one plan and split, each once, and (unless allowed) ran on
+// identical nodes.
+void check_parts_agree(const std::vector<Part>& parts, bool allow_mixed_hosts) {
   const Part& first = parts.front();
   std::set<int> seen;
   for (const Part& p : parts) {
@@ -103,17 +107,20 @@ int command_merge(const MergeOptions& o, std::ostream& out) {
       throw UsageError("two folders are part " + std::to_string(p.index) + "/" + std::to_string(p.count) +
                            " (overlapping parts), " + p.dir.string() + " among them",
                        "give each part once");
-    if (!o.allow_mixed_hosts) {
-      if (p.meta.allocator_versions() != first.meta.allocator_versions())
-        throw UsageError(p.dir.string() + " ran other allocator versions than " + first.dir.string(),
-                         "run every part on identical nodes, or pass --allow-mixed-hosts");
-      if (cpu_of(p.meta) != cpu_of(first.meta))
-        throw UsageError(p.dir.string() + " ran on a " + cpu_of(p.meta) + ", " + first.dir.string() + " on a " +
-                             cpu_of(first.meta),
-                         "run every part on identical nodes, or pass --allow-mixed-hosts");
-    }
+    if (allow_mixed_hosts) continue;
+    if (p.meta.allocator_versions() != first.meta.allocator_versions())
+      throw UsageError(p.dir.string() + " ran other allocator versions than " + first.dir.string(),
+                       "run every part on identical nodes, or pass --allow-mixed-hosts");
+    if (cpu_of(p.meta) != cpu_of(first.meta))
+      throw UsageError(p.dir.string() + " ran on a " + cpu_of(p.meta) + ", " + first.dir.string() + " on a " +
+                           cpu_of(first.meta),
+                       "run every part on identical nodes, or pass --allow-mixed-hosts");
   }
-  // Run ids of two parts never overlap in one plan; a damaged part might.
+}
+
+// The run ids of all parts: two parts never overlap in one plan; a damaged
+// part might.
+std::set<std::string> distinct_run_ids(const std::vector<Part>& parts) {
   std::set<std::string> ids;
   for (const Part& p : parts) {
     RunsTable runs = load_runs(p.dir, "part " + p.dir.string());
@@ -125,20 +132,16 @@ int command_merge(const MergeOptions& o, std::ostream& out) {
         throw UsageError(p.dir.string() + " holds run " + runs.text(r, keys::run_id) + " that another part holds too",
                          "merge the parts of one split, each once");
   }
+  return ids;
+}
 
-  fs::path out_dir = fs::absolute(o.out).lexically_normal();
-  if (out_dir.filename().empty()) out_dir = out_dir.parent_path();  // OUT/ names OUT
-  if (fs::exists(fs::symlink_status(out_dir)) && !(fs::is_directory(fs::symlink_status(out_dir)) && fs::is_empty(out_dir)))
-    throw UsageError(out_dir.string() + " is not an empty folder", "merge into a new folder");
-  fs::create_directories(out_dir.parent_path());
-  StagingFolder staging(out_dir);
-  const fs::path& dir = staging.path();
+// The parts' tables joined in run order, and their logs and call-site files
+// copied as they are, into DIR.
+void merge_part_files(const std::vector<Part>& parts, const fs::path& dir) {
+  std::vector<fs::path> dirs;
+  for (const Part& p : parts) dirs.push_back(p.dir);
   for (const char* table : {"runs.csv", "series.csv", "scopes.csv", "micro.csv", "callsites.csv"})
-    {
-    std::vector<fs::path> dirs;
-    for (const Part& p : parts) dirs.push_back(p.dir);
     merge_table(dirs, dir, table);
-  }
   for (const Part& p : parts)
     for (const char* sub : {"logs", "callsites"}) {
       std::error_code ec;
@@ -154,7 +157,12 @@ int command_merge(const MergeOptions& o, std::ostream& out) {
         if (e.path().extension() != ".csv") fs::copy_file(e.path(), dir / sub / e.path().filename(), fs::copy_options::overwrite_existing);
       }
     }
-  nlohmann::json meta = first.meta.doc;
+}
+
+// The merged folder's meta.json: the first part's, without its shard, the
+// options sealed again, and each part's machine, warnings and busy runs.
+nlohmann::json merged_meta(const std::vector<Part>& parts) {
+  nlohmann::json meta = parts.front().meta.doc;
   meta.erase(meta::shard);
   if (meta.contains(meta::options)) {
     meta[meta::options][meta::option_shard] = "";
@@ -181,6 +189,26 @@ int command_merge(const MergeOptions& o, std::ostream& out) {
   meta.erase(meta::resumed);  // the first part's resumes; each part's are in its own folder
   meta[meta::busy_runs] = busy;
   meta[meta::runs_with_machine_state] = measured;
+  return meta;
+}
+
+}  // namespace
+
+int command_merge(const MergeOptions& o, std::ostream& out) {
+  if (o.parts.empty()) throw UsageError("no part to merge", "bench merge OUT PART_DIR...");
+  const std::vector<Part> parts = read_parts(o.parts);
+  check_parts_agree(parts, o.allow_mixed_hosts);
+  const std::set<std::string> ids = distinct_run_ids(parts);
+
+  fs::path out_dir = fs::absolute(o.out).lexically_normal();
+  if (out_dir.filename().empty()) out_dir = out_dir.parent_path();  // OUT/ names OUT
+  if (fs::exists(fs::symlink_status(out_dir)) && !(fs::is_directory(fs::symlink_status(out_dir)) && fs::is_empty(out_dir)))
+    throw UsageError(out_dir.string() + " is not an empty folder", "merge into a new folder");
+  fs::create_directories(out_dir.parent_path());
+  StagingFolder staging(out_dir);
+  const fs::path& dir = staging.path();
+  merge_part_files(parts, dir);
+  const nlohmann::json meta = merged_meta(parts);
   {
     std::ofstream f(dir / "meta.json");
     f << meta.dump(2) << "\n";
@@ -189,8 +217,8 @@ int command_merge(const MergeOptions& o, std::ostream& out) {
   write_summary(dir);
   staging.move_to(out_dir);
   const std::size_t planned = meta.value(meta::plan, nlohmann::json::array()).size();
-  out << "merged " << parts.size() << " of " << first.count << " part(s) into " << out_dir.string() << ": " << ids.size()
-      << " of " << planned << " runs";
+  out << "merged " << parts.size() << " of " << parts.front().count << " part(s) into " << out_dir.string() << ": "
+      << ids.size() << " of " << planned << " runs";
   std::set<std::string> hosts;
   for (const Part& p : parts) hosts.insert(host_of(p.meta));
   out << " from " << hosts.size() << " host(s)\n";
