@@ -18,6 +18,8 @@
 #include <sstream>
 
 #include "figures/figures.h"
+#include "key_names.h"
+#include "results/runs.h"
 #include "run_command.h"
 
 namespace allocstamp {
@@ -293,6 +295,15 @@ TEST_F(PlotEndToEnd, TheSortedVectorsRssPerElementIsItsEightBytes) {
                                        "--size=medium", "--threads=1", "--reps=1", "--no-plot", "--out=" + out.string()},
                                       options);
   ASSERT_EQ(sweep.exit_code, 0) << sweep.out << sweep.err;
+  // The divisor and the RSS before the fill are columns of their own (schema
+  // 9), in the timed and the profiled run alike; not keys of extra.
+  const RunsTable runs = load_runs(out, "the sweep");
+  ASSERT_EQ(runs.rows.size(), 2u);
+  for (const CsvRow& row : runs.rows) {
+    EXPECT_EQ(runs.text(row, keys::elements_count), "1024000") << runs.text(row, keys::kind);
+    EXPECT_GT(std::stod("0" + runs.text(row, keys::rss_baseline_kb)), 1000.0) << runs.text(row, keys::kind);
+    EXPECT_EQ(runs.text(row, keys::extra).find("elements_count"), std::string::npos) << runs.text(row, keys::extra);
+  }
   Result r = plot({out.string()});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   std::istringstream data(slurp(out / "figures" / "data" / "bytes-per-element.dat"));

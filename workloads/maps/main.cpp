@@ -80,8 +80,8 @@ int run(int argc, char** argv) {
   bool ran = app == "insert" ? run_insert(c, r) : run_churn(c, r);
   if (!ran) workload::usage_error(r.problem);
   memprof::metric(keys::elapsed_ns, int64_t(r.elapsed_ns));
-  memprof::metric("elements_count", int64_t(r.elements));
-  if (r.rss_baseline_kb >= 0) memprof::metric("rss_baseline_kb", r.rss_baseline_kb);
+  memprof::metric(keys::elements_count, int64_t(r.elements));
+  if (r.rss_baseline_kb >= 0) memprof::metric(keys::rss_baseline_kb, r.rss_baseline_kb);
   if (app == "churn") {
     memprof::metric("fill_ns", int64_t(r.fill_ns));
     memprof::metric("lookups_count", int64_t(r.lookups));

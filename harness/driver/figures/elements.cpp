@@ -25,7 +25,7 @@ struct ElementRuns {
       bool has = false;
       for (const auto& a : make.index.allocators(group, t))
         for (const CsvRow* r : make.index.rows(group, t, a))
-          if (make.index.table().number(*r, "elements_count") > 0) {
+          if (make.index.table().number(*r, keys::elements_count) > 0) {
             has = true;
             thread_counts.insert(t);
             if (make.index.table().text(*r, keys::app) == "insert" &&
@@ -50,7 +50,7 @@ struct ElementRuns {
                                              [&](const CsvRow& r) {
                                                if (key == kRequestedPerElement || key == kRssPerElement)
                                                  return make.view.cells.value(r, key);
-                                               const double n = t.number(r, "elements_count");
+                                               const double n = t.number(r, keys::elements_count);
                                                return n > 0 ? t.number(r, key) / n : kNaN;
                                              });
     if (key == kRssPerElement && v.empty() && !make.index.values_of(group, make.index.bottom_threads(group), a, keys::rss_kb).empty())

@@ -190,13 +190,13 @@ std::vector<const CsvRow*> Cells::serving(const Cell& cell, const std::string& k
 
 double Cells::value(const CsvRow& row, const std::string& key) const {
   if (key == kRequestedPerElement || key == kRssPerElement) {
-    const double n = table->number(row, "elements_count");
+    const double n = table->number(row, keys::elements_count);
     if (!(n > 0)) return kNaN;
     if (key == kRequestedPerElement) return table->number(row, keys::heap_requested_phase_end_bytes) / n;
     // What the fill added: the RSS before it is taken off (the insert app
     // reports it), else a vector of 8-byte pairs would show the runtime's few
     // MiB spread over its elements.
-    const double rss = table->number(row, keys::rss_kb), before = table->number(row, "rss_baseline_kb");
+    const double rss = table->number(row, keys::rss_kb), before = table->number(row, keys::rss_baseline_kb);
     return std::isnan(before) ? kNaN : (rss - before) * 1024.0 / n;
   }
   return table->number(row, key);

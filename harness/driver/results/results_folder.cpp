@@ -447,9 +447,20 @@ Status ResultsFolder::append(const Run& run, const RunSetting& setting, Status s
   }
   // A skipped run never started: it has no log to point to.
   if (status != Status::skipped) values[keys::log] = fs::relative(log_path(run), dir_).string();
-  // Keys that are not columns (and not identity keys of the record) go to extra.
+  // Keys that are not columns of this folder (and not identity keys of the
+  // record) go to extra: the program's own, and, in a resumed folder of an
+  // older schema, a number the program or memprof measured that this schema
+  // made a column (the map workloads' elements_count in a schema 8 folder),
+  // where the readers find it. bench's own newer columns stay out, as they
+  // were before (a text such as alloc_env holds ';').
   std::set<std::string> known, dropped;
-  for (const contract::KeyInfo& k : contract::kKeys) (k.is_column() ? known : dropped).insert(std::string(k.name));
+  for (const contract::KeyInfo& k : contract::kKeys) {
+    const std::string name(k.name);
+    const bool measured_number = k.source != contract::KeySource::plan && k.source != contract::KeySource::driver &&
+                                 k.type != "text";
+    if (!k.is_column()) dropped.insert(name);
+    else if (std::find(columns_.begin(), columns_.end(), name) != columns_.end() || !measured_number) known.insert(name);
+  }
   std::string extra;
   for (const auto& [k, v] : values)
     if (!known.count(k) && !dropped.count(k)) extra += (extra.empty() ? "" : ";") + k + "=" + v;
