@@ -154,6 +154,27 @@ TEST(BenchEndToEnd, ASleepingRunCountsItsVoluntarySwitches) {
   fs::remove_all(dir);
 }
 
+// A run that counts in user mode (test-spin: 1,000 million steps, 0.27 s of
+// CPU here) spends nearly all its CPU time as user time: wait4's
+// user_ns holds it, sys_ns a sliver, and their sum fits in the wall time of a
+// process of one thread. The two columns cannot be swapped, or filled from
+// one figure, unseen.
+TEST(BenchEndToEnd, ASpinningRunsCpuTimeIsUserTime) {
+  fs::path dir = scratch("spins");
+  BenchResult r = bench({"--alloc=glibc", "--workload=test-spin", "--size=tiny", "--reps=1", "--no-profile",
+                         "--out=" + dir.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto rows = rows_of(dir);
+  ASSERT_EQ(rows.size(), 1u);
+  auto& row = rows[0];
+  const double user = std::stod(row["user_ns"]), sys = std::stod(row["sys_ns"]), wall = std::stod(row["wall_ns"]);
+  EXPECT_GT(user, 100e6) << "a count of 1,000 million takes tenths of a second of CPU";
+  EXPECT_LT(sys, user / 4) << "user " << user << " sys " << sys;
+  EXPECT_LE(user + sys, 1.05 * wall) << "one thread: its CPU time fits in its wall time";
+  EXPECT_LT(std::stod(row["sys_share_pct"]), 20.0);
+  fs::remove_all(dir);
+}
+
 TEST(BenchEndToEnd, EveryFailureStatus) {
   fs::path dir = scratch("statuses");
   BenchResult r = bench({"--alloc=glibc", "--workload=test-crash,test-hang,test-hang-stubborn,test-fail-verify,test-fail",

@@ -22,6 +22,8 @@
 //                                                    a random J% (drawn anew by each process)
 //   naps         [--naps N]                          sleeps 1 ms N times in the phase: N voluntary
 //                                                    context switches, hardly any involuntary one
+//   spin         [--millions N]                      counts to N million in the phase, in user mode:
+//                                                    a fixed amount of CPU time, nearly all of it user time
 #include <memprof/memprof.h>
 
 #include <fcntl.h>
@@ -72,12 +74,14 @@ struct Options {
   uint64_t jitter_pct = 0;
   // naps
   uint64_t naps = 200;
+  // spin
+  uint64_t millions = 300;
 };
 
 [[noreturn]] void usage_error(const std::string &message) {
   std::fprintf(stderr, "testload: %s\n", message.c_str());
   std::fprintf(stderr,
-               "usage: testload <alloc|crash|hang|fail-verify|fail|slow|naps|bad-metric> [--threads N] "
+               "usage: testload <alloc|crash|hang|fail-verify|fail|slow|naps|bad-metric|spin> [--threads N] "
                "[--size tiny|small|medium|large] [--seed S] [app options]\n");
   std::exit(kExitUsage);
 }
@@ -97,7 +101,7 @@ bool parse_u64(std::string_view text, uint64_t &out) {
 
 bool known_app(std::string_view app) {
   return app == "alloc" || app == "crash" || app == "hang" || app == "fail-verify" ||
-         app == "fail" || app == "slow" || app == "naps" || app == "bad-metric";
+         app == "fail" || app == "slow" || app == "naps" || app == "bad-metric" || app == "spin";
 }
 
 // Accepts "--name value" and "--name=value".
@@ -185,6 +189,10 @@ Options parse(int argc, char **argv) {
       app_only("naps");
       o.naps = take_u64(1);
       if (o.naps > 100000) usage_error("option --naps: at most 100000");
+    } else if (name == "--millions") {
+      app_only("spin");
+      o.millions = take_u64(1);
+      if (o.millions > 100000) usage_error("option --millions: at most 100000");
     } else {
       usage_error("unknown option '" + arg + "'");
     }
@@ -416,6 +424,21 @@ int app_naps(const Options &o) {
   return 0;
 }
 
+// A count through a volatile, in user mode only (no call into the kernel in
+// the loop): the same work however busy the machine, so the process's CPU
+// time is a fixed amount and nearly all of it user time.
+int app_spin(const Options &o) {
+  memprof::phase_begin();
+  const int64_t start = now_ns();
+  volatile uint64_t n = 0;
+  for (uint64_t i = 0; i < o.millions * 1000000; ++i) n = n + 1;
+  const int64_t elapsed = now_ns() - start;
+  memprof::phase_end();
+  memprof::metric("elapsed_ns", elapsed);
+  report_ok(o);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -427,6 +450,7 @@ int main(int argc, char **argv) {
   if (o.app == "fail") return app_fail();
   if (o.app == "slow") return app_slow(o);
   if (o.app == "naps") return app_naps(o);
+  if (o.app == "spin") return app_spin(o);
   if (o.app == "bad-metric") return app_bad_metric(o);
   usage_error("unknown app '" + o.app + "'");
 }

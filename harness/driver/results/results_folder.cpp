@@ -1,6 +1,6 @@
 // results_folder.cpp — the results folder as the sweep writes it: runs.csv's
 // fixed column order (from the key table), series.csv and scopes.csv, meta.json,
-// resume bookkeeping.
+// resume bookkeeping. What a run's row holds is run_row.cpp's.
 #include "results/results_folder.h"
 
 #include <fcntl.h>
@@ -9,19 +9,17 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <functional>
 #include <cerrno>
 #include <iterator>
 #include <sstream>
 
 #include "model/errors.h"
-#include "model/fields.h"
 #include "model/format.h"
 #include "model/output_file.h"
 #include "keys.h"
+#include "results/run_row.h"
 #include "results/runs.h"
 #include "key_names.h"
 
@@ -84,14 +82,6 @@ void write_records(std::ofstream& out, const std::vector<KeyValues>& records, co
     }
     write_row(out, row);
   }
-}
-
-// A measured figure with a fixed number of decimals; empty when not measured (NaN).
-std::string fixed(double v, const char* format) {
-  if (!std::isfinite(v)) return "";
-  char text[32];
-  std::snprintf(text, sizeof text, format, v);
-  return text;
 }
 
 }  // namespace
@@ -173,45 +163,6 @@ void drop_uncommitted_rows(const fs::path& dir, const CsvRow& runs_header, const
     for (const CsvRow& row : kept) write_row(text, row);
     replace_file(file, text.str());
   }
-}
-
-// Blanks every field of `r` that its column's declared type refuses
-// (runs.csv's columns from the @memprof record, @metric and simulated keys;
-// the side tables' from @sample, @scope, @micro) and says why, naming the
-// file and column. A key keys.def lacks goes to extra as text: never refused.
-// A problem as the failure text shows it: control bytes as '?', and a long
-// value cut (the value itself is in the run's log, not needed twice).
-std::string printable(const std::string& problem) {
-  std::string shown;
-  for (char c : problem) shown += (static_cast<unsigned char>(c) < 32 || c == 127 || c == '"') ? '?' : c;
-  return shown.size() > 160 ? shown.substr(0, 150) + "..." : shown;
-}
-
-std::vector<std::string> refuse_bad_fields(Records& r) {
-  std::vector<std::string> refused;
-  auto check = [&](KeyValues& values, const std::string& file, const std::function<std::string(const std::string&)>& type_of) {
-    for (auto& [key, value] : values) {
-      if (value.empty()) continue;
-      const std::string type = type_of(key);
-      if (std::string problem = field_problem(type, value); !problem.empty()) {
-        refused.push_back(file + "column " + key + ": " + printable(problem) + " (left empty)");
-        value.clear();
-      }
-    }
-  };
-  auto run_type = [](const std::string& key) { return field_type_of(key); };
-  check(r.memprof, "", run_type);
-  check(r.metrics, "", run_type);
-  check(r.simulated, "", run_type);
-  for (const auto& [records, table] : {std::pair{&r.samples, "series"}, {&r.scopes, "scopes"}, {&r.micro, "micro"}}) {
-    auto side_type = [table = table](const std::string& key) {  // (a named copy: clang 14, iwyu's, captures no binding)
-      for (const keys::SideColumn& c : keys::side_columns)
-        if (c.table == table && c.name == key) return std::string(c.type);
-      return std::string();
-    };
-    for (KeyValues& record : *records) check(record, std::string(table) + ".csv ", side_type);
-  }
-  return refused;
 }
 
 }  // namespace
@@ -399,74 +350,9 @@ void ResultsFolder::write_meta(const nlohmann::json& meta) { replace_file(dir_ /
 
 Status ResultsFolder::append(const Run& run, const RunSetting& setting, Status status, const Finished& f,
                              const Records& given) {
-  Records r = given;
-  // Every field in its declared type (keys.def, fields.h) before anything is
-  // written: a value the readers would refuse is left out, and the run is
-  // failed with the column named, so the folder stays readable and the sweep
-  // goes on (--resume --redo-failed makes the run again).
-  std::vector<std::string> refused = refuse_bad_fields(r);
-  if (!refused.empty() && status != Status::skipped) {
-    status = Status::failed;
-    std::string why;
-    for (const std::string& problem : refused) why += (why.empty() ? "" : "; ") + problem;
-    auto& failure = r.metrics["failure"];
-    failure = failure.empty() ? "\"" + why + "\"" : failure.substr(0, failure.size() - 1) + "; " + why + "\"";
-  }
-  KeyValues values = r.memprof;
-  for (const auto& [k, v] : r.metrics) values[k] = v;
-  for (const auto& [k, v] : r.simulated) values[k] = v;
-  values[keys::run_id] = std::to_string(run.id);
-  values[keys::workload] = run.workload.name;
-  values[keys::app] = run.workload.app;
-  values[keys::size] = run.size;
-  values[keys::args] = setting.args;
-  values[keys::allocator] = run.allocator.name;
-  values[keys::alloc_library] = setting.alloc_library;
-  values[keys::alloc_env] = setting.alloc_env;
-  values[keys::tm] = run.tm;
-  values[keys::threads] = std::to_string(run.threads);
-  values[keys::rep] = std::to_string(run.rep);
-  values[keys::kind] = kind_name(run.kind);
-  values[keys::status] = status_name(status);
-  values[keys::exit_code] = f.exit_code >= 0 && !f.signal ? std::to_string(f.exit_code) : "";
-  values[keys::signal] = f.signal ? std::to_string(f.signal) : "";
-  if (status != Status::skipped && !f.start_failed) {
-    values[keys::wall_ns] = std::to_string(f.wall_ns);
-    values[keys::user_ns] = std::to_string(f.user_ns);
-    values[keys::sys_ns] = std::to_string(f.sys_ns);
-    values[keys::maxrss_kb] = std::to_string(f.maxrss_kb);
-    if (f.user_ns + f.sys_ns > 0)
-      values[keys::sys_share_pct] = fixed(100.0 * double(f.sys_ns) / double(f.user_ns + f.sys_ns), "%.1f");
-    values[keys::minor_faults_count] = std::to_string(f.minor_faults);
-    values[keys::major_faults_count] = std::to_string(f.major_faults);
-    values[keys::voluntary_switches_count] = std::to_string(f.voluntary_switches);
-    values[keys::involuntary_switches_count] = std::to_string(f.involuntary_switches);
-    values[keys::load_avg_before] = fixed(f.load_avg_before, "%.2f");
-    values[keys::others_cpu_pct] = fixed(f.others_cpu_pct, "%.1f");
-    values[keys::steal_pct] = fixed(f.steal_pct, "%.1f");
-  }
-  // A skipped run never started: it has no log to point to.
-  if (status != Status::skipped) values[keys::log] = fs::relative(log_path(run), dir_).string();
-  // Keys that are not columns of this folder (and not identity keys of the
-  // record) go to extra: the program's own, and, in a resumed folder of an
-  // older schema, a number the program or memprof measured that this schema
-  // made a column (the map workloads' elements_count in a schema 8 folder),
-  // where the readers find it. bench's own newer columns stay out, as they
-  // were before (a text such as alloc_env holds ';').
-  std::set<std::string> known, dropped;
-  for (const contract::KeyInfo& k : contract::kKeys) {
-    const std::string name(k.name);
-    const bool measured_number = k.source != contract::KeySource::plan && k.source != contract::KeySource::driver &&
-                                 k.type != "text";
-    if (!k.is_column()) dropped.insert(name);
-    else if (std::find(columns_.begin(), columns_.end(), name) != columns_.end() || !measured_number) known.insert(name);
-  }
-  std::string extra;
-  for (const auto& [k, v] : values)
-    if (!known.count(k) && !dropped.count(k)) extra += (extra.empty() ? "" : ";") + k + "=" + v;
-  values[keys::extra] = extra;
-  CsvRow row;
-  for (const std::string& name : columns_) row.push_back(values.count(name) ? values[name] : "");
+  RunRow made = run_row(run, setting, status, f, given, columns_, fs::relative(log_path(run), dir_).string());
+  const Records& r = made.records;
+  const CsvRow& row = made.row;
   // The run's row in runs.csv commits it: it is written once its side rows are
   // (a resume drops side rows whose run has no row: drop_uncommitted_rows).
   write_records(series_, r.samples, kSeriesColumns, {std::to_string(run.id)});
@@ -480,8 +366,8 @@ Status ResultsFolder::append(const Run& run, const RunSetting& setting, Status s
   runs_ << line.str();
   runs_written_.add(line.str());
   check_written();
-  table_.rows.push_back(std::move(row));
-  return status;
+  table_.rows.push_back(std::move(made.row));
+  return made.status;
 }
 
 Status ResultsFolder::append(const Run& run, const RunOutcome& ran) {
