@@ -12,6 +12,8 @@
 #include <sstream>
 
 #include "analysis/check.h"
+#include "analysis/check_pairing.h"
+#include "analysis/check_rules.h"
 #include "output/check_report.h"
 #include "model/errors.h"
 #include "keys.h"

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/check.h"
+#include "analysis/check_types.h"
 #include "analysis/check_measured.h"
 #include "analysis/check_pairing.h"
 #include "analysis/check_rules.h"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/check.h"
+#include "analysis/check_types.h"
 
 namespace allocstamp::check_measured {
 

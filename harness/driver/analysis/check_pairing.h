@@ -10,10 +10,27 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/check.h"
+#include "analysis/check_types.h"
 #include "results/cells.h"
 #include "results/micro_results.h"
 #include "results/runs.h"
+
+namespace allocstamp {
+
+// What two sides may differ in, by name: args, env, library, tm, machine,
+// simulator (valgrind's version, the CPU it shows the program, its caches).
+const std::vector<std::string>& difference_names();
+
+// What differs between the setups two results folders were measured on (the
+// meta.json next to each runs.csv): allocator versions and the compiler. Empty
+// when they agree or either meta.json is missing or unreadable.
+std::vector<std::string> setup_differences(const RunsTable& baseline, const RunsTable& current);
+
+// The machines of the two sides when they differ (meta.json's host, CPU and
+// cores), as a sentence; "" when they agree or either is unknown.
+std::string machine_difference(const RunsTable& baseline, const RunsTable& current);
+
+}  // namespace allocstamp
 
 namespace allocstamp::check_pairing {
 

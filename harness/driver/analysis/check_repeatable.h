@@ -7,7 +7,7 @@
 #pragma once
 #include <vector>
 
-#include "analysis/check.h"
+#include "analysis/check_types.h"
 
 namespace allocstamp::check_repeatable {
 

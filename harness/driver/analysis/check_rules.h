@@ -3,12 +3,25 @@
 // the percent each comparison allows (defaults, floors, --threshold and a
 // thresholds file) and the metrics two runs.csv tables both carry.
 #pragma once
+#include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
-#include "analysis/check.h"
+#include "analysis/check_types.h"
 #include "keys.h"
 #include "results/runs.h"
+
+namespace allocstamp {
+
+// Adds "metric=pct" to `thresholds`; throws UsageError for an unknown metric or
+// group, or a value that is not a number >= 0.
+void add_threshold(const std::string& assignment, std::map<std::string, double>& thresholds);
+// A JSON object {"elapsed_ns": 10, "memory": 8, ...}; entries already in
+// `thresholds` (from the command line) win. Throws UsageError when unusable.
+void add_thresholds_file(const std::filesystem::path& file, std::map<std::string, double>& thresholds);
+
+}  // namespace allocstamp
 
 namespace allocstamp::check_rules {
 

@@ -12,6 +12,8 @@
 
 #include "cli/spelling.h"
 #include "analysis/check.h"
+#include "analysis/check_pairing.h"
+#include "analysis/check_rules.h"
 #include "results/micro_results.h"
 #include "output/check_report.h"
 #include "commands/commands.h"

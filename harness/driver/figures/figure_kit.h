@@ -17,11 +17,13 @@
 #include <tuple>
 
 #include "model/errors.h"
-#include "figures/figures.h"
+#include "analysis/cell_summary.h"
+#include "figures/figure.h"
 #include "model/format.h"
 #include "model/output_file.h"
 #include "results/meta.h"
 #include "results/micro_results.h"
+#include "results/results_view.h"
 #include "results/results_folder.h"
 #include "results/runs.h"
 #include "results/side_tables.h"

@@ -61,16 +61,6 @@ const std::vector<FigureKind>& figure_kinds() {
   return kinds;
 }
 
-std::string gnuplot_string(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) {
-    if (c == '\'') out += "''";
-    else if (static_cast<unsigned char>(c) < 0x20) out += ' ';  // a NUL or a newline would end gnuplot's command
-    else out += c;
-  }
-  return out + "'";
-}
-
 FigurePlan prepare_figures(const ResultsView& view, const std::vector<CellSummary>& cells) {
   figures::FigureMaker make(view, cells);
   for (const KindEntry& e : kind_table()) {

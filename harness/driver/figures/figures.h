@@ -15,18 +15,10 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/cell_summary.h"
+#include "figures/figure.h"
 #include "results/results_view.h"
 
 namespace allocstamp {
-
-struct Figure {
-  std::string name;    // file stem under figures/: name.png and name.svg
-  std::string script;  // harness/driver/figures/<script>.gp draws it: its kind's file
-  std::string title, caption;
-  std::string group;   // the one workload group it shows; empty when it spans several
-  std::vector<std::pair<std::string, std::string>> vars;  // gnuplot variable, expression
-  std::vector<std::string> notes;                         // bars or lines left out, and why
-};
 
 // A kind of figure, one file in harness/driver/figures/ (the table is in
 // figures.cpp): the names its figures start with, its file and script, and
@@ -43,15 +35,7 @@ struct FigureKind {
 // Every kind, in the order prepare_figures makes them (and the report shows them).
 const std::vector<FigureKind>& figure_kinds();
 
-struct FigurePlan {
-  std::vector<Figure> figures;
-  std::vector<std::string> skipped;  // figures not drawn, and why
-};
-
 // Writes view.dir/figures/data/<figure>.dat for each figure that has data.
 FigurePlan prepare_figures(const ResultsView& view, const std::vector<CellSummary>& cells);
-
-// A gnuplot string literal; control characters (a NUL, a newline) become spaces.
-std::string gnuplot_string(const std::string& text);
 
 }  // namespace allocstamp

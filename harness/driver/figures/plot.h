@@ -5,8 +5,10 @@
 #include <ostream>
 #include <vector>
 
-#include "figures/figures.h"
+#include "analysis/cell_summary.h"
+#include "figures/figure.h"
 #include "model/catalog.h"
+#include "results/results_view.h"
 
 namespace allocstamp {
 

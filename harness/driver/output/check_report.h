@@ -5,7 +5,7 @@
 #include <ostream>
 #include <string>
 
-#include "analysis/check.h"
+#include "analysis/check_types.h"
 
 namespace allocstamp {
 

@@ -6,8 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "analysis/cell_summary.h"
+#include "figures/figure.h"
 #include "output/document.h"
-#include "figures/figures.h"
+#include "results/results_view.h"
 
 namespace allocstamp {
 
