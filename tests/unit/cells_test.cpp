@@ -674,6 +674,15 @@ TEST(BusyMachine, ATimeThatMovedOnABusyMachineIsSuspect) {
   const CheckResult trusted = compare_runs(base.table, cur.table, config);
   EXPECT_EQ(row_of(trusted, "glibc", "elapsed_ns")->verdict, Verdict::regressed);
   EXPECT_TRUE(trusted.failed(config));
+  // A time that did not move is ok, busy or not: only a verdict is held back.
+  Runs same;
+  for (int rep = 1; rep <= 5; ++rep)
+    same.add("glibc", rep, 1e7 * (1 + 0.001 * rep), {{"others_cpu_pct", rep == 2 ? "48.0" : "1.0"}});
+  const CheckResult unchanged = compare_runs(base.table, same.table, CheckConfig{});
+  const CheckRow* still = row_of(unchanged, "glibc", "elapsed_ns");
+  ASSERT_NE(still, nullptr);
+  EXPECT_TRUE(still->busy);
+  EXPECT_EQ(still->verdict, Verdict::ok) << still->note;
 }
 
 // Simulated figures: exact at one thread, so a change above the 0.5% floor is
