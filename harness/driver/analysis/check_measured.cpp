@@ -180,8 +180,10 @@ std::map<std::string, stats::ExtraVariance> between_sweeps(const std::vector<Che
 // counts): beyond its threshold, and for memory and counts beyond the unit's
 // absolute floor, a row regressed (or improved) only when its q is below
 // alpha, so the false alarms of each family stay at alpha, not alpha per row.
-void decide(std::vector<CheckRow>& rows, const std::vector<Measured>& measured, double alpha,
-            const std::string& reference, std::vector<std::string>& notes) {
+// The sweep-wide drift of each time group (the median log ratio of its
+// cells, current over baseline) where enough cells show it, each said in a note.
+std::map<std::string, double> sweep_drift(const std::vector<CheckRow>& rows, const std::vector<Measured>& measured,
+                                          std::vector<std::string>& notes) {
   std::map<std::string, std::vector<double>> log_ratios;
   for (const Measured& m : measured) {
     const CheckRow& r = rows[m.row];
@@ -198,6 +200,47 @@ void decide(std::vector<CheckRow>& rows, const std::vector<Measured>& measured, 
                   group.c_str(), (std::exp(shift[group]) - 1) * 100, ratios.size(), group.c_str());
     notes.push_back(text);
   }
+  return shift;
+}
+
+// Each row's q: its p adjusted by Benjamini–Hochberg within its family,
+// said in a note; NaN where it was not tested.
+std::vector<double> corrected(const std::vector<Measured>& measured, const std::vector<double>& p, double alpha,
+                              std::vector<std::string>& notes) {
+  // One family per group (time, memory, counts), each held at alpha: a
+  // check's many memory rows do not make its times pay, nor the reverse.
+  std::vector<double> q(p.size(), kNaN);
+  std::map<std::string, std::vector<std::size_t>> families;
+  for (std::size_t i = 0; i < measured.size(); ++i) families[measured[i].family].push_back(i);
+  for (const auto& [family, members] : families) {
+    std::vector<double> part;
+    for (std::size_t i : members) part.push_back(p[i]);
+    const std::vector<double> adjusted = stats::benjamini_hochberg(part);
+    for (std::size_t k = 0; k < members.size(); ++k) q[members[k]] = adjusted[k];
+  }
+  // Said in the words the tables use for their families (issue 49).
+  {
+    std::string said;
+    for (const auto& [family, members] : families) {
+      std::size_t tested = 0, selected = 0;
+      for (std::size_t i : members)
+        if (!std::isnan(q[i])) ++tested, selected += q[i] < alpha ? 1 : 0;
+      if (tested)
+        said += (said.empty() ? "" : ", ") + family + " " + std::to_string(tested) + ", " + std::to_string(selected);
+    }
+    if (!said.empty())
+      notes.insert(notes.begin(),
+                   "corrected for the number of comparisons: Benjamini–Hochberg at q = " + number_text("%g", alpha) +
+                       " in each family of this check's measured rows (a change beyond its threshold counts only where "
+                       "its q is below " + number_text("%g", alpha) + "; rows tested, and those with q below it: " +
+                       said + ")");
+  }
+  return q;
+}
+
+void decide(std::vector<CheckRow>& rows, const std::vector<Measured>& measured, double alpha,
+            const std::string& reference, std::vector<std::string>& notes) {
+  const std::map<std::string, double> shift = sweep_drift(rows, measured, notes);
   const std::map<std::string, stats::ExtraVariance> between = between_sweeps(rows, measured, shift, notes);
   std::vector<double> p;
   // Times: the two samples their test compares (log values), for the change it could detect.
@@ -247,34 +290,7 @@ void decide(std::vector<CheckRow>& rows, const std::vector<Measured>& measured, 
     }
     p.push_back(r.p);
   }
-  // One family per group (time, memory, counts), each held at alpha: a
-  // check's many memory rows do not make its times pay, nor the reverse.
-  std::vector<double> q(p.size(), kNaN);
-  std::map<std::string, std::vector<std::size_t>> families;
-  for (std::size_t i = 0; i < measured.size(); ++i) families[measured[i].family].push_back(i);
-  for (const auto& [family, members] : families) {
-    std::vector<double> part;
-    for (std::size_t i : members) part.push_back(p[i]);
-    const std::vector<double> adjusted = stats::benjamini_hochberg(part);
-    for (std::size_t k = 0; k < members.size(); ++k) q[members[k]] = adjusted[k];
-  }
-  // Said in the words the tables use for their families (issue 49).
-  {
-    std::string said;
-    for (const auto& [family, members] : families) {
-      std::size_t tested = 0, selected = 0;
-      for (std::size_t i : members)
-        if (!std::isnan(q[i])) ++tested, selected += q[i] < alpha ? 1 : 0;
-      if (tested)
-        said += (said.empty() ? "" : ", ") + family + " " + std::to_string(tested) + ", " + std::to_string(selected);
-    }
-    if (!said.empty())
-      notes.insert(notes.begin(),
-                   "corrected for the number of comparisons: Benjamini–Hochberg at q = " + number_text("%g", alpha) +
-                       " in each family of this check's measured rows (a change beyond its threshold counts only where "
-                       "its q is below " + number_text("%g", alpha) + "; rows tested, and those with q below it: " +
-                       said + ")");
-  }
+  const std::vector<double> q = corrected(measured, p, alpha, notes);
   // What each time could have detected: at the level one change needs to pass
   // Benjamini–Hochberg on its own (alpha over the family's tested rows).
   std::size_t times_tested = 0;

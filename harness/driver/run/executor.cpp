@@ -268,6 +268,55 @@ void install_interrupt_handlers() {
 
 bool interrupted() { return stop_requested.load(); }
 
+namespace {
+
+// Waits for the child (`pid`, its group's leader) to end, draining its
+// records from `records_fd`, stepping a server's client, and stopping the
+// group at the time limit or on an interrupt: TERM, then KILL 2 s later. The
+// child is left unreaped (waitid's WNOWAIT): its pid cannot be reused before
+// the caller stops its group.
+void watch_child(pid_t pid, int records_fd, const Launch& launch, std::chrono::steady_clock::time_point start,
+                 ClientTurn& client, Finished& f, bool& truncated) {
+  auto deadline = start + std::chrono::duration<double>(launch.timeout_seconds);
+  bool term_sent = false;
+  std::chrono::steady_clock::time_point kill_at{};
+  for (;;) {
+    pollfd p{records_fd, POLLIN, 0};
+    int ready = poll(&p, 1, 50);
+    if (ready > 0) drain(records_fd, f.records, truncated);
+    // Wait without reaping: the process group is stopped before the pid can be reused.
+    siginfo_t info{};
+    int waited = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT);
+    if (waited == 0 && info.si_pid == pid) break;
+    if (waited != 0 && errno == ECHILD) {
+      f.start_failed = true;
+      f.error = "lost track of the child (wait failed)";
+      break;
+    }
+    auto now = std::chrono::steady_clock::now();
+    if (launch.client && !term_sent) client.step(pid, now, f);
+    bool stop = false;
+    if (!term_sent && now > deadline) {
+      f.timed_out = true;
+      stop = true;
+    }
+    if (!term_sent && interrupted()) {
+      f.interrupted = true;
+      stop = true;
+    }
+    if (stop) {
+      kill(-pid, SIGTERM);
+      term_sent = true;
+      kill_at = now + std::chrono::seconds(2);
+    } else if (term_sent && now > kill_at) {
+      kill(-pid, SIGKILL);  // did not stop on TERM
+      kill_at = now + std::chrono::hours(1);
+    }
+  }
+}
+
+}  // namespace
+
 Finished ProcessExecutor::run(const Launch& launch) {
   Finished f;
   int pipe_fds[2];
@@ -332,46 +381,11 @@ Finished ProcessExecutor::run(const Launch& launch) {
   setpgid(pid, pid);
   fcntl(pipe_fds[0], F_SETFL, O_NONBLOCK);
 
-  auto deadline = start + std::chrono::duration<double>(launch.timeout_seconds);
-  bool term_sent = false;
-  std::chrono::steady_clock::time_point kill_at{};
   int status = 0;
   struct rusage usage {};
   bool truncated = false;
   ClientTurn client(launch);
-  for (;;) {
-    pollfd p{pipe_fds[0], POLLIN, 0};
-    int ready = poll(&p, 1, 50);
-    if (ready > 0) drain(pipe_fds[0], f.records, truncated);
-    // Wait without reaping: the process group is stopped before the pid can be reused.
-    siginfo_t info{};
-    int waited = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT);
-    if (waited == 0 && info.si_pid == pid) break;
-    if (waited != 0 && errno == ECHILD) {
-      f.start_failed = true;
-      f.error = "lost track of the child (wait failed)";
-      break;
-    }
-    auto now = std::chrono::steady_clock::now();
-    if (launch.client && !term_sent) client.step(pid, now, f);
-    bool stop = false;
-    if (!term_sent && now > deadline) {
-      f.timed_out = true;
-      stop = true;
-    }
-    if (!term_sent && interrupted()) {
-      f.interrupted = true;
-      stop = true;
-    }
-    if (stop) {
-      kill(-pid, SIGTERM);
-      term_sent = true;
-      kill_at = now + std::chrono::seconds(2);
-    } else if (term_sent && now > kill_at) {
-      kill(-pid, SIGKILL);  // did not stop on TERM
-      kill_at = now + std::chrono::hours(1);
-    }
-  }
+  watch_child(pid, pipe_fds[0], launch, start, client, f, truncated);
   f.wall_ns = since(start);
   if (launch.client && !f.timed_out && !f.interrupted && !f.start_failed) client.settle(f);
   const CpuTicks ticks_after = cpu_ticks();
