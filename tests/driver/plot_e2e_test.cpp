@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -210,6 +211,43 @@ TEST_F(PlotEndToEnd, AMissingOrMalformedFolderExits2) {
   EXPECT_EQ(malformed.exit_code, 2);
   EXPECT_NE(testing::flat(malformed.err).find("runs.csv lacks the column 'app'"), std::string::npos) << malformed.err;
   EXPECT_FALSE(fs::exists(dir / "report.md"));
+}
+
+// A gnuplot that hangs on a figure is stopped at the figure's limit
+// (ALLOCSTAMP_FIGURE_SECONDS, 60 s unless given), its process group with it;
+// that figure is reported failed with the limit, the others are drawn. A
+// limit that is not a number of seconds is refused before anything is drawn.
+TEST_F(PlotEndToEnd, AGnuplotThatHangsIsStoppedAtTheFiguresLimit) {
+  SKIP_UNLESS_INSTALLED(have_gnuplot(), "gnuplot (gnuplot-nox)");
+  const fs::path bin = root / "bin", pids = root / "sleeper-pids";
+  fs::create_directories(bin);
+  // The time figures' gnuplot hangs on a child of its own; every other is the real one.
+  std::ofstream(bin / "gnuplot") << "#!/bin/sh\ncase \"$*\" in *time.gp*) sleep 15 & echo $! >> '" << pids.string()
+                                 << "'; wait; exit 0 ;; esac\nexec /usr/bin/gnuplot \"$@\"\n";
+  fs::permissions(bin / "gnuplot", fs::perms::owner_all);
+  testing::CommandOptions options;
+  options.env = {"PATH=" + bin.string() + ":/usr/bin:/bin", "ALLOCSTAMP_FIGURE_SECONDS=2"};
+  options.timeout_seconds = 120;
+  const auto started = std::chrono::steady_clock::now();
+  Result r = testing::run_command({BENCH_BINARY, "plot", dir.string()}, options);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_LT(seconds, 12.0) << "stopped at the limit, not when the hanging child ends (15 s)";
+  EXPECT_NE(r.out.find("failed  time-t1: gnuplot failed: stopped after 2 s"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("drew    figures/memory-vacation-low.png and .svg"), std::string::npos) << r.out;
+  std::ifstream pid_file(pids);
+  int sleepers = 0;
+  for (pid_t pid; pid_file >> pid; ++sleepers) EXPECT_FALSE(testing::still_running(pid)) << "gnuplot's child " << pid;
+  EXPECT_GE(sleepers, 1);
+
+  std::ofstream(dir / "figures" / "kept.png") << "drawn before";
+  options.env = {"ALLOCSTAMP_FIGURE_SECONDS=soon"};
+  Result refused = testing::run_command({BENCH_BINARY, "plot", dir.string()}, options);
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(testing::flat(refused.err).find("error: ALLOCSTAMP_FIGURE_SECONDS='soon' is not a number of seconds above 0"),
+            std::string::npos)
+      << refused.err;
+  EXPECT_TRUE(fs::exists(dir / "figures" / "kept.png")) << "nothing is drawn over";
 }
 
 TEST_F(PlotEndToEnd, WithoutGnuplotExits1AndSaysHowToInstallIt) {

@@ -49,7 +49,8 @@ CLI::App* add_plot_command(CLI::App& app, Command& command) {
       "Figures, each left out with the reason when its data is missing: time relative to glibc (95% CI) per thread\n"
       "count; speedup, memory ladder, memory over time (series.csv) and allocations/frees by region per workload;\n"
       "abort rate (transactional runs); bytes and time per element (map workloads). Needs gnuplot\n"
-      "(apt-get install gnuplot-nox). Exit status: 0 drawn, 1 gnuplot missing or failing, 2 not a results folder.");
+      "(apt-get install gnuplot-nox); a figure it has not drawn in 60 s is stopped (ALLOCSTAMP_FIGURE_SECONDS=S sets\n"
+      "another limit). Exit status: 0 drawn, 1 gnuplot missing or failing, 2 not a results folder.");
   return plot;
 }
 

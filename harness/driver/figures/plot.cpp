@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -38,8 +39,20 @@ fs::path find_in_path(const std::string& program) {
   return {};
 }
 
-// A figure gnuplot has not drawn in this long is stopped (its group with it).
+// A figure gnuplot has not drawn in this long is stopped (its group with it):
+// 60 s, or ALLOCSTAMP_FIGURE_SECONDS for a machine slow enough to need more.
 constexpr double kGnuplotSeconds = 60;
+
+double figure_seconds() {
+  const char* given = std::getenv("ALLOCSTAMP_FIGURE_SECONDS");
+  if (!given || !*given) return kGnuplotSeconds;
+  char* end = nullptr;
+  const double seconds = std::strtod(given, &end);
+  if (*end != '\0' || !std::isfinite(seconds) || !(seconds > 0))
+    throw UsageError(std::string("ALLOCSTAMP_FIGURE_SECONDS='") + given + "' is not a number of seconds above 0",
+                     "unset it (60 s a figure) or give one, e.g. ALLOCSTAMP_FIGURE_SECONDS=120");
+  return seconds;
+}
 
 // gnuplot's messages, kept for a figure it failed to draw; a log that cannot
 // be written leaves the reason in the failure's line alone.
@@ -57,7 +70,7 @@ bool non_empty(const fs::path& file) {
 
 // Draws one figure; returns why it failed, or "" when both files are there.
 std::string draw(const fs::path& gnuplot, const fs::path& scripts, const fs::path& figures, const std::string& stamp,
-                 const Figure& f) {
+                 double limit_seconds, const Figure& f) {
   std::string setup = "set loadpath " + gnuplot_string(scripts.string()) +
                       "; out=" + gnuplot_string((figures / f.name).string()) + "; stamp=" + gnuplot_string(stamp);
   for (const auto& [name, value] : f.vars) setup += "; " + name + "=" + value;
@@ -71,7 +84,7 @@ std::string draw(const fs::path& gnuplot, const fs::path& scripts, const fs::pat
            std::to_string(title_width) + " }";
   const ProgramOutput run =
       program_output({gnuplot.string(), "-e", setup, (scripts / (f.script + ".gp")).string()}, true,
-                     ProgramLimits{kGnuplotSeconds, std::nullopt});
+                     ProgramLimits{limit_seconds, std::nullopt});
   if (!run.started) return "cannot start gnuplot";
   const bool drawn = run.status == 0 && non_empty(figures / (f.name + ".png")) && non_empty(figures / (f.name + ".svg"));
   if (drawn) return "";
@@ -85,7 +98,7 @@ std::string draw(const fs::path& gnuplot, const fs::path& scripts, const fs::pat
   std::string said, line;
   while (std::getline(said_lines, line))
     if (line.find_first_not_of(" ^") != std::string::npos) said = line;  // gnuplot's last line names the error
-  if (run.timed_out) said = "stopped after " + number_text("%g", kGnuplotSeconds) + " s";
+  if (run.timed_out) said = "stopped after " + number_text("%g", limit_seconds) + " s";
   return "gnuplot failed" + (said.empty() ? std::string() : ": " + said) + " (see " +
          fs::relative(log, figures.parent_path()).string() + ")";
 }
@@ -98,6 +111,7 @@ DrawnFigures draw_figures(const ResultsView& view, const std::vector<CellSummary
   if (gnuplot.empty())
     throw RunError("gnuplot is not installed (bench plot draws with it)",
                    "apt-get install gnuplot-nox (or run scripts/install-deps as root)");
+  const double limit_seconds = figure_seconds();
   fs::path scripts = paths.source / "harness" / "driver" / "figures";
   if (!fs::exists(scripts / "common.gp"))
     throw RunError("the gnuplot scripts are not in " + scripts.string(),
@@ -125,7 +139,7 @@ DrawnFigures draw_figures(const ResultsView& view, const std::vector<CellSummary
   for (std::size_t w = 0; w < std::min(workers, plan.figures.size()); ++w)
     pool.emplace_back([&] {
       for (std::size_t i; (i = next++) < plan.figures.size();) try {
-          failures[i] = draw(gnuplot, scripts, figures, stamp, plan.figures[i]);
+          failures[i] = draw(gnuplot, scripts, figures, stamp, limit_seconds, plan.figures[i]);
         } catch (const std::exception& e) {  // out of memory, a path: that figure is not drawn, the others are
           failures[i] = std::string("not drawn: ") + e.what();
         }
