@@ -181,6 +181,21 @@ TEST(LikeWithLike, BytesPerElementAreTheFillsOwn) {
   EXPECT_DOUBLE_EQ(cells.value(row, kRssPerElement), (12000.0 - 2000.0) * 1024.0 / 100000.0);
 }
 
+// A cell's time is its timed runs' (the allocator alone): elapsed_ns where
+// they report it, whatever its profiled runs report; wall_ns where they do
+// not. (Found by scripts/mutants-sample, seed 58: the time key chosen by the
+// profiled runs survived every test.)
+TEST(LikeWithLike, ACellsTimeKeyIsItsTimedRuns) {
+  Runs both({"wall_ns"});
+  both.add("glibc", 1, 1e7, {{"wall_ns", "2e7"}});
+  both.add("glibc", 1, 0, {{"kind", "profiled"}, {"elapsed_ns", ""}, {"wall_ns", "3e7"}});
+  EXPECT_EQ(cells_of(both.table).cells.front().time_key, "elapsed_ns");
+  Runs wall_only({"wall_ns"});
+  wall_only.add("glibc", 1, 0, {{"elapsed_ns", ""}, {"wall_ns", "2e7"}});
+  wall_only.add("glibc", 1, 1e7, {{"kind", "profiled"}, {"wall_ns", "3e7"}});
+  EXPECT_EQ(cells_of(wall_only.table).cells.front().time_key, "wall_ns");
+}
+
 // A field left empty (a folder older than schema 4) is unknown, not a difference.
 TEST(LikeWithLike, UnknownArgumentsPairByName) {
   CellId known{"w", "a", "small", "w --threads 1", "glibc", "libc", "", "", 1};
