@@ -113,9 +113,12 @@ TEST(BenchEndToEnd, OkRunFillsMemprofAndAllocatorColumns) {
     EXPECT_GE(std::stoll(row["allocs_seq_count"]) + std::stoll(row["allocs_par_count"]), 1000);
     EXPECT_FALSE(row["heap_requested_peak_bytes"].empty());
     EXPECT_FALSE(row["rss_kb"].empty());
-    // wait4's peak RSS is the process's whole life's: never below the peak
-    // memprof read from inside it (VmHWM), same pages, same unit.
-    EXPECT_GE(std::stoll(row["maxrss_kb"]), std::stoll(row["hwm_kb"])) << row["allocator"];
+    // wait4's peak RSS is the process's whole life's: the peak memprof read
+    // from inside it (VmHWM), same pages, same unit, give or take the pages
+    // the kernel's per-CPU RSS counters had not yet folded in (seen: 3520
+    // against 3560 kB under mimalloc); a figure from another field (a fault
+    // count: hundreds) is far below it.
+    EXPECT_GE(double(std::stoll(row["maxrss_kb"])), 0.9 * double(std::stoll(row["hwm_kb"]))) << row["allocator"];
     if (row["allocator"] != "tbbmalloc") {
       EXPECT_FALSE(row["alloc_mapped_bytes"].empty()) << row["allocator"];
     }
