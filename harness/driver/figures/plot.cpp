@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -17,6 +16,7 @@
 
 #include "model/errors.h"
 #include "figures/figures.h"
+#include "model/fields.h"
 #include "model/format.h"
 #include "model/output_file.h"
 #include "model/program_output.h"
@@ -46,9 +46,8 @@ constexpr double kGnuplotSeconds = 60;
 double figure_seconds() {
   const char* given = std::getenv("ALLOCSTAMP_FIGURE_SECONDS");
   if (!given || !*given) return kGnuplotSeconds;
-  char* end = nullptr;
-  const double seconds = std::strtod(given, &end);
-  if (*end != '\0' || !std::isfinite(seconds) || !(seconds > 0))
+  const double seconds = field_problem("real", given).empty() ? std::strtod(given, nullptr) : 0;  // no inf, nan or 0x
+  if (!(seconds > 0))
     throw UsageError(std::string("ALLOCSTAMP_FIGURE_SECONDS='") + given + "' is not a number of seconds above 0",
                      "unset it (60 s a figure) or give one, e.g. ALLOCSTAMP_FIGURE_SECONDS=120");
   return seconds;
