@@ -91,8 +91,9 @@ int print_dry_run(const PreparedSweep& sweep, const Paths& paths, std::ostream& 
     if (recorded.count(run.key())) continue;
     ++left;
     out << run.id << "  " << describe(run) << "\n";
+    const ChildCommand child = child_command(run, options, paths);
     std::vector<std::string> command;  // as a shell would take it, in lines a terminal shows whole
-    for (const auto& e : child_environment(run, options, paths))
+    for (const auto& e : child.env)
       if (e.rfind("LD_PRELOAD=", 0) == 0 || e.rfind("ITM_", 0) == 0 || run.allocator.env.count(e.substr(0, e.find('='))))
         command.push_back(e);  // the entry's own variables: a variant's settings
     if (run.kind == RunKind::simulated) {
@@ -101,7 +102,7 @@ int print_dry_run(const PreparedSweep& sweep, const Paths& paths, std::ostream& 
         if (!a.empty()) command.push_back(a);
     }
     command.push_back((paths.build / run.workload.binary).string());
-    for (const auto& a : child_arguments(run, options)) command.push_back(a);
+    command.insert(command.end(), child.args.begin(), child.args.end());
     out << shell_lines(command, kTerminalWidth, 4);
   }
   out << left << " runs";

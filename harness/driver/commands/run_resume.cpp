@@ -141,9 +141,9 @@ void check_recorded_runs(const fs::path& dir, const RunsTable& t, const std::vec
                            std::to_string(run.id) + ": its meta.json was edited",
                        fix);
     const std::string& args = t.text(row, keys::args);
-    if (!args.empty() && args != recorded_arguments(run, options))
+    if (const std::string now = recorded_arguments(run, options); !args.empty() && args != now)
       throw UsageError(dir.string() + "/runs.csv: run " + id + " ran with '" + args + "', and its options give '" +
-                           recorded_arguments(run, options) + "' now: its meta.json was edited",
+                           now + "' now: its meta.json was edited",
                        fix);
   }
 }

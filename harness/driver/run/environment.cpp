@@ -44,17 +44,27 @@ std::vector<std::string> arguments_with_input(const Run& run, const Options& opt
   return args;
 }
 
-}  // namespace
-
-std::vector<std::string> child_arguments(const Run& run, const Options& options) {
-  return arguments_with_input(run, options, false);
-}
-
-std::string recorded_arguments(const Run& run, const Options& options) {
+// recorded_arguments, with the client's arguments given.
+std::string recorded_line(const Run& run, const Options& options, const std::vector<std::string>& client_args) {
   std::string args = shell_line(arguments_with_input(run, options, true));
   if (!run.workload.client_binary.empty())
-    args += " ; " + shell_line({run.workload.client_binary}) + " " + shell_line(client_arguments(run));
+    args += " ; " + shell_line({run.workload.client_binary}) + " " + shell_line(client_args);
   return args;
+}
+
+}  // namespace
+
+std::string recorded_arguments(const Run& run, const Options& options) {
+  return recorded_line(run, options, client_arguments(run));
+}
+
+ChildCommand child_command(const Run& run, const Options& options, const Paths& paths) {
+  ChildCommand command;
+  command.args = arguments_with_input(run, options, false);
+  command.env = child_environment(run, options, paths);
+  if (!run.workload.client_binary.empty()) command.client_args = client_arguments(run);
+  command.recorded = recorded_line(run, options, command.client_args);
+  return command;
 }
 
 std::vector<std::string> client_arguments(const Run& run) {

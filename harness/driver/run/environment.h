@@ -10,10 +10,21 @@
 
 namespace allocstamp {
 
-std::vector<std::string> child_arguments(const Run& run, const Options& options);
+// A run's child as bench starts it, worked out once: its arguments
+// ({scratch} and {port} still unset), its environment, a server's client's
+// arguments ({port} unset; none for other programs), and its command line as
+// runs.csv records it (recorded_arguments).
+struct ChildCommand {
+  std::vector<std::string> args;
+  std::vector<std::string> env;
+  std::vector<std::string> client_args;
+  std::string recorded;
+};
+ChildCommand child_command(const Run& run, const Options& options, const Paths& paths);
+
 // The run's command line as runs.csv's `args` records it, the one form every
 // reader compares (a cell's identity, --resume's check, the output digest's
-// cell): child_arguments shell-quoted, a generated input named
+// cell): ChildCommand's args shell-quoted, a generated input named
 // {inputs}/<its file name> (the name holds its content's digest; the folder is
 // the checkout's, so two checkouts' runs still compare), and for a server
 // " ; <client> <client arguments>" with {port} unset.
@@ -38,7 +49,7 @@ std::vector<std::string> inherited_tuning();
 // What a run was run with beyond its plan (runs.csv's args, alloc_library,
 // alloc_env): the same numbers come only from the same setting.
 struct RunSetting {
-  std::string args;           // the child's arguments (child_arguments), as a shell line
+  std::string args;           // the child's command line (ChildCommand's recorded)
   std::string alloc_library;  // library_identity (registry.h)
   std::string alloc_env;      // allocator_environment of the child's environment
 };

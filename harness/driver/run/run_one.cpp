@@ -114,41 +114,47 @@ std::string skip_reason(const Run& run) {
 
 namespace {
 
-// The run as launched: the child's arguments (a server's, then its client's
-// command: "... ; redis-benchmark -p {port} ..."), the allocator's build and
+// The run as launched: its recorded command line (a server's, then its
+// client's: "... ; redis-benchmark -p {port} ..."), the allocator's build and
 // the variables that tune it.
-RunSetting setting_of(const Run& run, const RunContext& context, const std::vector<std::string>& env) {
+RunSetting setting_of(const Run& run, const RunContext& context, const ChildCommand& command) {
   const auto library = context.libraries.find(run.allocator.name);
-  return RunSetting{recorded_arguments(run, context.options),
-                    library == context.libraries.end() ? std::string() : library->second,
-                    allocator_environment(env, run.allocator)};
+  return RunSetting{command.recorded, library == context.libraries.end() ? std::string() : library->second,
+                    allocator_environment(command.env, run.allocator)};
 }
 
 std::string unquoted(const std::string& text) {
   return text.size() >= 2 && text.front() == '"' && text.back() == '"' ? text.substr(1, text.size() - 2) : text;
 }
 
+// Why the run failed, into its records (runs.csv's extra `failure`) and on
+// standard error after the run's name.
+void record_failure(Records& records, const std::string& run_name, const std::string& problem) {
+  records.metrics["failure"] = "\"" + problem + "\"";
+  std::cerr << run_name << ": " << problem << "\n";
+}
+
 // The run made: launched, its records read, its status decided.
-RunOutcome launch_and_judge(const Run& run, const RunContext& context, const fs::path& log_path) {
+RunOutcome launch_and_judge(const Run& run, const RunContext& context, const ChildCommand& command,
+                            const fs::path& log_path) {
   const Options& options = context.options;
-  const Paths& paths = context.paths;
   const fs::path& dir = context.dir;
+  const std::string run_name = describe(run);
+  RunOutcome outcome;
+  outcome.setting = setting_of(run, context, command);
   Launch launch;
-  launch.program = (paths.build / run.workload.binary).string();
-  launch.args = child_arguments(run, options);
+  launch.program = (context.paths.build / run.workload.binary).string();
+  launch.args = command.args;
   const ScratchFolder scratch(launch.args);
-  launch.env = child_environment(run, options, paths);
+  launch.env = command.env;
   if (run.kind == RunKind::profiled && !options.callsites.empty()) {
     // memprof writes into callsites/ (os/own_file.h) and bench reads it back:
     // a link or a file planted at its name fails this run, never followed.
     if (const std::string problem = make_own_folder(dir / "callsites"); !problem.empty()) {
-      RunOutcome refused;
-      refused.finished.start_failed = true;
-      refused.finished.error = problem;
-      refused.setting = setting_of(run, context, launch.env);
-      refused.records.metrics["failure"] = "\"" + problem + "\"";
-      std::cerr << describe(run) << ": " << problem << "\n";
-      return refused;
+      outcome.finished.start_failed = true;
+      outcome.finished.error = problem;
+      record_failure(outcome.records, run_name, problem);
+      return outcome;
     }
     launch.env.push_back("MEMPROF_SAMPLE_BYTES=" + options.callsites);
     launch.env.push_back("MEMPROF_CALLSITES=" + (dir / "callsites" / (std::to_string(run.id) + ".txt")).string());
@@ -160,7 +166,7 @@ RunOutcome launch_and_judge(const Run& run, const RunContext& context, const fs:
     // A server: its client connects on a port of this run's own.
     const int port = free_port();
     put_port(launch.args, port);
-    Launch::Client client{run.workload.client_binary, client_arguments(run), client_environment(),
+    Launch::Client client{run.workload.client_binary, command.client_args, client_environment(),
                           run.workload.check_output ? compared_output : std::string(), port};
     put_port(client.args, port);
     launch.client = std::move(client);
@@ -181,9 +187,7 @@ RunOutcome launch_and_judge(const Run& run, const RunContext& context, const fs:
     launch.fixed_addresses = true;
     launch.timeout_seconds = options.timeout_seconds * kSimulatedTimeoutFactor;
   }
-  RunOutcome outcome;
   outcome.finished = context.executor.run(launch);
-  outcome.setting = setting_of(run, context, launch.env);
   const Finished& f = outcome.finished;
   if (f.interrupted) {
     outcome.interrupted = true;
@@ -192,10 +196,7 @@ RunOutcome launch_and_judge(const Run& run, const RunContext& context, const fs:
   Status status = status_of(f);
   if (f.start_failed) std::cerr << "error: " << f.error << "\n";
   Records records = parse_records(f.records);
-  if (!f.failure.empty()) {
-    records.metrics["failure"] = "\"" + f.failure + "\"";
-    std::cerr << describe(run) << ": " << f.failure << "\n";
-  }
+  if (!f.failure.empty()) record_failure(records, run_name, f.failure);
   std::string simulation_problem;
   if (status == Status::ok && run.kind == RunKind::simulated) {
     // Every process of the run is gone (the executor killed its group and
@@ -215,8 +216,7 @@ RunOutcome launch_and_judge(const Run& run, const RunContext& context, const fs:
                                                      : simulation_problem;
     if (!problem.empty()) {
       status = Status::failed;
-      records.metrics["failure"] = "\"" + problem + "\"";
-      std::cerr << describe(run) << ": " << problem << "\n";
+      record_failure(records, run_name, problem);
     }
   }
   outcome.status = status;
@@ -227,13 +227,14 @@ RunOutcome launch_and_judge(const Run& run, const RunContext& context, const fs:
 }  // namespace
 
 RunOutcome run_one(const Run& run, RunContext& context, const fs::path& log_path) {
+  const ChildCommand command = child_command(run, context.options, context.paths);
   if (std::string why = skip_reason(run); !why.empty()) {
     RunOutcome skipped;
     skipped.skipped = std::move(why);
-    skipped.setting = setting_of(run, context, child_environment(run, context.options, context.paths));
+    skipped.setting = setting_of(run, context, command);
     return skipped;
   }
-  RunOutcome ran = launch_and_judge(run, context, log_path);
+  RunOutcome ran = launch_and_judge(run, context, command, log_path);
   if (ran.interrupted || ran.status != Status::ok) return ran;
   // Another allocator's run of the same cell printed something else: the
   // program's result changed, which is a finding, not a time.
@@ -243,8 +244,7 @@ RunOutcome run_one(const Run& run, RunContext& context, const fs::path& log_path
     if (std::string problem = context.program_results.judge(run, ran.setting.args, unquoted(quoted->second));
         !problem.empty()) {
       ran.status = Status::failed;
-      ran.records.metrics["failure"] = "\"" + problem + "\"";
-      std::cerr << describe(run) << ": " << problem << "\n";
+      record_failure(ran.records, describe(run), problem);
     }
   return ran;
 }
