@@ -449,6 +449,33 @@ TEST_F(Hardening, AResumedSweepKeepsItsNoPlot) {
   EXPECT_FALSE(fs::exists(folder / "report.md"));
 }
 
+// A sweep whose preset draws the figures draws them when it is resumed too:
+// meta.json keeps the preset's name, and the resume asks the preset (the
+// figures were once decided before the saved options replaced the typed ones,
+// and lost with them: no resumed sweep drew).
+TEST_F(Hardening, AResumedSweepDrawsWhatItsPresetDraws) {
+  const fs::path folder = dir_ / "plots";
+  testing::CommandOptions options;
+  options.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS)};
+  options.drop_prefixes = {"ALLOCSTAMP_NO_PLOT", "ALLOCSTAMP_THREADS"};
+  options.timeout_seconds = 120;
+  Result first = testing::run_command({BENCH_BINARY, "--workload=test-alloc", "--alloc=glibc", "--size=tiny", "--threads=1",
+                                       "--reps=2", "--no-profile", "--out=" + folder.string()},
+                                      options);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  ASSERT_NE(first.out.find("\nfigures: "), std::string::npos) << first.out;
+  {
+    std::string text = testing::slurp(folder / "runs.csv");
+    std::ofstream(folder / "runs.csv", std::ios::trunc) << text.substr(0, text.rfind('\n', text.size() - 2) + 1);
+  }
+  fs::remove(folder / "report.html");
+  Result resumed = testing::run_command({BENCH_BINARY, "--resume", folder.string()}, options);
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_NE(testing::flat(resumed.err).find("1 of 2 runs left"), std::string::npos) << resumed.err;
+  EXPECT_NE(resumed.out.find("\nfigures: " + (folder / "report.html").string()), std::string::npos) << resumed.out;
+  EXPECT_TRUE(fs::exists(folder / "report.html"));
+}
+
 // A range of thread counts is a list.
 TEST_F(Hardening, ARangeOfThreadCountsIsAList) {
   Result r = bench({"--workload=test-alloc", "--alloc=glibc", "--size=tiny", "--reps=1", "--no-profile",

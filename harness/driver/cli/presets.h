@@ -51,7 +51,7 @@ std::string preset_of_results(const std::filesystem::path& dir);
 // The preset a sweep runs under: --preset, or "default" when nothing was chosen
 // to run (so `bench --dry-run` shows the default job and `bench --reps=3`
 // shortens it). Names it on `out` unless it is a dry run. (A resumed sweep's
-// preset is its folder's: commands/run.cpp choose_run_preset.)
+// preset is its folder's: commands/run_resume.cpp resume_options.)
 void choose_preset(Options& options, const std::filesystem::path& presets_file, std::ostream& out);
 
 // For `bench --list`.

@@ -37,8 +37,8 @@ CLI::App* add_overhead_command(CLI::App& app, OverheadOptions& options);
 // was. Throws UsageError on bad input.
 Command parse_command_line(int argc, char** argv);
 
-// The run verb's preset: choose_preset (cli/presets.h) for a new sweep; for
-// --resume, whether the saved sweep's preset draws the figures at the end.
+// The run verb's preset: choose_preset (cli/presets.h) for a new sweep; none
+// for --resume, whose options (the preset's among them) are its folder's.
 void choose_run_preset(Options& options, const Paths& paths, std::ostream& out);
 // One bench invocation from validated options to a results folder: plan, run
 // each cell in a fresh child, append every row as it ends, then summary.csv

@@ -63,13 +63,8 @@ nlohmann::json allocator_meta(const std::vector<Allocator>& allocators) {
 }  // namespace
 
 void choose_run_preset(Options& options, const Paths& paths, std::ostream& out) {
-  const fs::path presets_file = paths.source / "workloads" / "presets.json";
-  if (options.resume.empty()) return choose_preset(options, presets_file, out);
-  // A resumed sweep keeps its options; whether it ends with the figures is its preset's word.
-  const Meta meta = read_meta(options.resume);
-  const std::string name = meta.preset();
-  for (const Preset& p : load_presets(presets_file))
-    if (p.name == name) options.plot_after = p.plot && !options.no_plot && !meta.no_plot();
+  // A resumed sweep keeps its options, its preset's among them (resume_options).
+  if (options.resume.empty()) choose_preset(options, paths.source / "workloads" / "presets.json", out);
 }
 
 namespace {

@@ -89,7 +89,7 @@ PreparedSweep prepare_sweep(Options options, const Paths& paths, std::ostream& n
   if (options.redo_failed && !sweep.resuming)
     throw UsageError("--redo-failed makes a sweep's failed runs again, and goes with --resume",
                      "give --resume DIR --redo-failed, DIR the sweep's results folder");
-  if (sweep.resuming) sweep.saved_meta = resume_options(options);
+  if (sweep.resuming) sweep.saved_meta = resume_options(options, paths.source / "workloads" / "presets.json");
   refuse_impossible_options(options);
   Catalog catalog = load_catalog(options, paths);
   sweep.allocators = select_allocators(options, catalog);

@@ -6,6 +6,7 @@
 #include <set>
 #include <tuple>
 
+#include "cli/presets.h"
 #include "key_names.h"
 #include "keys.h"
 #include "meta_names.h"
@@ -20,7 +21,7 @@ namespace allocstamp {
 
 namespace fs = std::filesystem;
 
-nlohmann::json resume_options(Options& options) {
+nlohmann::json resume_options(Options& options, const fs::path& presets_file) {
   for (const auto& flag : options.given)
     if (flag != "--resume" && flag != "--dry-run" && flag != "--no-plot" && flag != "--registry" &&
         flag != "--workloads" && flag != "--redo-failed")
@@ -92,6 +93,11 @@ nlohmann::json resume_options(Options& options) {
   saved.dry_run = options.dry_run;
   saved.redo_failed = options.redo_failed;
   saved.no_plot = saved.no_plot || options.no_plot;
+  // Whether it ends with the figures is its preset's word (meta.json keeps
+  // the preset's name, not what it asked for).
+  if (!saved.preset.empty())
+    for (const Preset& p : load_presets(presets_file))
+      if (p.name == saved.preset) saved.plot_after = p.plot && !saved.no_plot;
   saved.command_line = options.command_line;
   options = saved;
   options.out = dir.string();

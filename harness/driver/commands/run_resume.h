@@ -15,10 +15,11 @@
 namespace allocstamp {
 
 // `options` (as typed: --resume DIR and what may go with it) become the saved
-// sweep's; returns the folder's meta.json. UsageError for a flag that cannot go
-// with --resume, a damaged or edited meta.json, and registry or workload files
-// not named again on the command line.
-nlohmann::json resume_options(Options& options);
+// sweep's, with the figures at the end if its preset (in `presets_file`) draws
+// them and --no-plot was given neither time; returns the folder's meta.json.
+// UsageError for a flag that cannot go with --resume, a damaged or edited
+// meta.json, and registry or workload files not named again on the command line.
+nlohmann::json resume_options(Options& options, const std::filesystem::path& presets_file);
 
 // UsageError unless the plan the resumed options make is the one meta.json
 // recorded (`plan_keys`: the whole plan's keys), in any order.
