@@ -452,14 +452,15 @@ TEST_F(Hardening, AResumedSweepKeepsItsNoPlot) {
 // A sweep whose preset draws the figures draws them when it is resumed too:
 // meta.json keeps the preset's name, and the resume asks the preset (the
 // figures were once decided before the saved options replaced the typed ones,
-// and lost with them: no resumed sweep drew).
+// and lost with them: no resumed sweep drew). --per-comparison and --wide,
+// which change only what is shown, go with --resume.
 TEST_F(Hardening, AResumedSweepDrawsWhatItsPresetDraws) {
   const fs::path folder = dir_ / "plots";
   testing::CommandOptions options;
   options.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS)};
   options.drop_prefixes = {"ALLOCSTAMP_NO_PLOT", "ALLOCSTAMP_THREADS"};
   options.timeout_seconds = 120;
-  Result first = testing::run_command({BENCH_BINARY, "--workload=test-alloc", "--alloc=glibc", "--size=tiny", "--threads=1",
+  Result first = testing::run_command({BENCH_BINARY, "--workload=test-alloc", "--alloc=glibc,jemalloc", "--size=tiny", "--threads=1",
                                        "--reps=2", "--no-profile", "--out=" + folder.string()},
                                       options);
   ASSERT_EQ(first.exit_code, 0) << first.err;
@@ -469,9 +470,13 @@ TEST_F(Hardening, AResumedSweepDrawsWhatItsPresetDraws) {
     std::ofstream(folder / "runs.csv", std::ios::trunc) << text.substr(0, text.rfind('\n', text.size() - 2) + 1);
   }
   fs::remove(folder / "report.html");
-  Result resumed = testing::run_command({BENCH_BINARY, "--resume", folder.string()}, options);
+  Result resumed =
+      testing::run_command({BENCH_BINARY, "--resume", folder.string(), "--per-comparison", "--wide"}, options);
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
-  EXPECT_NE(testing::flat(resumed.err).find("1 of 2 runs left"), std::string::npos) << resumed.err;
+  EXPECT_NE(testing::flat(resumed.err).find("1 of 4 runs left"), std::string::npos) << resumed.err;
+  // How the results are shown is the resume's own say.
+  EXPECT_EQ(first.out.find("Uncorrected (--per-comparison)"), std::string::npos) << first.out;
+  EXPECT_NE(testing::flat(resumed.out).find("Uncorrected (--per-comparison)"), std::string::npos) << resumed.out;
   EXPECT_NE(resumed.out.find("\nfigures: " + (folder / "report.html").string()), std::string::npos) << resumed.out;
   EXPECT_TRUE(fs::exists(folder / "report.html"));
 }

@@ -273,7 +273,10 @@ void add_sweep_flags(CLI::App& app, Options& o, SweepFlags& flags) {
   app.add_flag("--dry-run", o.dry_run, "Print the runs that would be made, run nothing");
   app.add_flag("--list", flags.list, "List allocators and workloads, installed or not, with versions");
   app.add_flag("--columns", flags.columns, "Print the columns of runs.csv with their meaning (Markdown)");
-  app.add_option("--resume", o.resume, "Complete the runs missing from an earlier results folder")
+  app.add_option("--resume", o.resume,
+                 "Complete the runs missing from an earlier results folder, with the options it saved (only "
+                 "--dry-run, --redo-failed, --no-plot, --wide, --per-comparison and the sweep's own --registry and "
+                 "--workloads files go with it)")
       ->check(CLI::ExistingDirectory);
   app.add_flag("--redo-failed", o.redo_failed,
                "With --resume: make again the planned runs that did not end ok (failed, crashed, timeout, "

@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 nlohmann::json resume_options(Options& options, const fs::path& presets_file) {
   for (const auto& flag : options.given)
     if (flag != "--resume" && flag != "--dry-run" && flag != "--no-plot" && flag != "--registry" &&
-        flag != "--workloads" && flag != "--redo-failed")
+        flag != "--workloads" && flag != "--redo-failed" && flag != "--wide" && flag != "--per-comparison")
       throw UsageError(flag + " cannot be combined with --resume", "a resumed sweep keeps the options saved in its meta.json");
   fs::path dir = options.resume;
   nlohmann::json saved_meta = read_meta(dir, MetaMissing::refuse).doc;
@@ -99,6 +99,10 @@ nlohmann::json resume_options(Options& options, const fs::path& presets_file) {
     for (const Preset& p : load_presets(presets_file))
       if (p.name == saved.preset) saved.plot_after = p.plot && !saved.no_plot;
   saved.command_line = options.command_line;
+  // How the tables and figures show the results (summary.csv's standings are
+  // family-corrected either way): the resume's own say.
+  saved.wide = options.wide;
+  saved.per_comparison = options.per_comparison;
   options = saved;
   options.out = dir.string();
   return saved_meta;
