@@ -106,8 +106,10 @@ const char* op_name(uint8_t op) {
   }
 }
 
-Trace read_trace(const std::string& path) {
-  const std::string bytes = read_file(path);
+namespace {
+
+// The header checked: magic, format version, sizes.
+TraceHeader check_header(const std::string& path, const std::string& bytes) {
   if (bytes.size() < sizeof(TraceHeader))
     fail(path, "is not an allocation trace (shorter than its header)", kRecordAgain);
   TraceHeader h;
@@ -124,34 +126,42 @@ Trace read_trace(const std::string& path) {
                    std::to_string(h.event_bytes) + " where " + std::to_string(sizeof(TraceHeader)) + "/" +
                    std::to_string(sizeof(TraceEvent)) + " belong)",
          kRecordAgain);
+  return h;
+}
 
-  Trace trace;
-  trace.program.assign(h.program, strnlen(h.program, sizeof h.program));
-  trace.pid = h.pid;
+// The chunks' events as read, before any renumbering: each thread's calls in
+// its own order, its start and end, the phase marks, the trailer.
+struct Chunks {
   std::vector<std::vector<RawCall>> raw;
-  std::vector<std::pair<uint64_t, uint8_t>> marks;  // the phase marks: time, op
   std::vector<ThreadCalls> threads;
+  std::vector<std::pair<uint64_t, uint8_t>> marks;  // the phase marks: time, op
+  TraceTrailer tail{};
+  uint64_t events = 0;
+};
+
+// Reads every chunk after the header up to the trailer, each checked (its
+// count, its checksum, its events' kinds), and the trailer against them.
+Chunks read_chunks(const std::string& path, const std::string& bytes) {
+  Chunks read;
   auto thread_slot = [&](uint32_t index) -> ThreadCalls& {
     if (index > 1u << 20) fail(path, "names thread " + std::to_string(index) + ": the trace is damaged", kRecordAgain);
-    if (index >= threads.size()) {
-      threads.resize(index + 1);
-      raw.resize(index + 1);
-      for (uint32_t i = 0; i < threads.size(); ++i) threads[i].index = i;
+    if (index >= read.threads.size()) {
+      read.threads.resize(index + 1);
+      read.raw.resize(index + 1);
+      for (uint32_t i = 0; i < read.threads.size(); ++i) read.threads[i].index = i;
     }
-    return threads[index];
+    return read.threads[index];
   };
-
   size_t off = sizeof(TraceHeader);
   bool trailer_seen = false;
-  TraceTrailer tail{};
   while (off < bytes.size()) {
     uint32_t magic;
     if (bytes.size() - off < sizeof magic) break;
     std::memcpy(&magic, bytes.data() + off, sizeof magic);
     if (magic == kTrailerMagic) {
-      if (bytes.size() - off < sizeof tail) break;
-      std::memcpy(&tail, bytes.data() + off, sizeof tail);
-      off += sizeof tail;
+      if (bytes.size() - off < sizeof read.tail) break;
+      std::memcpy(&read.tail, bytes.data() + off, sizeof read.tail);
+      off += sizeof read.tail;
       trailer_seen = true;
       break;
     }
@@ -173,38 +183,46 @@ Trace read_trace(const std::string& path) {
     for (uint32_t i = 0; i < c.count; ++i) {
       TraceEvent e;
       std::memcpy(&e, bytes.data() + off + size_t(i) * sizeof e, sizeof e);
-      ++trace.events;
+      ++read.events;
       switch (e.op) {
         case kThreadStart: t.start_ns = e.time_ns; break;
         case kThreadEnd: t.end_ns = e.time_ns, t.ended = true; break;
-        case kPhaseBegin: case kPhaseEnd: marks.push_back({e.time_ns, e.op}); break;
+        case kPhaseBegin: case kPhaseEnd: read.marks.push_back({e.time_ns, e.op}); break;
         default:
           if (!is_alloc_op(e.op) && !is_free_op(e.op) && e.op != kRealloc)
             fail(path, "holds an event of unknown kind " + std::to_string(e.op), kRecordAgain);
-          raw[c.thread].push_back({e, e.op == kRealloc && e.extra <= e.time_ns ? e.time_ns - e.extra : e.time_ns});
+          read.raw[c.thread].push_back({e, e.op == kRealloc && e.extra <= e.time_ns ? e.time_ns - e.extra : e.time_ns});
       }
     }
     off += n;
   }
   if (!trailer_seen)
-    fail(path, "is truncated (" + std::to_string(trace.events) + " events read, no trailer): the program did not "
+    fail(path, "is truncated (" + std::to_string(read.events) + " events read, no trailer): the program did not "
                "exit normally (killed by a signal, or it made a raw execve or exit_group system call, which memprof "
                "cannot see), or the file was cut",
          "record it again and let the program exit (memprof writes the trailer at exit)");
   if (off != bytes.size()) fail(path, "has bytes after its trailer", kRecordAgain);
-  if (tail.events != trace.events)
-    fail(path, "says it holds " + std::to_string(tail.events) + " events but " + std::to_string(trace.events) +
+  if (read.tail.events != read.events)
+    fail(path, "says it holds " + std::to_string(read.tail.events) + " events but " + std::to_string(read.events) +
                    " were read (a write failed while recording?)",
          kRecordAgain);
-  trace.duration_ns = tail.end_ns;
+  return read;
+}
+
+// The measured phase: the last begin mark and the first end mark after it
+// (none: the whole run).
+void set_phase(Trace& trace, std::vector<std::pair<uint64_t, uint8_t>> marks) {
   std::stable_sort(marks.begin(), marks.end());
   trace.phase_end_ns = trace.duration_ns;
   for (const auto& [time, op] : marks) {
     if (op == kPhaseBegin) trace.phase_begin_ns = time, trace.phase_end_ns = trace.duration_ns, trace.phase_end_marked = false;
     else trace.phase_end_ns = time, trace.phase_end_marked = true;
   }
+}
 
-  // Each thread's times strictly increasing, so that its order survives the sort.
+// Each thread's times made strictly increasing (so that its order survives
+// the sort), then every birth and death of an address, in time order.
+std::vector<AddressStep> address_steps(std::vector<std::vector<RawCall>>& raw) {
   std::vector<AddressStep> steps;
   for (uint32_t ti = 0; ti < raw.size(); ++ti) {
     uint64_t last = 0;
@@ -233,7 +251,11 @@ Trace read_trace(const std::string& path) {
     if (a.thread != b.thread) return a.thread < b.thread;
     return a.call < b.call;
   });
+  return steps;
+}
 
+// Each thread's calls as the trace gives them, without block ids yet.
+void fill_calls(const std::vector<std::vector<RawCall>>& raw, std::vector<ThreadCalls>& threads) {
   for (uint32_t ti = 0; ti < raw.size(); ++ti) {
     threads[ti].calls.resize(raw[ti].size());
     for (uint64_t ci = 0; ci < raw[ti].size(); ++ci) {
@@ -251,12 +273,17 @@ Trace read_trace(const std::string& path) {
       c.moved = r.e.op == kRealloc && r.e.addr != 0 && r.e.addr != r.e.old_addr;
     }
   }
+}
+
+// Addresses become ids: a block's id from its birth to its death; a death
+// of an address no one holds is a free of an unknown block.
+void number_blocks(const std::vector<AddressStep>& steps, std::vector<ThreadCalls>& threads, uint64_t& blocks) {
   std::unordered_map<uint64_t, uint64_t> live;  // address -> id
   live.reserve(steps.size() / 2 + 16);
   for (const AddressStep& s : steps) {
     Call& c = threads[s.thread].calls[s.call];
     if (s.born) {
-      c.id = ++trace.blocks;
+      c.id = ++blocks;
       live[s.addr] = c.id;
     } else {
       auto it = live.find(s.addr);
@@ -270,7 +297,24 @@ Trace read_trace(const std::string& path) {
       if (id == 0) c.unknown = true;
     }
   }
-  trace.threads = std::move(threads);
+}
+
+}  // namespace
+
+Trace read_trace(const std::string& path) {
+  const std::string bytes = read_file(path);
+  const TraceHeader h = check_header(path, bytes);
+  Chunks read = read_chunks(path, bytes);
+  Trace trace;
+  trace.program.assign(h.program, strnlen(h.program, sizeof h.program));
+  trace.pid = h.pid;
+  trace.events = read.events;
+  trace.duration_ns = read.tail.end_ns;
+  set_phase(trace, std::move(read.marks));
+  const std::vector<AddressStep> steps = address_steps(read.raw);
+  fill_calls(read.raw, read.threads);
+  number_blocks(steps, read.threads, trace.blocks);
+  trace.threads = std::move(read.threads);
   return trace;
 }
 
