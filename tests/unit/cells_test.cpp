@@ -700,6 +700,42 @@ TEST(BusyMachine, ATimeThatMovedOnABusyMachineIsSuspect) {
   EXPECT_EQ(still->verdict, Verdict::ok) << still->note;
 }
 
+// Only the runs a time comes from make it suspect: a time that doubled
+// beside busy profiled runs (memprof's, which give no time) regresses and
+// fails the gate, and the cell is not warned about; the same busy mark on a
+// timed run holds the verdict back.
+TEST(BusyMachine, OnlyTheRunsATimeComesFromMakeItSuspect) {
+  Runs base, cur;
+  for (int rep = 1; rep <= 5; ++rep) {
+    base.add("glibc", rep, 1e7 * (1 + 0.001 * rep));
+    cur.add("glibc", rep, 2e7 * (1 + 0.001 * rep));
+  }
+  for (int rep = 1; rep <= 3; ++rep) {
+    base.add("glibc", rep, 3e7, {{"kind", "profiled"}});
+    cur.add("glibc", rep, 3e7, {{"kind", "profiled"}, {"others_cpu_pct", "60.0"}});
+  }
+  const CheckConfig config;
+  const CheckResult r = compare_runs(base.table, cur.table, config);
+  const CheckRow* time = row_of(r, "glibc", "elapsed_ns");
+  ASSERT_NE(time, nullptr);
+  EXPECT_EQ(time->verdict, Verdict::regressed) << time->note;
+  EXPECT_FALSE(time->busy) << time->note;
+  EXPECT_TRUE(r.failed(config));
+  ResultsView view;
+  view.table = std::make_shared<RunsTable>(cur.table);
+  view.cells = cells_of(*view.table);
+  const std::vector<CellSummary> cells = summarize_cells(view);
+  ASSERT_EQ(cells.size(), 1u);
+  EXPECT_EQ(cells[0].busy_runs, 0);
+  // The same mark on one timed run: suspect.
+  Runs busy_timed;
+  for (int rep = 1; rep <= 5; ++rep)
+    busy_timed.add("glibc", rep, 2e7 * (1 + 0.001 * rep), {{"others_cpu_pct", rep == 3 ? "60.0" : "1.0"}});
+  const CheckResult held = compare_runs(base.table, busy_timed.table, config);
+  ASSERT_NE(row_of(held, "glibc", "elapsed_ns"), nullptr);
+  EXPECT_EQ(row_of(held, "glibc", "elapsed_ns")->verdict, Verdict::suspect);
+}
+
 // Simulated figures: exact at one thread, so a change above the 0.5% floor is
 // a regression and an equal one is ok; repetitions that differ widen the
 // allowance to three times their spread; runs simulated on another simulator are

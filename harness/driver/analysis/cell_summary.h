@@ -51,7 +51,7 @@ struct CellSummary {
   double heap_peak_bytes = NAN, rss_kb = NAN, pss_kb = NAN;  // medians over the ok profiled runs
   std::vector<double> abort_pct;           // every transactional run's abort rate (% of attempts)
   double requested_per_element = NAN, rss_per_element = NAN;  // map workloads: medians over the profiled runs
-  int busy_runs = 0;                       // ok runs measured on a busy machine
+  int busy_runs = 0;                       // runs its time comes from measured on a busy machine
   // The simulated runs' estimated cycles (median) and their quotient by the
   // reference allocator's, same group and threads: a cost model shown beside
   // the time, never ranked by. NaN where there are none.

@@ -230,7 +230,7 @@ stats::Ratio Cells::ratio(const Cell& cell, const Cell& other, const std::string
 
 int Cells::busy_runs(const Cell& cell) const {
   int n = 0;
-  for (const CsvRow* row : cell.ok)
+  for (const CsvRow* row : serving(cell, "time"))
     if (busy_run(table->number(*row, keys::others_cpu_pct), table->number(*row, keys::steal_pct))) ++n;
   return n;
 }

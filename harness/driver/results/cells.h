@@ -85,7 +85,9 @@ class Cells {
   // `cell` over `other`: the one estimator (stats::log_ratio). Times use a
   // key both cells have (wall_ns when either lacks elapsed_ns).
   stats::Ratio ratio(const Cell& cell, const Cell& other, const std::string& key) const;
-  // The ok runs measured while other processes used the machine (busy_run).
+  // The runs the cell's time comes from (its timed runs; its profiled ones
+  // in a folder without timed runs) measured while other processes used the
+  // machine (busy_run): a busy profiled or simulated run makes no time suspect.
   int busy_runs(const Cell& cell) const;
 };
 
