@@ -76,6 +76,81 @@ TEST(PrecisionEndToEnd, ATimeThatStaysImpreciseGrowsToMaxRepsAndIsNamed) {
   fs::remove_all(dir);
 }
 
+// Every run id in runs.csv, in order.
+std::vector<int> run_ids(const fs::path& dir) {
+  CsvRow header;
+  auto rows = read_csv(dir / "runs.csv", &header);
+  const std::size_t at = std::find(header.begin(), header.end(), "run_id") - header.begin();
+  std::vector<int> out;
+  for (const CsvRow& row : rows) out.push_back(std::stoi(row.at(at)));
+  return out;
+}
+
+bool all_distinct(std::vector<int> ids) {
+  std::sort(ids.begin(), ids.end());
+  return std::adjacent_find(ids.begin(), ids.end()) == ids.end();
+}
+
+// The runs --precision adds take ids no other run of the folder has: a
+// resumed sweep's rounds come after the rounds its first session added, and
+// two shards' rounds interleave (plan + K, plan + K + N, ...), so the parts
+// merge. (Both started at the plan's size: a resumed or merged folder held
+// run 9 twice, and every reader refused it as damaged.)
+TEST(PrecisionEndToEnd, AddedRoundsTakeIdsOfTheirOwnAcrossResumesAndShards) {
+  const std::vector<std::string> sweep = {"--alloc=glibc,jemalloc", "--workload=test-jittery", "--threads=1,2",
+                                          "--size=tiny", "--reps=2", "--no-profile", "--precision=1", "--max-reps=3"};
+  fs::path dir = scratch("resume-ids");
+  std::vector<std::string> args = sweep;
+  args.push_back("--out=" + dir.string());
+  auto first = bench(args);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  ASSERT_EQ(run_ids(dir).size(), 12u) << "8 planned, a third repetition for both thread counts";
+  ASSERT_EQ(precision_meta(dir)["rounds_added"], 1);
+  {
+    // The sweep as if stopped before its 2-thread runs: those rows taken out.
+    CsvRow header;
+    const std::vector<CsvRow> rows = read_csv(dir / "runs.csv", &header);
+    const std::size_t threads_at = std::find(header.begin(), header.end(), "threads") - header.begin();
+    std::ifstream in(dir / "runs.csv");
+    std::string schema;
+    std::getline(in, schema);
+    in.close();
+    std::ofstream out(dir / "runs.csv", std::ios::trunc);
+    out << schema << "\n";
+    write_row(out, header);
+    for (const CsvRow& row : rows)
+      if (row.at(threads_at) == "1") write_row(out, row);
+  }
+  ASSERT_EQ(run_ids(dir).size(), 6u);
+  auto resumed = bench({"--resume=" + dir.string()});
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  const std::vector<int> ids = run_ids(dir);
+  EXPECT_EQ(ids.size(), 12u);
+  EXPECT_TRUE(all_distinct(ids)) << testing::slurp(dir / "runs.csv");
+  EXPECT_EQ(precision_meta(dir)["rounds_added"], 2) << "one round in each session";
+  auto summarized = bench({"summarize", dir.string()});
+  EXPECT_EQ(summarized.exit_code, 0) << summarized.err;
+
+  std::vector<fs::path> parts;
+  for (const char* shard : {"1/2", "2/2"}) {
+    parts.push_back(scratch(std::string("shard-ids-") + shard[0]));
+    args = sweep;
+    args.push_back("--shard=" + std::string(shard));
+    args.push_back("--out=" + parts.back().string());
+    auto part = bench(args);
+    ASSERT_EQ(part.exit_code, 0) << part.err;
+    ASSERT_EQ(run_ids(parts.back()).size(), 6u) << shard;
+  }
+  const fs::path merged = scratch("merged-ids");
+  auto merge = bench({"merge", merged.string(), parts[0].string(), parts[1].string()});
+  ASSERT_EQ(merge.exit_code, 0) << merge.err;
+  EXPECT_TRUE(all_distinct(run_ids(merged)));
+  EXPECT_EQ(run_ids(merged).size(), 12u);
+  for (const fs::path& p : parts) fs::remove_all(p);
+  fs::remove_all(merged);
+  fs::remove_all(dir);
+}
+
 TEST(PrecisionEndToEnd, TheBudgetStopsTheRounds) {
   fs::path dir = scratch("budget");
   auto r = bench({"--alloc=glibc,jemalloc", "--workload=test-jittery", "--size=tiny", "--reps=2", "--no-profile",

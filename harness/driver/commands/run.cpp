@@ -246,7 +246,7 @@ SweepOutcome execute_sweep(const PreparedSweep& sweep, OpenedSweep& opened, cons
   std::vector<std::string> workload_order;
   for (const Run& run : plan)
     if (workload_order.empty() || workload_order.back() != run.workload.name) workload_order.push_back(run.workload.name);
-  int next_id = static_cast<int>(sweep.plan_keys.size());
+  ExtraRunIds extra_ids(static_cast<int>(sweep.plan_keys.size()), sweep.shard, folder.runs());
   for (std::size_t i = 0; i < plan.size() && !outcome.stopped; ++i) {
     const Run& run = plan[i];
     if (!already(run) && !execute(run)) {
@@ -269,7 +269,7 @@ SweepOutcome execute_sweep(const PreparedSweep& sweep, OpenedSweep& opened, cons
       const auto at = std::find(workload_order.begin(), workload_order.end(), run.workload.name);
       const double share = double(at - workload_order.begin() + 1) / double(workload_order.size());
       goes_on("precision rounds", [&] {
-        add_rounds_for_precision(options, plan, run.workload.name, share, folder.runs(), next_id, sweep_start, progress,
+        add_rounds_for_precision(options, plan, run.workload.name, share, folder.runs(), extra_ids, sweep_start, progress,
                                  execute, outcome.stopped, outcome.precision);
       });
     }

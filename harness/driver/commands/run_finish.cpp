@@ -56,7 +56,8 @@ int finish_sweep(const PreparedSweep& sweep, ResultsFolder& folder, nlohmann::js
   const Options& options = sweep.options;
   const fs::path& dir = folder.dir();
   folder.check_runs_unchanged();  // what follows is what bench wrote: the file must still say so
-  if (options.precision > 0) meta[meta::precision] = precision_meta(options, outcome.precision);
+  if (options.precision > 0)
+    meta[meta::precision] = precision_meta(options, outcome.precision, meta.value(meta::precision, nlohmann::json()));
   meta[meta::finished] = local_time_text("%Y-%m-%dT%H:%M:%S%z");
   meta[meta::interrupted] = outcome.stopped;
   const auto [busy, measured] = busy_runs_of(folder.runs());

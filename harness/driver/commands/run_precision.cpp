@@ -8,6 +8,7 @@
 #include <random>
 
 #include "analysis/precision.h"
+#include "key_names.h"
 #include "meta_names.h"
 #include "plan/plan.h"
 #include "model/format.h"
@@ -16,6 +17,19 @@ namespace allocstamp {
 
 namespace fs = std::filesystem;
 
+ExtraRunIds::ExtraRunIds(int plan_size, const Shard& shard, const RunsTable& recorded)
+    : next_(plan_size + (shard.whole() ? 1 : shard.index)), step_(shard.whole() ? 1 : shard.count) {
+  int highest = 0;
+  for (const CsvRow& row : recorded.rows) highest = std::max(highest, int(recorded.number(row, keys::run_id)));
+  while (next_ <= highest) next_ += step_;
+}
+
+int ExtraRunIds::next() {
+  const int id = next_;
+  next_ += step_;
+  return id;
+}
+
 // --precision, after one workload's planned runs: rounds of one more timed
 // repetition (every allocator of a cell group together, interleaved) for each
 // of its groups whose time ratios are still wider than ±P% (analysis/precision.h),
@@ -23,7 +37,7 @@ namespace fs = std::filesystem;
 // --budget (workloads done so far / all, so the first workloads cannot use up
 // the last ones'). Prints what it adds and the groups left short.
 void add_rounds_for_precision(const Options& options, const std::vector<Run>& plan, const std::string& workload,
-                              double budget_share, const RunsTable& runs, int& next_id,
+                              double budget_share, const RunsTable& runs, ExtraRunIds& ids,
                               std::chrono::steady_clock::time_point start, Progress& progress,
                               const std::function<bool(const Run&)>& execute, bool& stopped, PrecisionTally& tally) {
   const double target = options.precision / 100.0;
@@ -64,7 +78,7 @@ void add_rounds_for_precision(const Options& options, const std::vector<Run>& pl
         if (model.threads == threads) first_round.push_back(model);
       for (Run run : in_round_order(first_round, next_rep[threads])) {
         run.rep = next_rep[threads];
-        run.id = ++next_id;
+        run.id = ids.next();
         round.push_back(run);
       }
       ++next_rep[threads];
@@ -111,14 +125,18 @@ void add_rounds_for_precision(const Options& options, const std::vector<Run>& pl
 
 // meta.json's record of --precision over the whole sweep: stopped_by is the
 // strongest reason any workload stopped for (interrupted, budget, max_reps, precise).
-nlohmann::json precision_meta(const Options& options, const PrecisionTally& tally) {
+nlohmann::json precision_meta(const Options& options, const PrecisionTally& tally, const nlohmann::json& earlier) {
+  int rounds = tally.rounds;
+  if (earlier.is_object() && earlier.contains(meta::precision_rounds_added) &&
+      earlier[meta::precision_rounds_added].is_number_integer())
+    rounds += earlier[meta::precision_rounds_added].get<int>();
   std::string stopped_by = "precise";
   for (const char* reason : {"max_reps", "budget", "interrupted"})
     if (tally.stopped_by.count(reason)) stopped_by = reason;
   return {{meta::precision_target_pct, options.precision},
           {meta::precision_max_reps, options.max_reps},
           {meta::precision_budget_minutes, options.budget_minutes},
-          {meta::precision_rounds_added, tally.rounds},
+          {meta::precision_rounds_added, rounds},
           {meta::precision_stopped_by, stopped_by},
           {meta::precision_short, tally.short_of}};
 }
