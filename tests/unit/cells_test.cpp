@@ -202,6 +202,51 @@ TEST(LikeWithLike, ACellsTimeKeyIsItsTimedRuns) {
   EXPECT_EQ(cells_of(wall_only.table).cells.front().time_key, "wall_ns");
 }
 
+// In a group with timed runs, a cell whose timed runs all failed has no time
+// and no peak RSS: not its profiled runs' (memprof in front) set beside the
+// others' timed ones as one ratio. Its memprof figures stay. In a group
+// without any timed run, every cell's time is its profiled runs', marked.
+TEST(LikeWithLike, ACellWithoutTimedRunsHasNoTimeBesideTimedOnes) {
+  Runs runs({"maxrss_kb", "heap_requested_peak_bytes"});
+  for (int rep = 1; rep <= 3; ++rep) {
+    runs.add("glibc", rep, 1e7 * (1 + 0.01 * rep), {{"maxrss_kb", "1000"}});
+    runs.add("jemalloc", rep, 1e7, {{"status", "failed"}, {"maxrss_kb", "800"}});
+    runs.add("glibc", rep, 3e7, {{"kind", "profiled"}, {"maxrss_kb", "1500"}, {"heap_requested_peak_bytes", "4096"}});
+    runs.add("jemalloc", rep, 3.3e7 * (1 + 0.01 * rep),
+             {{"kind", "profiled"}, {"maxrss_kb", "1400"}, {"heap_requested_peak_bytes", "4096"}});
+  }
+  ResultsView view;
+  view.table = std::make_shared<RunsTable>(runs.table);
+  view.cells = cells_of(*view.table);
+  const Cell* jemalloc = view.cells.find(view.cells.groups[0], 1, "jemalloc");
+  const Cell* glibc = view.cells.find(view.cells.groups[0], 1, "glibc");
+  ASSERT_TRUE(jemalloc && glibc);
+  EXPECT_FALSE(jemalloc->has_timed);
+  EXPECT_TRUE(jemalloc->timed);
+  EXPECT_TRUE(view.cells.samples(*jemalloc, "time").empty());
+  EXPECT_TRUE(std::isnan(view.cells.ratio(*jemalloc, *glibc, "time").value));
+  EXPECT_TRUE(std::isnan(view.cells.ratio(*jemalloc, *glibc, "maxrss_kb").value));
+  EXPECT_EQ(view.cells.values(*jemalloc, "heap_requested_peak_bytes").size(), 3u);
+  for (const CellSummary& c : summarize_cells(view))
+    if (c.allocator == "jemalloc") {
+      EXPECT_FALSE(c.time_under_memprof);
+      EXPECT_TRUE(std::isnan(c.time_vs_reference.value));
+      EXPECT_TRUE(std::isnan(c.memory_vs_reference.value));
+    }
+  // No timed run in the group at all: the profiled runs' times, both sides.
+  Runs profiled_only;
+  for (int rep = 1; rep <= 3; ++rep) {
+    profiled_only.add("glibc", rep, 3e7 * (1 + 0.01 * rep), {{"kind", "profiled"}});
+    profiled_only.add("jemalloc", rep, 3.3e7 * (1 + 0.01 * rep), {{"kind", "profiled"}});
+  }
+  const Cells only = cells_of(profiled_only.table);
+  const Cell* a = only.find(only.groups[0], 1, "jemalloc");
+  const Cell* b = only.find(only.groups[0], 1, "glibc");
+  ASSERT_TRUE(a && b);
+  EXPECT_FALSE(a->timed);
+  EXPECT_NEAR(only.ratio(*a, *b, "time").value, 1.1, 1e-9);
+}
+
 // A field left empty (a folder older than schema 4) is unknown, not a difference.
 TEST(LikeWithLike, UnknownArgumentsPairByName) {
   CellId known{"w", "a", "small", "w --threads 1", "glibc", "libc", "", "", 1};

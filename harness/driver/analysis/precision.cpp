@@ -30,7 +30,7 @@ std::vector<GroupPrecision> time_precision(const RunsTable& table) {
   std::vector<std::vector<const Cell*>> groups;
   std::map<std::pair<std::string, int>, std::size_t> at;  // (group, threads) -> index in groups
   for (const Cell& cell : cells.cells) {
-    if (!cell.timed) continue;
+    if (!cell.has_timed) continue;
     auto [it, fresh] = at.emplace(std::make_pair(cell.group, cell.id.threads), groups.size());
     if (fresh) groups.emplace_back();
     groups[it->second].push_back(&cell);
@@ -40,7 +40,7 @@ std::vector<GroupPrecision> time_precision(const RunsTable& table) {
     const Cell& first = *members.front();
     GroupPrecision g{first.id.workload, first.id.threads, std::numeric_limits<int>::max(), 0, 0, ""};
     const Cell* reference = cells.find(first.group, first.id.threads, cells.reference);
-    if (reference && !reference->timed) reference = nullptr;
+    if (reference && !reference->has_timed) reference = nullptr;
     for (const Cell* cell : members) {
       const std::vector<stats::Sample> samples = cells.samples(*cell, "time");
       g.reps = std::min(g.reps, static_cast<int>(samples.size()));

@@ -149,9 +149,16 @@ Cells cells_of(const RunsTable& t) {
     ++cell.statuses[status_name(status)];
     if (status != Status::ok) continue;
     cell.ok.push_back(&row);
-    cell.timed = cell.timed || t.kind(row) == RunKind::timed;
+    cell.has_timed = cell.has_timed || t.kind(row) == RunKind::timed;
   }
+  // Times come from the timed runs wherever a group has one: a cell of it
+  // whose timed runs all failed has no time, rather than its profiled runs'
+  // (memprof in front), which no other cell's time compares with.
+  std::set<std::string> timed_groups;
+  for (const Cell& cell : out.cells)
+    if (cell.has_timed) timed_groups.insert(cell.group);
   for (Cell& cell : out.cells) {
+    cell.timed = timed_groups.count(cell.group) > 0;
     cell.time_key = keys::elapsed_ns;
     for (const CsvRow* row : cell.ok)
       if (t.serves(*row, keys::elapsed_ns, cell.timed) && t.text(*row, keys::elapsed_ns).empty()) cell.time_key = keys::wall_ns;

@@ -45,7 +45,10 @@ struct Cell {
   std::vector<const CsvRow*> runs;   // every run of the cell, skipped and failed included
   std::vector<const CsvRow*> ok;     // the ok ones
   std::map<std::string, int> statuses;  // status -> runs
-  bool timed = false;                // some ok run is timed: times come from those
+  bool has_timed = false;            // some ok run of the cell is timed
+  bool timed = false;                // times come from timed runs: some cell of its group has an ok one
+                                     // (a cell without one then has no time; in a group without any,
+                                     // times come from the profiled runs, marked as such)
   std::string time_key;              // elapsed_ns, or wall_ns when some ok timed run lacks it
 };
 
@@ -71,7 +74,7 @@ class Cells {
   const Cell* find(const std::string& group, int threads, const std::string& allocator) const;
   // The ok runs of the cell that serve `key` (timed runs for times and the
   // workload's metrics, profiled runs for memprof's; profiled runs for all in
-  // a cell without a timed run).
+  // a group without an ok timed run).
   std::vector<const CsvRow*> serving(const Cell& cell, const std::string& key) const;
   // Their values of `key` (a column, an `extra` key or a derived figure),
   // with the repetition; runs without a value are left out. "time" is the
