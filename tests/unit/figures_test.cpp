@@ -275,6 +275,30 @@ TEST_F(Figures, SpeedupIdealIsFlatWhenEveryThreadDoesTheWholeWork) {
   EXPECT_NE(find(plan, "speedup-vacation-low")->caption.find("the same time at every thread count"), std::string::npos);
 }
 
+// The ideal is the workload's, whatever its group is called: with two sizes
+// in the folder the group is "vacation-low tiny", and meta.json names the
+// workload. (Looked up by the group's name, a mixed-size folder, as the
+// default and stamp presets make, drew every per-thread workload linear.)
+TEST_F(Figures, SpeedupIdealIsTheWorkloadsWhateverItsGroupIsCalled) {
+  edit_runs([](std::string text) {
+    for (std::size_t at; (at = text.find(",insert,tiny,")) != std::string::npos;) text.replace(at, 13, ",insert,small,");
+    return text;
+  });
+  nlohmann::json meta = nlohmann::json::parse(slurp(dir / "meta.json"));
+  meta["workloads"]["vacation-low"] = {{"family", "stamp"}, {"work", "per-thread"}};
+  std::ofstream(dir / "meta.json") << meta.dump(2);
+  const FigurePlan plan = prepare();
+  const Figure* speedup = nullptr;
+  for (const Figure& f : plan.figures)
+    if (f.name.rfind("speedup-vacation-low", 0) == 0) speedup = &f;
+  ASSERT_NE(speedup, nullptr);
+  EXPECT_NE(speedup->name, "speedup-vacation-low") << "the group is named with its size";
+  std::string ideal;
+  for (const auto& [name, value] : speedup->vars)
+    if (name == "ideal") ideal = value;
+  EXPECT_EQ(ideal, "'flat'") << speedup->name;
+}
+
 TEST_F(Figures, AbortRateIsTheMedianOverRepsOfTransactionalRuns) {
   FigurePlan plan = prepare();
   ASSERT_TRUE(find(plan, "aborts-t2"));

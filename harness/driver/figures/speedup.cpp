@@ -49,7 +49,7 @@ void speedup_figures(FigureMaker& make) {
     // A workload whose every thread does the whole work (churn, intset, the
     // stress programs) ideally takes as long at N threads as at one: its
     // ideal line is flat, not linear.
-    const bool per_thread = Meta{make.view.meta, true}.work_per_thread(group);
+    const bool per_thread = Meta{make.view.meta, true}.work_per_thread(make.view.cells.workload_of(group));
     Figure f = make.figure(name, "Speedup of " + group + make.context({group}) + ", each allocator against itself at " + from,
                       "Each line is an allocator's geometric-mean time at " + from +
                           " divided by its geometric-mean time at N threads, with a 95% confidence interval; the dashed line is " +

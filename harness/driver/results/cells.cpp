@@ -235,6 +235,12 @@ stats::Ratio Cells::ratio(const Cell& cell, const Cell& other, const std::string
   return stats::log_ratio(samples(cell, k), samples(other, k));
 }
 
+std::string Cells::workload_of(const std::string& group) const {
+  for (const Cell& cell : cells)
+    if (cell.group == group) return cell.id.workload;
+  return "";
+}
+
 int Cells::busy_runs(const Cell& cell) const {
   int n = 0;
   for (const CsvRow* row : serving(cell, "time"))

@@ -72,6 +72,9 @@ class Cells {
 
   // The cell of a group, thread count and allocator; nullptr when none.
   const Cell* find(const std::string& group, int threads, const std::string& allocator) const;
+  // The workload a group's cells ran (the group's name less what varies in
+  // the folder: size, TM method, arguments); "" for no such group.
+  std::string workload_of(const std::string& group) const;
   // The ok runs of the cell that serve `key` (timed runs for times and the
   // workload's metrics, profiled runs for memprof's; profiled runs for all in
   // a group without an ok timed run).
