@@ -336,6 +336,32 @@ TEST_F(Figures, MemoryLadderInMiBWithWhatEachAllocatorTells) {
       << "mapped bytes (glibc) never share a bar with resident ones (jemalloc)";
 }
 
+// The series figure's legend names each line by its allocator, a name with a
+// space included ("jemalloc #2" is the same allocator with another library):
+// gnuplot's word() takes each quoted name whole. (Joined with spaces, the
+// second line was labelled "jemalloc" and the third "#2".)
+TEST_F(Figures, SeriesLegendTakesEachAllocatorsWholeName) {
+  edit_runs([](std::string text) {
+    // An alloc_env column: jemalloc's run 11 ran with a variable of its own.
+    std::istringstream in(text);
+    std::string out, line;
+    for (int n = 0; std::getline(in, line); ++n)
+      out += line + (n == 0 ? "" : n == 1 ? ",alloc_env" : line.rfind("11,", 0) == 0 ? ",MALLOC_CONF=narenas:1" : ",") + "\n";
+    return out;
+  });
+  FigurePlan plan = prepare();
+  const Figure* f = find(plan, "series-vacation-low");
+  ASSERT_TRUE(f);
+  std::string names;
+  for (const auto& [name, value] : f->vars)
+    if (name == "names") names = value;
+  EXPECT_EQ(names, "'\"glibc\" \"jemalloc #2\"'");
+  SKIP_UNLESS_INSTALLED(fs::exists("/usr/bin/gnuplot"), "gnuplot");
+  const testing::CommandResult said =
+      testing::run_command({"/usr/bin/gnuplot", "-e", "names=" + names + "; print words(names); print word(names, 2)"});
+  EXPECT_EQ(said.err + said.out, "2\njemalloc #2\n");
+}
+
 TEST_F(Figures, SeriesUsesRepOneAtTheMostThreads) {
   FigurePlan plan = prepare();
   const Figure* f = find(plan, "series-vacation-low");

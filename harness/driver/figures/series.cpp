@@ -68,7 +68,10 @@ void series_figures(FigureMaker& make) {
       for (const CsvRow& p : points[id])
         text << num(field_number(p[t_col]) / 1e9) << ' ' << num(mib(p, heap_col, kMiB)) << ' '
              << num(mib(p, rss_col, 1024.0)) << '\n';
-      names += (names.empty() ? "" : " ") + line.allocator;
+      // One word per line for gnuplot's word(): quoted, since a name may hold
+      // a space ("jemalloc #2", the same allocator with another library; an
+      // allocator's own name holds no quote: letters, digits and ._+- only).
+      names += (names.empty() ? "\"" : " \"") + line.allocator + "\"";
     }
     std::string which = reps.size() == 1 ? "rep " + *reps.begin() : "one run each";
     Figure f = make.figure(name, "Memory over time, " + group + ", " + threads_text(t) + make.context({group}) + ": " + which,
