@@ -340,6 +340,19 @@ TEST(Check, ThresholdsFileYieldsToTheCommandLine) {
   EXPECT_DOUBLE_EQ(t["elapsed_ns"], 20);
   EXPECT_DOUBLE_EQ(t["rss_kb"], 8);
   EXPECT_DOUBLE_EQ(t["memory"], 3);
+  // A group typed on the command line wins over the file's metrics of that
+  // group: --threshold time=50 --thresholds {"elapsed_ns": 0.001} judges
+  // elapsed_ns at 50% (the file's metric was looked up first, and won).
+  std::map<std::string, double> by_group;
+  add_threshold("time=50", by_group);
+  std::ofstream(file, std::ios::trunc) << R"({"elapsed_ns": 0.001, "rss_kb": 8})";
+  add_thresholds_file(file, by_group);
+  CheckConfig config;
+  config.thresholds = by_group;
+  for (const check_rules::MetricRule& rule : check_rules::metrics()) {
+    if (rule.name == "elapsed_ns") EXPECT_DOUBLE_EQ(check_rules::threshold_for(config, rule, false), 50);
+    if (rule.name == "rss_kb") EXPECT_DOUBLE_EQ(check_rules::threshold_for(config, rule, false), 8);
+  }
   for (const char* bad : {"{\"elapsed_ns\": ", "[1, 2]", "{\"nosuch\": 1}", "{\"elapsed_ns\": \"10\"}",
                           "{\"elapsed_ns\": -4}"}) {
     std::ofstream(file) << bad;

@@ -139,12 +139,18 @@ void add_thresholds_file(const fs::path& file, std::map<std::string, double>& th
   }
   if (!doc.is_object())
     throw UsageError(file.string() + " is not a JSON object", "write an object such as {\"elapsed_ns\": 10, \"memory\": 8}");
+  const std::map<std::string, double> typed = thresholds;
   for (const auto& [name, value] : doc.items()) {
     if (!check_rules::known_threshold_name(name))
       throw UsageError(file.string() + ": unknown metric '" + name + "'", "choose from: " + check_rules::known_threshold_names());
     if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0)
       throw UsageError(file.string() + ": the threshold of " + name + " is not a number >= 0", "give a percentage, e.g. \"" + name + "\": 10");
-    thresholds.emplace(name, value.get<double>());  // the command line's value stays
+    // The command line's value stays: for the metric, and for a metric of a
+    // group it gave (--threshold time=50 over the file's "elapsed_ns": 2).
+    const auto rule = std::find_if(check_rules::metrics().begin(), check_rules::metrics().end(),
+                                   [&](const check_rules::MetricRule& r) { return r.name == name; });
+    if (rule != check_rules::metrics().end() && typed.count(rule->group)) continue;
+    thresholds.emplace(name, value.get<double>());
   }
 }
 

@@ -18,7 +18,8 @@ namespace allocstamp {
 // group, or a value that is not a number >= 0.
 void add_threshold(const std::string& assignment, std::map<std::string, double>& thresholds);
 // A JSON object {"elapsed_ns": 10, "memory": 8, ...}; entries already in
-// `thresholds` (from the command line) win. Throws UsageError when unusable.
+// `thresholds` (from the command line) win, a group's over the file's metrics
+// of that group too. Throws UsageError when unusable.
 void add_thresholds_file(const std::filesystem::path& file, std::map<std::string, double>& thresholds);
 
 }  // namespace allocstamp
