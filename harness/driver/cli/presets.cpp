@@ -79,9 +79,11 @@ Preset preset_from(const json& entry, const fs::path& file) {
   return p;
 }
 
-// Typed on the command line, or set through its ALLOCSTAMP_* variable.
+// Typed on the command line, or set through its ALLOCSTAMP_* variable (an
+// empty one sets nothing: CLI11 takes no value from it).
 bool chosen(const Options& o, const std::string& flag, const char* variable) {
-  return std::find(o.given.begin(), o.given.end(), flag) != o.given.end() || std::getenv(variable) != nullptr;
+  const char* value = std::getenv(variable);
+  return std::find(o.given.begin(), o.given.end(), flag) != o.given.end() || (value != nullptr && *value != '\0');
 }
 
 // The flags (typed, or through their variables) that change which runs a
