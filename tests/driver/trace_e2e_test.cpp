@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "profiled_run.h"
@@ -139,6 +140,55 @@ TEST_F(TraceEndToEnd, EveryFileARecordingLeavesIsIgnoredByGit) {
     EXPECT_EQ(ignored.exit_code, 0) << name << " would show as an uncommitted change: " << ignored.err;
   }
   EXPECT_GE(left, 2u) << "the trace and memprof's record";
+}
+
+// A replay is its own sweep: a typed --preset is refused (its workloads
+// replaced the replay's), ALLOCSTAMP_PRESET left out. Its workload file is
+// kept beside the trace (its plan's name, its content's digest), so an
+// interrupted replay is finished by bench --resume DIR --workloads FILE, and
+// git ignores it. (The file was a temporary one, removed at exit: no replay
+// could be resumed.)
+TEST_F(TraceEndToEnd, AReplayTakesNoPresetAndCanBeResumed) {
+  SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
+  const fs::path trace = dir_ / "resume.astrace";
+  Result r = bench({"trace", "record", "--trace", trace.string(), "--", TRACE_SUBJECT});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  Result typed = bench({"trace", "replay", trace.string(), "--preset=micro", "--alloc=glibc", "--dry-run"});
+  EXPECT_EQ(typed.exit_code, 2) << typed.out;
+  EXPECT_NE(testing::flat(typed.err).find("--preset does not go with bench trace replay"), std::string::npos)
+      << typed.err;
+  Result by_variable = bench({"trace", "replay", trace.string(), "--alloc=glibc", "--reps=1", "--no-profile", "--dry-run"},
+                             {"ALLOCSTAMP_PRESET=micro"});
+  ASSERT_EQ(by_variable.exit_code, 0) << by_variable.err;
+  EXPECT_NE(by_variable.out.find("replay glibc"), std::string::npos) << by_variable.out;
+  EXPECT_EQ(by_variable.out.find("micro"), std::string::npos) << by_variable.out;
+  EXPECT_NE(by_variable.out.find("\n1 runs"), std::string::npos) << by_variable.out;
+
+  const fs::path out = dir_ / "replayed";
+  Result replayed = bench({"trace", "replay", trace.string(), "--alloc=glibc,jemalloc", "--reps=1", "--no-profile",
+                           "--no-plot", "--out=" + out.string()});
+  ASSERT_EQ(replayed.exit_code, 0) << replayed.err;
+  const nlohmann::json meta = nlohmann::json::parse(testing::slurp(out / "meta.json"));
+  const std::vector<std::string> files = meta.at("options").at("workloads_file").get<std::vector<std::string>>();
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(fs::path(files[0]).parent_path(), dir_) << "beside the trace";
+  ASSERT_TRUE(fs::exists(files[0])) << "kept for --resume";
+  {
+    // The last run lost, as an interrupted sweep leaves it.
+    std::string text = testing::slurp(out / "runs.csv");
+    std::ofstream(out / "runs.csv", std::ios::trunc) << text.substr(0, text.rfind('\n', text.size() - 2) + 1);
+  }
+  Result resumed = bench({"--resume", out.string(), "--workloads", files[0]});
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_NE(testing::flat(resumed.err).find("1 of 2 runs left"), std::string::npos) << resumed.err;
+  EXPECT_EQ(load_runs(out, "replay").rows.size(), 2u);
+  const fs::path repository = dir_ / "repository";
+  fs::create_directories(repository);
+  ASSERT_EQ(testing::run_command({"/usr/bin/git", "init", "-q", repository.string()}).exit_code, 0);
+  fs::copy_file(fs::path(SOURCE_DIR) / ".gitignore", repository / ".gitignore");
+  Result ignored = testing::run_command(
+      {"/usr/bin/git", "-C", repository.string(), "check-ignore", "-q", "--no-index", fs::path(files[0]).filename().string()});
+  EXPECT_EQ(ignored.exit_code, 0) << files[0] << " would show as an uncommitted change";
 }
 
 TEST_F(TraceEndToEnd, APythonProgramUnderGlibcReplaysUnderEveryAllocator) {

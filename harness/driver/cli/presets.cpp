@@ -134,6 +134,16 @@ void choose_preset(Options& options, const fs::path& presets_file, std::ostream&
   // (its allocators, threads, repetitions, sizes and figures), they do not
   // switch to other defaults.
   if (options.preset.empty() && !options.own_job) options.preset = "default";
+  // A sweep a subcommand sets up whole (bench trace replay) takes no preset:
+  // a preset's workloads would replace its own. Typed, that is refused;
+  // through ALLOCSTAMP_PRESET, left out.
+  if (options.own_job && !options.preset.empty()) {
+    if (std::find(options.given.begin(), options.given.end(), "--preset") != options.given.end())
+      throw UsageError("--preset does not go with bench trace replay: the replay is its own sweep (the trace under each "
+                       "allocator)",
+                       "leave out --preset; --alloc, --threads and --reps choose its runs");
+    options.preset.clear();
+  }
   if (options.preset.empty()) return;
   const std::vector<Preset> presets = load_presets(presets_file);
   const Preset& preset = find_preset(presets, options.preset);

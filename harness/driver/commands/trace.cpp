@@ -19,7 +19,9 @@
 
 #include "cli/spelling.h"
 #include "commands/commands.h"
+#include "model/digest.h"
 #include "model/errors.h"
+#include "model/output_file.h"
 #include "run/records.h"
 #include "replay_plan.h"
 #include "trace_compress.h"
@@ -115,20 +117,12 @@ int replay(const Command& command, const Paths& paths, std::ostream& out) {
       {"contract", false},
       {"description", "replay of " + file + " (" + program + ")"}};
   nlohmann::json doc = {{"schema", 1}, {"workloads", {entry}}};
-  fs::path listing = fs::temp_directory_path() / ("allocstamp-replay-" + std::to_string(getpid()) + ".json");
-  // Removed on every way out, a sweep that throws (a bad --alloc, say) too.
-  struct RemovedAtExit {
-    fs::path path;
-    ~RemovedAtExit() {
-      std::error_code ignored;
-      fs::remove(path, ignored);
-    }
-  } remove_listing{listing};
-  {
-    std::ofstream f(listing);
-    f << doc.dump(2) << '\n';
-    if (!f) throw RunError("cannot write " + listing.string(), "check that the temporary folder is writable");
-  }
+  // Kept beside the plan, named by its content (replays of one trace with
+  // other options do not share it): meta.json names it, and bench --resume
+  // DIR --workloads FILE finishes an interrupted replay with it.
+  const std::string text = doc.dump(2) + "\n";
+  const fs::path listing = plan + "." + digest_of(text).substr(0, 12) + ".json";
+  replace_file(listing, text);
   run.workloads = {"replay"};
   run.workload_files.push_back(listing.string());
   run.own_job = true;  // the replay's own matrix, not the default job's
