@@ -547,6 +547,15 @@ TEST_F(Hardening, FlagValuesThatAreNotValuesExitTwo) {
       {{"check", "--baseline=a", "--current=b", "--alpha=0"}, "'0' is not a level from 0.000001 to 0.5"},
       {{"check", "--baseline=a", "--current=b", "--alpha=1e-20"}, "'1e-20' is not a level from 0.000001 to 0.5"},
       {{"check", "--baseline=a", "--current=b", "--alpha=0.9"}, "'0.9' is not a level"},
+      // Flags that shape runs the sweep does not make (they were taken and did nothing).
+      {{"--workload=test-alloc", "--alloc=glibc", "--simulate-threads=1,2", "--dry-run"},
+       "--simulate-threads shapes the simulated runs, but the sweep makes none"},
+      {{"--workload=test-alloc", "--alloc=glibc", "--simulate-reps=2", "--dry-run"},
+       "--simulate-reps shapes the simulated runs"},
+      {{"--workload=test-alloc", "--alloc=glibc", "--simulate-workloads=test-alloc", "--dry-run"},
+       "--simulate-workloads shapes the simulated runs"},
+      {{"--workload=test-alloc", "--alloc=glibc", "--callsites=4K", "--no-profile", "--dry-run"},
+       "--callsites samples the profiled runs, but the sweep makes none"},
   };
   for (const auto& [args, says] : cases) {
     Result r = bench(args);
@@ -554,6 +563,13 @@ TEST_F(Hardening, FlagValuesThatAreNotValuesExitTwo) {
     EXPECT_NE(testing::flat(r.err).find(says), std::string::npos) << r.err;
   }
   EXPECT_FALSE(fs::exists(dir_ / "bad\xff\xfe"));
+  // With what they shape, they are taken.
+  for (const std::vector<std::string>& fine :
+       {std::vector<std::string>{"--workload=test-alloc", "--alloc=glibc", "--simulate", "--simulate-reps=2", "--dry-run"},
+        std::vector<std::string>{"--workload=test-alloc", "--alloc=glibc", "--callsites=4K", "--dry-run"}}) {
+    Result r = bench(fine);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+  }
 }
 
 // #SBATCH lines cannot quote: a partition, time or account with a line break

@@ -428,6 +428,37 @@ TEST(OneEstimate, SummaryCsvCarriesTheMemoryVerdictOnThePeakRssRow) {
   EXPECT_TRUE(time) << "no time row for jemalloc";
 }
 
+// A too-short ratio claims no standing, but the table shows it in the column
+// whose header names the family's level: its interval is at that level too,
+// not its own 95% one (which summary.csv keeps in vs_reference_ci95_*).
+TEST(TooShort, ItsIntervalIsShownAtTheFamilysLevel) {
+  Runs runs;
+  for (int rep = 1; rep <= 5; ++rep) {
+    runs.add("glibc", rep, 3e7 * (1 + 0.01 * rep));
+    runs.add("jemalloc", rep, 2.4e7 * (1 + 0.013 * rep));
+    runs.add("tcmalloc", rep, 3e7 * (1 + 0.01 * ((rep * 3) % 5)));  // indistinguishable: the family's level rises
+    runs.add("glibc", rep, 3e6 * (1 + 0.01 * rep), {{"workload", "vacation-low"}, {"app", "vacation-low"}});
+    runs.add("jemalloc", rep, 1.5e6 * (1 + 0.02 * rep), {{"workload", "vacation-low"}, {"app", "vacation-low"}});
+  }
+  ResultsView view;
+  view.table = std::make_shared<RunsTable>(runs.table);
+  view.cells = cells_of(*view.table);
+  const std::vector<CellSummary> cells = summarize_cells(view);
+  const CellSummary* short_one = nullptr;
+  for (const CellSummary& c : cells)
+    if (c.allocator == "jemalloc" && c.group == "vacation-low") short_one = &c;
+  ASSERT_NE(short_one, nullptr);
+  ASSERT_EQ(short_one->standing, "too short");
+  const double level = short_one->time_family.level;
+  ASSERT_GT(level, 0.95) << "one of two comparisons selected: the family's level is 97.5%";
+  EXPECT_DOUBLE_EQ(short_one->time_vs_reference.level, level);
+  EXPECT_DOUBLE_EQ(short_one->time_vs_reference_95.level, 0.95);
+  EXPECT_LT(short_one->time_vs_reference.ci_low, short_one->time_vs_reference_95.ci_low) << "wider than its own 95%";
+  // Uncorrected (--per-comparison): its own 95%, as every other.
+  for (const CellSummary& c : summarize_cells(view, true))
+    if (c.allocator == "jemalloc" && c.group == "vacation-low") EXPECT_DOUBLE_EQ(c.time_vs_reference.level, 0.95);
+}
+
 // Runs measured while other processes used the machine are named: in check,
 // and in the table's runs column.
 // A measured phase under 2 ms gets no faster/slower verdict, however clear

@@ -45,9 +45,20 @@ void correct_standings(std::vector<CellSummary>& out, bool per_comparison) {
   }
   const stats::FamilyCorrection time_family = stats::correct_family(time, 0.05, per_comparison);
   const stats::FamilyCorrection memory_family = stats::correct_family(memory, 0.05, per_comparison);
+  // A ratio that claims no standing (too short, unstable) is not one of the
+  // family's comparisons, but the tables show it under the family's level:
+  // its interval is widened to that level too.
+  auto relevel = [](stats::Ratio& r, const std::string& standing, const stats::FamilyCorrection& family) {
+    if (!standing.empty() && standing != "reference" && !family.per_comparison && family.m > 0 && std::isfinite(r.p))
+      r = stats::at_level(r, family.level);
+  };
   for (CellSummary& c : out) {
     c.time_family = time_family;
     c.memory_family = memory_family;
+    if (!claims(c.standing)) relevel(c.time_vs_reference, c.standing, time_family);
+    if (!claims(c.base_standing)) relevel(c.time_vs_base, c.base_standing, time_family);
+    if (!claims(c.memory_standing)) relevel(c.memory_vs_reference, c.memory_standing, memory_family);
+    if (!claims(c.base_memory_standing)) relevel(c.memory_vs_base, c.base_memory_standing, memory_family);
     if (claims(c.standing)) c.standing = standing_word(c.time_vs_reference, "faster", "slower");
     if (claims(c.base_standing)) c.base_standing = standing_word(c.time_vs_base, "faster", "slower");
     if (claims(c.memory_standing)) c.memory_standing = standing_word(c.memory_vs_reference, "leaner", "heavier");

@@ -147,8 +147,9 @@ void add_thresholds_file(const fs::path& file, std::map<std::string, double>& th
       throw UsageError(file.string() + ": the threshold of " + name + " is not a number >= 0", "give a percentage, e.g. \"" + name + "\": 10");
     // The command line's value stays: for the metric, and for a metric of a
     // group it gave (--threshold time=50 over the file's "elapsed_ns": 2).
+    const std::string metric = name;  // (not the binding itself in the lambda: clang 14, iwyu's, cannot capture one)
     const auto rule = std::find_if(check_rules::metrics().begin(), check_rules::metrics().end(),
-                                   [&](const check_rules::MetricRule& r) { return r.name == name; });
+                                   [&](const check_rules::MetricRule& r) { return r.name == metric; });
     if (rule != check_rules::metrics().end() && typed.count(rule->group)) continue;
     thresholds.emplace(name, value.get<double>());
   }

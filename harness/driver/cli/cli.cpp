@@ -224,7 +224,7 @@ void add_sweep_flags(CLI::App& app, Options& o, SweepFlags& flags) {
       ->envname("ALLOCSTAMP_SIMULATE_REPS")->check(CLI::Range(0, 1000))->default_str("1 or 3");
   app.add_option("--simulate-threads", o.simulate_threads,
                  "With --simulate: the thread counts of the simulated runs, when they differ from --threads "
-                 "(the ci preset: timed and profiled at 1, simulated at 1 and 2)")
+                 "(e.g. timed and profiled at 1, simulated at 1 and 2)")
       ->delimiter(',')->envname("ALLOCSTAMP_SIMULATE_THREADS")->check(CLI::Range(1, 1024))->default_str("--threads");
   app.add_option("--simulate-workloads", o.simulate_workloads,
                  "With --simulate: simulate only these of the sweep's workloads (the ci preset leaves out the six "

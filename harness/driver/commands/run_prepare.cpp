@@ -31,6 +31,13 @@ void refuse_impossible_options(const Options& options) {
   if (options.precision <= 0 && (typed("--max-reps") || typed("--budget")))
     throw UsageError("--max-reps and --budget bound --precision, which is not set",
                      "add --precision P (percent, e.g. --precision 5), or leave them out");
+  for (const char* flag : {"--simulate-reps", "--simulate-threads", "--simulate-workloads"})
+    if (!options.simulate && typed(flag))
+      throw UsageError(std::string(flag) + " shapes the simulated runs, but the sweep makes none",
+                       "add --simulate, or leave out " + std::string(flag));
+  if (!options.callsites.empty() && options.callsites != "0" && typed("--callsites") && !options.profiled())
+    throw UsageError("--callsites samples the profiled runs, but the sweep makes none (--no-profile, --profile-reps 0)",
+                     "keep the profiled runs, or leave out --callsites");
   if (options.precision > 0 && options.max_reps < options.reps)
     throw UsageError("--max-reps " + std::to_string(options.max_reps) + " is below --reps " + std::to_string(options.reps),
                      "give --max-reps at least the repetitions the sweep starts with");
