@@ -158,6 +158,35 @@ TEST_F(Cluster, MorePartsThanCellGroupsAreRefused) {
   EXPECT_NE(testing::slurp(dir_ / "s" / "slurm" / "array.sbatch").find("#SBATCH --array=1-4\n"), std::string::npos);
 }
 
+// The scripts run the sweep bench slurm checked: the ALLOCSTAMP_* variables
+// it ran with are exported in them (the workloads file named absolutely, a
+// name no shell takes left out), and the merge job draws figures only when
+// the sweep would (not with --no-plot), as it would (--per-comparison).
+// (They held no variable, and the merge job always ran bench plot.)
+TEST_F(Cluster, TheScriptsCarryTheSweepsVariablesAndFigures) {
+  std::vector<std::string> args = matrix((dir_ / "v").string());
+  args.insert(args.begin(), {"slurm", "--shards", "2", "--per-comparison"});
+  Result drawn = bench(args, {"ALLOCSTAMP_REPS=7", "ALLOCSTAMP_X;touch /tmp/pwn=1"});
+  ASSERT_EQ(drawn.exit_code, 0) << drawn.out << drawn.err;
+  const std::string array = testing::slurp(dir_ / "v" / "slurm" / "array.sbatch");
+  EXPECT_NE(array.find("\nexport ALLOCSTAMP_REPS=7\n"), std::string::npos) << array;
+  EXPECT_NE(array.find("\nexport ALLOCSTAMP_WORKLOADS=" + fs::absolute(TEST_WORKLOADS).string() + "\n"), std::string::npos)
+      << array;
+  EXPECT_EQ(array.find("pwn"), std::string::npos) << array;
+  // ALLOCSTAMP_NO_PLOT=1 (the fixture's): no figures at the end.
+  EXPECT_EQ(testing::slurp(dir_ / "v" / "slurm" / "merge.sbatch").find(" plot "), std::string::npos);
+  args = matrix((dir_ / "w").string());
+  args.insert(args.begin(), {"slurm", "--shards", "2", "--per-comparison"});
+  testing::CommandOptions options;
+  options.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS), "ALLOCSTAMP_THREADS=1"};
+  options.drop_prefixes = {"ALLOCSTAMP_NO_PLOT"};
+  args.insert(args.begin(), BENCH_BINARY);
+  Result plotted = testing::run_command(args, options);
+  ASSERT_EQ(plotted.exit_code, 0) << plotted.out << plotted.err;
+  const std::string merge = testing::slurp(dir_ / "w" / "slurm" / "merge.sbatch");
+  EXPECT_NE(merge.find(" plot " + (dir_ / "w" / "merged").string() + " --per-comparison || true\n"), std::string::npos) << merge;
+}
+
 TEST_F(Cluster, ALocalSlurmRunsTheSweepAsAJobArray) {
   SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
   // CI runs as root (install-deps needs it): there a missing daemon or a

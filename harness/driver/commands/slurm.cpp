@@ -73,6 +73,34 @@ std::string submit(const fs::path& script, const std::vector<std::string>& extra
   return output.substr(0, output.find(';'));
 }
 
+// The ALLOCSTAMP_* variables of bench's environment, as export lines: the
+// tasks run the sweep bench slurm checked, whatever the shell that submits
+// the scripts holds. A registry or workloads file is named absolutely (the
+// scripts run from the repository).
+std::string allocstamp_exports() {
+  std::string lines;
+  for (char** e = environ; *e; ++e) {
+    const std::string entry = *e;
+    const std::size_t eq = entry.find('=');
+    if (entry.rfind("ALLOCSTAMP_", 0) != 0 || eq == std::string::npos) continue;
+    const std::string name = entry.substr(0, eq);
+    // Only a name a shell takes as one (a name may hold any byte but '='):
+    // anything else would be a command in the script.
+    if (!std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
+      continue;
+    std::string value = entry.substr(eq + 1);
+    if ((name == "ALLOCSTAMP_REGISTRY" || name == "ALLOCSTAMP_WORKLOADS") && !value.empty()) {
+      std::string files;
+      std::istringstream items(value);
+      for (std::string item; std::getline(items, item, ',');)
+        files += (files.empty() ? "" : ",") + (item.empty() ? item : fs::absolute(item).string());
+      value = files;
+    }
+    lines += "export " + name + "=" + shell_word(value) + "\n";
+  }
+  return lines;
+}
+
 }  // namespace
 
 int command_slurm(const Command& command, const Paths& paths, std::ostream& out) {
@@ -90,10 +118,12 @@ int command_slurm(const Command& command, const Paths& paths, std::ostream& out)
   // The plan the tasks will cut, made here as each task will make it (the
   // preset applied): a part count the plan cannot take (more parts than cell
   // groups) is refused now, not by every task after it is queued.
+  bool plot_at_end = false;  // the sweep's figures: the merge job draws them, or not
   {
     Options planned = run;
     std::ostringstream quiet;
     choose_run_preset(planned, paths, quiet);
+    plot_at_end = planned.plot_after && !planned.no_plot;
     Catalog catalog = load_catalog(planned, paths);
     const std::vector<Run> plan =
         make_plan(planned, select_workloads(planned, catalog, paths), select_allocators(planned, catalog));
@@ -130,6 +160,7 @@ int command_slurm(const Command& command, const Paths& paths, std::ostream& out)
     }
   std::ostringstream flags;
   for (const auto& f : words) flags << ' ' << shell_word(f);
+  const std::string exports = allocstamp_exports();
   std::ostringstream array;
   array << "#!/bin/bash\n"
         << "# allocstamp: " << s.shards << " parts of one sweep, one node each (written by bench slurm)\n"
@@ -144,6 +175,7 @@ int command_slurm(const Command& command, const Paths& paths, std::ostream& out)
   array << "#SBATCH --output=" << (dir / "slurm" / "part-%a.out").string() << "\n"
         << "set -euo pipefail\n"
         << "cd " << shell_word(paths.source.string()) << "\n"
+        << exports
         << "# The build is read from the shared file system; on nodes without it, build once per node first:\n"
         << "#   make build\n"
         << "exec " << shell_word(bench.string()) << flags.str() << " --shard \"${SLURM_ARRAY_TASK_ID}/" << s.shards
@@ -157,10 +189,13 @@ int command_slurm(const Command& command, const Paths& paths, std::ostream& out)
   merge << "#SBATCH --output=" << (dir / "slurm" / "merge.out").string() << "\n"
         << "set -uo pipefail\n"
         << "cd " << shell_word(paths.source.string()) << "\n"
+        << exports
         << "parts=()\n"
         << "for p in " << shell_word((dir / "parts").string()) << "/*; do [ -f \"$p/meta.json\" ] && parts+=(\"$p\"); done\n"
-        << shell_word(bench.string()) << " merge " << shell_word((dir / "merged").string()) << " \"${parts[@]}\" || exit $?\n"
-        << shell_word(bench.string()) << " plot " << shell_word((dir / "merged").string()) << " || true\n";
+        << shell_word(bench.string()) << " merge " << shell_word((dir / "merged").string()) << " \"${parts[@]}\" || exit $?\n";
+  if (plot_at_end)
+    merge << shell_word(bench.string()) << " plot " << shell_word((dir / "merged").string())
+          << (run.per_comparison ? " --per-comparison" : "") << " || true\n";
   const fs::path array_script = dir / "slurm" / "array.sbatch", merge_script = dir / "slurm" / "merge.sbatch";
   for (const auto& [path, text] : {std::pair{array_script, array.str()}, std::pair{merge_script, merge.str()}}) {
     std::ofstream f(path);
