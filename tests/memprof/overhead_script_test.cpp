@@ -184,6 +184,22 @@ TEST_F(OverheadScript, IdleAloneShowsNoLoadColumn) {
   EXPECT_NE(testing::flat(r.out).find("| allocator | without memprof (s) |"), std::string::npos) << r.out;
 }
 
+// ALLOCSTAMP_ALLOC (as --alloc before the verb) names the allocators when
+// the verb's own --alloc does not: only glibc is timed. (It was ignored, and
+// every installed allocator was timed.)
+TEST_F(OverheadScript, TheSweepsAllocatorVariableNamesTheAllocators) {
+  testing::CommandOptions options;
+  options.timeout_seconds = 120;
+  options.env = {"ALLOCSTAMP_ALLOC=glibc"};
+  Result r = testing::run_command({OVERHEAD_SCRIPT, "--build", BUILD_DIR, "--rounds", "1", "--iterations", "2000",
+                                   "--slots", "64", "--modes", "forward"},
+                                  options);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("| glibc |"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("| jemalloc"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err.find("jemalloc round"), std::string::npos) << r.err;
+}
+
 TEST_F(OverheadScript, RejectsAnUnknownVariantNamingTheChoices) {
   Result r = overhead({"--modes", "full,fast"});
   EXPECT_EQ(r.exit_code, 2);

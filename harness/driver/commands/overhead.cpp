@@ -249,6 +249,11 @@ Block csv_table(const std::vector<Row>& rows, const std::string& clock) {
 
 int command_overhead(const OverheadOptions& options, const Options& registries, const Paths& paths, std::ostream& out) {
   OverheadOptions o = options;
+  // --alloc before the verb, or ALLOCSTAMP_ALLOC, names the allocators when
+  // the verb's own --alloc does not ("all": every installed one, as without).
+  if (o.alloc.empty() && std::find(registries.allocators.begin(), registries.allocators.end(), "all") ==
+                             registries.allocators.end())
+    o.alloc = registries.allocators;
   const bool has_baseline = std::find(o.modes.begin(), o.modes.end(), "baseline") != o.modes.end();
   if (!o.baseline.empty() && !has_baseline) o.modes.push_back("baseline");
   if (o.baseline.empty() && has_baseline)
