@@ -737,6 +737,22 @@ TEST(Check, CrashingCurrentRunsFail) {
   EXPECT_EQ(verdict_of(compare_runs(flaky, base, config), "w", "status"), Verdict::improved);
 }
 
+// A baseline that failed one way (a timeout) does not excuse a current side
+// that fails another (crashes): that is a failure, named with both sides.
+// (It was noisy, "runs fail on both sides", and the gate passed.)
+TEST(Check, ANewWayOfFailingIsAFailureNotNoise) {
+  Table timed_out, crashing;
+  timed_out.steady("w", 1, 3).runs("w", 1, {{"elapsed_ns", {NAN}}}, "timeout");
+  crashing.steady("w", 1, 2).runs("w", 1, {{"elapsed_ns", {NAN, NAN}}}, "crashed");
+  const CheckConfig config;
+  const CheckResult r = compare_runs(timed_out, crashing, config);
+  const CheckRow* status = find(r, "w", "status");
+  ASSERT_NE(status, nullptr);
+  EXPECT_EQ(status->verdict, Verdict::failed);
+  EXPECT_EQ(status->note, "current: 2 crashed (baseline: 1 timeout)");
+  EXPECT_TRUE(r.failed(config));
+}
+
 
 // xmalloc at one thread is a producer and a consumer: its sums are exact, its
 // peaks depend on how the two interleave.

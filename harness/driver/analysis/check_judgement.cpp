@@ -258,9 +258,14 @@ CheckRow judge_status(const CellId& cell, const Cell& b, const Cell& c) {
   r.n_cur = check_pairing::run_count(c);
   r.base = static_cast<double>(b.ok.size());
   r.cur = static_cast<double>(c.ok.size());
-  if (bad_count(c) > 0 && (bad_count(b) == 0 || (c.ok.empty() && !b.ok.empty()))) {
+  // A way of failing the baseline never showed (a crash where it only timed
+  // out) is a failure, not noise on both sides.
+  bool new_way = false;
+  for (const auto& [status, n] : c.statuses)
+    new_way = new_way || (status != "ok" && status != "skipped" && n > 0 && !b.statuses.count(status));
+  if (bad_count(c) > 0 && (bad_count(b) == 0 || new_way || (c.ok.empty() && !b.ok.empty()))) {
     r.verdict = Verdict::failed;
-    r.note = "current: " + statuses(c);
+    r.note = "current: " + statuses(c) + (bad_count(b) > 0 ? " (baseline: " + statuses(b) + ")" : "");
   } else if (bad_count(c) > 0) {
     r.verdict = Verdict::noisy;
     r.note = "runs fail on both sides (baseline: " + statuses(b) + "; current: " + statuses(c) + ")";
