@@ -69,11 +69,18 @@ TEST_F(Cluster, MergedPartsEqualOneMachineAndBadPartsAreRefused) {
     m.doc["machine_warnings"].push_back("planted: the machine is busy");
     m.doc["busy_runs"] = m.busy_runs().busy + 5;
     m.doc["runs_with_machine_state"] = m.busy_runs().of + 5;
+    // ... and interrupted once (planted: the merged folder says so).
+    m.doc["interrupted"] = true;
     std::ofstream(fs::path(p2) / "meta.json", std::ios::trunc) << m.doc.dump(2);
   }
   Result merged = bench({"merge", (dir_ / "merged").string(), p1, p2, p3});
   ASSERT_EQ(merged.exit_code, 0) << merged.err;
   EXPECT_NE(merged.out.find("merged 3 of 3 part(s)"), std::string::npos) << merged.out;
+  const std::size_t planned = read_meta(p1).doc.at("plan").size();
+  EXPECT_NE(merged.out.find(": " + std::to_string(planned) + " of " + std::to_string(planned) + " planned runs from"),
+            std::string::npos)
+      << merged.out;
+  EXPECT_EQ(read_meta(dir_ / "merged").doc.value("interrupted", false), true) << "part 2 was interrupted";
   Result check = bench({"check", "--baseline", (dir_ / "one").string(), "--current", (dir_ / "merged").string(),
                         "--deterministic-only", "--fail-on-missing"});
   EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
@@ -99,6 +106,10 @@ TEST_F(Cluster, MergedPartsEqualOneMachineAndBadPartsAreRefused) {
   std::vector<std::string> other_args = {"--workload=test-alloc,churn", "--alloc=glibc", "--size=tiny", "--threads=1,2",
                                          "--reps=1", "--no-series", "--shard=2/3", "--out=" + (dir_ / "other").string()};
   ASSERT_EQ(bench(other_args).exit_code, 0);
+  // The same plan with another seed: other numbers, not a part of this sweep.
+  std::vector<std::string> seeded = matrix((dir_ / "p2-seed").string(), "2/3");
+  seeded.push_back("--seed=7");
+  ASSERT_EQ(bench(seeded).exit_code, 0);
   fs::copy(dir_ / "p2", dir_ / "p2-versions", fs::copy_options::recursive);
   {
     nlohmann::json meta = nlohmann::json::parse(std::ifstream(dir_ / "p2-versions" / "meta.json"));
@@ -110,6 +121,7 @@ TEST_F(Cluster, MergedPartsEqualOneMachineAndBadPartsAreRefused) {
       {{p1, (dir_ / "other").string()}, "ran another plan"},
       {{p1, (dir_ / "one").string()}, "is not the folder of one shard"},
       {{p1, (dir_ / "p2-versions").string()}, "other allocator versions"},
+      {{p1, (dir_ / "p2-seed").string()}, "ran with other options than " + p1 + " (seed)"},
   };
   int n = 0;
   for (const auto& [parts, says] : refused) {
@@ -126,6 +138,8 @@ TEST_F(Cluster, MergedPartsEqualOneMachineAndBadPartsAreRefused) {
   Result partial = bench({"merge", (dir_ / "partial").string(), p1, p3});
   ASSERT_EQ(partial.exit_code, 0) << partial.err;
   EXPECT_NE(partial.out.find("bench --resume"), std::string::npos) << partial.out;
+  EXPECT_NE(partial.out.find("missing: "), std::string::npos) << partial.out;
+  EXPECT_NE(partial.out.find(" planned run(s)"), std::string::npos) << partial.out;
   Result resumed = bench({"--resume", (dir_ / "partial").string()});
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
   Result whole = bench({"check", "--baseline", (dir_ / "one").string(), "--current", (dir_ / "partial").string(),

@@ -144,6 +144,9 @@ TEST(PrecisionEndToEnd, AddedRoundsTakeIdsOfTheirOwnAcrossResumesAndShards) {
   const fs::path merged = scratch("merged-ids");
   auto merge = bench({"merge", merged.string(), parts[0].string(), parts[1].string()});
   ASSERT_EQ(merge.exit_code, 0) << merge.err;
+  // The plan's runs counted apart from the rounds (it said "12 of 8 runs").
+  EXPECT_NE(merge.out.find(": 8 of 8 planned runs and 4 added by --precision from"), std::string::npos) << merge.out;
+  EXPECT_EQ(merge.out.find("missing"), std::string::npos) << merge.out;
   EXPECT_TRUE(all_distinct(run_ids(merged)));
   EXPECT_EQ(run_ids(merged).size(), 12u);
   for (const fs::path& p : parts) fs::remove_all(p);

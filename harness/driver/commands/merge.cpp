@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -99,6 +100,22 @@ void check_parts_agree(const std::vector<Part>& parts, bool allow_mixed_hosts) {
     if (p.meta.doc.value(meta::plan, nlohmann::json()) != first.meta.doc.value(meta::plan, nlohmann::json()))
       throw UsageError(p.dir.string() + " ran another plan than " + first.dir.string(),
                        "merge only the parts of one sweep (the same flags, registries and --shard N)");
+    // The same sweep: every option but the part (the seed, the timeout, a
+    // workload's arguments change the numbers without changing the plan).
+    auto options_of = [](const Part& part) {
+      nlohmann::json o = part.meta.doc.value(meta::options, nlohmann::json::object());
+      if (o.is_object()) o.erase(meta::option_shard);
+      return o;
+    };
+    if (const nlohmann::json mine = options_of(p), theirs = options_of(first); mine != theirs) {
+      std::string differing;
+      for (const auto& [key, value] : mine.items())
+        if (!theirs.contains(key) || theirs[key] != value) differing += (differing.empty() ? "" : ", ") + key;
+      for (const auto& [key, value] : theirs.items())
+        if (!mine.contains(key)) differing += (differing.empty() ? "" : ", ") + key;
+      throw UsageError(p.dir.string() + " ran with other options than " + first.dir.string() + " (" + differing + ")",
+                       "merge only the parts of one sweep: the same flags but --shard");
+    }
     if (p.count != first.count)
       throw UsageError(p.dir.string() + " is a part of " + std::to_string(p.count) + ", " + first.dir.string() +
                            " of " + std::to_string(first.count),
@@ -189,6 +206,10 @@ nlohmann::json merged_meta(const std::vector<Part>& parts) {
   meta.erase(meta::resumed);  // the first part's resumes; each part's are in its own folder
   meta[meta::busy_runs] = busy;
   meta[meta::runs_with_machine_state] = measured;
+  // Interrupted if any part was (its runs still to make: bench --resume OUT).
+  bool interrupted = false;
+  for (const Part& p : parts) interrupted = interrupted || p.meta.doc.value(meta::interrupted, false);
+  meta[meta::interrupted] = interrupted;
   return meta;
 }
 
@@ -216,14 +237,18 @@ int command_merge(const MergeOptions& o, std::ostream& out) {
   }
   write_summary(dir);
   staging.move_to(out_dir);
+  // The plan's runs are ids 1..planned; ids past them are the rounds --precision added.
   const std::size_t planned = meta.value(meta::plan, nlohmann::json::array()).size();
+  std::size_t made = 0;
+  for (const std::string& id : ids) made += std::strtoull(id.c_str(), nullptr, 10) <= planned ? 1 : 0;
   out << "merged " << parts.size() << " of " << parts.front().count << " part(s) into " << out_dir.string() << ": "
-      << ids.size() << " of " << planned << " runs";
+      << made << " of " << planned << " planned runs";
+  if (ids.size() > made) out << " and " << ids.size() - made << " added by --precision";
   std::set<std::string> hosts;
   for (const Part& p : parts) hosts.insert(host_of(p.meta));
   out << " from " << hosts.size() << " host(s)\n";
-  if (ids.size() < planned)
-    out << "missing: " << planned - ids.size() << " run(s); make them with: bench --resume " << out_dir.string() << "\n";
+  if (made < planned)
+    out << "missing: " << planned - made << " planned run(s); make them with: bench --resume " << out_dir.string() << "\n";
   return 0;
 }
 
