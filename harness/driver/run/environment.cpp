@@ -79,7 +79,9 @@ namespace {
 // A NAME=value entry that tunes an allocator or the loader; LD_PRELOAD is the
 // run's own (the allocator itself), not a tuning.
 bool tunes_allocator(const std::string& entry) {
-  static const char* prefixes[] = {"MALLOC_", "GLIBC_TUNABLES", "MIMALLOC_", "TCMALLOC_", "JEMALLOC_", "TBB_", "LD_"};
+  static const char* prefixes[] = {"MALLOC_", "GLIBC_TUNABLES", "MIMALLOC_", "TCMALLOC_", "JEMALLOC_", "TBB_", "LD_",
+                                   // gperftools' heap checker and profiler (tcmalloc-full), scudo's options
+                                   "HEAPCHECK", "HEAPPROFILE", "HEAP_PROFILE_", "PERFTOOLS_", "SCUDO_"};
   if (entry.rfind("LD_PRELOAD=", 0) == 0) return false;
   return std::any_of(std::begin(prefixes), std::end(prefixes),
                      [&](const char* prefix) { return entry.rfind(prefix, 0) == 0; });
