@@ -186,6 +186,30 @@ TEST(RealPrograms, AnOutputTheAllocatorChangesFailsItsRun) {
     for (const char* a : {"glibc", "jemalloc"}) EXPECT_EQ(by[w][a]["status"], "ok") << w << " " << a << by[w][a]["extra"];
 }
 
+// A program that leaves a process behind holding the records pipe (here a
+// background sleep; a server's own, likewise) is timed to its end, not to
+// bench's next 50 ms look: the fastest of five 10 ms runs is well under 50 ms.
+// (Every such run was rounded up to a multiple of 50 ms: redis at tiny read
+// 50.5-52.7 ms for a client's 31.)
+TEST(RealPrograms, ARunIsTimedToItsEndWhateverHoldsItsPipe) {
+  testing::ScratchDir dir("real-holder");
+  write(dir / "w.json", registry_of({R"({"name": "holder", "family": "t", "binary": "/bin/sh", "contract": false,
+      "single_thread": true, "args": ["-c", "sleep 5 & sleep 0.01"]})"}));
+  auto r = bench({"--workloads=" + (dir / "w.json").string(), "--workload=holder", "--alloc=glibc", "--reps=5",
+                  "--no-profile", "--out=" + (dir / "out").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  double fastest = 1e18;
+  int rows = 0;
+  for (auto& row : rows_of(dir / "out")) {
+    ASSERT_EQ(row["status"], "ok") << row["extra"];
+    fastest = std::min(fastest, std::stod(row["wall_ns"]));
+    ++rows;
+  }
+  EXPECT_EQ(rows, 5);
+  EXPECT_GE(fastest, 10e6) << "it sleeps 10 ms";
+  EXPECT_LT(fastest, 45e6) << "timed at bench's 50 ms step, not at its end";
+}
+
 // A resumed sweep compares each program's output with the runs it recorded
 // before: the same output is ok (the recorded digest was once judged in
 // quotes against the remembered one without: every resumed run failed), a
@@ -265,6 +289,17 @@ TEST(RealPrograms, AServerAndItsClientAreJudgedByName) {
   EXPECT_LT(wall, 0.9e9) << "the client's time, not the server's life (a second before it listens)";
   EXPECT_NE(by["serves"]["args"].find(" ; /bin/sh -c 'sleep 0.3' sh '{port}'"), std::string::npos)
       << "the client's command is part of the cell's arguments, its port left out: " << by["serves"]["args"];
+  // A client's end is seen when it comes, not at bench's next 50 ms look:
+  // the fastest of three 10 ms clients is well under 50 ms.
+  write(dir / "fast.json", R"({"schema": 1, "workloads": [)" + server("serves-fast", "lambda *a: sys.exit(0))", "sleep 0.01") +
+                               "]}");
+  auto fast = bench({"--workloads=" + (dir / "fast.json").string(), "--workload=serves-fast", "--alloc=glibc",
+                     "--reps=3", "--no-profile", "--out=" + (dir / "fast").string()});
+  ASSERT_EQ(fast.exit_code, 0) << fast.err;
+  double fastest = 1e18;
+  for (auto& row : rows_of(dir / "fast")) fastest = std::min(fastest, std::stod(row["wall_ns"]));
+  EXPECT_GE(fastest, 10e6) << "the client sleeps 10 ms";
+  EXPECT_LT(fastest, 45e6) << "the client's end seen at bench's 50 ms step, not when it came";
 }
 
 // bench started with `args`, killed (SIGKILL) once it runs a server and its

@@ -14,6 +14,7 @@
 #include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -98,6 +99,12 @@ void drain(int fd, std::string& into, bool& truncated) {
     return;  // EAGAIN or EOF
   }
 }
+
+// A descriptor that poll() finds readable once `pid` has ended (pidfd_open,
+// Linux 5.3), or -1: the wait loop then wakes at the end itself, not at its
+// next 50 ms step, where a process that outlives the child (a server, a
+// program's background child) holds the records pipe open.
+int exit_fd(pid_t pid) { return int(syscall(SYS_pidfd_open, pid, 0)); }
 
 // Whether something accepts connections on 127.0.0.1:port (a server's client
 // may start).
@@ -199,12 +206,14 @@ class ClientTurn {
       start_ = std::chrono::steady_clock::now();
       pid_ = start_client(*launch_.client, server, launch_.log_path, f.failure);
       if (pid_ < 0) done_ = true;
+      else exit_fd_ = exit_fd(pid_);
     } else if (pid_ > 0) {
       int status = 0;
       if (waitpid(pid_, &status, WNOHANG) == pid_) {
         wall_ns_ = since(start_);
         pid_ = -1;
         done_ = true;
+        close_exit_fd();
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
           f.failure = "the client " + name_ + " ended with " + ending_text(status) + " (see the log)";
       }
@@ -231,13 +240,25 @@ class ClientTurn {
     if (done_ && wall_ns_) f.wall_ns = wall_ns_;  // the run's time is the client's
   }
 
+  // Readable once the running client has ended (-1 when none runs).
+  int ended_fd() const { return exit_fd_; }
+  ~ClientTurn() { close_exit_fd(); }
+  ClientTurn(const ClientTurn&) = delete;
+  ClientTurn& operator=(const ClientTurn&) = delete;
+
  private:
+  void close_exit_fd() {
+    if (exit_fd_ >= 0) close(exit_fd_);
+    exit_fd_ = -1;
+  }
+
   const Launch& launch_;
   const std::string name_;
   pid_t pid_ = -1;
   bool done_ = false, server_stopping_ = false;
   std::chrono::steady_clock::time_point start_{}, server_kill_at_{};
   uint64_t wall_ns_ = 0;
+  int exit_fd_ = -1;
 };
 
 // The child's ending and what the kernel counted for it (wait4's rusage: the
@@ -280,9 +301,11 @@ void watch_child(pid_t pid, int records_fd, const Launch& launch, std::chrono::s
   auto deadline = start + std::chrono::duration<double>(launch.timeout_seconds);
   bool term_sent = false;
   std::chrono::steady_clock::time_point kill_at{};
+  const int child_ended = exit_fd(pid);
   for (;;) {
-    pollfd p{records_fd, POLLIN, 0};
-    int ready = poll(&p, 1, 50);
+    // The records, the child's end and its client's: whichever comes first.
+    pollfd p[3] = {{records_fd, POLLIN, 0}, {child_ended, POLLIN, 0}, {term_sent ? -1 : client.ended_fd(), POLLIN, 0}};
+    int ready = poll(p, 3, 50);
     if (ready > 0) drain(records_fd, f.records, truncated);
     // Wait without reaping: the process group is stopped before the pid can be reused.
     siginfo_t info{};
@@ -313,6 +336,7 @@ void watch_child(pid_t pid, int records_fd, const Launch& launch, std::chrono::s
       kill_at = now + std::chrono::hours(1);
     }
   }
+  if (child_ended >= 0) close(child_ended);
 }
 
 }  // namespace
