@@ -361,6 +361,27 @@ TEST(BenchEndToEnd, InterruptThenResume) {
   fs::remove_all(dir);
 }
 
+// Interrupted before its first run ends, a sweep says so and exits 130 with
+// the way to finish it, as any interrupted sweep (it said "runs.csv holds no
+// runs", exit 2, as if the folder were damaged); --resume then makes them all.
+TEST(BenchEndToEnd, AnInterruptBeforeTheFirstRunIsAnInterruption) {
+  fs::path dir = scratch("interrupt-first");
+  std::vector<std::string> args = {"--alloc=glibc", "--workload=test-slow", "--reps=2", "--no-profile",
+                                   "--out=" + dir.string()};
+  // The folder made (runs.csv's header written), the first 300 ms run under way.
+  auto opened = [&] { return fs::exists(dir / "runs.csv"); };
+  BenchResult first = bench(args, {}, opened);
+  EXPECT_EQ(first.exit_code, 130) << first.err;
+  EXPECT_NE(testing::flat(first.err).find("interrupted: 0 run(s) recorded; finish with: bench --resume " + dir.string()),
+            std::string::npos)
+      << first.err;
+  EXPECT_EQ(first.err.find("holds no runs"), std::string::npos) << first.err;
+  BenchResult second = bench({"--resume=" + dir.string()});
+  EXPECT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_EQ(rows_of(dir).size(), 2u);
+  fs::remove_all(dir);
+}
+
 TEST(BenchEndToEnd, BadCommandLinesLeaveNothing) {
   fs::path dir = scratch("bad");
   const std::vector<std::vector<std::string>> bad = {

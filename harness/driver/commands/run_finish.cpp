@@ -67,6 +67,11 @@ int finish_sweep(const PreparedSweep& sweep, ResultsFolder& folder, nlohmann::js
   // callsites.csv first: the view's reading checks every table, that one too.
   const std::size_t sampled_runs = write_callsites(dir);
   if (folder.runs().rows.empty()) write_empty_summary(dir);  // a sweep stopped before its first run
+  if (folder.runs().rows.empty() && outcome.stopped) {
+    // Nothing to summarize or draw: said as an interruption, not as a folder without runs.
+    std::cerr << "interrupted: 0 run(s) recorded; finish with: bench --resume " << dir.string() << "\n";
+    return 130;
+  }
   // The one view of the sweep (no runs: refused here, as bench summarize refuses it).
   const ResultsView view = results_view_of(dir, folder.runs());
   const std::vector<CellSummary> family = summarize_cells(view);  // summary.csv's standings: family-corrected
