@@ -245,6 +245,23 @@ TEST(LikeWithLike, ACellWithoutTimedRunsHasNoTimeBesideTimedOnes) {
   ASSERT_TRUE(a && b);
   EXPECT_FALSE(a->timed);
   EXPECT_NEAR(only.ratio(*a, *b, "time").value, 1.1, 1e-9);
+  // There, a cell whose profiled runs all failed has no time, and no mark of
+  // one from memprof: "-", not "- (p)". (mutants-sample seed 62's survivor.)
+  for (int rep = 1; rep <= 3; ++rep) profiled_only.add("tcmalloc", rep, 3e7, {{"kind", "profiled"}, {"status", "failed"}});
+  ResultsView failed_view;
+  failed_view.table = std::make_shared<RunsTable>(profiled_only.table);
+  failed_view.cells = cells_of(*failed_view.table);
+  const std::vector<CellSummary> with_failed = summarize_cells(failed_view);
+  const Block table = summary_table(failed_view, with_failed, failed_view.cells.groups[0], false);
+  bool seen = false;
+  for (const std::vector<std::string>& row : table.rows)
+    if (row.size() > 2 && row[1] == "tcmalloc") {
+      EXPECT_EQ(row[2], "-");
+      seen = true;
+    } else if (row.size() > 2 && row[1] == "jemalloc") {
+      EXPECT_EQ(row[2].substr(row[2].size() - 4), " (p)") << row[2];
+    }
+  EXPECT_TRUE(seen);
 }
 
 // A field left empty (a folder older than schema 4) is unknown, not a difference.
