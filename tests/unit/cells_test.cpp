@@ -873,6 +873,41 @@ TEST(BusyMachine, OnlyTheRunsATimeComesFromMakeItSuspect) {
   EXPECT_EQ(row_of(held, "glibc", "elapsed_ns")->verdict, Verdict::suspect);
 }
 
+// An upgraded reference (glibc's library changed, allowed with
+// --allow-different library) does not turn the others' unchanged times into
+// regressions: they are compared as times, not as ratios to it, and the note
+// says why. (Paired with it rep by rep, jemalloc's identical rows read +25%.)
+TEST(AllowedDifferences, AChangedReferenceIsNotEveryonesRegression) {
+  Runs base, cur;
+  for (int rep = 1; rep <= 5; ++rep) {
+    const double noise = 1 + 0.002 * ((rep * 3) % 5);
+    base.add("glibc", rep, 1e7 * noise);
+    base.add("jemalloc", rep, 1e7 * noise);
+    cur.add("glibc", rep, 0.8e7 * noise, {{"alloc_library", "/usr/lib/libglibc.so (2.37)"}});
+    cur.add("jemalloc", rep, 1e7 * noise);
+  }
+  CheckConfig config;
+  config.allow_different = {"library"};
+  const CheckResult r = compare_runs(base.table, cur.table, config);
+  const CheckRow* jemalloc = row_of(r, "jemalloc", "elapsed_ns");
+  ASSERT_NE(jemalloc, nullptr);
+  EXPECT_EQ(jemalloc->verdict, Verdict::ok) << jemalloc->note;
+  EXPECT_NE(jemalloc->note.find("glibc ran differently ("), std::string::npos) << jemalloc->note;
+  EXPECT_NE(jemalloc->note.find("compared as times, not as ratios to it"), std::string::npos) << jemalloc->note;
+  EXPECT_FALSE(r.failed(config));
+  // Alike, the pairing stays: a jemalloc that doubled regresses.
+  Runs slower;
+  for (int rep = 1; rep <= 5; ++rep) {
+    const double noise = 1 + 0.002 * ((rep * 3) % 5);
+    slower.add("glibc", rep, 1e7 * noise);
+    slower.add("jemalloc", rep, 2e7 * noise);
+  }
+  const CheckResult paired = compare_runs(base.table, slower.table, CheckConfig{});
+  ASSERT_NE(row_of(paired, "jemalloc", "elapsed_ns"), nullptr);
+  EXPECT_EQ(row_of(paired, "jemalloc", "elapsed_ns")->verdict, Verdict::regressed);
+  EXPECT_EQ(row_of(paired, "jemalloc", "elapsed_ns")->note.find("ran differently"), std::string::npos);
+}
+
 // Simulated figures: exact at one thread, so a change above the 0.5% floor is
 // a regression and an equal one is ok; repetitions that differ widen the
 // allowance to three times their spread; runs simulated on another simulator are

@@ -19,6 +19,19 @@ namespace check_judgement {
 
 namespace {
 
+// How the reference's cells beside `b` and `c` ran differently ("" when
+// alike, or when either is missing): the other allocators' times are then not
+// paired with it rep by rep, or its change would read as theirs.
+std::string reference_change(const Judging& j, const Cell& b, const Cell& c) {
+  const Cell* rb = j.base.cells.find(b.group, b.id.threads, j.reference);
+  const Cell* rc = j.cur.cells.find(c.group, c.id.threads, j.reference);
+  if (!rb || !rc) return "";
+  std::string text;
+  for (const Difference& d : differences(rb->id, rc->id, "baseline", "current runs"))
+    text += (text.empty() ? "" : "; ") + d.text;
+  return text;
+}
+
 using check_pairing::Pair;
 using check_pairing::Side;
 using check_rules::MetricRule;
@@ -212,8 +225,13 @@ void judge_figure(const Judging& j, const PairOfCells& p, const Metric& m, Check
   } else if (check_measured::prepare(vb, vc, r)) {
     check_measured::Measured waiting{result.rows.size(), vb, vc, {}, {}, rule.group};
     if (check_measured::is_time(m.column) && p.c.allocator != j.reference) {
-      waiting.paired_b = check_pairing::log_ratios_to_reference(j.base, p.b, m.column, j.reference);
-      waiting.paired_c = check_pairing::log_ratios_to_reference(j.cur, p.c, m.column, j.reference);
+      if (const std::string moved = reference_change(j, p.b, p.c); !moved.empty()) {
+        r.note += std::string(r.note.empty() ? "" : "; ") + j.reference + " ran differently (" + moved +
+                  "): compared as times, not as ratios to it";
+      } else {
+        waiting.paired_b = check_pairing::log_ratios_to_reference(j.base, p.b, m.column, j.reference);
+        waiting.paired_c = check_pairing::log_ratios_to_reference(j.cur, p.c, m.column, j.reference);
+      }
     }
     tally.measured.push_back(std::move(waiting));
     if (std::min(vb.size(), vc.size()) < 2) tally.too_few[{vb.size(), vc.size()}].insert(cell_label(p.c.id));
@@ -275,6 +293,7 @@ CheckRow judge_status(const CellId& cell, const Cell& b, const Cell& c) {
   }
   return r;
 }
+
 
 void judge_metrics(const Judging& j, const Pair& pair, const std::string& allowed_note, CheckResult& result,
                    Tally& tally) {
