@@ -419,15 +419,28 @@ TEST_F(Hardening, ListItemsAreTrimmed) {
   EXPECT_NE(testing::flat(empty.err).find("--alloc has an empty item"), std::string::npos) << empty.err;
 }
 
+// The test workloads, the figures left to the preset (the suite's
+// ALLOCSTAMP_NO_PLOT and ALLOCSTAMP_THREADS dropped).
+testing::CommandOptions figures_allowed() {
+  testing::CommandOptions options;
+  options.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS)};
+  options.drop_prefixes = {"ALLOCSTAMP_NO_PLOT", "ALLOCSTAMP_THREADS"};
+  options.timeout_seconds = 120;
+  return options;
+}
+
+// runs.csv without its last row.
+void lose_the_last_run(const fs::path& folder) {
+  const std::string text = testing::slurp(folder / "runs.csv");
+  std::ofstream(folder / "runs.csv", std::ios::trunc) << text.substr(0, text.rfind('\n', text.size() - 2) + 1);
+}
+
 // A sweep started with --no-plot is resumed without figures: the option is in
 // meta.json. The preset's banner names the flags that changed its job instead
 // of describing the default job (its "about thirty minutes").
 TEST_F(Hardening, AResumedSweepKeepsItsNoPlot) {
   const fs::path folder = dir_ / "no-plot";
-  testing::CommandOptions options;
-  options.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS)};
-  options.drop_prefixes = {"ALLOCSTAMP_NO_PLOT", "ALLOCSTAMP_THREADS"};
-  options.timeout_seconds = 120;
+  const testing::CommandOptions options = figures_allowed();
   Result first = testing::run_command({BENCH_BINARY, "--workload=test-alloc", "--alloc=glibc", "--size=tiny", "--threads=1",
                                        "--reps=2", "--no-profile", "--no-plot", "--out=" + folder.string()},
                                       options);
@@ -437,11 +450,7 @@ TEST_F(Hardening, AResumedSweepKeepsItsNoPlot) {
                            "--no-plot"),
             std::string::npos)
       << first.out;
-  {
-    // The last run lost, as an interrupted sweep leaves it.
-    std::string text = testing::slurp(folder / "runs.csv");
-    std::ofstream(folder / "runs.csv", std::ios::trunc) << text.substr(0, text.rfind('\n', text.size() - 2) + 1);
-  }
+  lose_the_last_run(folder);  // as an interrupted sweep leaves it
   Result resumed = testing::run_command({BENCH_BINARY, "--resume", folder.string()}, options);
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
   EXPECT_NE(testing::flat(resumed.err).find("1 of 2 runs left"), std::string::npos) << resumed.err;
@@ -456,19 +465,13 @@ TEST_F(Hardening, AResumedSweepKeepsItsNoPlot) {
 // which change only what is shown, go with --resume.
 TEST_F(Hardening, AResumedSweepDrawsWhatItsPresetDraws) {
   const fs::path folder = dir_ / "plots";
-  testing::CommandOptions options;
-  options.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS)};
-  options.drop_prefixes = {"ALLOCSTAMP_NO_PLOT", "ALLOCSTAMP_THREADS"};
-  options.timeout_seconds = 120;
+  const testing::CommandOptions options = figures_allowed();
   Result first = testing::run_command({BENCH_BINARY, "--workload=test-alloc", "--alloc=glibc,jemalloc", "--size=tiny", "--threads=1",
                                        "--reps=2", "--no-profile", "--out=" + folder.string()},
                                       options);
   ASSERT_EQ(first.exit_code, 0) << first.err;
   ASSERT_NE(first.out.find("\nfigures: "), std::string::npos) << first.out;
-  {
-    std::string text = testing::slurp(folder / "runs.csv");
-    std::ofstream(folder / "runs.csv", std::ios::trunc) << text.substr(0, text.rfind('\n', text.size() - 2) + 1);
-  }
+  lose_the_last_run(folder);
   fs::remove(folder / "report.html");
   Result resumed =
       testing::run_command({BENCH_BINARY, "--resume", folder.string(), "--per-comparison", "--wide"}, options);
