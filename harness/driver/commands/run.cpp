@@ -206,7 +206,6 @@ SweepOutcome execute_sweep(const PreparedSweep& sweep, OpenedSweep& opened, cons
   ResultsFolder& folder = opened.folder;
   const fs::path& dir = folder.dir();
   SweepOutcome outcome;
-  install_interrupt_handlers();
   auto already = [&](const Run& run) {
     // A skipped run is tried again once its allocator is installed.
     return opened.done.count(run.key()) || (opened.skipped_before.count(run.key()) && !run.allocator.installed);
@@ -293,6 +292,9 @@ int run_sweep(Options options, const Paths& paths, Executor& executor, std::ostr
   const auto sweep_start = std::chrono::steady_clock::now();
   const PreparedSweep sweep = prepare_sweep(std::move(options), paths, std::cerr);
   if (sweep.options.dry_run) return print_dry_run(sweep, paths, out);
+  // From the moment the folder exists, an interrupt is a stopped sweep (said,
+  // exit 130), not a killed bench: installed before the folder is made.
+  install_interrupt_handlers();
   OpenedSweep opened = open_sweep(sweep, paths);
   if (results_dir) *results_dir = opened.folder.dir();
   const SweepOutcome outcome = execute_sweep(sweep, opened, paths, executor, sweep_start, out);
