@@ -294,7 +294,6 @@ CheckRow judge_status(const CellId& cell, const Cell& b, const Cell& c) {
   return r;
 }
 
-
 void judge_metrics(const Judging& j, const Pair& pair, const std::string& allowed_note, CheckResult& result,
                    Tally& tally) {
   const Cell& b = *pair.base;

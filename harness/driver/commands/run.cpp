@@ -69,14 +69,21 @@ void choose_run_preset(Options& options, const Paths& paths, std::ostream& out) 
 
 namespace {
 
+// A resumed sweep's folder, reopened (a torn last row cut off), its recorded
+// runs held against the plan.
+ResultsFolder reopen_resumed(const PreparedSweep& sweep) {
+  ResultsFolder folder = ResultsFolder::reopen(sweep.options.resume);
+  check_recorded_runs(sweep.options.resume, folder.runs(), sweep.plan, sweep.options);
+  return folder;
+}
+
 // --dry-run: each run still to make, with the variables and command line its
 // child would get; nothing is run and no folder is made.
 int print_dry_run(const PreparedSweep& sweep, const Paths& paths, std::ostream& out) {
   const Options& options = sweep.options;
   std::set<std::string> recorded;  // resuming: only the runs still to make
   if (sweep.resuming) {
-    const ResultsFolder reopened = ResultsFolder::reopen(options.resume);  // a torn last row cut off
-    check_recorded_runs(options.resume, reopened.runs(), sweep.plan, options);
+    const ResultsFolder reopened = reopen_resumed(sweep);
     recorded = reopened.completed_keys();
     if (options.redo_failed)
       for (const std::string& key : reopened.failed_keys()) recorded.erase(key);
@@ -171,11 +178,10 @@ OpenedSweep open_sweep(const PreparedSweep& sweep, const Paths& paths) {
             {meta::allocators, allocators_now},
             {meta::workloads, sweep.workloads_meta}};
   }
-  OpenedSweep opened{sweep.resuming ? ResultsFolder::reopen(dir) : ResultsFolder::create(dir, meta), meta,
+  OpenedSweep opened{sweep.resuming ? reopen_resumed(sweep) : ResultsFolder::create(dir, meta), meta,
                      std::move(libraries), {}, {}};
   ResultsFolder& folder = opened.folder;
   if (sweep.resuming) {
-    check_recorded_runs(dir, folder.runs(), sweep.plan, options);  // once a torn last row is cut off
     if (options.redo_failed) {
       std::set<std::string> planned;
       for (const Run& run : sweep.plan) planned.insert(run.key());

@@ -123,7 +123,7 @@ int command_slurm(const Command& command, const Paths& paths, std::ostream& out)
     Options planned = run;
     std::ostringstream quiet;
     choose_run_preset(planned, paths, quiet);
-    plot_at_end = planned.plot_after && !planned.no_plot;
+    plot_at_end = planned.plot_after;  // the preset's plot, less --no-plot (apply_preset)
     Catalog catalog = load_catalog(planned, paths);
     const std::vector<Run> plan =
         make_plan(planned, select_workloads(planned, catalog, paths), select_allocators(planned, catalog));
