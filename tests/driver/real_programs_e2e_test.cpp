@@ -302,6 +302,28 @@ TEST(RealPrograms, AServerAndItsClientAreJudgedByName) {
   EXPECT_LT(fastest, 45e6) << "the client's end seen at bench's 50 ms step, not when it came";
 }
 
+// A server's client is the run's own CPU, not another tenant's: a client that
+// keeps three processes busy for 0.6 s (more than the machine's two cores)
+// leaves the run's others_cpu_pct near 0, not the 100% it read when the
+// client's CPU was counted as others' and the ticks of the server's whole life
+// were divided by the client's time.
+TEST(RealPrograms, AServersClientIsTheRunsOwnCpu) {
+  testing::ScratchDir dir("real-server-cpu");
+  write(dir / "w.json", R"json({"schema": 1, "workloads": [{"name": "busy-client", "family": "t",
+    "binary": "/usr/bin/python3", "contract": false, "single_thread": true,
+    "args": ["-c", "import signal, socket, sys\ns = socket.socket(); s.bind(('127.0.0.1', int(sys.argv[1]))); s.listen()\nsignal.signal(signal.SIGTERM, lambda *a: sys.exit(0))\nwhile True: signal.pause()", "{port}"],
+    "client": {"binary": "/bin/sh", "args": ["-c",
+      "yes >/dev/null & a=$!; yes >/dev/null & b=$!; yes >/dev/null & c=$!; sleep 0.6; kill $a $b $c; wait", "sh", "{port}"]}}]})json");
+  auto r = bench({"--workloads=" + (dir / "w.json").string(), "--workload=busy-client", "--alloc=glibc", "--reps=1",
+                  "--no-profile", "--out=" + (dir / "out").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = rows_of(dir / "out");
+  ASSERT_EQ(rows.size(), 1u);
+  const std::string others = rows[0].at("others_cpu_pct");
+  ASSERT_FALSE(others.empty()) << "measured over at least 20 ticks";
+  EXPECT_LT(std::stod(others), 75) << "the client's CPU counted as other tenants'";
+}
+
 // bench started with `args`, killed (SIGKILL) once it runs a server and its
 // client, named `server` and `client` among its children (field 4 of their
 // stat): the names of those still running 5 s later (killed then).

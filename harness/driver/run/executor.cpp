@@ -209,8 +209,10 @@ class ClientTurn {
       else exit_fd_ = exit_fd(pid_);
     } else if (pid_ > 0) {
       int status = 0;
-      if (waitpid(pid_, &status, WNOHANG) == pid_) {
+      struct rusage usage {};
+      if (wait4(pid_, &status, WNOHANG, &usage) == pid_) {
         wall_ns_ = since(start_);
+        cpu_ns_ = timeval_ns(usage.ru_utime) + timeval_ns(usage.ru_stime);
         pid_ = -1;
         done_ = true;
         close_exit_fd();
@@ -242,6 +244,8 @@ class ClientTurn {
 
   // Readable once the running client has ended (-1 when none runs).
   int ended_fd() const { return exit_fd_; }
+  // The CPU time of the client and the children it waited for (0 until it is reaped).
+  uint64_t cpu_ns() const { return cpu_ns_; }
   ~ClientTurn() { close_exit_fd(); }
   ClientTurn(const ClientTurn&) = delete;
   ClientTurn& operator=(const ClientTurn&) = delete;
@@ -257,7 +261,7 @@ class ClientTurn {
   pid_t pid_ = -1;
   bool done_ = false, server_stopping_ = false;
   std::chrono::steady_clock::time_point start_{}, server_kill_at_{};
-  uint64_t wall_ns_ = 0;
+  uint64_t wall_ns_ = 0, cpu_ns_ = 0;
   int exit_fd_ = -1;
 };
 
@@ -411,6 +415,7 @@ Finished ProcessExecutor::run(const Launch& launch) {
   ClientTurn client(launch);
   watch_child(pid, pipe_fds[0], launch, start, client, f, truncated);
   f.wall_ns = since(start);
+  const uint64_t life_ns = f.wall_ns;  // the child's; a server's run is timed by its client (settle)
   if (launch.client && !f.timed_out && !f.interrupted && !f.start_failed) client.settle(f);
   const CpuTicks ticks_after = cpu_ticks();
   kill(-pid, SIGKILL);  // anything the workload left running in its group
@@ -425,8 +430,10 @@ Finished ProcessExecutor::run(const Launch& launch) {
   if (truncated) f.records += "\n@error records_truncated_at_bytes=" + std::to_string(kMaxRecordBytes) + "\n";
   take_ending(status, usage, f);
   if (!f.start_failed) {
-    const MachineShare share =
-        machine_share(ticks_before, ticks_after, double(f.user_ns + f.sys_ns) / 1e9, double(f.wall_ns) / 1e9);
+    // The machine's ticks span the child's life: of them, the child's CPU and
+    // its client's are the run's own, the rest the other tenants'.
+    const double own_cpu_ns = double(f.user_ns + f.sys_ns + client.cpu_ns());
+    const MachineShare share = machine_share(ticks_before, ticks_after, own_cpu_ns / 1e9, double(life_ns) / 1e9);
     f.load_avg_before = load_before;
     f.others_cpu_pct = share.others_cpu_pct;
     f.steal_pct = share.steal_pct;
