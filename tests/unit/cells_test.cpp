@@ -472,8 +472,11 @@ TEST(TooShort, ItsIntervalIsShownAtTheFamilysLevel) {
   EXPECT_DOUBLE_EQ(short_one->time_vs_reference_95.level, 0.95);
   EXPECT_LT(short_one->time_vs_reference.ci_low, short_one->time_vs_reference_95.ci_low) << "wider than its own 95%";
   // Uncorrected (--per-comparison): its own 95%, as every other.
-  for (const CellSummary& c : summarize_cells(view, true))
-    if (c.allocator == "jemalloc" && c.group == "vacation-low") EXPECT_DOUBLE_EQ(c.time_vs_reference.level, 0.95);
+  for (const CellSummary& c : summarize_cells(view, true)) {
+    if (c.allocator == "jemalloc" && c.group == "vacation-low") {
+      EXPECT_DOUBLE_EQ(c.time_vs_reference.level, 0.95);
+    }
+  }
 }
 
 // Runs measured while other processes used the machine are named: in check,
@@ -1102,6 +1105,37 @@ TEST(Kernel, FromZeroCallsOnlyTheSpreadInCallsApplies) {
   EXPECT_EQ(row_of(compare_runs(base.runs.table, steady.runs.table, CheckConfig{}), "jemalloc",
                    "kcall_madvise_dontneed_count")->verdict,
             Verdict::regressed);
+}
+
+// A change that also makes a count vary does not widen its own allowance:
+// repetitions wholly beyond the baseline's range have moved, and their spread
+// is not the figure's noise (148 faults three times, then 300, 600 and 900,
+// read ok, allowed 1216%). Where they reach the baseline's range they still
+// count (FromZeroCallsOnlyTheSpreadInCallsApplies).
+TEST(Kernel, AChangeThatAlsoVariesDoesNotWidenItsOwnAllowance) {
+  KernelRuns base, moved;
+  for (int rep = 1; rep <= 3; ++rep) base.add(rep, 148, 10);
+  moved.add(1, 300, 10).add(2, 600, 10).add(3, 900, 10);
+  const CheckConfig config;
+  const CheckResult result = compare_runs(base.runs.table, moved.runs.table, config);
+  const CheckRow* row = row_of(result, "jemalloc", "minor_faults_count");
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->verdict, Verdict::regressed) << row->note;
+  EXPECT_NEAR(row->detectable, 0.05, 1e-12) << "the floor: the baseline repeats exactly";
+  EXPECT_NE(row->note.find("the current's differ by 405%, all beyond the baseline's"), std::string::npos) << row->note;
+  EXPECT_TRUE(result.failed(config));
+  // Without profiled runs nobody knows whether workers ran side by side
+  // (xmalloc's sweeps lie apart so, unchanged): both spreads count.
+  auto timed_only = [](std::vector<double> faults) {
+    Runs runs{{"minor_faults_count"}};
+    for (std::size_t i = 0; i < faults.size(); ++i)
+      runs.add("jemalloc", int(i) + 1, 1e6, {{"minor_faults_count", std::to_string(faults[i])}});
+    return runs;
+  };
+  const Runs unknown_base = timed_only({148, 148, 148}), unknown_cur = timed_only({300, 600, 900});
+  const CheckRow* unknown = row_of(compare_runs(unknown_base.table, unknown_cur.table, config), "jemalloc", "minor_faults_count");
+  ASSERT_NE(unknown, nullptr);
+  EXPECT_EQ(unknown->verdict, Verdict::ok) << unknown->note;
 }
 
 // Runs in a folder of their own, with a meta.json naming the kernel.

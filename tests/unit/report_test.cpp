@@ -189,6 +189,21 @@ TEST_F(Report, ShowsEveryFigureWithItsCaptionAndWhatWasSkipped) {
   for (const auto& why : plan.skipped) EXPECT_NE(html.find("<li>" + why + "</li>"), std::string::npos) << why;
 }
 
+// The scopes table comes from ok runs only, as the report says of every
+// figure: a crashed run's scope records (run 17, jemalloc at 2 threads,
+// listed first) are not shown, the cell's ok run 14 is.
+TEST_F(Report, ScopesComeFromOkRunsOnly) {
+  std::ofstream(dir / "scopes.csv") << "run_id,name,calls_count,allocs_count,requested_bytes,held_bytes,duration_ns\n"
+                                       "17,setup,999,1,1048576,0,1000000\n"
+                                       "14,setup,5,1,1048576,0,1000000\n";
+  ResultsView view = load_results(dir);
+  auto cells = summarize_cells(view);
+  write_report(view, cells, prepare_figures(view, cells));
+  const std::string text = slurp(dir / "report.md");
+  EXPECT_NE(text.find("| jemalloc | 2 | setup | 5 |"), std::string::npos) << text.substr(text.find("## Scopes"));
+  EXPECT_EQ(text.find("| 999 |"), std::string::npos) << "the crashed run's";
+}
+
 // A folder of two sizes names its groups "<workload> <size>", and each
 // workload's own figures still go under its heading, not "Across workloads";
 // the setup gives each workload's size.

@@ -49,6 +49,7 @@ struct PairOfCells {
   bool sim_differ;                  // both were, differently
   bool one_thread;
   bool one_worker_at_once;          // no run of either side had two workers alive at once
+  bool seen_alone;                  // ... and each side's profiled runs show it (without them it is not known)
 };
 
 // A metric's values in a pair: those of `column` (the rule's, or wall_ns for
@@ -111,7 +112,8 @@ void judge_simulated(const Judging& j, const PairOfCells& p, const Metric& m, Ch
     r.note = m.vc.empty() ? "no simulated runs in the current runs" : "no simulated runs in the baseline";
   } else {
     const double base_cycles = stats::median(check_pairing::values_of(j.base, p.b, keys::sim_cycles_count));
-    check_repeatable::judge(m.vb, m.vc, check_rules::simulated_miss_slack(rule.name, base_cycles), r);
+    check_repeatable::judge(m.vb, m.vc, check_rules::simulated_miss_slack(rule.name, base_cycles),
+                            p.seen_alone, r);
     if (!note.empty()) r.note = r.note.empty() ? note : note + "; " + r.note;
     if (p.sim_differ) r.note += std::string(r.note.empty() ? "" : "; ") + "simulated differently (allowed)";
   }
@@ -152,7 +154,8 @@ void judge_kernel(const Judging& j, const PairOfCells& p, const Metric& m, Check
     r.verdict = Verdict::missing;
     r.note = m.vc.empty() ? "no values in the current runs" : "no values in the baseline";
   } else {
-    check_repeatable::judge(m.vb, m.vc, rule.name == keys::minor_faults_count ? 0.0 : check_rules::kKernelCallsSlack, r);
+    check_repeatable::judge(m.vb, m.vc, rule.name == keys::minor_faults_count ? 0.0 : check_rules::kKernelCallsSlack,
+                            p.seen_alone, r);
     if (!note.empty()) r.note = r.note.empty() ? note : note + "; " + r.note;
   }
   if (!p.allowed_note.empty()) r.note = r.note.empty() ? p.allowed_note : r.note + "; " + p.allowed_note;
@@ -299,13 +302,14 @@ void judge_metrics(const Judging& j, const Pair& pair, const std::string& allowe
   const Cell& b = *pair.base;
   const Cell& c = *pair.cur;
   PairOfCells p{b, c, pair.differences, allowed_note, check_pairing::simulator_of(j.base, b),
-                check_pairing::simulator_of(j.cur, c), false, c.id.threads == 1, false};
+                check_pairing::simulator_of(j.cur, c), false, c.id.threads == 1, false, false};
   // Simulated figures compare only between runs simulated alike.
   p.sim_differ = !p.sim_b.empty() && !p.sim_c.empty() && p.sim_b != p.sim_c;
   if (p.sim_differ && !j.config.allow_different.count("simulator"))
     result.not_comparable["simulator"].push_back("simulated on " + p.sim_b + " in the baseline, on " + p.sim_c + " now");
-  p.one_worker_at_once = check_pairing::most_threads_alive(j.base, b) <= check_rules::kMostThreadsOfOneWorker &&
-                         check_pairing::most_threads_alive(j.cur, c) <= check_rules::kMostThreadsOfOneWorker;
+  const double most_b = check_pairing::most_threads_alive(j.base, b), most_c = check_pairing::most_threads_alive(j.cur, c);
+  p.one_worker_at_once = most_b <= check_rules::kMostThreadsOfOneWorker && most_c <= check_rules::kMostThreadsOfOneWorker;
+  p.seen_alone = p.one_thread && p.one_worker_at_once && most_b > 0 && most_c > 0;
   for (const MetricRule* rule : j.metrics) {
     Metric m{*rule, rule->name, "", {}, {}};
     if (b.timed != c.timed && from_timed_runs(m.column)) continue;  // one side's times were measured under memprof

@@ -13,13 +13,16 @@ namespace allocstamp::check_repeatable {
 
 // The allowance is the larger of the row's threshold (its floor, percent) and
 // kSpreadFactor times the widest spread of either side's repetitions relative
-// to the baseline's median; a change within `slack` (absolute, in the figure's
+// to the baseline's median — where `workers_alone` (one thread, and the
+// profiled runs saw one worker at a time), the current's only where its values reach the baseline's range (a
+// current wholly beyond it has moved: its spread may be the change itself); a
+// change within `slack` (absolute, in the figure's
 // unit: a call or two of a kernel-call count) or within kSpreadFactor times
-// the widest spread in that unit (from a zero baseline no percentage
+// that spread in the figure's unit (from a zero baseline no percentage
 // applies) is never flagged. Fills base,
 // cur, change, detectable (the allowance: the smallest change flagged),
 // verdict and the note on the spread.
 constexpr double kSpreadFactor = 3.0;
-void judge(const std::vector<double>& vb, const std::vector<double>& vc, double slack, CheckRow& r);
+void judge(const std::vector<double>& vb, const std::vector<double>& vc, double slack, bool workers_alone, CheckRow& r);
 
 }  // namespace allocstamp::check_repeatable

@@ -78,7 +78,7 @@ constexpr double kKernelFloorAtThreads = 20.0;
 // A simulated figure whose repetitions differ (threads interleave differently
 // from run to run, so transactions abort differently) is allowed
 // check_repeatable::kSpreadFactor times the widest relative spread of either
-// side's repetitions, and at more than one thread at least
+// side's repetitions (check_repeatable.h says when the current's counts), and at more than one thread at least
 // kSimulatedFloorAtThreads percent: two sweeps' medians of 3 differ by more
 // than their own spreads suggest (docs/check.md).
 constexpr double kSimulatedFloorAtThreads = 1.0;

@@ -174,11 +174,11 @@ void setup_section(const ResultsView& view, Document& doc) {
                             "less trustworthy."));
 }
 
-// The cell of every run, by run_id.
-std::map<std::string, const Cell*> cells_by_run(const ResultsView& view) {
+// The cell of every ok run, by run_id: a failed run gives no figure (the report says so).
+std::map<std::string, const Cell*> cells_by_ok_run(const ResultsView& view) {
   std::map<std::string, const Cell*> out;
   for (const Cell& cell : view.cells.cells)
-    for (const CsvRow* r : cell.runs) out[view.table->text(*r, keys::run_id)] = &cell;
+    for (const CsvRow* r : cell.ok) out[view.table->text(*r, keys::run_id)] = &cell;
   return out;
 }
 
@@ -224,7 +224,7 @@ void scopes_section(const ResultsView& view, Document& doc) {
   if (rows.empty()) return;
   const std::size_t run = at[0], name = at[1], calls = at[2], allocs = at[3], bytes = at[4], held = at[5],
                     duration = at[6];
-  const std::map<std::string, const Cell*> by_id = cells_by_run(view);
+  const std::map<std::string, const Cell*> by_id = cells_by_ok_run(view);
   doc.push_back(heading(2, "Scopes"));
   doc.push_back(paragraph(
       "Named scopes the programs mark (memprof::scope): allocations, requested bytes, held bytes (requested "
@@ -262,7 +262,7 @@ void scopes_section(const ResultsView& view, Document& doc) {
 void callsites_section(const ResultsView& view, Document& doc) {
   std::vector<SiteRow> sites = read_site_rows(view.dir);
   if (sites.empty()) return;
-  const std::map<std::string, const Cell*> by_id = cells_by_run(view);
+  const std::map<std::string, const Cell*> by_id = cells_by_ok_run(view);
   doc.push_back(heading(2, "Call sites"));
   doc.push_back(paragraph(
       "Sampled in the profiled runs (--callsites): one allocation per N bytes on average, each standing for 1/p "

@@ -36,7 +36,10 @@ void forget_tm_internal(ThreadState& t, void* p) {
 
 static int free_region(ThreadState& t, void* p) {
   if (t.tx_set.count != 0 && tx_set_take(t, p)) return kTx;
-  if (t.tm_internal.count != 0 && tx_set_remove(t.tm_internal, p)) return kTmInternal;
+  if (t.tm_internal.count != 0 && tx_set_remove(t.tm_internal, p)) {
+    if (t.status == kExited && t.tm_internal.count == 0) tx_set_release(t.tm_internal);  // libitm's last, after exit
+    return kTmInternal;
+  }
   if (t.tx_marked != 0) return kTx;
   int state = tm_state();
   if (state == 2) return kTx;

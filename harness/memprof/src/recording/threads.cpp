@@ -47,7 +47,10 @@ void on_thread_exit(void* arg) {
   t.status = kExited;
   t.teardown = 1;  // what glibc frees from here on (other threads' cached stacks) is its own
   tx_set_release(t.tx_set);
-  tx_set_release(t.tm_internal);
+  // libitm frees its per-thread blocks in its own thread destructor, which may
+  // run after this one: the set stays until the last of them is freed
+  // (free_region), so those frees are libitm's, not the program's.
+  if (t.tm_internal.count == 0) tx_set_release(t.tm_internal);
   t.tx_marked = 0;
   t.in_tm_runtime = 0;
   refresh_slow(t);
