@@ -417,6 +417,25 @@ TEST_P(Preload, ExplicitRegionsAndNestedScopes) {
   EXPECT_EQ(scopes["outer"].at("calls_count"), "1");
 }
 
+// A realloc inside a scope is its requested bytes and frees the old block's:
+// 100 grown to 10,000 and kept holds 10,000, grown and freed holds 0 (the
+// scope once saw the malloc and the free but not the realloc: held -9,900).
+TEST_P(Preload, ScopesCountRealloc) {
+  RunResult r = run("regions", {"realloc"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  std::map<std::string, Record> scopes;
+  for (const auto& [kind, rec] : r.records)
+    if (kind == "scope") scopes[rec.at("name")] = rec;
+  ASSERT_EQ(scopes.count("grown"), 1u);
+  ASSERT_EQ(scopes.count("grown-and-freed"), 1u);
+  for (const char* name : {"grown", "grown-and-freed"}) {
+    EXPECT_EQ(scopes[name].at("allocs_count"), "1") << name;
+    EXPECT_EQ(scopes[name].at("requested_bytes"), "10100") << name;
+  }
+  EXPECT_EQ(scopes["grown"].at("held_bytes"), "10000");
+  EXPECT_EQ(scopes["grown-and-freed"].at("held_bytes"), "0");
+}
+
 // What the allocator says about itself, read at the end of the measured phase.
 // The allocators whose adapter is known must report through it; an allocator
 // added to the registry since may report through any adapter or none

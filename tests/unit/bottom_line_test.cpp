@@ -6,10 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "analysis/findings.h"
 #include "figures/figures.h"
 #include "output/bottom_line.h"
 
@@ -75,6 +79,51 @@ TEST_F(BottomLine, NamesTheFastestAndTheLeanestWhereTheirIntervalsLeaveOne) {
       EXPECT_TRUE(high < 1 || low > 1) << "a claim whose interval holds 1: " << answer;
     }
   EXPECT_EQ(intervals, 4) << "two sentences, each a claim on time and one on memory";
+}
+
+// An allocator whose every run crashed has no time and no peak RSS: it is
+// named as such, not counted among those that "differ" or not. jemalloc
+// crashed at intruder (1 thread) and vacation-low (2 threads): glibc is still
+// the fastest of those measured at intruder (once "2 of 3 ran slower", jemalloc
+// counted as not slower), and vacation-low's "no difference" names it apart.
+TEST(BottomLineCrashed, AnAllocatorWithoutOkRunsIsNamedApart) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("bottom-line-crashed-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::copy(FIXTURE, dir, fs::copy_options::recursive);
+  std::ifstream in(dir / "runs.csv");
+  std::ostringstream kept;
+  int crashed = 0;
+  for (std::string line; std::getline(in, line);) {
+    const bool intruder_1 = line.find(",intruder,") != std::string::npos && line.find(",ml_wt,1,") != std::string::npos;
+    const bool vacation_2 = line.find(",vacation-low,") != std::string::npos && line.find(",ml_wt,2,") != std::string::npos;
+    if ((intruder_1 || vacation_2) && line.find(",jemalloc,") != std::string::npos) {
+      line = line.substr(0, line.rfind(",timed,ok,")) + ",timed,crashed,,";
+      ++crashed;
+    }
+    kept << line << "\n";
+  }
+  in.close();
+  ASSERT_EQ(crashed, 10);
+  std::ofstream(dir / "runs.csv", std::ios::trunc) << kept.str();
+  const ResultsView view = load_results(dir);
+  const std::vector<CellSummary> cells = summarize_cells(view);
+  const std::vector<std::string> answers = bottom_line_answers(view, cells);
+  ASSERT_EQ(answers.size(), 4u);
+  EXPECT_EQ(answers[1], "vacation-low, 2 threads: no time differs from glibc's (no time for jemalloc: no ok run "
+                        "recorded one); no peak RSS differs from glibc's (no peak RSS for jemalloc: no ok run recorded one).");
+  EXPECT_EQ(answers[2].rfind("intruder, 1 thread: glibc was the fastest: tcmalloc ran 1.500 [", 0), 0u) << answers[2];
+  EXPECT_NE(answers[2].find("times slower (no time for jemalloc: no ok run recorded one); glibc was the leanest: "
+                            "tcmalloc used 1.600 ["),
+            std::string::npos)
+      << answers[2];
+  bool named = false;
+  for (const std::string& f : findings(view, cells)) {
+    EXPECT_EQ(f.find("too few timed runs"), std::string::npos) << f;
+    named = named || f.find("no time for jemalloc (no ok run recorded one)") != std::string::npos;
+  }
+  EXPECT_TRUE(named) << "the findings name it too";
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -31,13 +31,15 @@ struct Measure {
   const char* best;     // "fastest", "leanest"
   std::string CellSummary::*standing;
   stats::Ratio CellSummary::*ratio;
+  stats::LogEstimate CellSummary::*estimate;  // the cell's own: none without an ok run to take it from
 };
-const Measure kTime{"time", "faster", "slower", "fastest", &CellSummary::standing, &CellSummary::time_vs_reference};
+const Measure kTime{"time", "faster", "slower", "fastest", &CellSummary::standing, &CellSummary::time_vs_reference,
+                    &CellSummary::time};
 const Measure kMemory{"peak RSS", "leaner", "heavier", "leanest", &CellSummary::memory_standing,
-                      &CellSummary::memory_vs_reference};
+                      &CellSummary::memory_vs_reference, &CellSummary::peak_rss_kb};
 
 std::string finding(const std::string& reference, const std::vector<const CellSummary*>& cells, const Measure& m) {
-  std::vector<const CellSummary*> better, worse, compared;
+  std::vector<const CellSummary*> better, worse, compared, unmeasured;
   bool has_reference = false;
   for (const CellSummary* c : cells) {
     const std::string& s = c->*m.standing;
@@ -45,9 +47,19 @@ std::string finding(const std::string& reference, const std::vector<const CellSu
     if (s == m.better) better.push_back(c);
     if (s == m.worse) worse.push_back(c);
     if (s == m.better || s == m.worse || s == "indistinguishable") compared.push_back(c);
+    if (s.empty() && (c->*m.estimate).n == 0) unmeasured.push_back(c);  // no ok run recorded one
   }
   if (!has_reference) return std::string("no ") + m.what + " of " + reference + " to compare with";
-  if (compared.empty()) return std::string("too few timed runs to compare ") + m.what + "s (use --reps 3 or more)";
+  // Allocators without an ok run are said apart: no run, not too few, and no standing either way.
+  const std::string none = unmeasured.empty() ? std::string()
+                                              : std::string("no ") + m.what + " for " + names(unmeasured) +
+                                                    " (no ok run recorded one)";
+  if (compared.empty())
+    return !none.empty() && unmeasured.size() + 1 == cells.size()
+               ? none
+               : std::string("too few timed runs to compare ") + m.what + "s (use --reps 3 or more)" +
+                     (none.empty() ? "" : "; " + none);
+  const std::string also = none.empty() ? std::string() : "; " + none;
   auto by_ratio = [&](const CellSummary* a, const CellSummary* b) { return (a->*m.ratio).value < (b->*m.ratio).value; };
   if (!better.empty()) {
     std::sort(better.begin(), better.end(), by_ratio);
@@ -57,15 +69,16 @@ std::string finding(const std::string& reference, const std::vector<const CellSu
       out += std::string("; also ") + m.better + " than " + reference + ": " +
              names({better.begin() + 1, better.end()});
     if (!worse.empty()) out += std::string("; ") + m.worse + ": " + names(worse);
-    return out;
+    return out + also;
   }
   if (worse.size() == compared.size())
-    return reference + " " + m.best + ": every other allocator is " + m.worse + " (" + names(worse) + ")";
+    return reference + " " + m.best + ": every other allocator " + (unmeasured.empty() ? "" : "measured ") + "is " +
+           m.worse + " (" + names(worse) + ")" + also;
   const stats::Ratio& any = compared.front()->*m.ratio;  // every ratio of the family is shown at one level
   std::string out = std::string("no allocator is ") + m.better + " than " + reference + " (every " +
                     number_text("%.3g", 100 * any.level) + "% interval of the " + m.what + " ratio reaches 1)";
   if (!worse.empty()) out += std::string("; ") + m.worse + ": " + names(worse);
-  return out;
+  return out + also;
 }
 
 std::string threads_text(int t) { return std::to_string(t) + (t == 1 ? " thread" : " threads"); }

@@ -52,11 +52,6 @@ inline std::string file_stem(std::string text) {
 
 inline std::string threads_text(int threads) { return std::to_string(threads) + (threads == 1 ? " thread" : " threads"); }
 
-inline std::string joined(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
-  return out;
-}
 
 // What every figure asks of the cells (cells.h): their ok runs, the runs that
 // measure a key, and the thread counts and allocators a group ran with.

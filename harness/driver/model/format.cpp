@@ -48,6 +48,12 @@ std::string ratio_interval_text(double value, double low, double high) {
 
 std::string mib_text(double bytes) { return number_text("%.1f MiB", bytes / (1024.0 * 1024.0)); }
 
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
+
 std::string human_text(double v, const std::string& unit) {
   if (!std::isfinite(v)) return "-";
   auto scaled = [&](const char* const* names, int count, double step) {

@@ -1,10 +1,12 @@
 // format.h — the one number formatter of everything bench prints or writes:
 // printf-style text for people ("-" where there is no number), exact-enough
 // CSV text for programs ("" where there is none); text wrapped to the
-// terminal's 120 columns; and text from a file made safe to show.
+// terminal's 120 columns; a list joined with commas; and text from a file made
+// safe to show.
 #pragma once
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace allocstamp {
 
@@ -23,6 +25,8 @@ std::string mib_text(double bytes);
 // bytes in B, KiB, MiB or GiB ("12.3 MiB"), nanoseconds in ns, µs, ms or s,
 // counts with thousands separated ("1,234,567").
 std::string human_text(double v, const std::string& unit);
+// "a, b, c": items in their order, comma-separated ("" for none).
+std::string joined(const std::vector<std::string>& items);
 
 // The width of every line bench prints (tables, wrapped text).
 constexpr std::size_t kTerminalWidth = 120;

@@ -88,11 +88,17 @@ std::vector<std::string> bottom_line_answers(const ResultsView& view, const std:
   for (const auto& [key, row_cells] : rows_of(view, cells)) {
     const CellSummary *fastest = nullptr, *leanest = nullptr, *least_slower = nullptr, *least_heavier = nullptr;
     int slower = 0, heavier = 0, others = 0, too_short = 0, unstable = 0;
+    std::vector<std::string> untimed, unweighed;  // those without a time / peak RSS of their own (no ok run recorded one)
     auto lower = [](const CellSummary* best, const CellSummary* c, const stats::Ratio CellSummary::*ratio) {
       return !best || (c->*ratio).value < (best->*ratio).value;
     };
+    bool ref_timed = false, ref_weighed = false;  // the reference has a time / peak RSS to compare with
     for (const CellSummary* c : row_cells) {
-      if (c->allocator == ref) continue;
+      if (c->allocator == ref) {
+        ref_timed = c->time.n > 0;
+        ref_weighed = c->peak_rss_kb.n > 0;
+        continue;
+      }
       ++others;
       if (c->standing == "faster" && lower(fastest, c, &CellSummary::time_vs_reference)) fastest = c;
       if (c->standing == "slower" && lower(least_slower, c, &CellSummary::time_vs_reference)) least_slower = c;
@@ -103,33 +109,45 @@ std::vector<std::string> bottom_line_answers(const ResultsView& view, const std:
       too_short += c->standing == "too short";
       unstable += c->standing == "unstable";
       heavier += c->memory_standing == "heavier";
+      if (c->standing.empty() && c->time.n == 0) untimed.push_back(c->allocator);
+      if (c->memory_standing.empty() && c->peak_rss_kb.n == 0) unweighed.push_back(c->allocator);
     }
     if (others == 0) continue;
+    // The standings count among those measured; the others are named apart.
+    const int timed = others - int(untimed.size()), weighed = others - int(unweighed.size());
     // The fastest that separated; else the reference, where every other was
     // slower (the nearest named); else that none separated.
     std::string time =
-        too_short == others ? "too short to time (under " + number_text("%g", kShortestTimedPhaseNs / 1e6) + " ms)"
+        !ref_timed ? "no time of " + ref + " to compare with"
+        : timed == 0 ? "no time for " + joined(untimed) + " (no ok run recorded one)"
+        : too_short == timed ? "too short to time (under " + number_text("%g", kShortestTimedPhaseNs / 1e6) + " ms)"
         : fastest ? fastest->allocator + " ran " + times_text(fastest->time_vs_reference) + " times faster than " + ref
-        : slower == others
+        : slower == timed
             ? ref + " was the fastest: " + least_slower->allocator + " ran " +
                   times_text(least_slower->time_vs_reference) + " times slower"
-        : slower ? "none ran faster than " + ref + "; " + std::to_string(slower) + " of " + std::to_string(others) +
+        : slower ? "none ran faster than " + ref + "; " + std::to_string(slower) + " of " + std::to_string(timed) +
                        " ran slower"
                  : "no time differs from " + ref + "'s";
-    if (unstable == others)
+    if (ref_timed && timed > 0 && unstable == timed)
       time = "no time to rank by: the timed runs fall in two modes (unstable)";
-    else if (unstable)
-      time += " (" + std::to_string(unstable) + " of " + std::to_string(others) + " unstable: two modes)";
+    else if (ref_timed && unstable)
+      time += " (" + std::to_string(unstable) + " of " + std::to_string(timed) + " unstable: two modes)";
+    if (ref_timed && timed > 0 && !untimed.empty())
+      time += " (no time for " + joined(untimed) + ": no ok run recorded one)";
     auto times_rss = [&](const CellSummary* c) {
       const stats::Ratio& r = c->memory_vs_reference;
       return c->allocator + " used " + ratio_interval_text(r.value, r.ci_low, r.ci_high) + " times " + ref +
              "'s peak RSS";
     };
-    std::string memory = leanest            ? times_rss(leanest)
-                         : heavier == others ? ref + " was the leanest: " + times_rss(least_heavier)
+    std::string memory = !ref_weighed ? "no peak RSS of " + ref + " to compare with"
+                         : weighed == 0 ? "no peak RSS for " + joined(unweighed) + " (no ok run recorded one)"
+                         : leanest            ? times_rss(leanest)
+                         : heavier == weighed ? ref + " was the leanest: " + times_rss(least_heavier)
                          : heavier ? "none used less memory than " + ref + "; " + std::to_string(heavier) + " of " +
-                                         std::to_string(others) + " used more"
+                                         std::to_string(weighed) + " used more"
                                    : "no peak RSS differs from " + ref + "'s";
+    if (ref_weighed && weighed > 0 && !unweighed.empty())
+      memory += " (no peak RSS for " + joined(unweighed) + ": no ok run recorded one)";
     out.push_back(key.first + ", " + threads_text(key.second) + ": " + time + "; " + memory + ".");
   }
   return out;

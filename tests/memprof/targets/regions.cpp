@@ -2,6 +2,7 @@
 // the thread count) and nests named scopes: exact counts for each.
 // Needs libmemprof.so preloaded (calls memprof_region directly).
 // `regions marked`: transactions marked with memprof_tx_begin/end instead.
+// `regions realloc`: scopes that grow a block with realloc.
 #include <memprof/memprof.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -28,7 +29,28 @@ int marked() {
   return 0;
 }
 
-int main(int argc, char**) {
+// Two scopes that grow a block with realloc, 100 bytes to 10,000: "grown"
+// keeps it (held 10,000), "grown-and-freed" frees it (held 0); each counts
+// one allocation and 10,100 requested bytes, as the totals count a realloc.
+void* volatile kept_grown;
+int reallocs() {
+  {
+    memprof::scope grown("grown");
+    void* p = malloc(100);
+    kept_grown = realloc(p, 10000);
+  }
+  {
+    memprof::scope freed("grown-and-freed");
+    void* p = malloc(100);
+    void* q = realloc(p, 10000);
+    free(q);
+  }
+  free(kept_grown);
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  if (argc > 1 && argv[1][0] == 'r') return reallocs();
   if (argc > 1) return marked();
   memprof_region(MEMPROF_SEQ);  // from here on the program says which region it is in
   pthread_t helper;             // what pthread_create allocates is seq, although two threads live

@@ -131,6 +131,7 @@ static void realloc_outcome(ThreadState& t, void* p, void* q, size_t n, const Re
       if (q != p) forget_tm_internal(t, p);
       int r = alloc_region(t, n, q);
       count_realloc(t, r, n, q != p);
+      if (t.scope_depth != 0 && r != kTmInternal) scope_note_realloc(t, n, 0);  // the old size is not known
       trace::on_realloc(t, p, q, n, r);
     }
     return;
@@ -156,6 +157,7 @@ static void realloc_outcome(ThreadState& t, void* p, void* q, size_t n, const Re
   if (q != p) forget_tm_internal(t, p);
   int r = alloc_region(t, n, q);
   count_realloc(t, r, n, q != p);
+  if (t.scope_depth != 0 && r != kTmInternal) scope_note_realloc(t, n, old.known ? old.n : 0);
   trace::on_realloc(t, p, q, n, r);
   // A block resized in place may keep more than its size class: not plain.
   bool odd;

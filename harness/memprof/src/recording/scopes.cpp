@@ -100,6 +100,13 @@ void scope_note_free(ThreadState& t, uint64_t n) {
   freed = saturating::add(freed, n);
 }
 
+void scope_note_realloc(ThreadState& t, uint64_t n, uint64_t old_n) {
+  if (t.scope_depth > kMaxScopeDepth) return;
+  ScopeFrame& f = t.scopes[t.scope_depth - 1];
+  f.bytes = saturating::add(f.bytes, n);
+  f.freed = saturating::add(f.freed, old_n);
+}
+
 uint32_t scope_totals(ScopeReport* out, uint32_t max) {
   uint32_t n = scope_count.load(std::memory_order_acquire);
   if (n > max) n = max;

@@ -20,6 +20,10 @@ void scope_end(ThreadState& t);
 // A block of n bytes allocated or freed inside the thread's innermost scope.
 void scope_note_alloc(ThreadState& t, uint64_t n);
 void scope_note_free(ThreadState& t, uint64_t n);
+// A realloc to n bytes of a block of old_n (0: not known) inside the innermost
+// scope: n requested and old_n freed, no allocation counted (as the totals
+// count a realloc).
+void scope_note_realloc(ThreadState& t, uint64_t n, uint64_t old_n);
 uint32_t scope_totals(ScopeReport* out, uint32_t max);
 
 // Fork handlers hold this across fork (the name table's only lock).
