@@ -202,6 +202,25 @@ TEST(LikeWithLike, ACellsTimeKeyIsItsTimedRuns) {
   EXPECT_EQ(cells_of(wall_only.table).cells.front().time_key, "wall_ns");
 }
 
+// One clock per group: glibc's second run reports no measured phase, so the
+// whole group is timed by wall_ns, jemalloc too. Its time shown beside
+// glibc's was once its elapsed_ns (a tenth of its wall time here) while the
+// ratio beside it was wall to wall.
+TEST(LikeWithLike, AGroupIsTimedByOneClock) {
+  Runs runs({"wall_ns"});
+  for (int rep = 1; rep <= 3; ++rep) {
+    if (rep == 2) runs.add("glibc", rep, 0, {{"wall_ns", "2e7"}, {"elapsed_ns", ""}});
+    else runs.add("glibc", rep, 1e7, {{"wall_ns", "2e7"}});
+    runs.add("jemalloc", rep, 1e6, {{"wall_ns", "1e7"}});
+  }
+  const Cells cells = cells_of(runs.table);
+  ASSERT_EQ(cells.cells.size(), 2u);
+  for (const Cell& c : cells.cells) EXPECT_EQ(c.time_key, "wall_ns") << c.allocator;
+  const Cell* jemalloc = cells.find(cells.groups.front(), 1, "jemalloc");
+  ASSERT_NE(jemalloc, nullptr);
+  EXPECT_DOUBLE_EQ(cells.estimate(*jemalloc, "time").center, 1e7);
+}
+
 // In a group with timed runs, a cell whose timed runs all failed has no time
 // and no peak RSS: not its profiled runs' (memprof in front) set beside the
 // others' timed ones as one ratio. Its memprof figures stay. In a group

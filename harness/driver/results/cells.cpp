@@ -163,6 +163,15 @@ Cells cells_of(const RunsTable& t) {
     for (const CsvRow* row : cell.ok)
       if (t.serves(*row, keys::elapsed_ns, cell.timed) && t.text(*row, keys::elapsed_ns).empty()) cell.time_key = keys::wall_ns;
   }
+  // One clock per group: where some cell's runs lack elapsed_ns the whole
+  // group is timed by wall_ns, so the times shown side by side and the ratios
+  // between them come from one column (a cell's elapsed_ns once stood beside
+  // the reference's wall_ns, its ratio taken wall to wall).
+  std::set<std::string> wall_groups;
+  for (const Cell& cell : out.cells)
+    if (cell.time_key == keys::wall_ns) wall_groups.insert(cell.group);
+  for (Cell& cell : out.cells)
+    if (wall_groups.count(cell.group)) cell.time_key = keys::wall_ns;
   out.threads.assign(threads.begin(), threads.end());
   out.reference = reference_allocator(out.allocators);
   auto position = [](const std::vector<std::string>& list, const std::string& item) {

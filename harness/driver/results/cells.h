@@ -49,7 +49,7 @@ struct Cell {
   bool timed = false;                // times come from timed runs: some cell of its group has an ok one
                                      // (a cell without one then has no time; in a group without any,
                                      // times come from the profiled runs, marked as such)
-  std::string time_key;              // elapsed_ns, or wall_ns when some ok timed run lacks it
+  std::string time_key;              // elapsed_ns, or wall_ns when some ok timed run of its group lacks it
 };
 
 // The derived per-run figures of map workloads (summary.csv and the tables):
