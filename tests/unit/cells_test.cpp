@@ -735,6 +735,29 @@ TEST(Mechanisms, OnlyFiguresThatSeparateAreNamed) {
   EXPECT_EQ(unmatched_kernel_calls(cells, *jemalloc, *mimalloc, "mimalloc"), "");
 }
 
+// A figure that some runs counted 0 and others did not has no ratio of
+// geometric means: it is never named, however far its other runs are (the
+// system-time share 0 in four of five runs and 30 in the fifth once read
+// "3.00x [3.00, 3.00]" against glibc's 10, from the fifth alone).
+TEST(Mechanisms, AFigureSomeRunsCountedZeroIsNotNamed) {
+  Runs runs({"sys_share_pct"});
+  for (int rep = 1; rep <= 5; ++rep) {
+    runs.add("glibc", rep, 1e8 + rep * 1e5, {{"sys_share_pct", "10"}});
+    runs.add("jemalloc", rep, 2e8 + rep * 1e5, {{"sys_share_pct", rep == 5 ? "30" : "0"}});
+    runs.add("mimalloc", rep, 2e8 + rep * 1e5, {{"sys_share_pct", rep >= 3 ? "30" : "0"}});
+  }
+  const Cells cells = cells_of(runs.table);
+  const Cell* glibc = cells.find(cells.groups[0], 1, "glibc");
+  ASSERT_NE(glibc, nullptr);
+  for (const char* a : {"jemalloc", "mimalloc"}) {
+    const Cell* cell = cells.find(cells.groups[0], 1, a);
+    ASSERT_NE(cell, nullptr);
+    int compared = 0;
+    EXPECT_TRUE(separating_mechanisms(cells, *cell, *glibc, &compared).empty()) << a;
+    EXPECT_EQ(compared, 1) << a << ": measured, so compared, but not named";
+  }
+}
+
 // Every mechanism is read from its own column and named by its own label:
 // for each, runs where only it differs (tenfold) name it alone, with its label.
 // (mutants-sample seed 61: major faults read from another column survived.)

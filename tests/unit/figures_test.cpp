@@ -602,6 +602,32 @@ TEST_F(Figures, MechanismsAreRatiosToTheReferenceBesideTheTime) {
   EXPECT_EQ(data.find("\"glibc\""), std::string::npos) << "the reference is the line at 1, not a bar";
 }
 
+// A mechanism some runs of a side counted 0 has no ratio of geometric means:
+// no bar, and a note says why (the caption promises it). jemalloc's system-time
+// share is 0 in its first repetition and 20 in the others against glibc's 10:
+// its bar was once 2.0 from the others alone, with no sign of the zero.
+TEST_F(Figures, AMechanismSomeRunsCountedZeroHasNoBar) {
+  edit_runs([](std::string text) {
+    std::string out, line;
+    std::istringstream in(text);
+    while (std::getline(in, line)) {
+      if (line.rfind("run_id,", 0) == 0) line += ",sys_share_pct";
+      else if (!line.empty() && line[0] != '#')
+        line += line.find(",jemalloc,") == std::string::npos ? ",10" : line.find(",tiny,jemalloc,ml_wt,2,1,") != std::string::npos ? ",0" : ",20";
+      out += line + "\n";
+    }
+    return out;
+  });
+  const std::string notes = notes_of("mechanisms-vacation-low");
+  EXPECT_NE(notes.find("no bar where a run of either side counted 0 (no ratio of geometric means): jemalloc's "
+                       "system-time share"),
+            std::string::npos)
+      << notes;
+  const std::string data = slurp(this->data("mechanisms-vacation-low"));
+  const std::string jemalloc = data.substr(data.find("\"jemalloc\""));
+  EXPECT_EQ(jemalloc.find(" 2 "), std::string::npos) << "no bar of 2 from the runs that were not 0: " << data;
+}
+
 // The mechanism figure's note on kernel calls and the findings never
 // disagree: where the reference's calls are measured (every allocator but
 // glibc) the note gives them too, and says "not measurable" only for glibc.

@@ -43,6 +43,10 @@ bool all_positive(const std::vector<double>& v) {
 
 }  // namespace
 
+bool has_ratio(const std::vector<double>& mine, const std::vector<double>& theirs) {
+  return all_positive(mine) && all_positive(theirs);
+}
+
 std::string mechanism_figure_text(double v) {
   if (std::fabs(v - std::round(v)) > 1e-9) return number_text(std::fabs(v) < 100 ? "%.1f" : "%.0f", v);
   std::string digits = number_text("%.0f", v), out;
@@ -69,6 +73,7 @@ std::vector<Mechanism> separating(const Cells& cells, const Cell& cell, const Ce
       out.push_back({c.key, c.label, std::string(c.label) + " " + mechanism_figure_text(m) + " against " + mechanism_figure_text(t)});
       continue;
     }
+    if (!has_ratio(mine, theirs)) continue;  // some run counted 0, not all: no ratio, no claim
     std::vector<stats::Sample> a = cells.samples(cell, c.key), b = other_cells.samples(other, c.key);
     if (!paired)
       for (stats::Sample& x : b) x.rep = -1 - x.rep;  // no repetition in common: compared unpaired
@@ -97,7 +102,7 @@ stats::FamilyCorrection mechanism_family(const Cells& cells, bool per_comparison
     for (const Candidate& c : kCandidates) {
       const std::vector<double> mine = cells.values(cell, c.key), theirs = cells.values(*ref, c.key);
       if (mine.empty() || theirs.empty()) continue;
-      if ((all_zero(theirs) && all_positive(mine)) || (all_zero(mine) && all_positive(theirs))) continue;
+      if (!has_ratio(mine, theirs)) continue;
       ratios.push_back(stats::log_ratio(cells.samples(cell, c.key), cells.samples(*ref, c.key)));
     }
   }

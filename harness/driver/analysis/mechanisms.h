@@ -19,6 +19,12 @@ struct Mechanism {
   std::string text;   // "minor page faults 4.03x [3.98, 4.08] (747,848 against 185,520)"
 };
 
+// Whether two cells' runs of a mechanism have a ratio of geometric means:
+// every run of both sides above 0. A run that counted 0 has no log, so a ratio
+// of the others would hide it (once jemalloc's system-time share, 0 in four
+// runs of five, was drawn 2.0x from the fifth alone).
+bool has_ratio(const std::vector<double>& mine, const std::vector<double>& theirs);
+
 // A measured figure as a finding says it: 1234567 -> "1,234,567", 12.3456 ->
 // "12.3", 23 -> "23" (a count of 0 is "0", never a rate's "0.00").
 std::string mechanism_figure_text(double v);

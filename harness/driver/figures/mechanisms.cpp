@@ -80,7 +80,7 @@ void mechanism_figures(FigureMaker& make) {
     bars.errorbars = true;
     bars.refline = 1;
     std::vector<bool> used(std::size(kSeries), false);
-    std::vector<std::string> per_thousand;
+    std::vector<std::string> per_thousand, with_zero;  // with_zero: series without a ratio, a run of a side at 0
     const KernelCalls reference_calls = kernel_calls(cells, *ref);
     const std::string zero_against =
         reference_calls.calls > 0 ? " against " + cells.reference + "'s " + mechanism_figure_text(reference_calls.calls)
@@ -91,6 +91,14 @@ void mechanism_figures(FigureMaker& make) {
       if (!c) continue;
       std::vector<Value> row;
       for (std::size_t s = 0; s < std::size(kSeries); ++s) {
+        if (kSeries[s].key) {
+          const std::vector<double> mine = cells.values(*c->cell, kSeries[s].key), theirs = cells.values(*ref, kSeries[s].key);
+          if (!mine.empty() && !theirs.empty() && !has_ratio(mine, theirs)) {
+            row.push_back(Value{});
+            with_zero.push_back(a + "'s " + kSeries[s].label);
+            continue;
+          }
+        }
         const stats::Ratio r = kSeries[s].key ? stats::at_level(cells.ratio(*c->cell, *ref, kSeries[s].key), mechanisms.level)
                                               : c->time_vs_reference;
         row.push_back(ratio_bar(r));
@@ -120,7 +128,7 @@ void mechanism_figures(FigureMaker& make) {
                                "involuntary context switches (the timed runs, wait4), and transaction attempts (more "
                                "attempts for the same commits: more aborts). A bar whose interval leaves 1 is a "
                                "mechanism that separates, as the report's findings name them; a figure only one side "
-                               "has, or that is zero on one, has no bar." + make.runs_text(true, {group}, t));
+                               "has, or that a run of either side counted 0 (no ratio of geometric means), has no bar." + make.runs_text(true, {group}, t));
     f.group = group;
     // The reference's own where memprof sees them (every allocator but glibc), so
     // that this note and the findings, which compare them, never disagree.
@@ -132,6 +140,8 @@ void mechanism_figures(FigureMaker& make) {
                              : joined(per_thousand) + " (" + cells.reference +
                                    "'s are not measurable: its malloc calls the kernel out of memprof's sight)"));
     }
+    if (!with_zero.empty())
+      f.notes.push_back("no bar where a run of either side counted 0 (no ratio of geometric means): " + joined(with_zero));
     make.add_bars(std::move(f), bars, "ratio to " + cells.reference, "no allocator besides the reference ran");
   }
 }
