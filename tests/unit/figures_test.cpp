@@ -447,6 +447,37 @@ TEST_F(Figures, PerElementFiguresUseOneThreadAndLeaveChurnOutOfInsertTime) {
   EXPECT_NE(line_of(data("bytes-per-element-requested"), "\"maps-churn-std_map\""), "");
 }
 
+// The caption counts the runs the figure draws: at each container's fewest
+// threads (2 per cell), not the 4 per cell the same containers ran at 2
+// threads ("2 to 4 per cell" once, with whiskers from 2 runs).
+TEST_F(Figures, PerElementCaptionsCountTheRunsDrawn) {
+  edit_runs([](std::string text) {
+    std::string out, line;
+    std::istringstream in(text);
+    while (std::getline(in, line)) {
+      out += line + "\n";
+      if (line.find(",maps-insert-") == std::string::npos) continue;
+      std::vector<std::string> fields;
+      std::istringstream cells(line);
+      for (std::string f; std::getline(cells, f, ',');) fields.push_back(f);
+      fields[6] = "2";
+      for (const char* prefix : {"8", "9"}) {  // two runs at 2 threads for each at 1
+        std::string two = prefix;
+        two += fields[0];
+        for (std::size_t i = 1; i < fields.size(); ++i) two += "," + fields[i];
+        out += two + "\n";
+      }
+    }
+    return out;
+  });
+  const FigurePlan plan = prepare();
+  for (const char* name : {"bytes-per-element-requested", "insert-time"}) {
+    const Figure* f = find(plan, name);
+    ASSERT_TRUE(f) << name;
+    EXPECT_NE(f->caption.find(", 2 per cell."), std::string::npos) << name << ": " << f->caption;
+  }
+}
+
 // A churn container reports no RSS before its fill: in the RSS figure it has
 // no bar under any allocator, and is left out rather than drawn as an empty
 // cluster (issue 58: the map workloads' 8 churn containers were 8 empty slots),

@@ -93,7 +93,7 @@ void one_allocators_bytes(ElementRuns& runs) {
   }
   Figure f = make.figure("bytes-per-element", "Bytes per element under " + allocator + runs.threads + make.context(runs.containers),
                     "For each container: requested, usable and resident (RSS, less the RSS before the fill) " +
-                        std::string(kHow) + "." + make.runs_text(false, runs.containers, 0));
+                        std::string(kHow) + "." + make.runs_text(false, runs.containers, FigureMaker::kFewestThreads));
   f.notes = notes;
   if (!runs.no_rss.empty()) {
     f.notes.push_back(no_rss_note(runs.no_rss));
@@ -121,7 +121,7 @@ void measure_by_allocator(ElementRuns& runs, const Measure& m) {
   }
   Figure f = make.figure("bytes-per-element-" + m.file, "Bytes per element, " + m.title + runs.threads + make.context(runs.containers),
                     "For each container, one bar per allocator: " + m.title + " " + kHow + "." +
-                        make.runs_text(false, runs.containers, 0));
+                        make.runs_text(false, runs.containers, FigureMaker::kFewestThreads));
   if (m.key == kRssPerElement && !runs.no_rss.empty()) f.notes.push_back(no_rss_note(runs.no_rss));
   if (m.key == kRssPerElement) bars.explained.insert(runs.no_rss.begin(), runs.no_rss.end());
   std::vector<std::string> where;
@@ -153,7 +153,7 @@ void insert_time(ElementRuns& runs) {
   Figure f = make.figure("insert-time", "Time per inserted element" + runs.threads + make.context(runs.inserts) + ": median, ns",
                     "For each container, one bar per allocator: the measured phase's time divided by the elements "
                     "inserted, the median over the repetitions, whiskers at the fastest and slowest run." +
-                        make.runs_text(true, runs.inserts, 0));
+                        make.runs_text(true, runs.inserts, FigureMaker::kFewestThreads));
   make.add_bars(std::move(f), bars, "ns per element", "no map run reported elapsed_ns");
 }
 

@@ -318,12 +318,16 @@ struct FigureMaker {
   }
 
   // Which runs a figure's numbers come from, and how many per cell (over the
-  // cells of `groups` at `threads`; 0 threads: every thread count).
+  // cells of `groups` at `threads`; 0 threads: every thread count;
+  // kFewestThreads: each group's fewest, where a figure draws each group).
+  static constexpr int kFewestThreads = -1;
   std::string runs_text(bool timed, const std::vector<std::string>& groups, int threads) const {
     int low = 0, high = 0;
     bool memprof_time = false;
     for (const CellSummary& c : cells) {
-      if ((threads && c.threads != threads) || std::find(groups.begin(), groups.end(), c.group) == groups.end()) continue;
+      if (std::find(groups.begin(), groups.end(), c.group) == groups.end()) continue;
+      const int drawn = threads == kFewestThreads ? index.bottom_threads(c.group) : threads;
+      if (drawn && c.threads != drawn) continue;
       int n = timed ? int(c.time.n) : c.profiled_runs;
       if (n == 0) continue;
       low = low == 0 ? n : std::min(low, n);
