@@ -113,6 +113,17 @@ TEST_P(Preload, ThreadsStartedBehindMemprofAreNotTheProgramsThreads) {
   EXPECT_EQ(r.num("threads_peak_count"), 1);
 }
 
+// The main thread leaving through pthread_exit ends a thread like any other:
+// the worker left alone allocates in the sequential region, not the parallel
+// (what pthread_exit allocates while both live, the unwinder's, is parallel).
+TEST_P(Preload, AfterMainExitsTheLastThreadIsSequential) {
+  RunResult r = run("threads", {"main-exits"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_EQ(r.num("allocs_seq_count"), 10) << "the worker's 10 blocks of 3,333 bytes";
+  EXPECT_EQ(r.num("requested_seq_bytes"), 33330);
+  EXPECT_EQ(r.num("frees_seq_count"), 10);
+}
+
 TEST_P(Preload, ThreadsCrossThreadFreesAndEarlyExit) {
   RunResult base = run("threads", {"0"});
   RunResult work = run("threads", {"1"});

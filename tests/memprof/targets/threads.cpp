@@ -8,11 +8,15 @@
 // behind memprof's back, as an allocator starts its background threads: what
 // that thread allocates is not the program's; the main thread's 3 blocks are.
 // `threads foreign-idle` does the same with a thread that allocates nothing.
+// `threads main-exits`: main leaves through pthread_exit while a worker runs;
+// once main has ended, the worker, the one thread left, allocates 10 blocks: seq.
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <atomic>
 
@@ -117,8 +121,33 @@ int foreign_thread() {
   return 0;
 }
 
+// Waits until the main thread has ended (its /proc state Z), then allocates.
+void* outlives_main(void*) {
+  char path[64], stat[512];
+  snprintf(path, sizeof path, "/proc/self/task/%d/stat", int(getpid()));
+  for (;;) {
+    const int fd = open(path, O_RDONLY);  // no stdio: nothing of its own allocated
+    const ssize_t n = fd < 0 ? -1 : read(fd, stat, sizeof stat - 1);
+    if (fd >= 0) close(fd);
+    if (n <= 0) break;  // the task is gone
+    stat[n] = 0;
+    const char* state = strrchr(stat, ')');
+    if (state && state[1] == ' ' && state[2] == 'Z') break;
+    usleep(1000);
+  }
+  void* blocks[10];
+  for (void*& p : blocks) p = malloc(3333);
+  for (void* p : blocks) free(p);
+  exit(0);  // not a return: an allocator's background thread (jemalloc's) would keep the process alive
+}
+
 int main(int argc, char** argv) {
   if (argc > 1 && strcmp(argv[1], "many") == 0) return many_threads();
+  if (argc > 1 && strcmp(argv[1], "main-exits") == 0) {
+    pthread_t t;
+    pthread_create(&t, nullptr, outlives_main, nullptr);
+    pthread_exit(nullptr);
+  }
   if (argc > 1 && strncmp(argv[1], "foreign", 7) == 0) {
     foreign_work = strcmp(argv[1], "foreign-idle") != 0;
     return foreign_thread();

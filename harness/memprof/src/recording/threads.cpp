@@ -56,7 +56,8 @@ void on_thread_exit(void* arg) {
   refresh_slow(t);
   registry::unlock();
   trace::on_thread_end(t);
-  if (t.counted) registry::thread_ended();
+  // The main thread ends here only through pthread_exit: the threads left run on without it.
+  if (t.counted || process::on_main_thread()) registry::thread_ended();
 }
 
 void before_fork() {
