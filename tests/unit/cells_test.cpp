@@ -1178,6 +1178,15 @@ TEST(Kernel, AChangeThatAlsoVariesDoesNotWidenItsOwnAllowance) {
   const CheckRow* unknown = row_of(compare_runs(unknown_base.table, unknown_cur.table, config), "jemalloc", "minor_faults_count");
   ASSERT_NE(unknown, nullptr);
   EXPECT_EQ(unknown->verdict, Verdict::ok) << unknown->note;
+  // Two runs a side lie apart by chance one time in three: scudo's mmap calls,
+  // 86 to 97 from run to run, against CI's baseline of 82 and 84, stay ok.
+  KernelRuns two_base, two_cur;
+  two_base.add(1, 1000, 82).add(2, 1000, 84);
+  two_cur.add(1, 1000, 90).add(2, 1000, 97);
+  const CheckRow* calls = row_of(compare_runs(two_base.runs.table, two_cur.runs.table, config), "jemalloc",
+                                 "kcall_madvise_dontneed_count");
+  ASSERT_NE(calls, nullptr);
+  EXPECT_EQ(calls->verdict, Verdict::ok) << calls->note;
 }
 
 // Runs in a folder of their own, with a meta.json naming the kernel.
