@@ -66,6 +66,16 @@ class Figures : public ::testing::Test {
     std::string text = edit(slurp(dir / "runs.csv"));
     std::ofstream(dir / "runs.csv", std::ios::trunc) << text;
   }
+  // Rewrites runs.csv line by line: each line (the header too) is replaced by
+  // what `lines_for` gives, newlines included ("" drops it).
+  void each_run_line(const std::function<std::string(const std::string&)>& lines_for) {
+    edit_runs([&](std::string text) {
+      std::string out, line;
+      std::istringstream in(text);
+      while (std::getline(in, line)) out += lines_for(line);
+      return out;
+    });
+  }
   // Adds the column kcall_mmap_count: each jemalloc run `jemalloc` calls, each
   // tbbmalloc run `tbbmalloc`, glibc's empty (its malloc calls the kernel out of memprof's sight).
   void give_mmap_calls(const std::string& jemalloc, const std::string& tbbmalloc) {
@@ -451,22 +461,18 @@ TEST_F(Figures, PerElementFiguresUseOneThreadAndLeaveChurnOutOfInsertTime) {
 // threads (2 per cell), not the 4 per cell the same containers ran at 2
 // threads ("2 to 4 per cell" once, with whiskers from 2 runs).
 TEST_F(Figures, PerElementCaptionsCountTheRunsDrawn) {
-  edit_runs([](std::string text) {
-    std::string out, line;
-    std::istringstream in(text);
-    while (std::getline(in, line)) {
-      out += line + "\n";
-      if (line.find(",maps-insert-") == std::string::npos) continue;
-      std::vector<std::string> fields;
-      std::istringstream cells(line);
-      for (std::string f; std::getline(cells, f, ',');) fields.push_back(f);
-      fields[6] = "2";
-      for (const char* prefix : {"8", "9"}) {  // two runs at 2 threads for each at 1
-        std::string two = prefix;
-        two += fields[0];
-        for (std::size_t i = 1; i < fields.size(); ++i) two += "," + fields[i];
-        out += two + "\n";
-      }
+  each_run_line([](const std::string& line) {
+    std::string out = line + "\n";
+    if (line.find(",maps-insert-") == std::string::npos) return out;
+    std::vector<std::string> fields;
+    std::istringstream cells(line);
+    for (std::string f; std::getline(cells, f, ',');) fields.push_back(f);
+    fields[6] = "2";
+    for (const char* prefix : {"8", "9"}) {  // two runs at 2 threads for each at 1
+      std::string two = prefix;
+      two += fields[0];
+      for (std::size_t i = 1; i < fields.size(); ++i) two += "," + fields[i];
+      out += two + "\n";
     }
     return out;
   });
@@ -638,16 +644,11 @@ TEST_F(Figures, MechanismsAreRatiosToTheReferenceBesideTheTime) {
 // share is 0 in its first repetition and 20 in the others against glibc's 10:
 // its bar was once 2.0 from the others alone, with no sign of the zero.
 TEST_F(Figures, AMechanismSomeRunsCountedZeroHasNoBar) {
-  edit_runs([](std::string text) {
-    std::string out, line;
-    std::istringstream in(text);
-    while (std::getline(in, line)) {
-      if (line.rfind("run_id,", 0) == 0) line += ",sys_share_pct";
-      else if (!line.empty() && line[0] != '#')
-        line += line.find(",jemalloc,") == std::string::npos ? ",10" : line.find(",tiny,jemalloc,ml_wt,2,1,") != std::string::npos ? ",0" : ",20";
-      out += line + "\n";
-    }
-    return out;
+  each_run_line([](const std::string& line) {
+    if (line.rfind("run_id,", 0) == 0) return line + ",sys_share_pct\n";
+    if (line.empty() || line[0] == '#') return line + "\n";
+    if (line.find(",jemalloc,") == std::string::npos) return line + ",10\n";
+    return line + (line.find(",tiny,jemalloc,ml_wt,2,1,") != std::string::npos ? ",0\n" : ",20\n");
   });
   const std::string notes = notes_of("mechanisms-vacation-low");
   EXPECT_NE(notes.find("no bar where a run of either side counted 0 (no ratio of geometric means): jemalloc's "
