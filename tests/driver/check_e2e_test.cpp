@@ -353,6 +353,14 @@ TEST_F(CheckEndToEnd, MicroBenchmarksAreComparedPerBenchmark) {
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_EQ(verdict(r.out, "ns_per_op:batch_reversed/64"), "regressed") << r.out;
   EXPECT_NE(verdict(r.out, "ns_per_op:batch_in_order/64"), "regressed") << r.out;
+  // A benchmark's time is under the time group's threshold, never under one
+  // given to elapsed_ns alone (which once let the planted change pass).
+  Result one_metric = bench({"check", "--baseline=" + base.string(), "--current=" + cur.string(), "--all",
+                             "--threshold=elapsed_ns=100000"});
+  EXPECT_EQ(verdict(one_metric.out, "ns_per_op:batch_reversed/64"), "regressed") << one_metric.out;
+  Result group = bench({"check", "--baseline=" + base.string(), "--current=" + cur.string(), "--all",
+                        "--threshold=time=100000"});
+  EXPECT_EQ(verdict(group.out, "ns_per_op:batch_reversed/64"), "ok") << group.out;
 }
 
 // A micro-benchmark the current micro.csv lacks is missing, named, and fails

@@ -906,6 +906,37 @@ TEST(CheckReport, TableShowsTheRowsThatAreNotOk) {
             "2 of 2 could see 5%) — FAIL");
 }
 
+// The table says a change of one in 20,001 as +0.005%, never "+0.00%" beside
+// "regressed"; a detectable change under 10% to its tenth (0.5%, not the "1%"
+// it flags below); and the last line gives the times' verdicts where a time
+// moved though none could see the threshold ("timed undecided" hid it).
+TEST(CheckReport, SmallFiguresAreSaidAsTheyAreAndAMovedTimeIsCounted) {
+  Table base, cur;
+  base.steady("w", 1, 5, 20001);
+  cur.steady("w", 1, 5, 20002);
+  CheckConfig config;
+  CheckResult r = compare_runs(base, cur, config);
+  std::ostringstream out;
+  print_check_table(r, false, out);
+  EXPECT_NE(out.str().find("+0.005%  exact"), std::string::npos) << out.str();
+  CheckResult timed;
+  CheckRow row;
+  row.metric = "elapsed_ns";
+  row.how = Comparison::measured;
+  row.threshold = 5;
+  row.detectable = 0.005;
+  row.change = 2.0;
+  row.verdict = Verdict::undecided;
+  timed.rows.push_back(row);
+  std::ostringstream table;
+  print_check_table(timed, true, table);
+  EXPECT_NE(table.str().find("0.5%"), std::string::npos) << table.str();
+  timed.rows.back().detectable = 5.0;  // 500%: nothing could see 5%
+  timed.rows.back().verdict = Verdict::regressed;
+  EXPECT_NE(check_verdict_line(timed, config).find("timed 1 regressed, 0 of 1 could see 5%"), std::string::npos)
+      << check_verdict_line(timed, config);
+}
+
 TEST(CheckReport, CsvHoldsEveryRow) {
   Table base, cur;
   base.runs("w", 1, {{"elapsed_ns", {100, 101, 102}}});

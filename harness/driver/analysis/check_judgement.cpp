@@ -415,6 +415,13 @@ const char* verdict_name(Verdict v) {
   std::abort();
 }
 
+std::size_t CheckResult::cells_not_compared() const {
+  std::set<CellId> cells;
+  for (const CheckRow& r : rows)
+    if (r.verdict == Verdict::not_comparable) cells.insert(r.cell);
+  return cells.size();
+}
+
 bool CheckResult::failed(const CheckConfig& config) const {
   return std::any_of(rows.begin(), rows.end(), [&](const CheckRow& r) {
     return r.verdict == Verdict::failed || r.verdict == Verdict::regressed || r.verdict == Verdict::unrepeatable ||

@@ -41,8 +41,11 @@ void judge(const std::vector<double>& vb, const std::vector<double>& vc, double 
   const double widest = overlap ? std::max(base_spread, cur_spread) : base_spread;
   const double widest_relative = r.base > 0 ? widest / r.base : 0.0;
   const double allowance = std::max(r.threshold / 100.0, kSpreadFactor * widest_relative);
-  r.detectable = allowance;
-  const bool beyond_slack = std::fabs(r.cur - r.base) > std::max(slack, kSpreadFactor * widest);
+  const double slack_in_unit = std::max(slack, kSpreadFactor * widest);
+  // The smallest change flagged passes both: the allowance, and the slack in
+  // the figure's unit (2 calls on a baseline of 7 is 29%, not the 10% floor).
+  r.detectable = r.base > 0 ? std::max(allowance, slack_in_unit / r.base) : allowance;
+  const bool beyond_slack = std::fabs(r.cur - r.base) > slack_in_unit;
   if (beyond_slack && r.change > allowance + kEpsilon) r.verdict = Verdict::regressed;
   else if (beyond_slack && r.change < -allowance - kEpsilon) r.verdict = Verdict::improved;
   char text[160] = "";

@@ -89,7 +89,9 @@ constexpr double kSimulatedFloorAtThreads = 1.0;
 double threshold_for(const CheckConfig& config, const MetricRule& rule, bool exact);
 // Whether the user gave `rule` a threshold (its metric's or its group's): a floor does not raise it.
 bool given_threshold(const CheckConfig& config, const MetricRule& rule);
-// elapsed_ns's: the micro-benchmarks' ns_per_op are compared under it.
+// The time group's (`--threshold time=P`, else its default): the
+// micro-benchmarks' ns_per_op are compared under it, never under a value given
+// to elapsed_ns alone.
 double time_threshold(const CheckConfig& config);
 
 // The slack, in misses, of a simulated cache-miss count of a cell whose

@@ -91,6 +91,9 @@ struct CheckResult {
   // Any failed or regressed row; missing ones and exact compares that improved
   // too when the config asks.
   bool failed(const CheckConfig& config) const;
+  // How many cells have a row not compared because they ran differently (a
+  // cell's simulated figures are several rows of one cell).
+  std::size_t cells_not_compared() const;
 };
 
 }  // namespace allocstamp

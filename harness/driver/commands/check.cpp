@@ -111,9 +111,7 @@ int command_check(const CheckOptions& options, std::ostream& out, std::ostream& 
       std::set<std::string> distinct(texts.begin(), texts.end());
       for (const std::string& t : distinct) what += (what.empty() ? "" : "; ") + t;
     }
-    std::size_t cells = 0;
-    for (const CheckRow& r : result.rows) cells += r.verdict == Verdict::not_comparable ? 1 : 0;
-    throw UsageError(std::to_string(cells) + " cell(s) ran differently and were not compared (" + what + ")",
+    throw UsageError(std::to_string(result.cells_not_compared()) + " cell(s) ran differently and were not compared (" + what + ")",
                      "compare folders run the same way, or allow the difference: --allow-different " + names);
   }
   return result.failed(config) ? 1 : 0;

@@ -36,6 +36,9 @@ std::string value_text(const CheckRow& r, double v, std::size_t n) {
 std::string change_text(double change) {
   if (std::isnan(change)) return "-";
   if (std::isinf(change)) return change > 0 ? "+inf" : "-inf";
+  // Two decimals; a change too small for them keeps two significant digits
+  // (+1 in 20,001 is +0.005%, not a "+0.00%" beside "regressed").
+  if (change != 0 && std::fabs(change * 100.0) < 0.005) return number_text("%+.2g%%", change * 100.0);
   return number_text("%+.2f%%", change * 100.0);
 }
 
@@ -52,7 +55,12 @@ std::string p_text(double p) { return number_text("%.3g", p); }
 std::string detectable_text(double d) {
   if (std::isnan(d)) return "-";
   if (std::isinf(d)) return "untestable";
-  return number_text("%.0f%%", std::ceil(d * 100.0));
+  // Rounded up (a change of the figure shown is flagged) to whole percents
+  // from 10%, and below to two significant digits: 0.5% and 1.5% as they are,
+  // not "1%" and "2%" beside smaller changes flagged.
+  const double pct = d * 100.0;
+  const double step = pct >= 10 ? 1 : pct >= 1 ? 0.1 : 0.01;
+  return number_text("%g%%", std::ceil(pct / step - 1e-9) * step);
 }
 
 const char* comparison_name(Comparison c) {
@@ -139,8 +147,13 @@ std::string kinds_summary(const CheckResult& result) {
   } else {
     const std::string limit = thresholds.size() == 1 ? number_text("%g%%", *thresholds.begin()) : "its threshold";
     const std::string timed = verdict_counts(result, is_time_row);
-    add("timed " + (seeing == 0 ? "undecided" : timed) + ", " + std::to_string(seeing) + " of " + std::to_string(times) +
-        " could see " + limit);
+    // "undecided" where nothing could see the limit, unless a time moved past
+    // it anyway (a change larger than what it could see): then the counts.
+    const bool moved = std::any_of(result.rows.begin(), result.rows.end(), [](const CheckRow& r) {
+      return is_time_row(r) && (r.verdict == Verdict::regressed || r.verdict == Verdict::improved);
+    });
+    add("timed " + (seeing == 0 && !moved ? "undecided" : timed) + ", " + std::to_string(seeing) + " of " +
+        std::to_string(times) + " could see " + limit);
   }
   return out;
 }
