@@ -135,6 +135,8 @@ TEST_F(CheckEndToEnd, SameBuildTwicePasses) {
   EXPECT_EQ(verdict(r.out, "requested_seq_bytes"), "ok") << r.out;
   EXPECT_EQ(verdict(r.out, "allocs_seq_count"), "ok") << r.out;
   EXPECT_NE(testing::flat(r.out).find("— PASS"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err.find("names no machine"), std::string::npos) << "both meta.json name it: " << r.err;
+  EXPECT_EQ(r.err.find("names its machine"), std::string::npos) << r.err;
 
   Result gate = bench({"check", "--baseline=" + (a / "runs.csv").string(), "--current=" + b.string(),
                        "--deterministic-only", "--all"});
@@ -389,6 +391,11 @@ TEST_F(CheckEndToEnd, AMicroBenchmarkMissingFromTheCurrentRunsFailsWhenAsked) {
             std::string::npos)
       << r.err;
   EXPECT_NE(testing::flat(r.out).find("— FAIL"), std::string::npos) << r.out;
+  // Folders without a meta.json: compared, and said to be of unknown machines.
+  EXPECT_NE(testing::flat(r.err).find("warning: neither side's meta.json names its machine: compared as if both ran on "
+                                      "one machine"),
+            std::string::npos)
+      << r.err;
   Result lenient = bench({"check", base, cur, "--all"});
   EXPECT_EQ(lenient.exit_code, 0) << "missing fails only when asked\n" << lenient.out << lenient.err;
   EXPECT_EQ(verdict(lenient.out, "ns_per_op:batch_reversed/64"), "missing") << lenient.out;

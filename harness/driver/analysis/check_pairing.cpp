@@ -198,4 +198,14 @@ std::string machine_difference(const RunsTable& baseline, const RunsTable& curre
   return "the baseline ran on " + b + ", the current runs on " + c;
 }
 
+std::string unknown_machine(const RunsTable& baseline, const RunsTable& current) {
+  const bool b = check_pairing::machine_of(check_pairing::meta_next_to(baseline)).empty(),
+             c = check_pairing::machine_of(check_pairing::meta_next_to(current)).empty();
+  if (!b && !c) return "";
+  const std::string which = b && c ? "neither side's meta.json names its machine"
+                            : b    ? "the baseline's meta.json names no machine"
+                                   : "the current runs' meta.json names no machine";
+  return which + ": compared as if both ran on one machine (host, CPU, cores and kernel not checked)";
+}
+
 }  // namespace allocstamp

@@ -29,6 +29,10 @@ std::vector<std::string> setup_differences(const RunsTable& baseline, const Runs
 // The machines of the two sides when they differ (meta.json's host, CPU and
 // cores), as a sentence; "" when they agree or either is unknown.
 std::string machine_difference(const RunsTable& baseline, const RunsTable& current);
+// "the current runs' meta.json names no machine ..." where a side's machine is
+// not known (no meta.json, or none in it): the two are compared as if on one
+// machine, and this says so. "" when both are known.
+std::string unknown_machine(const RunsTable& baseline, const RunsTable& current);
 
 }  // namespace allocstamp
 

@@ -96,6 +96,7 @@ int command_check(const CheckOptions& options, std::ostream& out, std::ostream& 
   // Warnings after the table, right above the verdict, where they are read.
   out.flush();
   for (const std::string& w : result.warnings) err << "warning: " << w << '\n';
+  if (const std::string unknown = unknown_machine(baseline, current); !unknown.empty()) err << "warning: " << unknown << '\n';
   for (const std::string& d : setup)
     err << "warning: the two sides ran on different setups (" << d
         << "): a difference may come from there — re-record the baseline on this setup if so\n";
