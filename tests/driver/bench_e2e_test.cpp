@@ -257,6 +257,42 @@ TEST(BenchEndToEnd, MissingAllocatorNamesThePackage) {
   fs::remove(registry);
 }
 
+// A run skipped because its allocator was missing is made on --resume once
+// the library is there, in the skipped row's place: one row per run (the
+// skipped one beside the new once made the folder unreadable: "run 3 appears
+// twice"), and the folder reads.
+TEST(BenchEndToEnd, ASkippedRunIsMadeInItsPlaceOnceItsAllocatorIsThere) {
+  fs::path dir = scratch("skipped-then-installed");
+  fs::path lib = scratch("libghost.so");
+  fs::path registry = scratch("ghost-registry.json");
+  fs::remove(lib);
+  std::ofstream(registry) << R"({"schema": 1, "allocators": [{"name": "ghost", "package": "libghost-malloc1",
+                                  "libraries": [")" << lib.string() << R"("]}]})";
+  // (--alloc=all: a missing allocator named alone is refused, among all it is skipped)
+  BenchResult first = bench({"--registry=" + registry.string(), "--alloc=all", "--workload=test-alloc",
+                             "--size=tiny", "--reps=1", "--profile-reps=0", "--no-plot", "--out=" + dir.string()});
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  fs::copy_file("/usr/lib/x86_64-linux-gnu/libjemalloc.so.2", lib);
+  BenchResult resumed = bench({"--resume=" + dir.string(), "--registry=" + registry.string(), "--no-plot"});
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  std::map<std::string, int> ids;
+  int ghost_ok = 0;
+  for (auto& row : rows_of(dir)) {
+    ++ids[row["run_id"]];
+    if (row["allocator"] == "ghost") {
+      EXPECT_EQ(row["status"], "ok") << "the skipped row is gone";
+      ghost_ok += row["status"] == "ok";
+    }
+  }
+  EXPECT_EQ(ghost_ok, 1);
+  for (const auto& [id, n] : ids) EXPECT_EQ(n, 1) << "run " << id;
+  BenchResult summary = bench({"summarize", dir.string()});
+  EXPECT_EQ(summary.exit_code, 0) << summary.err;
+  fs::remove_all(dir);
+  fs::remove(registry);
+  fs::remove(lib);
+}
+
 // A variant is its base's library with settings: its own rows, its variables
 // in the child's environment and in alloc_env, and a table against its base.
 // One from the command line, one from a registry line; bad entries are refused.

@@ -183,10 +183,20 @@ OpenedSweep open_sweep(const PreparedSweep& sweep, const Paths& paths) {
   ResultsFolder& folder = opened.folder;
   if (sweep.resuming) {
     if (options.redo_failed) {
-      std::set<std::string> planned;
-      for (const Run& run : sweep.plan) planned.insert(run.key());
-      std::cerr << "--redo-failed: " << folder.forget_failed_runs(planned) << " failed run(s) of the plan to make again\n";
+      const std::set<std::string> failed = folder.failed_keys();
+      std::set<std::string> redo;
+      for (const Run& run : sweep.plan)
+        if (failed.count(run.key())) redo.insert(run.key());
+      std::cerr << "--redo-failed: " << folder.forget_runs(redo) << " failed run(s) of the plan to make again\n";
     }
+    // A run skipped before (its allocator missing) whose allocator is there
+    // now is made again in its place: its skipped row goes, or the run would
+    // appear twice and every reader refuse the folder.
+    const std::set<std::string> skipped = folder.completed_keys(true);
+    std::set<std::string> retried;
+    for (const Run& run : sweep.plan)
+      if (skipped.count(run.key()) && run.allocator.installed) retried.insert(run.key());
+    folder.forget_runs(retried);
     opened.done = folder.completed_keys();
     opened.skipped_before = folder.completed_keys(true);
     folder.write_meta(opened.meta);

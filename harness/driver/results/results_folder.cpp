@@ -309,15 +309,11 @@ std::set<std::string> ResultsFolder::failed_keys() const {
   return failed;
 }
 
-std::size_t ResultsFolder::forget_failed_runs(const std::set<std::string>& plan_keys) {
+std::size_t ResultsFolder::forget_runs(const std::set<std::string>& keys) {
   const RunsTable& t = table_;
-  const std::set<std::string> failed = failed_keys();
   std::vector<CsvRow> kept;
-  for (const CsvRow& row : t.rows) {
-    const std::string key = t.run_key(row);
-    if (failed.count(key) && plan_keys.count(key)) continue;
-    kept.push_back(row);
-  }
+  for (const CsvRow& row : t.rows)
+    if (!keys.count(t.run_key(row))) kept.push_back(row);
   const std::size_t forgotten = t.rows.size() - kept.size();
   if (forgotten == 0) return 0;
   runs_.close();

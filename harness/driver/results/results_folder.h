@@ -79,10 +79,9 @@ class ResultsFolder {
   std::set<std::string> completed_keys(bool skipped = false) const;
   // Keys of the runs in runs.csv that did not end ok (failed, crashed, timeout, verify_failed).
   std::set<std::string> failed_keys() const;
-  // --resume --redo-failed: removes the rows (and side rows) of the runs whose
-  // key is in `plan_keys` and whose status is neither ok nor skipped, so the
-  // resume makes them again; returns how many.
-  std::size_t forget_failed_runs(const std::set<std::string>& plan_keys);
+  // Removes the rows (and side rows) of the runs whose key is in `keys`, so
+  // the resume makes them again in their place; returns how many.
+  std::size_t forget_runs(const std::set<std::string>& keys);
   void write_meta(const nlohmann::json& meta);
   // Appends the run's row (and its side rows) and returns the status written:
   // `status`, or failed where a value is not of its column's declared type
