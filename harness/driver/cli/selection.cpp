@@ -89,7 +89,7 @@ std::vector<Allocator> select_allocators(const Options& options, const Catalog& 
           if (v.base == base.name) {
             if (!base.installed)
               throw UsageError("the variants of '" + base.name + "' need it, and it is not installed",
-                               "install it: apt-get install " + base.package + " (or run scripts/install-deps)");
+                               "install it: " + install_hint(base));
             out.push_back(base);
             out.push_back(v);
           }
@@ -106,7 +106,7 @@ std::vector<Allocator> select_allocators(const Options& options, const Catalog& 
         throw UsageError("--alloc=" + name + ": unknown allocator '" + base_name + "'",
                          did_you_mean(base_name, catalog.allocators) + "choose from: " + names_of(catalog.allocators));
       if (!base->installed)
-        throw UsageError("allocator '" + base_name + "' is not installed", "install it: apt-get install " + base->package);
+        throw UsageError("allocator '" + base_name + "' is not installed", "install it: " + install_hint(*base));
       out.push_back(variant_of(*base, name.substr(colon + 1, equals - colon - 1), name.substr(equals + 1)));
       continue;
     }
@@ -134,7 +134,7 @@ std::vector<Allocator> select_allocators(const Options& options, const Catalog& 
     if (!found->installed)
       throw UsageError("allocator '" + name + "' is not installed (no " +
                            (found->candidates.empty() ? std::string("library") : found->candidates.front()) + ")",
-                       "install it: apt-get install " + found->package + " (or run scripts/install-deps)");
+                       "install it: " + install_hint(*found));
     out.push_back(*found);
   }
   if (out.empty()) throw UsageError("no allocator selected", "see 'bench --list'");

@@ -274,7 +274,7 @@ int command_overhead(const OverheadOptions& options, const Options& registries, 
   if (o.alloc.empty()) {
     for (const Allocator& a : catalog.allocators)
       if (a.installed) chosen.push_back(a);
-      else std::cerr << "overhead: skipping " << a.name << ": not installed (Debian package " << a.package << ")\n";
+      else std::cerr << "overhead: skipping " << a.name << ": not installed (" << install_hint(a) << ")\n";
   } else {
     for (const std::string& name : o.alloc) {
       auto it = std::find_if(catalog.allocators.begin(), catalog.allocators.end(),
@@ -285,7 +285,7 @@ int command_overhead(const OverheadOptions& options, const Options& registries, 
         throw UsageError("unknown allocator '" + name + "'", "choose from " + known);
       }
       if (!it->installed)
-        throw UsageError(name + " is not installed", "apt-get install " + it->package + ", or leave it out of --alloc");
+        throw UsageError(name + " is not installed", install_hint(*it) + ", or leave it out of --alloc");
       chosen.push_back(*it);
     }
   }

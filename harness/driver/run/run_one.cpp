@@ -99,7 +99,7 @@ std::string measurement_problem(const Run& run, const Records& records, const fs
 }
 
 std::string skip_reason(const Run& run) {
-  if (!run.allocator.installed) return "allocator not installed: apt-get install " + run.allocator.package;
+  if (!run.allocator.installed) return "allocator not installed: " + install_hint(run.allocator);
   if (run.kind == RunKind::simulated && !run.allocator.no_simulation.empty())
     return "not simulated: " + run.allocator.no_simulation;
   // Measured 2026-12-05: redis-server under callgrind and the virtual clock
