@@ -266,7 +266,7 @@ TEST(BenchEndToEnd, ASkippedRunIsMadeInItsPlaceOnceItsAllocatorIsThere) {
   fs::path lib = scratch("libghost.so");
   fs::path registry = scratch("ghost-registry.json");
   fs::remove(lib);
-  std::ofstream(registry) << R"({"schema": 1, "allocators": [{"name": "ghost", "package": "libghost-malloc1",
+  std::ofstream(registry) << R"({"schema": 1, "allocators": [{"name": "ghost",
                                   "libraries": [")" << lib.string() << R"("]}]})";
   // (--alloc=all: a missing allocator named alone is refused, among all it is skipped)
   BenchResult first = bench({"--registry=" + registry.string(), "--alloc=all", "--workload=test-alloc",

@@ -29,11 +29,7 @@ struct Allocator {
 // How to make an allocator that is not installed available: its Debian
 // package (scripts/install-deps installs every one of the registry's), or, for
 // an entry without one (a user's registry), its library where the entry says.
-inline std::string install_hint(const Allocator& a) {
-  if (!a.package.empty()) return "apt-get install " + a.package + " (or run scripts/install-deps)";
-  return "put its library at " + (a.candidates.empty() ? std::string("the path its registry entry names")
-                                                       : a.candidates.front());
-}
+std::string install_hint(const Allocator& a);
 
 struct Workload {
   std::string name;
