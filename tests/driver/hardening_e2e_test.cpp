@@ -484,6 +484,31 @@ TEST_F(Hardening, AResumedSweepDrawsWhatItsPresetDraws) {
   EXPECT_TRUE(fs::exists(folder / "report.html"));
 }
 
+// A resume from a shell with other allocator tunings than the sweep started
+// with is refused, naming both: the runs left would be made under another
+// setup, each cell split in two ("jemalloc" and "jemalloc #2"). The same
+// ones resume.
+TEST_F(Hardening, AResumeWithOtherAllocatorTuningsIsRefused) {
+  const fs::path folder = dir_ / "tunings";
+  testing::CommandOptions options = figures_allowed();
+  options.drop_prefixes.push_back("MALLOC_CONF");
+  Result first = testing::run_command({BENCH_BINARY, "--workload=test-alloc", "--alloc=jemalloc", "--size=tiny",
+                                       "--threads=1", "--reps=2", "--no-profile", "--no-plot", "--out=" + folder.string()},
+                                      options);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  lose_the_last_run(folder);
+  testing::CommandOptions tuned = options;
+  tuned.env.push_back("MALLOC_CONF=narenas:1");
+  Result refused = testing::run_command({BENCH_BINARY, "--resume", folder.string()}, tuned);
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(testing::flat(refused.err).find("this sweep started with the allocator tunings none in bench's environment"),
+            std::string::npos)
+      << refused.err;
+  EXPECT_NE(testing::flat(refused.err).find("the resume has MALLOC_CONF=narenas:1"), std::string::npos) << refused.err;
+  Result resumed = testing::run_command({BENCH_BINARY, "--resume", folder.string()}, options);
+  EXPECT_EQ(resumed.exit_code, 0) << resumed.err;
+}
+
 // A range of thread counts is a list.
 TEST_F(Hardening, ARangeOfThreadCountsIsAList) {
   Result r = bench({"--workload=test-alloc", "--alloc=glibc", "--size=tiny", "--reps=1", "--no-profile",

@@ -21,6 +21,32 @@ namespace allocstamp {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// The allocator tunings bench passes from its own environment to every child
+// (MALLOC_CONF, TCMALLOC_*, ...): a resume from a shell with others would
+// make the rest of the sweep under another setup, each cell split in two
+// ("jemalloc" and "jemalloc #2"). Refused, naming both.
+void check_inherited_tuning(const nlohmann::json& saved_meta, const fs::path& dir) {
+  if (!saved_meta.contains(meta::inherited_environment) || !saved_meta[meta::inherited_environment].is_array()) return;
+  std::set<std::string> then, now;
+  for (const auto& e : saved_meta[meta::inherited_environment])
+    if (e.is_string()) then.insert(e.get<std::string>());
+  for (const std::string& e : inherited_tuning()) now.insert(e);
+  if (then == now) return;
+  auto listed = [](const std::set<std::string>& vars) {
+    std::string out;
+    for (const std::string& v : vars) out += (out.empty() ? "" : " ") + v;
+    return out.empty() ? std::string("none") : out;
+  };
+  throw UsageError("this sweep started with the allocator tunings " + listed(then) + " in bench's environment (" +
+                       dir.string() + "/meta.json), the resume has " + listed(now) +
+                       ": the runs left would be made under another setup",
+                   "resume from a shell with the same ones (export or unset them), or start a new sweep");
+}
+
+}  // namespace
+
 nlohmann::json resume_options(Options& options, const fs::path& presets_file) {
   for (const auto& flag : options.given)
     if (flag != "--resume" && flag != "--dry-run" && flag != "--no-plot" && flag != "--registry" &&
@@ -55,6 +81,7 @@ nlohmann::json resume_options(Options& options, const fs::path& presets_file) {
   // Every option as the sweep recorded it (a plan's keys do not show them all:
   // the profile's mode, the timeout, the seed).
   check_options_seal(saved_meta, dir);
+  check_inherited_tuning(saved_meta, dir);
   std::error_code ec;
   const fs::path inside = fs::weakly_canonical(dir, ec);
   for (const std::vector<std::string>* files : {&saved.registries, &saved.workload_files})
