@@ -52,12 +52,7 @@ bool is_release_op(uint8_t op) {
   return op == kFree || op == kDelete || op == kDeleteArray || op == kDeleteAligned || op == kDeleteArrayAligned;
 }
 
-void write_plan(const Trace& trace, const std::string& path) {
-  std::string bytes = lay_out(trace);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), std::streamsize(bytes.size()));
-  if (!out) throw TraceError(path + ": cannot be written — choose a writable folder, or free some space");
-}
+std::string plan_bytes(const Trace& trace) { return lay_out(trace); }
 
 Plan::Plan(const std::string& path) {
   const char* base = nullptr;

@@ -41,8 +41,9 @@ struct PlanThread {
 inline bool replayed(const Call& c) { return !c.failed && c.region != 3; }
 bool is_release_op(uint8_t op);
 
-// Writes the plan of `trace` to `path`; throws TraceError when it cannot.
-void write_plan(const Trace& trace, const std::string& path);
+// The plan of `trace`, as the bytes of its file (the caller writes it where
+// and how it may: bench names it by its digest, beside the trace).
+std::string plan_bytes(const Trace& trace);
 
 // A plan mapped read-only.
 class Plan {

@@ -189,6 +189,39 @@ TEST_F(TraceEndToEnd, AReplayTakesNoPresetAndCanBeResumed) {
   Result ignored = testing::run_command(
       {"/usr/bin/git", "-C", repository.string(), "check-ignore", "-q", "--no-index", fs::path(files[0]).filename().string()});
   EXPECT_EQ(ignored.exit_code, 0) << files[0] << " would show as an uncommitted change";
+  // The plan is named by its content and written as a fresh file: a link
+  // planted at its name is replaced, not written through.
+  const nlohmann::json listing = nlohmann::json::parse(testing::slurp(files[0]));
+  const fs::path plan = listing.at("workloads").at(0).at("args").at(0).get<std::string>();
+  ASSERT_TRUE(fs::is_regular_file(plan)) << plan;
+  EXPECT_EQ(plan.parent_path(), dir_);
+  EXPECT_EQ(plan.filename().string().rfind("resume.astrace.plan.", 0), 0u) << plan;
+  const std::string plan_bytes = testing::slurp(plan);
+  const fs::path victim = dir_ / "victim.txt";
+  std::ofstream(victim) << "mine";
+  fs::remove(plan);
+  fs::create_symlink(victim, plan);
+  ASSERT_EQ(bench({"trace", "replay", trace.string(), "--alloc=glibc", "--reps=1", "--no-profile", "--dry-run"}).exit_code, 0);
+  EXPECT_EQ(testing::slurp(victim), "mine") << "the plan was written through a link";
+  EXPECT_FALSE(fs::is_symlink(plan));
+  EXPECT_EQ(testing::slurp(plan), plan_bytes);
+  // Another program recorded to the same path has its own plan: a resume of
+  // the first replay still replays the first trace (one plan per trace path
+  // once made it replay the newer one, its counts mixed into the folder).
+  const RunsTable before = load_runs(out, "replay");
+  const std::string last_args = before.text(before.rows.back(), "args");
+  ASSERT_NE(last_args.find(plan.string()), std::string::npos) << last_args;
+  ASSERT_EQ(bench({"trace", "record", "--trace", trace.string(), "--", "/bin/sh", "-c", "true"}).exit_code, 0);
+  ASSERT_EQ(bench({"trace", "replay", trace.string(), "--alloc=glibc", "--reps=1", "--no-profile", "--dry-run"}).exit_code, 0);
+  EXPECT_EQ(testing::slurp(plan), plan_bytes) << "the first trace's plan is left as it was";
+  {
+    std::string text = testing::slurp(out / "runs.csv");
+    std::ofstream(out / "runs.csv", std::ios::trunc) << text.substr(0, text.rfind('\n', text.size() - 2) + 1);
+  }
+  Result again = bench({"--resume", out.string(), "--workloads", files[0]});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  const RunsTable after = load_runs(out, "replay");
+  EXPECT_EQ(after.text(after.rows.back(), "args"), last_args) << "the first trace's plan, replayed again";
 }
 
 TEST_F(TraceEndToEnd, APythonProgramUnderGlibcReplaysUnderEveryAllocator) {

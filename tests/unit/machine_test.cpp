@@ -103,7 +103,8 @@ TEST(DescribeMachine, WhatBenchWroteIsNotAnUncommittedChange) {
   std::ofstream(repo / "results" / "base" / "runs.csv") << "run_id\n";
   std::ofstream(repo / "results" / "base" / "logs" / "1.log") << "ok\n";
   std::ofstream(repo / "python3.astrace") << "trace";
-  std::ofstream(repo / "python3.astrace.plan") << "plan";
+  std::ofstream(repo / "python3.astrace.plan.0123456789ab") << "plan";
+  std::ofstream(repo / "python3.astrace.plan.0123456789ab.ba9876543210.json") << "{}";  // its workload file
   EXPECT_FALSE(describe_machine(repo).value("git_dirty", true));
   std::ofstream(repo / "results" / "notes.txt") << "mine";  // beside the folder, not in it
   EXPECT_TRUE(describe_machine(repo).value("git_dirty", false));

@@ -95,15 +95,21 @@ int replay(const Command& command, const Paths& paths, std::ostream& out) {
   Options run = command.run;
   const std::string file = fs::absolute(o.file).string();
   // The replay maps a plan of the trace written here, outside the measured
-  // process: beside the trace (kept for --resume), else in the temporary folder.
-  std::string plan = file + ".plan";
+  // process: beside the trace (kept for --resume), else in the temporary
+  // folder. Named by its content: another trace recorded to the same path
+  // has another plan, so a resume of this replay replays this trace (one
+  // plan for every trace there once made a resume replay the newer one), and
+  // written as a fresh file renamed into place (a link there is replaced, not followed).
+  const std::string bytes = trace::plan_bytes(t);
+  const std::string plan_name = fs::path(file).filename().string() + ".plan." + digest_of(bytes).substr(0, 12);
+  std::string plan = (fs::path(file).parent_path() / plan_name).string();
   try {
-    trace::write_plan(t, plan);
-  } catch (const trace::TraceError&) {
-    plan = (fs::temp_directory_path() / (fs::path(file).filename().string() + ".plan")).string();
+    replace_file(plan, bytes);
+  } catch (const RunError&) {
+    plan = (fs::temp_directory_path() / plan_name).string();
     try {
-      trace::write_plan(t, plan);
-    } catch (const trace::TraceError& e) {
+      replace_file(plan, bytes);
+    } catch (const RunError& e) {
       throw RunError(e.what(), "the replay needs room for its plan (about 60 bytes per call)");
     }
   }

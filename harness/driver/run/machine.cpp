@@ -61,13 +61,14 @@ nlohmann::json topology() {
 }
 
 // What bench itself leaves in a source folder: a trace (`bench trace record`'s
-// NAME.astrace and the replay's NAME.astrace.plan), or a file of a results
+// NAME.astrace, the replay's plan NAME.astrace.plan.<digest> and its workload
+// file NAME.astrace.plan.<digest>.<digest>.json), or a file of a results
 // folder (one with a meta.json that bench wrote) — not a change to the source.
 bool written_by_bench(const std::filesystem::path& source_dir, const std::string& untracked) {
   auto ends = [&](const std::string& tail) {
     return untracked.size() >= tail.size() && untracked.compare(untracked.size() - tail.size(), tail.size(), tail) == 0;
   };
-  if (ends(".astrace") || ends(".astrace.plan")) return true;
+  if (ends(".astrace") || untracked.find(".astrace.plan.") != std::string::npos) return true;
   for (std::filesystem::path dir = std::filesystem::path(untracked).parent_path(); !dir.empty(); dir = dir.parent_path()) {
     std::ifstream meta(source_dir / dir / "meta.json");
     std::string head(4096, '\0');
