@@ -201,6 +201,34 @@ TEST_F(Cluster, TheScriptsCarryTheSweepsVariablesAndFigures) {
   EXPECT_NE(merge.find(" plot " + (dir_ / "w" / "merged").string() + " --per-comparison || true\n"), std::string::npos) << merge;
 }
 
+// The scripts run from the repository: an allocator library named relative
+// to where bench slurm ran is named absolutely, in the flags and in
+// ALLOCSTAMP_ALLOC (relative, every task failed: "no allocator library at
+// <repository>/...").
+TEST_F(Cluster, ARelativeAllocatorLibraryIsNamedAbsolutely) {
+  const fs::path lib = dir_ / "libmine.so";
+  fs::copy_file("/usr/lib/x86_64-linux-gnu/libjemalloc.so.2", lib);
+  const std::string relative = fs::relative(lib).string();
+  ASSERT_NE(relative.front(), '/');
+  std::vector<std::string> args = matrix((dir_ / "rel").string());
+  for (std::string& a : args)
+    if (a.rfind("--alloc=", 0) == 0) a = "--alloc=glibc," + relative + ",jemalloc:MALLOC_CONF=narenas:1";
+  args.insert(args.begin(), {"slurm", "--shards", "2"});
+  Result r = bench(args);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const std::string array = testing::slurp(dir_ / "rel" / "slurm" / "array.sbatch");
+  EXPECT_NE(array.find("--alloc=glibc," + lib.string() + ",jemalloc:MALLOC_CONF=narenas:1"), std::string::npos) << array;
+  std::vector<std::string> by_variable = matrix((dir_ / "rel-env").string());
+  by_variable.erase(std::remove_if(by_variable.begin(), by_variable.end(),
+                                   [](const std::string& a) { return a.rfind("--alloc=", 0) == 0; }),
+                    by_variable.end());
+  by_variable.insert(by_variable.begin(), {"slurm", "--shards", "2"});
+  Result env = bench(by_variable, {"ALLOCSTAMP_ALLOC=glibc," + relative});
+  ASSERT_EQ(env.exit_code, 0) << env.out << env.err;
+  EXPECT_NE(testing::slurp(dir_ / "rel-env" / "slurm" / "array.sbatch").find("\nexport ALLOCSTAMP_ALLOC=glibc," + lib.string() + "\n"),
+            std::string::npos);
+}
+
 TEST_F(Cluster, ALocalSlurmRunsTheSweepAsAJobArray) {
   SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
   // CI runs as root (install-deps needs it): there a missing daemon or a

@@ -73,6 +73,20 @@ std::string submit(const fs::path& script, const std::vector<std::string>& extra
   return output.substr(0, output.find(';'));
 }
 
+// An --alloc list with each library path in it absolute (the scripts run
+// from the repository); names and variants (BASE:VARIABLE=VALUE) as they are.
+std::string absolute_libraries(const std::string& list) {
+  std::string out;
+  std::istringstream items(list);
+  for (std::string item; std::getline(items, item, ',');) {
+    const std::size_t colon = item.find(':'), equals = item.find('=');
+    const bool variant = colon != std::string::npos && equals != std::string::npos && colon < equals;
+    const bool path = item.find('/') != std::string::npos || item.ends_with(".so") || item.find(".so.") != std::string::npos;
+    out += (out.empty() ? "" : ",") + (!variant && path ? fs::absolute(item).lexically_normal().string() : item);
+  }
+  return out;
+}
+
 // The ALLOCSTAMP_* variables of bench's environment, as export lines: the
 // tasks run the sweep bench slurm checked, whatever the shell that submits
 // the scripts holds. A registry or workloads file is named absolutely (the
@@ -96,6 +110,7 @@ std::string allocstamp_exports() {
         files += (files.empty() ? "" : ",") + (item.empty() ? item : fs::absolute(item).string());
       value = files;
     }
+    if (name == "ALLOCSTAMP_ALLOC") value = absolute_libraries(value);
     lines += "export " + name + "=" + shell_word(value) + "\n";
   }
   return lines;
@@ -148,9 +163,12 @@ int command_slurm(const Command& command, const Paths& paths, std::ostream& out)
   for (int t : run.threads) cpus = std::max(cpus, t);
 
   // The script runs from the repository: a file the flags name relative to
-  // where bench slurm ran is named absolutely.
+  // where bench slurm ran is named absolutely, an allocator library too (a
+  // relative one failed every task: "no allocator library at <repository>/lib/...").
   std::vector<std::string> words = sweep_flags(run.command_line);
-  for (std::size_t i = 0; i < words.size(); ++i)
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    if (words[i].rfind("--alloc=", 0) == 0) words[i] = "--alloc=" + absolute_libraries(words[i].substr(8));
+    else if (words[i] == "--alloc" && i + 1 < words.size()) words[i + 1] = absolute_libraries(words[i + 1]);
     for (const char* flag : {"--registry", "--workloads"}) {
       const std::string with_equals = std::string(flag) + "=";
       if (words[i].rfind(with_equals, 0) == 0 && !words[i].substr(with_equals.size()).empty())
@@ -158,6 +176,7 @@ int command_slurm(const Command& command, const Paths& paths, std::ostream& out)
       else if (words[i] == flag && i + 1 < words.size())
         words[i + 1] = fs::absolute(words[i + 1]).string(), ++i;
     }
+  }
   std::ostringstream flags;
   for (const auto& f : words) flags << ' ' << shell_word(f);
   const std::string exports = allocstamp_exports();
