@@ -6,10 +6,13 @@
 // a flipped bit, another version — is refused with exit status 2, never a crash.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -239,6 +242,54 @@ TEST_F(TraceEndToEnd, APythonProgramUnderGlibcReplaysUnderEveryAllocator) {
 
 // A shell leaves through _exit (dash does): memprof writes its record and
 // ends its trace first (issue 46), so the recording is whole and agrees.
+// Whether a process whose command line starts with `word` still runs (bench's
+// own, which holds the script, does not count).
+bool running_with(const std::string& word) {
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string cmdline = testing::slurp(entry.path() / "cmdline");
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    std::string stat = testing::slurp(entry.path() / "stat");
+    const std::size_t paren = stat.rfind(')');
+    if (paren != std::string::npos && stat.size() > paren + 2 && stat[paren + 2] == 'Z') continue;  // ended, unreaped
+    if (cmdline.rfind(word, 0) == 0) return true;
+  }
+  return false;
+}
+
+// bench trace record stopped by SIGTERM passes it on to the program and
+// leaves nothing of it running: a shell's background job (once left under
+// init, the shell's PDEATHSIG reaching only the shell) is killed with it.
+TEST_F(TraceEndToEnd, ARecordingStoppedLeavesNothingRunning) {
+  SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
+  const std::string tag = std::to_string(90 + ::getpid() % 9) + "." + std::to_string(::getpid());
+  const pid_t bench = fork();
+  if (bench == 0) {
+    const int devnull = open("/dev/null", O_WRONLY);
+    dup2(devnull, 1);
+    dup2(devnull, 2);
+    const std::string trace = (dir_ / "stopped.astrace").string(), script = "sleep " + tag + " & sleep 95; echo x";
+    execl(BENCH_BINARY, BENCH_BINARY, "trace", "record", "--trace", trace.c_str(), "--", "/bin/sh", "-c", script.c_str(),
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  ASSERT_GT(bench, 0);
+  for (int i = 0; i < 500 && !running_with("sleep " + tag); ++i) usleep(10000);
+  ASSERT_TRUE(running_with("sleep " + tag)) << "the background job started";
+  kill(bench, SIGTERM);
+  int status = 0;
+  for (int i = 0; i < 1000 && waitpid(bench, &status, WNOHANG) == 0; ++i) usleep(10000);
+  if (waitpid(bench, &status, WNOHANG) == 0) {
+    kill(bench, SIGKILL);
+    waitpid(bench, &status, 0);
+    ADD_FAILURE() << "bench did not end within 10 s of SIGTERM";
+  }
+  const bool left = running_with("sleep " + tag);
+  if (left) std::system(("pkill -f 'sleep " + tag + "'").c_str());
+  EXPECT_FALSE(left) << "the shell's background job outlived the recording";
+}
+
 TEST_F(TraceEndToEnd, AShellThatLeavesThroughExitIsRecorded) {
   SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
   Result r = bench({"trace", "record", "--trace", (dir_ / "sh.astrace").string(), "--", "/bin/sh", "-c",

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <iomanip>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "cli/spelling.h"
@@ -22,6 +23,7 @@
 #include "model/digest.h"
 #include "model/errors.h"
 #include "model/output_file.h"
+#include "run/process_tree.h"
 #include "run/records.h"
 #include "replay_plan.h"
 #include "trace_compress.h"
@@ -135,6 +137,12 @@ int replay(const Command& command, const Paths& paths, std::ostream& out) {
   return command_run(run, paths, out);
 }
 
+// The program being recorded, for the signal handler (0: none).
+volatile sig_atomic_t recorded_pid = 0;
+void forward_to_recorded(int sig) {
+  if (recorded_pid > 0 && sig != SIGINT) kill(pid_t(recorded_pid), sig);  // Ctrl-C reaches it from the terminal itself
+}
+
 // Runs the program with memprof and the trace on; its record goes beside the trace.
 int record(const TraceOptions& o, const Paths& paths, std::ostream& out) {
   if (o.program.empty()) throw UsageError("no program to record", "give it after --: bench trace record -- ls -l");
@@ -157,6 +165,11 @@ int record(const TraceOptions& o, const Paths& paths, std::ostream& out) {
   if (const char* had = std::getenv("LD_PRELOAD"); had && *had) preload += std::string(":") + had;
 
   const pid_t bench_pid = getpid();
+  // bench is the subreaper of what the program starts: a background job a
+  // killed shell leaves comes back to bench and is killed with the recording
+  // (it once ran on under init).
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  const std::set<pid_t> children_before = children_of_bench();
   pid_t pid = fork();
   if (pid < 0) throw RunError(std::string("fork failed: ") + std::strerror(errno), "free some memory or processes");
   if (pid == 0) {
@@ -175,9 +188,24 @@ int record(const TraceOptions& o, const Paths& paths, std::ostream& out) {
                  std::strerror(errno));
     _exit(127);
   }
+  // SIGTERM or SIGHUP to bench goes on to the program (Ctrl-C reaches it from
+  // the terminal), and bench waits for it to end.
+  recorded_pid = pid;
+  struct sigaction forward {};
+  forward.sa_handler = forward_to_recorded;
+  sigemptyset(&forward.sa_mask);
+  struct sigaction was_term {}, was_hup {}, was_int {};
+  sigaction(SIGTERM, &forward, &was_term);
+  sigaction(SIGHUP, &forward, &was_hup);
+  sigaction(SIGINT, &forward, &was_int);
   int wstatus = 0;
   while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
   }
+  sigaction(SIGTERM, &was_term, nullptr);
+  sigaction(SIGHUP, &was_hup, nullptr);
+  sigaction(SIGINT, &was_int, nullptr);
+  recorded_pid = 0;
+  kill_orphans(children_before);
   if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 127 && !fs::exists(raw_file)) return 2;
   if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0)
     out << "note: " << o.program[0] << " ended with "
