@@ -166,6 +166,11 @@ TEST_F(TraceEndToEnd, AReplayTakesNoPresetAndCanBeResumed) {
   EXPECT_NE(by_variable.out.find("replay glibc"), std::string::npos) << by_variable.out;
   EXPECT_EQ(by_variable.out.find("micro"), std::string::npos) << by_variable.out;
   EXPECT_NE(by_variable.out.find("\n1 runs"), std::string::npos) << by_variable.out;
+  // The replay runs the recorded threads: a thread count would label the same replay as other cells.
+  Result threads = bench({"trace", "replay", trace.string(), "--alloc=glibc", "--threads=1,4", "--dry-run"});
+  EXPECT_EQ(threads.exit_code, 2) << threads.out;
+  EXPECT_NE(testing::flat(threads.err).find("--threads does not go with bench trace replay"), std::string::npos)
+      << threads.err;
 
   const fs::path out = dir_ / "replayed";
   Result replayed = bench({"trace", "replay", trace.string(), "--alloc=glibc,jemalloc", "--reps=1", "--no-profile",

@@ -95,6 +95,12 @@ int replay(const Command& command, const Paths& paths, std::ostream& out) {
   const TraceOptions& o = command.trace;
   trace::Trace t = load(o.file);  // refuse a damaged trace before anything runs
   Options run = command.run;
+  // The replay runs the recorded threads as they ran: a thread count would
+  // label the same replay as other cells (t=4, three profiled runs).
+  if (run.threads != std::vector<int>{1})
+    throw UsageError("--threads does not go with bench trace replay: the replay runs the trace's " +
+                         std::to_string(t.threads.size()) + " thread(s) as they were recorded",
+                     "leave out --threads");
   const std::string file = fs::absolute(o.file).string();
   // The replay maps a plan of the trace written here, outside the measured
   // process: beside the trace (kept for --resume), else in the temporary
