@@ -124,6 +124,16 @@ TEST_P(Preload, AfterMainExitsTheLastThreadIsSequential) {
   EXPECT_EQ(r.num("frees_seq_count"), 10);
 }
 
+// Threads that free the blocks another made publish their frees first: the
+// load, integrated at publications, dipped below 0 and was written as 2^64
+// less a few thousand. No heap holds less than nothing: at most the peak.
+TEST_P(Preload, TheLoadNeverGoesBelowNothing) {
+  RunResult r = run("threads", {"frees-main"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_LE(r.num("load_avg_bytes"), r.num("heap_requested_peak_bytes"));
+  EXPECT_LT(r.num("load_total_byte_ns"), 1e18);
+}
+
 TEST_P(Preload, ThreadsCrossThreadFreesAndEarlyExit) {
   RunResult base = run("threads", {"0"});
   RunResult work = run("threads", {"1"});

@@ -8,6 +8,8 @@
 // behind memprof's back, as an allocator starts its background threads: what
 // that thread allocates is not the program's; the main thread's 3 blocks are.
 // `threads foreign-idle` does the same with a thread that allocates nothing.
+// `threads frees-main`: two workers free the 1,000 blocks main made, 500 each
+// (the load, integrated at publications, dipped below 0 and wrapped).
 // `threads main-exits`: main leaves through pthread_exit while a worker runs;
 // once main has ended, the worker, the one thread left, allocates 10 blocks: seq.
 #include <dlfcn.h>
@@ -141,8 +143,21 @@ void* outlives_main(void*) {
   exit(0);  // not a return: an allocator's background thread (jemalloc's) would keep the process alive
 }
 
+void* made_by_main[1000];
+void* free_half(void* arg) {
+  for (long i = reinterpret_cast<long>(arg); i < 1000; i += 2) free(made_by_main[i]);
+  return nullptr;
+}
+
 int main(int argc, char** argv) {
   if (argc > 1 && strcmp(argv[1], "many") == 0) return many_threads();
+  if (argc > 1 && strcmp(argv[1], "frees-main") == 0) {
+    for (void*& p : made_by_main) p = malloc(24);
+    pthread_t t[2];
+    for (long k = 0; k < 2; ++k) pthread_create(&t[k], nullptr, free_half, reinterpret_cast<void*>(k));
+    for (pthread_t& each : t) pthread_join(each, nullptr);
+    return 0;
+  }
   if (argc > 1 && strcmp(argv[1], "main-exits") == 0) {
     pthread_t t;
     pthread_create(&t, nullptr, outlives_main, nullptr);

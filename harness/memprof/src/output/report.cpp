@@ -321,7 +321,11 @@ void write_final(const Phase& phase, const os_pages::Figures& allocator_pages_at
   f.totals = collect(f.phase.end_ns);
   f.stacks = threads::stacks();
   f.duration_ns = f.phase.end_ns - f.phase.begin_ns;
+  // Integrated at the threads' publications, the load can dip below 0 by up
+  // to slack x threads (a thread that frees others' blocks publishes before
+  // they do): no heap holds less than nothing (it once wrapped to 2^64 - 4277).
   f.load_total = f.phase.load_end - f.phase.load_begin;
+  if (!(f.load_total > 0)) f.load_total = 0;
   procfs::program_name(f.program, sizeof f.program);
   const void* series_base;
   uint64_t series_len = series::mapped_bytes(&series_base);
