@@ -551,6 +551,13 @@ TEST_F(TraceEndToEnd, ADamagedTraceIsRefusedWithExitStatus2) {
   Result looped = bench({"trace", "replay", raw.string(), "--alloc=glibc", "--out=" + loop.string()});
   EXPECT_EQ(looped.exit_code, 2) << looped.err;
   EXPECT_EQ(testing::flat(looped.err).find("bug"), std::string::npos) << looped.err;
+  // A program that cannot start, recorded --raw over an earlier trace: exit 2
+  // with its error, the earlier trace not taken for this recording's.
+  const fs::path stale = dir_ / "stale.astrace";
+  fs::copy_file(raw, stale);
+  Result absent = bench({"trace", "record", "--raw", "--trace", stale.string(), "--", (dir_ / "no-such-program").string()});
+  EXPECT_EQ(absent.exit_code, 2) << absent.out << absent.err;
+  EXPECT_NE(testing::flat(absent.err).find("cannot run"), std::string::npos) << absent.err;
   // The replay program itself refuses it too.
   Result direct = testing::run_command({REPLAY_BINARY, (dir_ / "version.astrace").string()});
   EXPECT_EQ(direct.exit_code, 2) << direct.err;

@@ -166,7 +166,10 @@ int record(const TraceOptions& o, const Paths& paths, std::ostream& out) {
                            " bytes long; it takes paths of at most " + std::to_string(ALLOCSTAMP_MEMPROF_PATH_BYTES - 1) +
                            " bytes",
                        "give a shorter --trace path");
+  // This recording's files only: a stale trace left at the path (--raw writes
+  // the trace itself there) was read as this one's when the program could not start.
   fs::remove(record_file);
+  fs::remove(raw_file);
   std::string preload = paths.memprof.string();
   if (const char* had = std::getenv("LD_PRELOAD"); had && *had) preload += std::string(":") + had;
 
