@@ -184,6 +184,21 @@ TEST(RealPrograms, AnOutputTheAllocatorChangesFailsItsRun) {
       << by["says-preload"]["jemalloc"]["extra"];
   for (const char* w : {"timing-ignored", "kept-only"})
     for (const char* a : {"glibc", "jemalloc"}) EXPECT_EQ(by[w][a]["status"], "ok") << w << " " << a << by[w][a]["extra"];
+  // Lines that end in \r\n (gs's txtwrite writes them) are compared too: none
+  // was kept ("$" before the \r), so ghostscript's check compared nothing; and
+  // an output of which nothing is kept fails its run rather than compare nothing.
+  write(dir / "crlf.json", registry_of({compared_shell_program("crlf", "printf 'lib %s\\r\\n' ${LD_PRELOAD##*/}"),
+                                         compared_shell_program("all-ignored", "echo result 7", R"("output_ignore": ["."], )")}));
+  auto crlf = bench({"--workloads=" + (dir / "crlf.json").string(), "--workload=crlf,all-ignored", "--alloc=glibc,jemalloc",
+                     "--reps=1", "--profile-reps=0", "--out=" + (dir / "crlf").string()});
+  EXPECT_NE(crlf.exit_code, 0);
+  std::map<std::string, std::map<std::string, std::map<std::string, std::string>>> of;
+  for (auto& row : rows_of(dir / "crlf")) of[row["workload"]][row["allocator"]] = row;
+  EXPECT_EQ(of["crlf"]["glibc"]["status"], "ok") << of["crlf"]["glibc"]["extra"];
+  EXPECT_EQ(of["crlf"]["jemalloc"]["status"], "failed") << "its \\r\\n lines differ: " << of["crlf"]["jemalloc"]["extra"];
+  EXPECT_EQ(of["all-ignored"]["glibc"]["status"], "failed");
+  EXPECT_NE(of["all-ignored"]["glibc"]["extra"].find("nothing of its output is kept to compare"), std::string::npos)
+      << of["all-ignored"]["glibc"]["extra"];
 }
 
 // A program that leaves a process behind holding the records pipe (here a
