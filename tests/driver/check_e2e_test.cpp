@@ -403,6 +403,14 @@ TEST_F(CheckEndToEnd, AMicroBenchmarkMissingFromTheCurrentRunsFailsWhenAsked) {
 
 TEST_F(CheckEndToEnd, UnusableInputExitsTwoWithAMessage) {
   fs::path good = fabricate("good.csv", "elapsed_ns", {100e6, 101e6, 102e6});
+  // A --csv bench cannot write is bad usage, said before comparing: never the
+  // exit 1 a CI gate reads as a regression.
+  std::ofstream(dir_ / "a-file") << "x";
+  Result csv = bench({"check", "--baseline=" + good.string(), "--current=" + good.string(),
+                      "--csv=" + (dir_ / "a-file" / "check.csv").string()});
+  EXPECT_EQ(csv.exit_code, 2) << csv.out << csv.err;
+  EXPECT_NE(testing::flat(csv.err).find("is not a folder bench can write in"), std::string::npos) << csv.err;
+  EXPECT_EQ(csv.out.find("check:"), std::string::npos) << "nothing compared: " << csv.out;
   fs::path garbage = dir_ / "garbage.csv";
   std::ofstream(garbage) << "this is,not\na \"runs.csv at all\n\x01\x02\n";
   fs::path newer = dir_ / "newer.csv";

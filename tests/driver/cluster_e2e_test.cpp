@@ -229,6 +229,32 @@ TEST_F(Cluster, ARelativeAllocatorLibraryIsNamedAbsolutely) {
             std::string::npos);
 }
 
+// The scripts give each task its own --shard and make the sweep: a typed
+// --shard (every task failed on two) or --dry-run (every task ran nothing) is
+// refused. A task asks for as many CPUs as the sweep's most threads, the
+// preset's too (1 where the preset ran 2-thread cells).
+TEST_F(Cluster, TheScriptsTakeTheSweepsOwnShardsAndThreads) {
+  std::vector<std::string> args = matrix((dir_ / "s").string());
+  args.insert(args.begin(), {"slurm", "--shards", "2", "--shard=1/2"});
+  Result shard = bench(args);
+  EXPECT_EQ(shard.exit_code, 2) << shard.err;
+  EXPECT_NE(testing::flat(shard.err).find("--shard does not go with bench slurm"), std::string::npos) << shard.err;
+  args = matrix((dir_ / "d").string());
+  args.insert(args.begin(), {"slurm", "--shards", "2", "--dry-run"});
+  Result dry = bench(args);
+  EXPECT_EQ(dry.exit_code, 2) << dry.err;
+  EXPECT_FALSE(fs::exists(dir_ / "d" / "slurm"));
+  testing::CommandOptions options;
+  options.env = {"ALLOCSTAMP_WORKLOADS=" + std::string(TEST_WORKLOADS), "ALLOCSTAMP_NO_PLOT=1"};
+  options.drop_prefixes = {"ALLOCSTAMP_THREADS"};
+  Result preset = testing::run_command({BENCH_BINARY, "slurm", "--shards", "2", "--no-exclusive", "--workload=test-alloc,churn",
+                                        "--alloc=glibc,jemalloc", "--size=tiny", "--out=" + (dir_ / "p").string()},
+                                       options);
+  ASSERT_EQ(preset.exit_code, 0) << preset.err;
+  EXPECT_NE(testing::slurp(dir_ / "p" / "slurm" / "array.sbatch").find("--cpus-per-task=2\n"), std::string::npos)
+      << "the default job's 1 and 2 threads";
+}
+
 TEST_F(Cluster, ALocalSlurmRunsTheSweepAsAJobArray) {
   SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
   // CI runs as root (install-deps needs it): there a missing daemon or a

@@ -382,6 +382,33 @@ TEST_F(Hardening, PathsMemprofCannotHoldAreRefusedBeforeAnythingRuns) {
   EXPECT_TRUE(fs::exists(fits / "callsites.csv")) << ok.out;
 }
 
+// Flags that disagree are said, not settled silently: --no-profile (or
+// --profile=none) with --profile-reps 3 once made no profiled run without a
+// word. A budget of 0 minutes says so in words (CLI11's check printed its
+// range up to DBL_MAX, 0 seeming in it).
+TEST_F(Hardening, DisagreeingFlagsAndANoughtBudgetAreRefusedInWords) {
+  for (const char* off : {"--no-profile", "--profile=none"}) {
+    Result r = bench({off, "--profile-reps=3", "--workload=test-alloc", "--dry-run"});
+    EXPECT_EQ(r.exit_code, 2) << off << ": " << r.err;
+    EXPECT_NE(testing::flat(r.err).find(std::string(off) + " and --profile-reps 3 disagree"), std::string::npos) << r.err;
+  }
+  Result zero = bench({"--profile-reps=0", "--no-profile", "--workload=test-alloc", "--dry-run"});
+  EXPECT_EQ(zero.exit_code, 0) << "they agree: " << zero.err;
+  Result budget = bench({"--budget=0", "--precision=5", "--workload=test-alloc", "--dry-run"});
+  EXPECT_EQ(budget.exit_code, 2) << budget.err;
+  EXPECT_NE(testing::flat(budget.err).find("a budget is minutes, more than 0: not 0"), std::string::npos) << budget.err;
+  EXPECT_EQ(budget.err.find("1797693"), std::string::npos) << budget.err;
+  // A variant's value with a comma is cut by --alloc's list: said so, with the registry line that takes it
+  // (it read "unknown allocator 'b'" alone).
+  Result comma = bench({"--alloc=jemalloc:MALLOC_CONF=a,b", "--workload=test-alloc", "--dry-run"});
+  EXPECT_EQ(comma.exit_code, 2) << comma.err;
+  EXPECT_NE(testing::flat(comma.err).find("unknown allocator 'b': --alloc's list is cut at commas"), std::string::npos)
+      << comma.err;
+  EXPECT_NE(testing::flat(comma.err).find(R"({"name": "jemalloc:mine", "base": "jemalloc", "env": {"MALLOC_CONF": "..."}})"),
+            std::string::npos)
+      << comma.err;
+}
+
 TEST_F(Hardening, ATimeoutMustBePositive) {
   for (const std::vector<std::string>& args : {std::vector<std::string>{"--timeout", "0"},
                                                std::vector<std::string>{"--timeout=-5"}}) {

@@ -41,8 +41,9 @@ const char* kFooter = R"(Examples:
 
 Each run is a fresh process: LD_PRELOAD=libmemprof.so:<allocator>. Results go to
 results/runs/<timestamp>/ (runs.csv, series.csv, scopes.csv, meta.json, summary.csv, logs/),
-and results/latest points at the newest. Every flag also reads an ALLOCSTAMP_*
-variable, e.g. ALLOCSTAMP_REPS=10.)";
+and results/latest points at the newest. A flag that shapes the sweep also reads an
+ALLOCSTAMP_* variable, e.g. ALLOCSTAMP_REPS=10 (the Env: beside it says which); --dry-run,
+--list, --columns, --resume and --redo-failed do not.)";
 
 }  // namespace
 
@@ -206,7 +207,15 @@ void add_sweep_flags(CLI::App& app, Options& o, SweepFlags& flags) {
   app.add_option("--budget", o.budget_minutes,
                  "With --precision: add no repetition round to the k-th of N workloads once the sweep has run k/N "
                  "of this many minutes (each workload its share)")
-      ->envname("ALLOCSTAMP_BUDGET")->check(CLI::PositiveNumber)->default_str("none");
+      ->envname("ALLOCSTAMP_BUDGET")
+      ->check(CLI::Validator([](std::string& text) {
+                 char* end = nullptr;
+                 const double minutes = std::strtod(text.c_str(), &end);
+                 return end != text.c_str() && *end == '\0' && minutes > 0 ? std::string()
+                                                                           : "a budget is minutes, more than 0: not " + text;
+               },
+               "MINUTES", "positive minutes"))
+      ->default_str("none");
   app.add_option("--profile-reps", o.profile_reps,
                  "Profiled runs of every cell (memprof in front: the memory figures); default 1 at one thread, "
                  "where memprof's counts are exact, and 3 at more; 0: none")
@@ -244,7 +253,8 @@ void add_sweep_flags(CLI::App& app, Options& o, SweepFlags& flags) {
   app.add_flag("--series,!--no-series", o.series, "Record memprof's time series into series.csv (default on)")
       ->envname("ALLOCSTAMP_SERIES");
   app.add_option("--callsites", o.callsites,
-                 "Sample call sites in the profiled runs, once per N bytes allocated on average (default 512K): "
+                 "Sample call sites in the profiled runs (off unless given), once per N bytes allocated on average "
+                 "(N left out: 512K): "
                  "callsites.csv, callsites/<run_id>.folded, and the report's top sites")
       ->expected(0, 1)->default_str("512K")->envname("ALLOCSTAMP_CALLSITES")
       ->check([](const std::string& v) -> std::string {
@@ -312,13 +322,23 @@ bool parse_words(CLI::App& app, int argc, char** argv) {
 
 void finish_sweep_options(Options& o, const SweepFlags& flags, int argc, char** argv, char** typed_argv) {
   for (int i = 0; i < argc; ++i) o.command_line.emplace_back(typed_argv[i]);  // as typed
-  if (flags.no_profile || o.profile == "none") o.profile = "full", o.profile_reps = 0;
-  validate_values(o, argc, argv);
   // Flags typed on the command line (ALLOCSTAMP_* variables are ambient, not given).
   for (int i = 1; i < argc; ++i) {
     std::string word = argv[i];
     if (word.rfind("--", 0) == 0) o.given.push_back(word.substr(0, word.find('=')));
   }
+  if (flags.no_profile || o.profile == "none") {
+    // Two typed flags that disagree: said, not settled silently (no profiled
+    // runs were made). An ALLOCSTAMP_PROFILE_REPS of the shell is ambient: the typed flag wins.
+    const bool reps_given = std::find(o.given.begin(), o.given.end(), "--profile-reps") != o.given.end();
+    if (reps_given && o.profile_reps > 0)
+      throw UsageError(std::string(flags.no_profile ? "--no-profile" : "--profile=none") + " and --profile-reps " +
+                           std::to_string(o.profile_reps) + " disagree: no profiled run, or " +
+                           std::to_string(o.profile_reps) + " a cell",
+                       "give one of them");
+    o.profile = "full", o.profile_reps = 0;
+  }
+  validate_values(o, argc, argv);
   // Saved in meta.json for --resume, which may run from another directory.
   auto absolute = [](std::string& path) { path = std::filesystem::absolute(path).string(); };
   for (auto& f : o.registries) absolute(f);

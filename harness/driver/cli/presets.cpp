@@ -141,7 +141,7 @@ void choose_preset(Options& options, const fs::path& presets_file, std::ostream&
     if (std::find(options.given.begin(), options.given.end(), "--preset") != options.given.end())
       throw UsageError("--preset does not go with bench trace replay: the replay is its own sweep (the trace under each "
                        "allocator)",
-                       "leave out --preset; --alloc, --threads and --reps choose its runs");
+                       "leave out --preset; --alloc and --reps choose its runs");
     options.preset.clear();
   }
   if (options.preset.empty()) return;

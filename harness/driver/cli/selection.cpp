@@ -127,6 +127,21 @@ std::vector<Allocator> select_allocators(const Options& options, const Catalog& 
       throw UsageError("unknown allocator '" + name + "'",
                        did_you_mean(name, catalog.allocators) + "a variant is a registry entry (bench --list), or " +
                            "ALLOCATOR:VARIABLE=VALUE; a value with a comma needs a registry line (docs/allocators.md)");
+    // After a variant given on the command line, an unknown name is most
+    // likely the rest of its value, cut at a comma (MALLOC_CONF=a,b).
+    const std::size_t at = std::size_t(&name - wanted.data());
+    const bool after_variant = at > 0 && wanted[at - 1].find(':') < wanted[at - 1].find('=') &&
+                               wanted[at - 1].find('=') != std::string::npos;
+    if (!found && after_variant) {
+      const std::string& variant = wanted[at - 1];
+      const std::string base = variant.substr(0, variant.find(':')),
+                        variable = variant.substr(variant.find(':') + 1, variant.find('=') - variant.find(':') - 1);
+      throw UsageError("unknown allocator '" + name + "': --alloc's list is cut at commas, so the value of " + variant +
+                           " ended before it",
+                       "a value with a comma needs a registry line (docs/allocators.md), e.g. {\"name\": \"" + base +
+                           ":mine\", \"base\": \"" + base + "\", \"env\": {\"" + variable +
+                           "\": \"...\"}} in a file given with --registry");
+    }
     if (!found)
       throw UsageError("unknown allocator '" + name + "'",
                        did_you_mean(name, catalog.allocators) + "choose from: " + names_of(catalog.allocators) +

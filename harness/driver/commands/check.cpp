@@ -2,6 +2,7 @@
 // command line and the file, both sides read, compared, reported; the exit
 // status says pass (0) or fail (1); unusable input is a UsageError (2).
 #include <CLI/CLI.hpp>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <algorithm>
@@ -51,9 +52,15 @@ int command_check(const CheckOptions& options, std::ostream& out, std::ostream& 
   config.allow_different.insert(options.allow_different.begin(), options.allow_different.end());
 
   // The CSV goes beside the folders, never into one: bench check A B --csv
-  // B/runs.csv replaced the runs it had just read.
+  // B/runs.csv replaced the runs it had just read. Its folder is checked
+  // before anything is compared: a CSV that cannot be written is bad usage
+  // (exit 2), never the exit 1 of a regression a gate would read.
   if (!options.csv.empty() && options.csv != "-") {
+    const fs::path csv_parent = fs::absolute(options.csv).parent_path();
     std::error_code ec;
+    if (!fs::is_directory(csv_parent, ec) || ::access(csv_parent.c_str(), W_OK) != 0)
+      throw UsageError("--csv " + options.csv + ": " + csv_parent.string() + " is not a folder bench can write in",
+                       "give a path in a writable folder, or --csv - for standard output");
     const fs::path csv_folder = fs::weakly_canonical(fs::absolute(options.csv).parent_path(), ec);
     for (const std::string& side : {options.baseline, options.current}) {
       const fs::path folder = fs::is_directory(side, ec) ? fs::path(side) : fs::path(side).parent_path();
@@ -84,7 +91,11 @@ int command_check(const CheckOptions& options, std::ostream& out, std::ostream& 
   if (!options.csv.empty() && options.csv != "-") {
     std::ostringstream csv;
     write_check_csv(result, csv);
-    replace_file(options.csv, csv.str());  // a fresh file renamed into place: a link there is replaced, not followed
+    try {
+      replace_file(options.csv, csv.str());  // a fresh file renamed into place: a link there is replaced, not followed
+    } catch (const RunError& e) {
+      throw UsageError(std::string("--csv: ") + e.what(), "give a path in a writable folder with room, or --csv - for standard output");
+    }
   }
   if (options.csv == "-") {
     write_check_csv(result, out);

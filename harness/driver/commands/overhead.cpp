@@ -269,6 +269,15 @@ int command_overhead(const OverheadOptions& options, const Options& registries, 
     if (!fs::is_regular_file(p))
       throw UsageError(p.string() + " not found", "build first: cmake -S . -B " + build.string() + " && cmake --build " + build.string());
 
+  // The CSV's folder, checked before the measurement (minutes), not after it.
+  if (!o.csv.empty()) {
+    const fs::path csv_parent = fs::absolute(o.csv).parent_path();
+    std::error_code ec;
+    if (!fs::is_directory(csv_parent, ec) || ::access(csv_parent.c_str(), W_OK) != 0)
+      throw UsageError("--csv " + o.csv + ": " + csv_parent.string() + " is not a folder bench can write in",
+                       "give a path in a writable folder");
+  }
+
   Catalog catalog = load_catalog(registries, paths);
   std::vector<Allocator> chosen;
   if (o.alloc.empty()) {
@@ -349,7 +358,7 @@ int command_overhead(const OverheadOptions& options, const Options& registries, 
       try {
         replace_file(o.csv, render_csv(csv_table(rows, o.clock)));  // renamed into place: a link there is not followed
       } catch (const std::exception& e) {
-        throw UsageError("cannot write " + o.csv + ": " + e.what(), "choose a writable --csv path");
+        throw UsageError(std::string("--csv: ") + e.what(), "choose a writable --csv path");
       }
     }
   }

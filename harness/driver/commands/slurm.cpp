@@ -122,6 +122,13 @@ int command_slurm(const Command& command, const Paths& paths, std::ostream& out)
   const SlurmOptions& s = command.slurm;
   const Options& run = command.run;
   if (s.shards < 1) throw UsageError("--shards " + std::to_string(s.shards) + " is not a count", "give --shards N, N >= 1");
+  // The scripts give each task its own --shard; a --dry-run would make every task run nothing.
+  if (!run.shard.empty())
+    throw UsageError("--shard does not go with bench slurm: each task takes its own part of --shards",
+                     "leave out --shard; --shards N cuts the sweep into N parts");
+  if (run.dry_run)
+    throw UsageError("--dry-run does not go with bench slurm: every task would run nothing",
+                     "see the sweep first with bench --dry-run and the same flags, then write the scripts");
   // #SBATCH lines cannot quote: a value is written as it is, so one with a
   // line break (or any other control character, or a space) would end the
   // directive and run the rest as a command.
@@ -134,11 +141,13 @@ int command_slurm(const Command& command, const Paths& paths, std::ostream& out)
   // preset applied): a part count the plan cannot take (more parts than cell
   // groups) is refused now, not by every task after it is queued.
   bool plot_at_end = false;  // the sweep's figures: the merge job draws them, or not
+  int cpus = 1;              // as many CPUs a task as the largest thread count, the preset's too
   {
     Options planned = run;
     std::ostringstream quiet;
     choose_run_preset(planned, paths, quiet);
     plot_at_end = planned.plot_after;  // the preset's plot, less --no-plot (apply_preset)
+    for (int t : planned.threads) cpus = std::max(cpus, t);
     Catalog catalog = load_catalog(planned, paths);
     const std::vector<Run> plan =
         make_plan(planned, select_workloads(planned, catalog, paths), select_allocators(planned, catalog));
@@ -159,8 +168,6 @@ int command_slurm(const Command& command, const Paths& paths, std::ostream& out)
   fs::create_directories(dir / "slurm");
   fs::create_directories(dir / "parts");
   const fs::path bench = paths.source / "bench";
-  int cpus = 1;
-  for (int t : run.threads) cpus = std::max(cpus, t);
 
   // The script runs from the repository: a file the flags name relative to
   // where bench slurm ran is named absolutely, an allocator library too (a
