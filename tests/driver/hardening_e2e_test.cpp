@@ -407,6 +407,12 @@ TEST_F(Hardening, DisagreeingFlagsAndANoughtBudgetAreRefusedInWords) {
   EXPECT_NE(testing::flat(comma.err).find(R"({"name": "jemalloc:mine", "base": "jemalloc", "env": {"MALLOC_CONF": "..."}})"),
             std::string::npos)
       << comma.err;
+  // --simulate-workloads naming only workloads the sweep does not run simulated nothing, silently.
+  Result outside = bench({"--simulate", "--simulate-workloads=churn", "--workload=test-alloc", "--alloc=glibc", "--dry-run"});
+  EXPECT_EQ(outside.exit_code, 2) << outside.err;
+  EXPECT_NE(testing::flat(outside.err).find("--simulate-workloads names only workloads this sweep does not run (churn)"),
+            std::string::npos)
+      << outside.err;
 }
 
 TEST_F(Hardening, ATimeoutMustBePositive) {

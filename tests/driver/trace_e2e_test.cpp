@@ -171,6 +171,13 @@ TEST_F(TraceEndToEnd, AReplayTakesNoPresetAndCanBeResumed) {
   EXPECT_EQ(threads.exit_code, 2) << threads.out;
   EXPECT_NE(testing::flat(threads.err).find("--threads does not go with bench trace replay"), std::string::npos)
       << threads.err;
+  for (const char* flag : {"--workload=churn", "--size=large"}) {
+    Result other = bench({"trace", "replay", trace.string(), "--alloc=glibc", flag, "--dry-run"});
+    EXPECT_EQ(other.exit_code, 2) << flag << ": " << other.out;
+    EXPECT_NE(testing::flat(other.err).find("does not go with bench trace replay: the replay's one workload is the trace"),
+              std::string::npos)
+        << other.err;
+  }
 
   const fs::path out = dir_ / "replayed";
   Result replayed = bench({"trace", "replay", trace.string(), "--alloc=glibc,jemalloc", "--reps=1", "--no-profile",

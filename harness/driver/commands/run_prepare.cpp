@@ -110,6 +110,22 @@ PreparedSweep prepare_sweep(Options options, const Paths& paths, std::ostream& n
     if (std::none_of(catalog.workloads.begin(), catalog.workloads.end(), [&](const Workload& w) { return w.name == name; }))
       throw UsageError("--simulate-workloads names '" + name + "', which is not a workload",
                        "name workloads from bench --list");
+  // Typed, they are the user's word: those the sweep does not run are said,
+  // and none of them run is refused (it simulated nothing, silently).
+  if (options.simulate && std::find(options.given.begin(), options.given.end(), "--simulate-workloads") != options.given.end()) {
+    std::string outside;
+    std::size_t run = 0;
+    for (const std::string& name : options.simulate_workloads)
+      if (std::none_of(sweep.workloads.begin(), sweep.workloads.end(), [&](const Workload& w) { return w.name == name; }))
+        outside += (outside.empty() ? "" : ", ") + name;
+      else
+        ++run;
+    if (run == 0 && !options.simulate_workloads.empty())
+      throw UsageError("--simulate-workloads names only workloads this sweep does not run (" + outside +
+                           "): nothing would be simulated",
+                       "add them to --workload, or leave --simulate-workloads out to simulate every workload");
+    if (!outside.empty()) notes << "note: --simulate-workloads names " << outside << ", which this sweep does not run\n";
+  }
   leave_out_one_thread_programs(options, sweep.workloads, notes);
   make_program_inputs(options, sweep.workloads, paths, notes);
   std::vector<Run> plan = make_plan(options, sweep.workloads, sweep.allocators);

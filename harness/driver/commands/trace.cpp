@@ -101,6 +101,13 @@ int replay(const Command& command, const Paths& paths, std::ostream& out) {
     throw UsageError("--threads does not go with bench trace replay: the replay runs the trace's " +
                          std::to_string(t.threads.size()) + " thread(s) as they were recorded",
                      "leave out --threads");
+  // Its one workload is the trace, at the size it was recorded: another
+  // --workload was replaced silently, a --size only labelled the cells.
+  for (const char* flag : {"--workload", "--size"})
+    if (std::find(run.given.begin(), run.given.end(), flag) != run.given.end())
+      throw UsageError(std::string(flag) + " does not go with bench trace replay: the replay's one workload is the "
+                                           "trace, as it was recorded",
+                       std::string("leave out ") + flag + "; --alloc and --reps choose its runs");
   const std::string file = fs::absolute(o.file).string();
   // The replay maps a plan of the trace written here, outside the measured
   // process: beside the trace (kept for --resume), else in the temporary
