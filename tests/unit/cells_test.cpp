@@ -221,6 +221,37 @@ TEST(LikeWithLike, AGroupIsTimedByOneClock) {
   EXPECT_DOUBLE_EQ(cells.estimate(*jemalloc, "time").center, 1e7);
 }
 
+// One time ratio and one memory ratio (two allocators, one workload, one
+// thread count): no correction, and the legend says so; three timed runs a
+// cell are enough (no "fewer than 3" warning), and a cell with none is no
+// cell with few (its lack is said elsewhere). (scripts/mutants-sample, seed 63:
+// the legend's one-comparison case and the warning's bounds survived.)
+TEST(LikeWithLike, OneComparisonOfEachKindAndThreeRunsAreSaidSo) {
+  auto view_of = [](bool jemalloc_fails) {
+    Runs runs;
+    for (int rep = 1; rep <= 3; ++rep) {
+      runs.add("glibc", rep, 1e7 * (1 + 0.01 * rep), {{"maxrss_kb", std::to_string(1000 + rep)}});
+      runs.add("jemalloc", rep, 8e6 * (1 + 0.01 * rep),
+               {{"maxrss_kb", std::to_string(900 + rep)}, {"status", jemalloc_fails ? "crashed" : "ok"}});
+    }
+    ResultsView view;
+    view.table = std::make_shared<RunsTable>(runs.table);
+    view.cells = cells_of(*view.table);
+    return view;
+  };
+  const ResultsView three = view_of(false);
+  const std::vector<CellSummary> cells = summarize_cells(three);
+  EXPECT_NE(standings_legend(cells).find("one comparison of each kind: no correction"), std::string::npos)
+      << standings_legend(cells);
+  std::ostringstream out;
+  print_ranking(three, cells, out, false, {});
+  EXPECT_EQ(out.str().find("fewer than 3 ok timed runs"), std::string::npos) << out.str();
+  const ResultsView none = view_of(true);
+  std::ostringstream without;
+  print_ranking(none, summarize_cells(none), without, false, {});
+  EXPECT_EQ(without.str().find("fewer than 3 ok timed runs"), std::string::npos) << without.str();
+}
+
 // In a group with timed runs, a cell whose timed runs all failed has no time
 // and no peak RSS: not its profiled runs' (memprof in front) set beside the
 // others' timed ones as one ratio. Its memprof figures stay. In a group
