@@ -53,17 +53,17 @@ nlohmann::json precision_meta(const fs::path& dir) {
 TEST(PrecisionEndToEnd, ATimeThatStaysImpreciseGrowsToMaxRepsAndIsNamed) {
   fs::path dir = scratch("jittery");
   auto r = bench({"--alloc=glibc,jemalloc", "--workload=test-jittery", "--size=tiny", "--reps=2", "--no-profile",
-                  "--precision=1", "--max-reps=4", "--out=" + dir.string()});
+                  "--precision=0.01", "--max-reps=4", "--out=" + dir.string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto reps = timed_reps(dir);
   // Rounds 3 and 4 added, every allocator of the group in each.
   EXPECT_EQ(reps.at("glibc"), (std::vector<int>{1, 2, 3, 4}));
   EXPECT_EQ(reps.at("jemalloc"), (std::vector<int>{1, 2, 3, 4}));
-  EXPECT_NE(r.err.find("precision: 1 cell group(s) of test-jittery wider than ±1%: one more repetition for 1 of them, 2 runs\n"
+  EXPECT_NE(r.err.find("precision: 1 cell group(s) of test-jittery wider than ±0.01%: one more repetition for 1 of them, 2 runs\n"
                        "  widest: test-jittery t1: ±"),
             std::string::npos)
       << r.err;
-  EXPECT_NE(r.err.find("precision: 1 cell group(s) of test-jittery short of ±1% when --max-reps 4 stopped it:\n  test-jittery t1: ±"),
+  EXPECT_NE(r.err.find("precision: 1 cell group(s) of test-jittery short of ±0.01% when --max-reps 4 stopped it:\n  test-jittery t1: ±"),
             std::string::npos)
       << r.err;
   const auto meta = precision_meta(dir);
@@ -72,7 +72,7 @@ TEST(PrecisionEndToEnd, ATimeThatStaysImpreciseGrowsToMaxRepsAndIsNamed) {
   ASSERT_EQ(meta["short"].size(), 1u);
   EXPECT_EQ(meta["short"][0]["workload"], "test-jittery");
   EXPECT_EQ(meta["short"][0]["reps"], 4);
-  EXPECT_GT(meta["short"][0]["half_width_pct"].get<double>(), 1.0);
+  EXPECT_GT(meta["short"][0]["half_width_pct"].get<double>(), 0.01);
   fs::remove_all(dir);
 }
 
@@ -98,7 +98,7 @@ bool all_distinct(std::vector<int> ids) {
 // run 9 twice, and every reader refused it as damaged.)
 TEST(PrecisionEndToEnd, AddedRoundsTakeIdsOfTheirOwnAcrossResumesAndShards) {
   const std::vector<std::string> sweep = {"--alloc=glibc,jemalloc", "--workload=test-jittery", "--threads=1,2",
-                                          "--size=tiny", "--reps=2", "--no-profile", "--precision=1", "--max-reps=3"};
+                                          "--size=tiny", "--reps=2", "--no-profile", "--precision=0.01", "--max-reps=3"};
   fs::path dir = scratch("resume-ids");
   std::vector<std::string> args = sweep;
   args.push_back("--out=" + dir.string());
@@ -157,7 +157,7 @@ TEST(PrecisionEndToEnd, AddedRoundsTakeIdsOfTheirOwnAcrossResumesAndShards) {
 TEST(PrecisionEndToEnd, TheBudgetStopsTheRounds) {
   fs::path dir = scratch("budget");
   auto r = bench({"--alloc=glibc,jemalloc", "--workload=test-jittery", "--size=tiny", "--reps=2", "--no-profile",
-                  "--precision=1", "--budget=0.0001", "--out=" + dir.string()});
+                  "--precision=0.01", "--budget=0.0001", "--out=" + dir.string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(timed_reps(dir).at("glibc").size(), 2u) << "the planned repetitions only";
   EXPECT_EQ(precision_meta(dir)["stopped_by"], "budget");
