@@ -116,7 +116,17 @@ TEST_F(Cluster, MergedPartsEqualOneMachineAndBadPartsAreRefused) {
     meta["allocators"][0]["version"] = "0.0-other";
     std::ofstream(dir_ / "p2-versions" / "meta.json") << meta.dump(2);
   }
+  // Part 2 made from a shell with an allocator tuning the others lacked.
+  fs::copy(dir_ / "p2", dir_ / "p2-tuned", fs::copy_options::recursive);
+  {
+    nlohmann::json meta = nlohmann::json::parse(std::ifstream(dir_ / "p2-tuned" / "meta.json"));
+    meta["inherited_environment"] = {"MALLOC_CONF=narenas:1"};
+    std::ofstream(dir_ / "p2-tuned" / "meta.json") << meta.dump(2);
+  }
   const std::pair<std::vector<std::string>, std::string> refused[] = {
+      {{p1, (dir_ / "p2-tuned").string(), "--allow-mixed-hosts"},
+       (dir_ / "p2-tuned").string() + " ran with the allocator tunings MALLOC_CONF=narenas:1 in bench's environment, " +
+           p1 + " with none: its runs were made under another setup"},
       {{p1, p1}, "overlapping parts"},
       {{p1, (dir_ / "other").string()}, "ran another plan"},
       {{p1, (dir_ / "one").string()}, "is not the folder of one shard"},

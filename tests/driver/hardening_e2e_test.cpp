@@ -525,6 +525,7 @@ TEST_F(Hardening, AResumeWithOtherAllocatorTuningsIsRefused) {
   const fs::path folder = dir_ / "tunings";
   testing::CommandOptions options = figures_allowed();
   options.drop_prefixes.push_back("MALLOC_CONF");
+  options.drop_prefixes.push_back("MIMALLOC_");
   Result first = testing::run_command({BENCH_BINARY, "--workload=test-alloc", "--alloc=jemalloc", "--size=tiny",
                                        "--threads=1", "--reps=2", "--no-profile", "--no-plot", "--out=" + folder.string()},
                                       options);
@@ -532,12 +533,14 @@ TEST_F(Hardening, AResumeWithOtherAllocatorTuningsIsRefused) {
   lose_the_last_run(folder);
   testing::CommandOptions tuned = options;
   tuned.env.push_back("MALLOC_CONF=narenas:1");
+  tuned.env.push_back("MIMALLOC_ARENA_EAGER_COMMIT=1");
   Result refused = testing::run_command({BENCH_BINARY, "--resume", folder.string()}, tuned);
   EXPECT_EQ(refused.exit_code, 2) << refused.err;
   EXPECT_NE(testing::flat(refused.err).find("this sweep started with the allocator tunings none in bench's environment"),
             std::string::npos)
       << refused.err;
-  EXPECT_NE(testing::flat(refused.err).find("the resume has MALLOC_CONF=narenas:1"), std::string::npos) << refused.err;
+  EXPECT_NE(testing::flat(refused.err).find("the resume has MALLOC_CONF=narenas:1 MIMALLOC_ARENA_EAGER_COMMIT=1: the runs left"),
+            std::string::npos) << refused.err;
   Result resumed = testing::run_command({BENCH_BINARY, "--resume", folder.string()}, options);
   EXPECT_EQ(resumed.exit_code, 0) << resumed.err;
 }

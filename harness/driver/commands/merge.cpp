@@ -124,6 +124,14 @@ void check_parts_agree(const std::vector<Part>& parts, bool allow_mixed_hosts) {
       throw UsageError("two folders are part " + std::to_string(p.index) + "/" + std::to_string(p.count) +
                            " (overlapping parts), " + p.dir.string() + " among them",
                        "give each part once");
+    // The allocator tunings bench inherited (MALLOC_CONF, TCMALLOC_*, ...) are
+    // the setup of every run, not the node's: a part made under others made
+    // other cells, whatever the hosts.
+    if (p.meta.inherited_tunings() != first.meta.inherited_tunings())
+      throw UsageError(p.dir.string() + " ran with the allocator tunings " + tunings_text(p.meta.inherited_tunings()) +
+                           " in bench's environment, " + first.dir.string() + " with " +
+                           tunings_text(first.meta.inherited_tunings()) + ": its runs were made under another setup",
+                       "run every part from a shell with the same ones (export or unset them), and merge those");
     if (allow_mixed_hosts) continue;
     if (p.meta.allocator_versions() != first.meta.allocator_versions())
       throw UsageError(p.dir.string() + " ran other allocator versions than " + first.dir.string(),

@@ -27,20 +27,14 @@ namespace {
 // (MALLOC_CONF, TCMALLOC_*, ...): a resume from a shell with others would
 // make the rest of the sweep under another setup, each cell split in two
 // ("jemalloc" and "jemalloc #2"). Refused, naming both.
-void check_inherited_tuning(const nlohmann::json& saved_meta, const fs::path& dir) {
-  if (!saved_meta.contains(meta::inherited_environment) || !saved_meta[meta::inherited_environment].is_array()) return;
-  std::set<std::string> then, now;
-  for (const auto& e : saved_meta[meta::inherited_environment])
-    if (e.is_string()) then.insert(e.get<std::string>());
-  for (const std::string& e : inherited_tuning()) now.insert(e);
+void check_inherited_tuning(const Meta& saved, const fs::path& dir) {
+  // (A folder older than the record says nothing: not refused.)
+  if (!saved.doc.contains(meta::inherited_environment) || !saved.doc[meta::inherited_environment].is_array()) return;
+  const std::vector<std::string> found = inherited_tuning();
+  const std::set<std::string> then = saved.inherited_tunings(), now(found.begin(), found.end());
   if (then == now) return;
-  auto listed = [](const std::set<std::string>& vars) {
-    std::string out;
-    for (const std::string& v : vars) out += (out.empty() ? "" : " ") + v;
-    return out.empty() ? std::string("none") : out;
-  };
-  throw UsageError("this sweep started with the allocator tunings " + listed(then) + " in bench's environment (" +
-                       dir.string() + "/meta.json), the resume has " + listed(now) +
+  throw UsageError("this sweep started with the allocator tunings " + tunings_text(then) + " in bench's environment (" +
+                       dir.string() + "/meta.json), the resume has " + tunings_text(now) +
                        ": the runs left would be made under another setup",
                    "resume from a shell with the same ones (export or unset them), or start a new sweep");
 }
@@ -53,7 +47,8 @@ nlohmann::json resume_options(Options& options, const fs::path& presets_file) {
         flag != "--workloads" && flag != "--redo-failed" && flag != "--wide" && flag != "--per-comparison")
       throw UsageError(flag + " cannot be combined with --resume", "a resumed sweep keeps the options saved in its meta.json");
   fs::path dir = options.resume;
-  nlohmann::json saved_meta = read_meta(dir, MetaMissing::refuse).doc;
+  const Meta saved_folder = read_meta(dir, MetaMissing::refuse);
+  nlohmann::json saved_meta = saved_folder.doc;
   if (!saved_meta.contains(meta::options))
     throw UsageError(dir.string() + "/meta.json is damaged", "start a new sweep");
   Options saved;
@@ -81,7 +76,7 @@ nlohmann::json resume_options(Options& options, const fs::path& presets_file) {
   // Every option as the sweep recorded it (a plan's keys do not show them all:
   // the profile's mode, the timeout, the seed).
   check_options_seal(saved_meta, dir);
-  check_inherited_tuning(saved_meta, dir);
+  check_inherited_tuning(saved_folder, dir);
   std::error_code ec;
   const fs::path inside = fs::weakly_canonical(dir, ec);
   for (const std::vector<std::string>* files : {&saved.registries, &saved.workload_files})

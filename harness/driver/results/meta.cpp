@@ -4,6 +4,7 @@
 #include "model/digest.h"
 #include "model/errors.h"
 #include "model/fields.h"
+#include "model/format.h"
 #include "model/input_file.h"
 #include "keys.h"
 #include "meta_names.h"
@@ -95,6 +96,23 @@ std::map<std::string, std::string> Meta::allocator_versions() const {
     if (a.is_object() && a.contains(meta::allocator_name) && a[meta::allocator_name].is_string())
       out[a[meta::allocator_name].get<std::string>()] = a.value(meta::allocator_version, std::string());
   return out;
+}
+
+std::set<std::string> Meta::inherited_tunings() const {
+  std::set<std::string> out;
+  if (!doc.contains(meta::inherited_environment) || !doc[meta::inherited_environment].is_array()) return out;
+  for (const auto& e : doc[meta::inherited_environment])
+    if (e.is_string()) out.insert(e.get<std::string>());
+  return out;
+}
+
+std::string tunings_text(const std::set<std::string>& tunings) {
+  std::string out;
+  for (const std::string& t : tunings) {
+    if (!out.empty()) out += ' ';
+    out += printable_text(t);
+  }
+  return out.empty() ? std::string("none") : out;
 }
 
 std::string Meta::compiler() const {

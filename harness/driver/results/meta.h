@@ -4,6 +4,7 @@
 #pragma once
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,9 @@ struct Meta {
 
   // name -> version of the allocators the sweep used.
   std::map<std::string, std::string> allocator_versions() const;
+  // The allocator tunings bench inherited from its shell ("MALLOC_CONF=...":
+  // every run's setup), sorted; empty when none or not recorded.
+  std::set<std::string> inherited_tunings() const;
   // The compiler that built the workloads ("" when unknown).
   std::string compiler() const;
   // The kernel the sweep ran on and its transparent huge pages mode, e.g.
@@ -43,6 +47,9 @@ struct Meta {
   // "work": "per-thread"); false when the folder does not say.
   bool work_per_thread(const std::string& workload) const;
 };
+
+// Tunings as a message shows them: "MALLOC_CONF=a TCMALLOC_X=1", or "none".
+std::string tunings_text(const std::set<std::string>& tunings);
 
 // meta.json's options_seal: a digest of each option the sweep recorded
 // (model/digest.h) but those that cannot change its results (no_plot). It
