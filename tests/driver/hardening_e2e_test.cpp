@@ -611,6 +611,14 @@ TEST_F(Hardening, FlagValuesThatAreNotValuesExitTwo) {
       {{"check", "--baseline=a", "--current=b", "--alpha=0"}, "'0' is not a level from 0.000001 to 0.5"},
       {{"check", "--baseline=a", "--current=b", "--alpha=1e-20"}, "'1e-20' is not a level from 0.000001 to 0.5"},
       {{"check", "--baseline=a", "--current=b", "--alpha=0.9"}, "'0.9' is not a level"},
+      // A word that is no number, and a number out of range, each said as what it is
+      // (CLI11's Range said "Value abc not in range 1 to 1024" of both).
+      {{"--workload=test-alloc", "--threads=1,abc", "--dry-run"}, "--threads: 'abc' is not a whole number (give 1 to 1024)"},
+      {{"--workload=test-alloc", "--threads=2.5", "--dry-run"}, "--threads: '2.5' is not a whole number"},
+      {{"--workload=test-alloc", "--threads=2000", "--dry-run"}, "--threads: 2000 is more than 1024 (give 1 to 1024)"},
+      {{"--workload=test-alloc", "--max-reps=1", "--dry-run"}, "--max-reps: 1 is less than 2 (give 2 to 1000)"},
+      {{"--workload=test-alloc", "--precision=five", "--dry-run"}, "--precision: 'five' is not a number (give 0 to 100)"},
+      {{"--workload=test-alloc", "--precision=100.5", "--dry-run"}, "--precision: 100.5 is more than 100"},
       // Flags that shape runs the sweep does not make (they were taken and did nothing).
       {{"--workload=test-alloc", "--alloc=glibc", "--simulate-threads=1,2", "--dry-run"},
        "--simulate-threads shapes the simulated runs, but the sweep makes none"},
@@ -630,7 +638,11 @@ TEST_F(Hardening, FlagValuesThatAreNotValuesExitTwo) {
   // With what they shape, they are taken.
   for (const std::vector<std::string>& fine :
        {std::vector<std::string>{"--workload=test-alloc", "--alloc=glibc", "--simulate", "--simulate-reps=2", "--dry-run"},
-        std::vector<std::string>{"--workload=test-alloc", "--alloc=glibc", "--callsites=4K", "--dry-run"}}) {
+        std::vector<std::string>{"--workload=test-alloc", "--alloc=glibc", "--callsites=4K", "--dry-run"},
+        // A range's ends are in it.
+        std::vector<std::string>{"--workload=test-alloc", "--alloc=glibc", "--reps=0", "--profile-reps=1", "--dry-run"},
+        std::vector<std::string>{"--workload=test-alloc", "--alloc=glibc", "--precision=100", "--max-reps=1000",
+                                 "--dry-run"}}) {
     Result r = bench(fine);
     EXPECT_EQ(r.exit_code, 0) << r.err;
   }

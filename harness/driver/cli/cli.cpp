@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "cli/numbers.h"
 #include "model/errors.h"
 #include "model/format.h"
 #include "cli/spelling.h"
@@ -187,23 +188,23 @@ void add_sweep_flags(CLI::App& app, Options& o, SweepFlags& flags) {
   app.add_option("--workload", o.workloads, "Workloads: names from --list, a family (stamp, intset), a stem (vacation), or all")
       ->delimiter(',')->envname("ALLOCSTAMP_WORKLOAD")->default_str("the preset's (default job: one or more of each family)");
   app.add_option("--threads", o.threads, "Thread counts, e.g. 1,2 or a range 1-4")
-      ->delimiter(',')->envname("ALLOCSTAMP_THREADS")->check(CLI::Range(1, 1024))->default_str("the preset's (default job: 1,2)");
+      ->delimiter(',')->envname("ALLOCSTAMP_THREADS")->check(whole_number(1, 1024))->default_str("the preset's (default job: 1,2)");
   app.add_option("--size", o.size, "Input size of every workload: tiny (tests), small (STAMP's simulator inputs), medium, large")
       ->envname("ALLOCSTAMP_SIZE")->check(one_of({"tiny", "small", "medium", "large"}))
       ->default_str("the preset's, per workload (default job: each at ~100 ms or more)");
   app.add_option("--reps", o.reps,
                  "Timed runs of every cell: the allocator alone, no memprof (their times are the ones published); "
                  "0: none (a sweep of profiled or simulated runs only)")
-      ->envname("ALLOCSTAMP_REPS")->check(CLI::Range(0, 1000))->default_str("the preset's (default job: 5)");
+      ->envname("ALLOCSTAMP_REPS")->check(whole_number(0, 1000))->default_str("the preset's (default job: 5)");
   app.add_option("--precision", o.precision,
                  "Repeat each cell group's timed runs (all its allocators together, interleaved) until the 95% "
                  "interval of every time ratio to the reference allocator is within ±P percent, from --reps up to "
                  "--max-reps, workload by workload right after its planned runs (its table follows); the groups "
                  "still short are named. 0: off. A preset's precision (the default job: 20) does not apply when "
                  "--reps is given")
-      ->envname("ALLOCSTAMP_PRECISION")->check(CLI::Range(0.0, 100.0))->default_str("the preset's (default job: 20)");
+      ->envname("ALLOCSTAMP_PRECISION")->check(decimal_number(0.0, 100.0))->default_str("the preset's (default job: 20)");
   app.add_option("--max-reps", o.max_reps, "With --precision: at most this many timed runs per cell")
-      ->envname("ALLOCSTAMP_MAX_REPS")->check(CLI::Range(2, 1000))->default_str("30; the default job: 10");
+      ->envname("ALLOCSTAMP_MAX_REPS")->check(whole_number(2, 1000))->default_str("30; the default job: 10");
   app.add_option("--budget", o.budget_minutes,
                  "With --precision: add no repetition round to the k-th of N workloads once the sweep has run k/N "
                  "of this many minutes (each workload its share)")
@@ -219,7 +220,7 @@ void add_sweep_flags(CLI::App& app, Options& o, SweepFlags& flags) {
   app.add_option("--profile-reps", o.profile_reps,
                  "Profiled runs of every cell (memprof in front: the memory figures); default 1 at one thread, "
                  "where memprof's counts are exact, and 3 at more; 0: none")
-      ->envname("ALLOCSTAMP_PROFILE_REPS")->check(CLI::Range(0, 1000))->default_str("1 or 3");
+      ->envname("ALLOCSTAMP_PROFILE_REPS")->check(whole_number(0, 1000))->default_str("1 or 3");
   app.add_flag("--simulate,!--no-simulate", o.simulate,
                "Add simulated runs to every cell: the program under valgrind's callgrind with the allocator alone "
                "preloaded, only its measured phase counted (instructions, simulated cache misses, estimated "
@@ -230,11 +231,11 @@ void add_sweep_flags(CLI::App& app, Options& o, SweepFlags& flags) {
   app.add_option("--simulate-reps", o.simulate_reps,
                  "With --simulate: simulated runs of every cell; default 1 at one thread, 3 at more (where "
                  "transactions' aborts follow the interleaving)")
-      ->envname("ALLOCSTAMP_SIMULATE_REPS")->check(CLI::Range(0, 1000))->default_str("1 or 3");
+      ->envname("ALLOCSTAMP_SIMULATE_REPS")->check(whole_number(0, 1000))->default_str("1 or 3");
   app.add_option("--simulate-threads", o.simulate_threads,
                  "With --simulate: the thread counts of the simulated runs, when they differ from --threads "
                  "(e.g. timed and profiled at 1, simulated at 1 and 2)")
-      ->delimiter(',')->envname("ALLOCSTAMP_SIMULATE_THREADS")->check(CLI::Range(1, 1024))->default_str("--threads");
+      ->delimiter(',')->envname("ALLOCSTAMP_SIMULATE_THREADS")->check(whole_number(1, 1024))->default_str("--threads");
   app.add_option("--simulate-workloads", o.simulate_workloads,
                  "With --simulate: simulate only these of the sweep's workloads (the ci preset leaves out the six "
                  "that take 6-25 s each under valgrind and the two whose threads run side by side at --threads 1)")

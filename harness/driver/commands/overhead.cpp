@@ -19,6 +19,7 @@
 #include <map>
 #include <optional>
 
+#include "cli/numbers.h"
 #include "cli/selection.h"
 #include "cli/spelling.h"
 #include "commands/commands.h"
@@ -376,16 +377,16 @@ CLI::App* add_overhead_command(CLI::App& app, OverheadOptions& options) {
   CLI::App* overhead = app.add_subcommand(
       "overhead", "What memprof costs: churn timed with and without it under each allocator, interleaved");
   overhead->add_option("--rounds", options.rounds, "Rounds per allocator, each running every variant once, in rotated "
-                       "order; from 9 the median's interval is narrower than the range")->check(CLI::Range(1, 1000))
+                       "order; from 9 the median's interval is narrower than the range")->check(whole_number(1, 1000))
       ->capture_default_str();
-  overhead->add_option("--iterations", options.iterations, "churn's iterations per thread")->check(CLI::Range(1L, 1L << 40))
+  overhead->add_option("--iterations", options.iterations, "churn's iterations per thread")->check(whole_number(1, 1LL << 40))
       ->capture_default_str();
   overhead->add_option("--use", options.use, "What churn writes into each new block: all of it, as a program would, or "
                        "its ends only (a bare malloc/free loop, memprof's worst case)")
       ->check(one_of({"all", "ends"}))->capture_default_str();
   overhead->add_option("--slots", options.slots, "Live blocks per thread: 4096 (about 2 MiB a thread) misses the caches, "
-                       "256 stays in them")->check(CLI::Range(1, 1 << 24))->capture_default_str();
-  overhead->add_option("--threads", options.threads, "churn's threads")->check(CLI::Range(1, 1024))->capture_default_str();
+                       "256 stays in them")->check(whole_number(1, 1 << 24))->capture_default_str();
+  overhead->add_option("--threads", options.threads, "churn's threads")->check(whole_number(1, 1024))->capture_default_str();
   overhead->add_option("--alloc", options.alloc, "Allocators from the registry (default: every installed one)")->delimiter(',');
   overhead->add_option("--modes", options.modes, "Variants timed against the allocator alone: full (memprof), counts "
                        "(memprof, MEMPROF_HEAP=0), forward (an interposer that only forwards: the floor), atomic "

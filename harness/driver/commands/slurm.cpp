@@ -17,6 +17,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cli/numbers.h"
 #include "cli/selection.h"
 #include "commands/commands.h"
 #include "model/errors.h"
@@ -250,7 +251,7 @@ CLI::App* add_slurm_command(CLI::App& app, SlurmOptions& options) {
       "slurm", "Write (and with --submit, submit) the sweep as a Slurm job array of N parts and a merge job");
   slurm->fallthrough();
   slurm->add_option("--shards", options.shards, "Parts of the plan, one array task (and node) each")->required()
-      ->check(CLI::Range(1, 100000));
+      ->check(whole_number(1, 100000));
   slurm->add_option("--partition", options.partition, "Slurm partition");
   slurm->add_option("--time", options.time, "Time limit of each task, as sbatch takes it (e.g. 02:00:00)");
   slurm->add_option("--account", options.account, "Slurm account");

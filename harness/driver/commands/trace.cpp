@@ -18,6 +18,7 @@
 #include <set>
 #include <sstream>
 
+#include "cli/numbers.h"
 #include "cli/spelling.h"
 #include "commands/commands.h"
 #include "model/digest.h"
@@ -342,7 +343,7 @@ CLI::App* add_trace_command(CLI::App& app, TraceOptions& options) {
   trace_replay->add_option("--timing", options.timing, "as-fast-as-possible, or recorded: sleep where the recording was idle")
       ->check(one_of({"as-fast-as-possible", "recorded"}));
   trace_replay->add_option("--gap-ms", options.gap_ms, "With --timing recorded: idle gaps longer than this are slept")
-      ->check(CLI::Range(0u, 3600000u));
+      ->check(whole_number(0, 3600000));
   trace_replay->add_option("--touch", options.touch, "ends: write each block's first and last byte; all: every byte")
       ->check(one_of({"ends", "all"}));
   CLI::App* trace_record = trace->add_subcommand(
