@@ -510,6 +510,28 @@ TEST(BenchEndToEnd, TheMissionsCommandIsTheDefaultJobNarrowed) {
       << help.out;
 }
 
+// Each verb's help ends with its own words, not the sweep's examples (summarize
+// and merge showed those: "bench --alloc=tcmalloc,jemalloc --workload=vacation").
+TEST(BenchEndToEnd, EachVerbsHelpEndsWithItsOwnWords) {
+  const std::pair<std::vector<std::string>, std::string> verbs[] = {
+      {{"summarize", "--help"}, "Exit status: 0 written, 1 summary.csv could not be written, 2 not a results folder"},
+      {{"merge", "--help"}, "Exit status: 0 merged, 1 a file could not be written in full, 2 parts that do not make"},
+      {{"plot", "--help"}, "Exit status: 0 drawn"},
+      {{"check", "--help"}, "Exit status"},
+      {{"trace", "--help"}, "bench trace"},
+      {{"overhead", "--help"}, "Prints, per allocator and variant"},
+      {{"slurm", "--help"}, "The scripts go to OUT/slurm/"}};
+  for (const auto& [args, says] : verbs) {
+    std::vector<std::string> command = {BENCH_BINARY};
+    command.insert(command.end(), args.begin(), args.end());
+    BenchResult help = testing::run_command(command, {});
+    ASSERT_EQ(help.exit_code, 0) << args[0] << ": " << help.err;
+    EXPECT_NE(testing::flat(help.out).find(says), std::string::npos) << args[0] << ":\n" << help.out;
+    EXPECT_EQ(help.out.find("vacation-low and vacation-high as in the"), std::string::npos)
+        << args[0] << " --help shows the sweep's examples:\n" << help.out;
+  }
+}
+
 // Anyone's program runs through bench with a --workloads entry ("contract":
 // false: its own arguments only): timed by its wall time, profiled by memprof,
 // its own output in the log.

@@ -268,6 +268,14 @@ CLI::App* add_merge_command(CLI::App& app, MergeOptions& options) {
   merge->add_option("parts", options.parts, "The parts' folders")->required()->check(CLI::ExistingDirectory);
   merge->add_flag("--allow-mixed-hosts", options.allow_mixed_hosts,
                   "Merge parts that ran other allocator versions or another CPU model (their times do not compare)");
+  // Its own footer: without one it would show the sweep's examples.
+  merge->footer(
+      "The parts must be one sweep's: the same plan and options but --shard, each part once, made from shells with\n"
+      "the same allocator tunings, on nodes of one CPU model and allocator versions (--allow-mixed-hosts lifts the\n"
+      "last). A missing part leaves its runs missing: bench --resume OUT makes them. docs/cluster.md has the rest.\n"
+      "Example: bench merge results/merged results/parts/1 results/parts/2\n"
+      "Exit status: 0 merged, 1 a file could not be written in full, 2 parts that do not make one sweep or an OUT it\n"
+      "cannot make.");
   return merge;
 }
 

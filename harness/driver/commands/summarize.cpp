@@ -30,6 +30,13 @@ CLI::App* add_summarize_command(CLI::App& app, Command& command) {
   summarize->add_flag("--wide", command.run.wide, "Every column of the tables (wider than 120 characters), and each "
                       "warning cell by cell");
   summarize->add_flag("--per-comparison", command.run.per_comparison, "Show each standing from its comparison's own 95% interval, uncorrected for the number of comparisons (labelled so); by default a folder's time ratios, and its memory ratios, are each corrected as one family (Benjamini-Hochberg, intervals at the false-coverage level)");
+  // Its own footer: without one it would show the sweep's examples.
+  summarize->footer(
+      "Reads DIR/runs.csv and meta.json, writes DIR/summary.csv (docs/results.md lists its columns) and prints the\n"
+      "ranking a sweep prints at its end: each allocator's time and memory against the reference, with 95%\n"
+      "intervals. Run it after editing or merging a folder's runs by hand; bench plot draws the figures.\n"
+      "Example: bench summarize results/latest\n"
+      "Exit status: 0 written, 1 summary.csv could not be written, 2 not a results folder (or a damaged one).");
   return summarize;
 }
 
