@@ -660,6 +660,22 @@ TEST_F(Figures, AMechanismSomeRunsCountedZeroHasNoBar) {
   EXPECT_EQ(jemalloc.find(" 2 "), std::string::npos) << "no bar of 2 from the runs that were not 0: " << data;
 }
 
+// A ratio from one run of a side has no interval: its bar is drawn without
+// whiskers, which reads as exact unless a note says why (jemalloc keeps one of
+// its three runs at 2 threads; tbbmalloc, with all three, is not named).
+TEST_F(Figures, BarsWithoutWhiskersForWantOfRunsAreNamed) {
+  EXPECT_EQ(notes_of("mechanisms-vacation-low").find("without whiskers"), std::string::npos) << "three runs a side";
+  keep_runs([](const std::string& line) {
+    return line.find(",tiny,jemalloc,ml_wt,2,") == std::string::npos || line.find(",tiny,jemalloc,ml_wt,2,1,") != std::string::npos;
+  });
+  const std::string notes = notes_of("mechanisms-vacation-low");
+  EXPECT_NE(notes.find("without whiskers for want of runs (one on a side: no interval, no spread), not because they "
+                       "are exact: jemalloc's time, jemalloc's transaction attempts\n"),
+            std::string::npos)
+      << notes;
+  EXPECT_EQ(notes.find("tbbmalloc's time"), std::string::npos) << notes;
+}
+
 // The mechanism figure's note on kernel calls and the findings never
 // disagree: where the reference's calls are measured (every allocator but
 // glibc) the note gives them too, and says "not measurable" only for glibc.

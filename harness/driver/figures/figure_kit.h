@@ -133,11 +133,16 @@ inline void set_number(Figure& f, const std::string& name, double value) { f.var
 
 struct Value {
   double value = kNaN, low = kNaN, high = kNaN;
+  // Whiskers at the value for want of runs (one on a side), not because it is
+  // exact: add_bars says so in a note.
+  bool too_few_runs = false;
 };
 
 // A ratio's bar: the value and its interval (the value itself where there is none).
 inline Value ratio_bar(const stats::Ratio& r) {
-  return {r.value, std::isnan(r.ci_low) ? r.value : r.ci_low, std::isnan(r.ci_high) ? r.value : r.ci_high};
+  const bool no_interval = std::isnan(r.ci_low) || std::isnan(r.ci_high);
+  return {r.value, std::isnan(r.ci_low) ? r.value : r.ci_low, std::isnan(r.ci_high) ? r.value : r.ci_high,
+          no_interval && std::isfinite(r.value)};
 }
 
 // A bar of runs' values: their median, the whiskers at the lowest and the
@@ -145,7 +150,7 @@ inline Value ratio_bar(const stats::Ratio& r) {
 inline Value spread_bar(const std::vector<double>& values) {
   if (values.empty()) return {};
   const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
-  return {stats::median(values), *lo, *hi};
+  return {stats::median(values), *lo, *hi, values.size() == 1};
 }
 
 // A clustered bar chart: one cluster per row, one bar per series (bars.gp).
@@ -157,6 +162,20 @@ struct Bars {
   // Rows or series that a note of the figure already says are left out (and why).
   std::set<std::string> explained;
 };
+
+// A note naming the bars drawn without whiskers for want of runs ("jemalloc's
+// time"), which would otherwise read as exact; "" when there is none.
+inline std::string too_few_runs_note(const Bars& bars) {
+  if (!bars.errorbars) return "";
+  std::vector<std::string> bare;
+  for (size_t r = 0; r < bars.rows.size(); ++r)
+    for (size_t s = 0; s < bars.values[r].size(); ++s)
+      if (bars.values[r][s].too_few_runs && std::isfinite(bars.values[r][s].value))
+        bare.push_back(bars.series.size() > 1 ? bars.rows[r] + "'s " + bars.series[s] : bars.rows[r]);
+  if (bare.empty()) return "";
+  return "without whiskers for want of runs (one on a side: no interval, no spread), not because they are exact: " +
+         joined(bare);
+}
 
 inline bool has_values(const Bars& bars) {
   for (const auto& row : bars.values)
@@ -242,6 +261,7 @@ struct FigureMaker {
   void add_bars(Figure f, Bars bars, const std::string& ylabel, const std::string& nothing) {
     if (!has_values(bars)) return skip(f.name, nothing);
     leave_out_empty_slots(bars, f.notes);
+    if (const std::string bare = too_few_runs_note(bars); !bare.empty()) f.notes.push_back(bare);
     std::ostringstream text;
     text << label("group");
     for (const auto& s : bars.series) {
