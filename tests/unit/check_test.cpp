@@ -350,8 +350,12 @@ TEST(Check, ThresholdsFileYieldsToTheCommandLine) {
   CheckConfig config;
   config.thresholds = by_group;
   for (const check_rules::MetricRule& rule : check_rules::metrics()) {
-    if (rule.name == "elapsed_ns") EXPECT_DOUBLE_EQ(check_rules::threshold_for(config, rule, false), 50);
-    if (rule.name == "rss_kb") EXPECT_DOUBLE_EQ(check_rules::threshold_for(config, rule, false), 8);
+    if (rule.name == "elapsed_ns") {
+      EXPECT_DOUBLE_EQ(check_rules::threshold_for(config, rule, false), 50);
+    }
+    if (rule.name == "rss_kb") {
+      EXPECT_DOUBLE_EQ(check_rules::threshold_for(config, rule, false), 8);
+    }
   }
   for (const char* bad : {"{\"elapsed_ns\": ", "[1, 2]", "{\"nosuch\": 1}", "{\"elapsed_ns\": \"10\"}",
                           "{\"elapsed_ns\": -4}"}) {
@@ -612,6 +616,49 @@ TEST(Check, ARatiosScatterBetweenSweepsIsNotReadAsAChange) {
   ASSERT_NE(jemalloc(11), nullptr);
   EXPECT_EQ(jemalloc(11)->verdict, Verdict::regressed) << jemalloc(11)->p;
   EXPECT_NE(joined(r.notes).find("between sweeps: a cell's elapsed_ns over the reference's moves by "), std::string::npos)
+      << joined(r.notes);
+}
+
+// The other allocators are timed over the reference's times, rep by rep: a
+// slowdown of glibc alone (w0, w1: 40%) makes every other allocator there
+// "improve". A note names those groups as glibc's change; w2, where jemalloc
+// alone got faster, is its own and not named, nor w3, where jemalloc slowed
+// down with glibc and only tbbmalloc "improved".
+TEST(Check, AChangeOfTheReferenceAloneIsNamedAsItsOwn) {
+  Table base, cur;
+  const double noise[5] = {0.0, 0.005, -0.005, 0.0025, -0.0025};
+  for (int cell = 0; cell < 10; ++cell) {
+    const std::string workload = std::string("w").append(std::to_string(cell));
+    for (const char* allocator : {"glibc", "jemalloc", "tbbmalloc"}) {
+      std::vector<double> b, c;
+      const bool slower = (cell < 2 && std::string(allocator) == "glibc") || (cell == 3 && std::string(allocator) != "tbbmalloc");
+      const bool faster = cell == 2 && std::string(allocator) == "jemalloc";
+      for (double e : noise) {
+        b.push_back(1000.0 * std::exp(e));
+        c.push_back(1000.0 * (slower ? 1.4 : faster ? 0.6 : 1.0) * std::exp(-e));
+      }
+      base.under(allocator).runs(workload, 1, {{"elapsed_ns", b}});
+      cur.under(allocator).runs(workload, 1, {{"elapsed_ns", c}});
+    }
+  }
+  CheckResult r = compare_runs(base, cur, CheckConfig{});
+  auto verdict = [&](const std::string& workload, const std::string& allocator) {
+    for (const CheckRow& row : r.rows)
+      if (row.cell.workload == workload && row.cell.allocator == allocator && row.metric == "elapsed_ns") return row.verdict;
+    ADD_FAILURE() << workload << " " << allocator;
+    return Verdict::ok;
+  };
+  ASSERT_EQ(verdict("w0", "glibc"), Verdict::regressed);
+  ASSERT_EQ(verdict("w0", "jemalloc"), Verdict::improved);
+  ASSERT_EQ(verdict("w1", "tbbmalloc"), Verdict::improved);
+  ASSERT_EQ(verdict("w2", "jemalloc"), Verdict::improved);
+  ASSERT_EQ(verdict("w3", "glibc"), Verdict::regressed);
+  ASSERT_EQ(verdict("w3", "jemalloc"), Verdict::ok);
+  ASSERT_EQ(verdict("w3", "tbbmalloc"), Verdict::improved);
+  EXPECT_NE(joined(r.notes).find("2 cell group(s) where glibc's own time moved and every other allocator's moved the "
+                                 "other way against it: glibc's change, not theirs (the others are timed as ratios to "
+                                 "glibc's times, rep by rep): w0 t1 elapsed_ns, w1 t1 elapsed_ns\n"),
+            std::string::npos)
       << joined(r.notes);
 }
 

@@ -238,6 +238,48 @@ std::vector<double> corrected(const std::vector<Measured>& measured, const std::
   return q;
 }
 
+namespace {
+
+// Where the reference's own time moved and every other allocator's ratio to it
+// moved the other way, the change is the reference's: the others are timed as
+// ratios to its times, rep by rep, so its slowdown reads as their speedup. Said
+// in a note naming the cell groups, so that no one reads N improvements.
+void say_reference_moved(const std::vector<CheckRow>& rows, const std::string& reference,
+                         std::vector<std::string>& notes) {
+  struct Group {
+    Verdict reference = Verdict::ok;
+    int others = 0, opposite = 0;
+  };
+  auto key_of = [](const CheckRow& r) {
+    return r.cell.workload + "\t" + r.cell.app + "\t" + r.cell.size + "\t" + r.cell.args + "\t" + r.cell.tm + "\t" +
+           std::to_string(r.cell.threads) + "\t" + r.metric;
+  };
+  std::map<std::string, Group> groups;
+  std::map<std::string, std::string> label;
+  for (const CheckRow& r : rows) {
+    if (!is_time(r.metric) || r.how != Comparison::measured) continue;
+    Group& g = groups[key_of(r)];
+    label[key_of(r)] = r.cell.workload + " t" + std::to_string(r.cell.threads) + " " + r.metric;
+    if (r.relative.empty() && r.cell.allocator == reference) g.reference = r.verdict;
+    else if (r.relative == reference) ++g.others;
+  }
+  for (const CheckRow& r : rows) {
+    if (!is_time(r.metric) || r.how != Comparison::measured || r.relative != reference) continue;
+    Group& g = groups[key_of(r)];
+    const Verdict other_way = g.reference == Verdict::regressed ? Verdict::improved : Verdict::regressed;
+    if ((g.reference == Verdict::regressed || g.reference == Verdict::improved) && r.verdict == other_way) ++g.opposite;
+  }
+  std::vector<std::string> named;
+  for (const auto& [key, g] : groups)
+    if (g.others > 0 && g.opposite == g.others) named.push_back(label[key]);
+  if (named.empty()) return;
+  notes.push_back(std::to_string(named.size()) + " cell group(s) where " + reference + "'s own time moved and every " +
+                  "other allocator's moved the other way against it: " + reference + "'s change, not theirs (the " +
+                  "others are timed as ratios to " + reference + "'s times, rep by rep): " + joined(named));
+}
+
+}  // namespace
+
 void decide(std::vector<CheckRow>& rows, const std::vector<Measured>& measured, double alpha,
             const std::string& reference, std::vector<std::string>& notes) {
   const std::map<std::string, double> shift = sweep_drift(rows, measured, notes);
@@ -317,6 +359,7 @@ void decide(std::vector<CheckRow>& rows, const std::vector<Measured>& measured, 
       r.note = r.note.empty() ? why : r.note + "; " + why;
     }
   }
+  say_reference_moved(rows, reference, notes);
 }
 
 double relative_change(double cur, double base) {
