@@ -495,6 +495,44 @@ TEST(OneEstimate, SummaryCsvCarriesTheMemoryVerdictOnThePeakRssRow) {
   EXPECT_TRUE(time) << "no time row for jemalloc";
 }
 
+// summary.csv's geometric mean is of every run or none: the logs skip a 0, so
+// 0,0,0,2,8 gave a "geomean" of 4 (of 2 and 8 alone) over a mean of 2.
+TEST(Summary, AGeometricMeanIsOfEveryRunOrNone) {
+  Runs runs({"major_faults_count"});
+  const int zeros[5] = {0, 0, 0, 2, 8};
+  for (int rep = 1; rep <= 5; ++rep) {
+    runs.add("glibc", rep, 1e7, {{"major_faults_count", std::to_string(rep)}});
+    runs.add("jemalloc", rep, 1e7, {{"major_faults_count", std::to_string(zeros[rep - 1])}});
+  }
+  ResultsView view;
+  view.dir = fs::temp_directory_path() / ("cells-geomean-" + std::to_string(getpid()));
+  fs::create_directories(view.dir);
+  view.table = std::make_shared<RunsTable>(runs.table);
+  view.cells = cells_of(*view.table);
+  CsvRow header;
+  const std::vector<CsvRow> rows = read_csv(write_summary(view, summarize_cells(view)), &header);
+  fs::remove_all(view.dir);
+  auto at = [&](const CsvRow& row, const std::string& name) {
+    return row[std::size_t(std::find(header.begin(), header.end(), name) - header.begin())];
+  };
+  int seen = 0;
+  for (const CsvRow& row : rows) {
+    if (at(row, "metric") != "major_faults_count") continue;
+    ++seen;
+    if (at(row, "allocator") == "jemalloc") {
+      EXPECT_EQ(at(row, "n"), "5");
+      EXPECT_EQ(std::stod(at(row, "mean")), 2.0);
+      EXPECT_EQ(at(row, "geomean"), "") << "a run counted 0: no geometric mean";
+      EXPECT_EQ(at(row, "geomean_ci95_low"), "");
+      EXPECT_EQ(at(row, "geomean_ci95_high"), "");
+    } else {
+      EXPECT_NEAR(std::stod(at(row, "geomean")), std::pow(120.0, 0.2), 1e-6) << "1 to 5";
+      EXPECT_NE(at(row, "geomean_ci95_high"), "");
+    }
+  }
+  EXPECT_EQ(seen, 2);
+}
+
 // A too-short ratio claims no standing, but the table shows it in the column
 // whose header names the family's level: its interval is at that level too,
 // not its own 95% one (which summary.csv keeps in vs_reference_ci95_*).

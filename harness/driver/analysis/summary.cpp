@@ -85,9 +85,12 @@ fs::path write_summary(const ResultsView& view, const std::vector<CellSummary>& 
       const RunKind kind = from_simulated_runs(m) ? RunKind::simulated : timed ? RunKind::timed : RunKind::profiled;
       CsvRow row = {id.workload, id.app, id.size, id.args, id.allocator, id.alloc_library, id.alloc_env, id.tm,
                     std::to_string(id.threads)};
+      // A geometric mean of the values log_estimate could take: where some were 0
+      // it is of the rest alone (0,0,0,2,8 gave 4 over a mean of 2), so none.
+      const bool all_logged = e.n == s.n;
       row.insert(row.end(), {m, kind_name(kind), std::to_string(s.n), num(s.mean),
-                             num(s.median), num(s.stddev), num(s.ci_low), num(s.ci_high), num(e.center), num(e.low),
-                             num(e.high)});
+                             num(s.median), num(s.stddev), num(s.ci_low), num(s.ci_high), num(all_logged ? e.center : NAN),
+                             num(all_logged ? e.low : NAN), num(all_logged ? e.high : NAN)});
       // The verdicts of the tables: the time (the cell's time key) and the peak RSS.
       const bool time = m == cell.time_key, memory = m == keys::maxrss_kb;
       // The ratio's own 95% interval, and the one its family's correction shows (the standing's).
