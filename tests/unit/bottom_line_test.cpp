@@ -126,5 +126,33 @@ TEST(BottomLineCrashed, AnAllocatorWithoutOkRunsIsNamedApart) {
   fs::remove_all(dir);
 }
 
+// With one timed run a cell no ratio has an interval, so nothing was compared:
+// that is said, not "no time differs" (summarize of CI's baseline, one run a
+// cell, said so of churn at 1.52 times glibc's time).
+TEST(BottomLineOneRun, NothingComparedIsNotNoDifference) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("bottom-line-one-run-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::copy(FIXTURE, dir, fs::copy_options::recursive);
+  std::ifstream in(dir / "runs.csv");
+  std::ostringstream kept;
+  for (std::string line; std::getline(in, line);)
+    if (line.find(",timed,") == std::string::npos || line.find(",1,timed,") != std::string::npos) kept << line << "\n";
+  in.close();
+  std::ofstream(dir / "runs.csv", std::ios::trunc) << kept.str();
+  const ResultsView view = load_results(dir);
+  const std::vector<CellSummary> cells = summarize_cells(view);
+  const std::vector<std::string> answers = bottom_line_answers(view, cells);
+  ASSERT_EQ(answers.size(), 4u);
+  for (const std::string& answer : answers) {
+    EXPECT_NE(answer.find(": too few timed runs to compare times (use --reps 3 or more); too few runs to compare peak "
+                          "RSS (use --reps 3 or more)."),
+              std::string::npos)
+        << answer;
+    EXPECT_EQ(answer.find("differs"), std::string::npos) << answer;
+  }
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace allocstamp

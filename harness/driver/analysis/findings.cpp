@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analysis/cell_summary.h"
 #include "analysis/mechanisms.h"
 #include "model/format.h"
 
@@ -39,7 +40,7 @@ const Measure kMemory{"peak RSS", "leaner", "heavier", "leanest", &CellSummary::
                       &CellSummary::memory_vs_reference, &CellSummary::peak_rss_kb};
 
 std::string finding(const std::string& reference, const std::vector<const CellSummary*>& cells, const Measure& m) {
-  std::vector<const CellSummary*> better, worse, compared, unmeasured;
+  std::vector<const CellSummary*> better, worse, compared, unmeasured, too_short, unstable;
   bool has_reference = false;
   for (const CellSummary* c : cells) {
     const std::string& s = c->*m.standing;
@@ -48,17 +49,28 @@ std::string finding(const std::string& reference, const std::vector<const CellSu
     if (s == m.worse) worse.push_back(c);
     if (s == m.better || s == m.worse || s == "indistinguishable") compared.push_back(c);
     if (s.empty() && (c->*m.estimate).n == 0) unmeasured.push_back(c);  // no ok run recorded one
+    if (s == "too short") too_short.push_back(c);
+    if (s == "unstable") unstable.push_back(c);
   }
   if (!has_reference) return std::string("no ") + m.what + " of " + reference + " to compare with";
   // Allocators without an ok run are said apart: no run, not too few, and no standing either way.
   const std::string none = unmeasured.empty() ? std::string()
                                               : std::string("no ") + m.what + " for " + names(unmeasured) +
                                                     " (no ok run recorded one)";
-  if (compared.empty())
-    return !none.empty() && unmeasured.size() + 1 == cells.size()
-               ? none
-               : std::string("too few timed runs to compare ") + m.what + "s (use --reps 3 or more)" +
-                     (none.empty() ? "" : "; " + none);
+  if (compared.empty()) {
+    // Why none was compared: more runs do not help a phase too short to time, or one in two modes.
+    std::string why;
+    if (!too_short.empty())
+      why = "too short to time (a measured phase under " + number_text("%g", kShortestTimedPhaseNs / 1e6) +
+            " ms: use a larger --size) for " + names(too_short);
+    if (!unstable.empty())
+      why += (why.empty() ? "" : "; ") + std::string("unstable (the timed runs fall in two modes) for ") + names(unstable);
+    const std::size_t left = cells.size() - 1 - unmeasured.size() - too_short.size() - unstable.size();
+    if (left > 0 || (why.empty() && none.empty()))
+      why = std::string("too few timed runs to compare ") + m.what + "s (use --reps 3 or more)" +
+            (why.empty() ? "" : "; " + why);
+    return why.empty() ? none : why + (none.empty() ? "" : "; " + none);
+  }
   const std::string also = none.empty() ? std::string() : "; " + none;
   auto by_ratio = [&](const CellSummary* a, const CellSummary* b) { return (a->*m.ratio).value < (b->*m.ratio).value; };
   if (!better.empty()) {

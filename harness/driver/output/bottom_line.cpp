@@ -88,6 +88,7 @@ std::vector<std::string> bottom_line_answers(const ResultsView& view, const std:
   for (const auto& [key, row_cells] : rows_of(view, cells)) {
     const CellSummary *fastest = nullptr, *leanest = nullptr, *least_slower = nullptr, *least_heavier = nullptr;
     int slower = 0, heavier = 0, others = 0, too_short = 0, unstable = 0;
+    int time_compared = 0, rss_compared = 0;  // with a standing from an interval (faster, slower or indistinguishable)
     std::vector<std::string> untimed, unweighed;  // those without a time / peak RSS of their own (no ok run recorded one)
     auto lower = [](const CellSummary* best, const CellSummary* c, const stats::Ratio CellSummary::*ratio) {
       return !best || (c->*ratio).value < (best->*ratio).value;
@@ -109,6 +110,9 @@ std::vector<std::string> bottom_line_answers(const ResultsView& view, const std:
       too_short += c->standing == "too short";
       unstable += c->standing == "unstable";
       heavier += c->memory_standing == "heavier";
+      time_compared += c->standing == "faster" || c->standing == "slower" || c->standing == "indistinguishable";
+      rss_compared += c->memory_standing == "leaner" || c->memory_standing == "heavier" ||
+                      c->memory_standing == "indistinguishable";
       if (c->standing.empty() && c->time.n == 0) untimed.push_back(c->allocator);
       if (c->memory_standing.empty() && c->peak_rss_kb.n == 0) unweighed.push_back(c->allocator);
     }
@@ -127,7 +131,14 @@ std::vector<std::string> bottom_line_answers(const ResultsView& view, const std:
                   times_text(least_slower->time_vs_reference) + " times slower"
         : slower ? "none ran faster than " + ref + "; " + std::to_string(slower) + " of " + std::to_string(timed) +
                        " ran slower"
-                 : "no time differs from " + ref + "'s";
+        // No standing at all: nothing was compared (one run a cell has no interval), which is not "no difference".
+        : time_compared == 0 && timed - too_short - unstable > 0
+            ? "too few timed runs to compare times (use --reps 3 or more)" +
+                  (too_short ? "; " + std::to_string(too_short) + " of " + std::to_string(timed) + " too short to time"
+                             : std::string())
+        : time_compared == 0 && too_short > 0
+            ? "too short to time (under " + number_text("%g", kShortestTimedPhaseNs / 1e6) + " ms)"
+            : "no time differs from " + ref + "'s";
     if (ref_timed && timed > 0 && unstable == timed)
       time = "no time to rank by: the timed runs fall in two modes (unstable)";
     else if (ref_timed && unstable)
@@ -145,7 +156,8 @@ std::vector<std::string> bottom_line_answers(const ResultsView& view, const std:
                          : heavier == weighed ? ref + " was the leanest: " + times_rss(least_heavier)
                          : heavier ? "none used less memory than " + ref + "; " + std::to_string(heavier) + " of " +
                                          std::to_string(weighed) + " used more"
-                                   : "no peak RSS differs from " + ref + "'s";
+                         : rss_compared == 0 ? std::string("too few runs to compare peak RSS (use --reps 3 or more)")
+                                             : "no peak RSS differs from " + ref + "'s";
     if (ref_weighed && weighed > 0 && !unweighed.empty())
       memory += " (no peak RSS for " + joined(unweighed) + ": no ok run recorded one)";
     out.push_back(key.first + ", " + threads_text(key.second) + ": " + time + "; " + memory + ".");
