@@ -34,8 +34,7 @@ using testing::slurp;
 // The figures the fixture has data for (tests/fixtures/plot).
 const std::vector<std::string> kFigures = {
     "time-t1", "time-t2", "speedup-vacation-low", "aborts-t2", "memory-vacation-low", "memory-maps-insert-std_map",
-    "memory-maps-insert-absl_btree_map", "mechanisms-vacation-low", "mechanisms-maps-insert-std_map",
-    "mechanisms-maps-insert-absl_btree_map", "series-vacation-low", "regions-vacation-low", "regions-maps-insert-std_map",
+    "memory-maps-insert-absl_btree_map", "mechanisms-vacation-low", "series-vacation-low", "regions-vacation-low", "regions-maps-insert-std_map",
     "regions-maps-insert-absl_btree_map", "bytes-per-element-requested", "bytes-per-element-usable",
     "insert-time"};
 
@@ -71,6 +70,13 @@ TEST_F(PlotEndToEnd, DrawsEveryFigureThatAppliesAndTheReport) {
   Result r = plot({dir.string()});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   std::string md = slurp(dir / "report.md"), html = slurp(dir / "report.html");
+  // The map cells' times are too short to time and they have no mechanism measured:
+  // no bar, and the reason is theirs (it once said no other allocator ran).
+  EXPECT_NE(testing::flat(r.out).find("skipped mechanisms-maps-insert-std_map: no bar to draw: no time ratio (too short "
+                                      "to time, or unstable) and no mechanism measured for jemalloc (too short), "
+                                      "tbbmalloc (too short)"),
+            std::string::npos)
+      << r.out;
   for (const auto& name : kFigures) {
     std::string png = slurp(dir / "figures" / (name + ".png")), svg = slurp(dir / "figures" / (name + ".svg"));
     EXPECT_EQ(png.substr(0, 4), "\x89PNG") << name;
@@ -89,7 +95,7 @@ TEST_F(PlotEndToEnd, DrawsEveryFigureThatAppliesAndTheReport) {
   EXPECT_NE(r.out.find("skipped bytes-per-element-rss: no run reported the RSS before the fill"), std::string::npos) << r.out;
   // (Lines wrap at 120 columns: read as one text.)
   const std::string flat = std::regex_replace(r.out, std::regex("\n +"), " ");
-  EXPECT_NE(flat.find("(17 figure(s), 7 not drawn)"), std::string::npos) << r.out;
+  EXPECT_NE(flat.find("(15 figure(s), 9 not drawn)"), std::string::npos) << r.out;
 }
 
 // The table of figure kinds (figures.cpp) is what bench plot makes: each kind

@@ -81,6 +81,7 @@ void mechanism_figures(FigureMaker& make) {
     bars.refline = 1;
     std::vector<bool> used(std::size(kSeries), false);
     std::vector<std::string> per_thousand, with_zero;  // with_zero: series without a ratio, a run of a side at 0
+    std::vector<std::string> untimable;                // time bars left out: too short to time, or unstable
     const KernelCalls reference_calls = kernel_calls(cells, *ref);
     const std::string zero_against =
         reference_calls.calls > 0 ? " against " + cells.reference + "'s " + mechanism_figure_text(reference_calls.calls)
@@ -98,6 +99,12 @@ void mechanism_figures(FigureMaker& make) {
             with_zero.push_back(a + "'s " + kSeries[s].label);
             continue;
           }
+        }
+        // A time the heatmap and the findings call too short or unstable is no bar here either.
+        if (!kSeries[s].key && (c->standing == "too short" || c->standing == "unstable")) {
+          row.push_back(Value{});
+          untimable.push_back(a + " (" + c->standing + ")");
+          continue;
         }
         const stats::Ratio r = kSeries[s].key ? stats::at_level(cells.ratio(*c->cell, *ref, kSeries[s].key), mechanisms.level)
                                               : c->time_vs_reference;
@@ -140,9 +147,21 @@ void mechanism_figures(FigureMaker& make) {
                              : joined(per_thousand) + " (" + cells.reference +
                                    "'s are not measurable: its malloc calls the kernel out of memprof's sight)"));
     }
+    if (!untimable.empty())
+      f.notes.push_back("no time bar where the time is too short to time (a measured phase under " +
+                        number_text("%g", kShortestTimedPhaseNs / 1e6) + " ms) or unstable (two modes), as in the time "
+                        "figure: " + joined(untimable));
     if (!with_zero.empty())
       f.notes.push_back("no bar where a run of either side counted 0 (no ratio of geometric means): " + joined(with_zero));
-    make.add_bars(std::move(f), bars, "ratio to " + cells.reference, "no allocator besides the reference ran");
+    // Other allocators ran but gave no bar: say why, not that none ran.
+    std::vector<std::string> why = untimable;
+    why.insert(why.end(), with_zero.begin(), with_zero.end());
+    const std::string nothing =
+        bars.rows.empty() ? "no allocator besides the reference ran"
+        : why.empty()     ? "no figure of the others measured against " + cells.reference
+                          : "no bar to draw: no time ratio (too short to time, or unstable) and no mechanism measured "
+                            "for " + joined(why);
+    make.add_bars(std::move(f), bars, "ratio to " + cells.reference, nothing);
   }
 }
 
