@@ -224,6 +224,22 @@ TEST_F(Figures, SpeedupAgainstEachAllocatorsOneThreadTime) {
   EXPECT_TRUE(contains(plan.skipped, "speedup-maps-insert-std_map: maps-insert-std_map ran ok at one thread count only: no speedup"));
 }
 
+// A figure "for each allocator" names the ones it leaves out for want of an ok
+// run at its thread count (every 2-thread run of jemalloc crashed): the
+// memory ladder, mechanisms, regions and series figures dropped it unsaid, and
+// regions said "every allocator (2)" of a folder of three.
+TEST_F(Figures, AnAllocatorWithoutOkRunsAtTheFiguresThreadsIsNamed) {
+  edit_runs([](std::string text) {
+    return std::regex_replace(text, std::regex(",jemalloc,ml_wt,2,([0-9]+),ok,"), ",jemalloc,ml_wt,2,$1,crashed,");
+  });
+  for (const char* figure : {"memory-vacation-low", "mechanisms-vacation-low", "regions-vacation-low", "series-vacation-low"}) {
+    const std::string notes = notes_of(figure);
+    EXPECT_NE(notes.find("no ok run of jemalloc at 2 threads: left out\n"), std::string::npos) << figure << ":\n" << notes;
+  }
+  const std::string regions = slurp(data("regions-vacation-low"));
+  EXPECT_NE(regions.find("\"every allocator that ran (2 of 3)\" "), std::string::npos) << regions;
+}
+
 // The last three fields of a data line: the last allocator's value and interval (tbbmalloc's here).
 std::string last_three(const std::string& line) {
   std::istringstream in(line);

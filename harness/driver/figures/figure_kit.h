@@ -257,6 +257,20 @@ struct FigureMaker {
 
   void skip(const std::string& name, const std::string& why) { plan.skipped.push_back(name + ": " + why); }
 
+  // The folder's allocators a figure of `group` at `threads` leaves out for
+  // want of an ok run there, as a note ("" when none is): a figure "for each
+  // allocator" must not drop one unsaid.
+  std::string left_out_note(const std::string& group, int threads) const {
+    const std::vector<std::string> drawn = index.allocators(group, threads);
+    std::vector<std::string> absent;
+    for (const std::string& a : view.cells.allocators)
+      if (std::find(drawn.begin(), drawn.end(), a) == drawn.end()) absent.push_back(a);
+    return absent.empty() ? "" : "no ok run of " + joined(absent) + " at " + threads_text(threads) + ": left out";
+  }
+  void note_left_out(Figure& f, const std::string& group, int threads) const {
+    if (const std::string note = left_out_note(group, threads); !note.empty()) f.notes.push_back(note);
+  }
+
   // Writes a Bars figure through bars.gp, or a message when it has no value at all.
   void add_bars(Figure f, Bars bars, const std::string& ylabel, const std::string& nothing) {
     if (!has_values(bars)) return skip(f.name, nothing);

@@ -53,6 +53,7 @@ void ladder_figures(FigureMaker& make) {
                       "each layer adds to what the program asked for. Bars are medians over the profiled runs, "
                       "whiskers the lowest and highest run." + make.runs_text(false, {group}, t));
     f.group = group;
+    make.note_left_out(f, group, t);
     if (!as_reported.empty())
       f.notes.push_back("allocator resident as the allocator reports it (glibc: the resident pages of its heaps and "
                         "mmapped chunks), not measured by memprof: " + joined(as_reported));

@@ -137,6 +137,7 @@ void mechanism_figures(FigureMaker& make) {
                                "mechanism that separates, as the report's findings name them; a figure only one side "
                                "has, or that a run of either side counted 0 (no ratio of geometric means), has no bar." + make.runs_text(true, {group}, t));
     f.group = group;
+    make.note_left_out(f, group, t);
     // The reference's own where memprof sees them (every allocator but glibc), so
     // that this note and the findings, which compare them, never disagree.
     if (!per_thousand.empty()) {

@@ -46,7 +46,10 @@ void region_figures(FigureMaker& make) {
       return true;
     });
     if (identical) {
-      allocators = {"every allocator (" + std::to_string(allocators.size()) + ")"};
+      allocators = {allocators.size() == make.view.cells.allocators.size()
+                        ? "every allocator (" + std::to_string(allocators.size()) + ")"
+                        : "every allocator that ran (" + std::to_string(allocators.size()) + " of " +
+                              std::to_string(make.view.cells.allocators.size()) + ")"};
       values.resize(1);
     }
     // Counts in a unit that keeps the axis short.
@@ -64,12 +67,13 @@ void region_figures(FigureMaker& make) {
     }
     Figure f = make.figure(name, "Allocations and frees by region, " + group + ", " + threads_text(t) + make.context({group}) + ": median",
                       std::string(identical ? "Left the allocation calls and right the frees, the same under every "
-                                              "allocator (the program's own calls), "
+                                              "allocator that ran (the program's own calls), "
                                             : "Left the allocation calls and right the frees of each allocator's runs, ") +
                           "split into the sequential (seq), parallel (par) and transactional (tx) regions; medians "
                           "over the repetitions, the whisker on each stack from the lowest to the highest run's total." +
                           make.runs_text(false, {group}, t));
     f.group = group;
+    make.note_left_out(f, group, t);
     set_text(f, "ylab", "calls" + unit);
     set_number(f, "ymax", top / scale * 1.08);  // both panels on one scale
     double width = std::clamp<double>(600.0 + 150.0 * static_cast<double>(allocators.size()), 800, 1600);

@@ -79,6 +79,7 @@ void series_figures(FigureMaker& make) {
                       "since the previous point, as memprofile draws it), against seconds since the process started; "
                       "the gap between them is what the allocator and the process hold beyond the program's data.");
     f.group = group;
+    make.note_left_out(f, group, t);
     set_text(f, "names", names);
     set_number(f, "n", static_cast<double>(lines[group].size()));
     if (without.count(group)) f.notes.push_back("no series points for " + joined(without[group]) + ": line left out");
