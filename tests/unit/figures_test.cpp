@@ -240,6 +240,29 @@ TEST_F(Figures, AnAllocatorWithoutOkRunsAtTheFiguresThreadsIsNamed) {
   EXPECT_NE(regions.find("\"every allocator that ran (2 of 3)\" "), std::string::npos) << regions;
 }
 
+// A caption says which times are memprof's: the map workloads here ran
+// profiled only, vacation-low timed (the caption once said "this folder has
+// no timed runs" of a figure whose vacation-low row came from them).
+TEST_F(Figures, ACaptionNamesTheGroupsTimedUnderMemprof) {
+  each_run_line([](const std::string& line) {
+    if (line.rfind("run_id,", 0) == 0) return line + ",kind\n";
+    if (line.empty() || line[0] == '#') return line + "\n";
+    return line + (line.find(",vacation-low,") != std::string::npos ? ",timed\n" : ",profiled\n");
+  });
+  const FigurePlan plan = prepare();
+  const Figure* f = find(plan, "time-t1");
+  ASSERT_TRUE(f);
+  EXPECT_NE(f->caption.find(" From the timed runs (the allocator alone, no memprof), but for maps-insert-std_map, "
+                            "maps-insert-absl_btree_map, which have no ok timed run: from their profiled runs (memprof in "
+                            "front, its cost in the times); "),
+            std::string::npos)
+      << f->caption;
+  const Figure* speedup = find(plan, "speedup-vacation-low");
+  ASSERT_TRUE(speedup);
+  EXPECT_NE(speedup->caption.find(" From the timed runs (the allocator alone, no memprof), 2 to 3 per cell."), std::string::npos)
+      << speedup->caption;
+}
+
 // The last three fields of a data line: the last allocator's value and interval (tbbmalloc's here).
 std::string last_three(const std::string& line) {
   std::istringstream in(line);

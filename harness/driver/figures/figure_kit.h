@@ -357,7 +357,9 @@ struct FigureMaker {
   static constexpr int kFewestThreads = -1;
   std::string runs_text(bool timed, const std::vector<std::string>& groups, int threads) const {
     int low = 0, high = 0;
-    bool memprof_time = false;
+    // Times: the groups timed under memprof (none of their cells has an ok
+    // timed run) and those timed alone; a caption says which are which.
+    std::vector<std::string> under_memprof, alone;
     for (const CellSummary& c : cells) {
       if (std::find(groups.begin(), groups.end(), c.group) == groups.end()) continue;
       const int drawn = threads == kFewestThreads ? index.bottom_threads(c.group) : threads;
@@ -366,11 +368,16 @@ struct FigureMaker {
       if (n == 0) continue;
       low = low == 0 ? n : std::min(low, n);
       high = std::max(high, n);
-      memprof_time = memprof_time || (timed && c.time_under_memprof);
+      std::vector<std::string>& kind = c.time_under_memprof ? under_memprof : alone;
+      if (timed && std::find(kind.begin(), kind.end(), c.group) == kind.end()) kind.push_back(c.group);
     }
     std::string count = low == high ? std::to_string(low) : std::to_string(low) + " to " + std::to_string(high);
-    if (timed && memprof_time)
-      return " From the profiled runs (memprof in front; this folder has no timed runs), " + count + " per cell.";
+    if (timed && !under_memprof.empty() && alone.empty())
+      return " From the profiled runs (memprof in front: no cell drawn has an ok timed run), " + count + " per cell.";
+    if (timed && !under_memprof.empty())
+      return " From the timed runs (the allocator alone, no memprof), but for " + joined(under_memprof) +
+             (under_memprof.size() == 1 ? ", which has no ok timed run: from its" : ", which have no ok timed run: from their") +
+             " profiled runs (memprof in front, its cost in the times); " + count + " per cell.";
     return timed ? " From the timed runs (the allocator alone, no memprof), " + count + " per cell."
                  : " From the profiled runs (memprof in front), " + count + " per cell.";
   }
