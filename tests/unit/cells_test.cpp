@@ -307,9 +307,13 @@ TEST(LikeWithLike, ACellWithoutTimedRunsHasNoTimeBesideTimedOnes) {
   for (const std::vector<std::string>& row : table.rows)
     if (row.size() > 2 && row[1] == "tcmalloc") {
       EXPECT_EQ(row[2], "-");
+      EXPECT_EQ(row[5], "-") << "no peak RSS either";
       seen = true;
     } else if (row.size() > 2 && row[1] == "jemalloc") {
       EXPECT_EQ(row[2].substr(row[2].size() - 4), " (p)") << row[2];
+      // The peak RSS is the profiled runs' too: marked as the time is (it stood unmarked
+      // under a legend that says "timed runs, no memprof").
+      EXPECT_EQ(row[5], "4.0 (p)") << row[5];
     }
   EXPECT_TRUE(seen);
 }

@@ -132,7 +132,7 @@ std::string short_legend(const ResultsView& view, const std::vector<CellSummary>
   return "Ratios over " + view.cells.reference + "'s (below 1: faster / leaner; timed runs, no memprof): * the interval" +
          level + " leaves 1 out, ~ it holds 1; short: a phase under " +
          number_text("%g", kShortestTimedPhaseNs / 1e6) +
-         " ms.\nRSS peak RSS, ref the reference, (p) timed under memprof, sim. simulated cycles, B/elem bytes per "
+         " ms.\nRSS peak RSS, ref the reference, (p) measured under memprof, sim. simulated cycles, B/elem bytes per "
          "element; the whole legend: report.md, or --wide.";
 }
 
@@ -204,8 +204,8 @@ void print_ranking(const ResultsView& view, const std::vector<CellSummary>& cell
     wrapped("warning: " + std::to_string(names.size()) + " " + kind + (wide ? "" : " (bench summarize --wide names them)"),
             false);
   if (under_memprof)
-    wrapped("A time marked \"profiled\" or (p) (a folder older than timed runs, or --reps 0) comes from the "
-            "profiled runs, measured under memprof.",
+    wrapped("A time or peak RSS marked \"profiled\" or (p) (a folder older than timed runs, or --reps 0) comes "
+            "from the profiled runs, measured under memprof.",
             false);
   // Every run that did not end ok, with why (the first ten), then the skipped ones counted.
   const std::vector<RunNotOk> failures = runs_not_ok(t);

@@ -93,10 +93,13 @@ Block narrow_table(const ResultsView& view, const std::vector<const CellSummary*
   for (const CellSummary* c : rows) {
     std::string time = c->time.n ? number_text("%.2f", c->time.center / 1e6) : "-";
     if (c->time_under_memprof) time += " (p)";
+    // Without a timed run in the group the peak RSS is the profiled runs' too (memprof in front).
+    std::string rss = c->peak_rss_kb.n ? number_text("%.1f", c->peak_rss_kb.center / 1024.0) : "-";
+    if (c->time_under_memprof && c->peak_rss_kb.n) rss += " (p)";
     std::vector<std::string> row = {std::to_string(c->threads), c->allocator, time,
                                     ratio_text(c->time_vs_reference, c->standing, provisional),
                                     standing_text(c->standing, provisional, true),
-                                    c->peak_rss_kb.n ? number_text("%.1f", c->peak_rss_kb.center / 1024.0) : "-",
+                                    rss,
                                     ratio_text(c->memory_vs_reference, c->memory_standing, provisional),
                                     standing_text(c->memory_standing, provisional, true)};
     if (transactional) row.push_back(c->abort_pct.empty() ? "-" : number_text("%.2f", stats::median(c->abort_pct)));
@@ -143,7 +146,8 @@ Block summary_table(const ResultsView& view, const std::vector<CellSummary>& cel
     std::vector<std::string> row = {std::to_string(c->threads), c->allocator, runs_of(*c), time,
                                     ratio_text(c->time_vs_reference, c->standing, provisional),
                                     standing_text(c->standing, provisional, false),
-                                    with_interval(c->peak_rss_kb, 1024.0, "%.1f"),
+                                    with_interval(c->peak_rss_kb, 1024.0, "%.1f") +
+                                        (c->time_under_memprof && c->peak_rss_kb.n ? " (profiled: no timed run)" : ""),
                                     ratio_text(c->memory_vs_reference, c->memory_standing, provisional),
                                     standing_text(c->memory_standing, provisional, false)};
     if (transactional) row.push_back(aborts_text(c->abort_pct));
