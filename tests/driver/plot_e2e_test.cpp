@@ -293,6 +293,25 @@ std::vector<std::string> series_styles(const std::string& svg) {
 // told apart by colour and dashes (or hatch, or point shape), never two alike
 // (issue 58: past 8 the colours came round again, every line solid). The
 // fixture's runs again under 12 more names make 15 allocators.
+// An allocator keeps its colour in every figure, whichever allocators a figure
+// leaves out: with no abort rate for jemalloc at 2 threads, tbbmalloc's bar is
+// still tbbmalloc's green (#009E73), not jemalloc's orange (#E69F00), which it
+// took when the colours went by position.
+TEST_F(PlotEndToEnd, AnAllocatorKeepsItsColourWhereAnotherIsLeftOut) {
+  SKIP_UNLESS_INSTALLED(have_gnuplot(), "gnuplot (gnuplot-nox)");
+  std::ofstream(dir / "runs.csv.new")
+      << std::regex_replace(slurp(dir / "runs.csv"), std::regex(",jemalloc,ml_wt,2,([0-9]+),ok,"),
+                            ",jemalloc,ml_wt,2,$1,crashed,");
+  fs::rename(dir / "runs.csv.new", dir / "runs.csv");
+  Result r = plot({dir.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const std::string svg = slurp(dir / "figures" / "aborts-t2.svg");
+  ASSERT_NE(svg.find("<svg"), std::string::npos) << r.out;
+  EXPECT_NE(svg.find("rgb(  0, 158, 115)"), std::string::npos) << "tbbmalloc's green";
+  EXPECT_EQ(svg.find("rgb(230, 159,   0)"), std::string::npos) << "jemalloc's orange, on tbbmalloc's bar";
+  EXPECT_NE(svg.find("rgb(  0, 114, 178)"), std::string::npos) << "glibc's blue";
+}
+
 TEST_F(PlotEndToEnd, EverySeriesOfAFigureOfFifteenIsDrawnItsOwnWay) {
   SKIP_UNLESS_INSTALLED(have_gnuplot(), "gnuplot (gnuplot-nox)");
   for (const char* table : {"runs.csv", "series.csv"}) {

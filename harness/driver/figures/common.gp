@@ -11,7 +11,7 @@ terminal(fmt) = fmt eq "png" ? png_terminal : svg_terminal
 formats = "png svg"
 
 # Colour-blind-safe colours (Okabe-Ito), in the folder's allocator order:
-# series i (from 0) is linetype i+1. Past the eighth series the colours come
+# series i (from 0) is linetype i+1, in the colour of its slot (below). Past the eighth series the colours come
 # round again with the next dash type (solid, dashed, dotted, dash-dot,
 # dash-dot-dot) and, for points drawn alone, the next shape (series_point), so
 # no two of 40 series share colour and dash; bars past the eighth are hatched
@@ -21,9 +21,14 @@ colours = "#0072B2 #E69F00 #009E73 #CC79A7 #56B4E9 #D55E00 #F0E442 #000000"
 lighter = "#7FB8D8 #F2CF7F #7FCEB9 #E5BCD3 #AAD9F4 #EAAE7F #F7F1A0 #7F7F7F"
 points = "7 5 9 11 13 3 4 6"
 second_dashes = "(12,6) (12,6,2,6) (12,6,2,6,2,6) (4,6) (24,6)"
+# A figure whose series are allocators and leaves some out (no value at all)
+# sets `slots`, each drawn series' place in the folder's allocator order, so
+# that an allocator keeps its colour whatever is left out before it.
+slot(i) = exists("slots") && i < words(slots) ? word(slots, i+1) + 0 : i
 do for [i=0:39] {
-  eval sprintf("set linetype %d lc rgb '%s' lw 2 dt %d pt %s", i+1, word(colours, i%8+1), i/8+1, word(points, i%8+1))
-  eval sprintf("set linetype %d lc rgb '%s' lw 2.5 dt %s pt %s", i+101, word(lighter, i%8+1), word(second_dashes, i/8+1), word(points, i%8+1))
+  s = slot(i)
+  eval sprintf("set linetype %d lc rgb '%s' lw 2 dt %d pt %s", i+1, word(colours, s%8+1), s/8+1, word(points, s%8+1))
+  eval sprintf("set linetype %d lc rgb '%s' lw 2.5 dt %s pt %s", i+101, word(lighter, s%8+1), word(second_dashes, s/8+1), word(points, s%8+1))
 }
 set linetype cycle 40
 series_point(i) = (i/8) % 5 == 0 ? 7 : (i/8) % 5 == 1 ? 5 : (i/8) % 5 == 2 ? 9 : (i/8) % 5 == 3 ? 11 : 13

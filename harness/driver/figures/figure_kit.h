@@ -257,6 +257,21 @@ struct FigureMaker {
 
   void skip(const std::string& name, const std::string& why) { plan.skipped.push_back(name + ": " + why); }
 
+  // Where a figure's series are allocators: each one's place in the folder's
+  // order (common.gp's `slots`), so that its colour is the same in every
+  // figure, whichever allocators a figure leaves out. Nothing for other series.
+  void set_slots(Figure& f, const std::vector<std::string>& series) const {
+    std::string slots;
+    for (const std::string& name : series) {
+      const auto& all = view.cells.allocators;
+      const auto at = std::find(all.begin(), all.end(), name);
+      if (at == all.end()) return;
+      if (!slots.empty()) slots += ' ';
+      slots += std::to_string(at - all.begin());
+    }
+    set_text(f, "slots", slots);
+  }
+
   // The folder's allocators a figure of `group` at `threads` leaves out for
   // want of an ok run there, as a note ("" when none is): a figure "for each
   // allocator" must not drop one unsaid.
@@ -292,6 +307,7 @@ struct FigureMaker {
       text << '\n';
     }
     set_text(f, "ylab", ylabel);
+    set_slots(f, bars.series);
     set_number(f, "n", static_cast<double>(bars.series.size()));
     set_number(f, "rows", static_cast<double>(bars.rows.size()));
     set_number(f, "errorbars", bars.errorbars ? 1 : 0);

@@ -81,6 +81,9 @@ void series_figures(FigureMaker& make) {
     f.group = group;
     make.note_left_out(f, group, t);
     set_text(f, "names", names);
+    std::vector<std::string> drawn;
+    for (const Line& line : lines[group]) drawn.push_back(line.allocator);
+    make.set_slots(f, drawn);
     set_number(f, "n", static_cast<double>(lines[group].size()));
     if (without.count(group)) f.notes.push_back("no series points for " + joined(without[group]) + ": line left out");
     make.add(std::move(f), text.str());
