@@ -276,7 +276,16 @@ TEST(BenchEndToEnd, ASkippedRunIsMadeInItsPlaceOnceItsAllocatorIsThere) {
   EXPECT_NE(testing::flat(first.err).find("skipped: allocator not installed: put its library at " + lib.string()),
             std::string::npos)
       << first.err;
+  // A dry run says what the resume would make: nothing while the library is
+  // missing (the run stays skipped), the skipped run once it is there.
+  BenchResult waiting = bench({"--resume=" + dir.string(), "--registry=" + registry.string(), "--dry-run"});
+  ASSERT_EQ(waiting.exit_code, 0) << waiting.err;
+  EXPECT_EQ(waiting.out.rfind("0 runs still to make", 0), 0u) << waiting.out;
   fs::copy_file("/usr/lib/x86_64-linux-gnu/libjemalloc.so.2", lib);
+  BenchResult preview = bench({"--resume=" + dir.string(), "--registry=" + registry.string(), "--dry-run"});
+  ASSERT_EQ(preview.exit_code, 0) << preview.err;
+  EXPECT_NE(preview.out.find("\n1 runs still to make"), std::string::npos) << preview.out;
+  EXPECT_NE(preview.out.find("ghost"), std::string::npos) << preview.out;
   BenchResult resumed = bench({"--resume=" + dir.string(), "--registry=" + registry.string(), "--no-plot"});
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
   std::map<std::string, int> ids;

@@ -388,6 +388,37 @@ TEST_F(Sweep, ResumeKeepsItsOptionsAndRefusesNewOnes) {
   EXPECT_EQ(executor.launches.size(), before) << "--dry-run runs nothing, resumed or not";
 }
 
+// A dry run of a resume reads the folder and changes nothing in it: no lock,
+// no log folder or side file made again, no row cut or dropped.
+TEST_F(Sweep, ADryRunOfAResumeLeavesTheFolderAsItWas) {
+  options.allocators = {"glibc"};
+  options.workloads = {"plain"};
+  options.reps = 1;
+  executor.script = [](const Launch&, int) { return ok_with(""); };
+  ASSERT_EQ(run_sweep(options, paths, executor, out), 0);
+  const fs::path dir = root / "out";
+  fs::remove_all(dir / "logs");
+  fs::remove(dir / "micro.csv");
+  auto listing = [&] {
+    std::map<std::string, std::string> files;
+    for (const auto& e : fs::recursive_directory_iterator(dir)) {
+      std::ifstream in(e.path(), std::ios::binary);
+      files[e.path().lexically_relative(dir).string()] =
+          std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    }
+    return files;
+  };
+  const auto before = listing();
+  Options resume;
+  resume.resume = dir.string();
+  resume.given = {"--resume", "--dry-run"};
+  resume.dry_run = true;
+  std::ostringstream said;
+  EXPECT_EQ(run_sweep(resume, paths, executor, said), 0);
+  EXPECT_EQ(said.str().rfind("0 runs still to make", 0), 0u) << said.str();
+  EXPECT_EQ(listing(), before) << "--dry-run changes nothing";
+}
+
 TEST_F(Sweep, CountsOnlyProfile) {
   options.allocators = {"glibc"};
   options.workloads = {"plain"};

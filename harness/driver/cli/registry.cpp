@@ -426,4 +426,13 @@ std::string library_identity(const Allocator& allocator) {
   return build_id.empty() ? allocator.library : allocator.library + " build-id " + build_id;
 }
 
+Catalog load_catalog(const Options& options, const Paths& paths) {
+  Catalog c;
+  load_allocators(paths.source / "allocators" / "allocators.json", c.allocators);
+  for (const auto& file : options.registries) load_allocators(file, c.allocators);
+  load_workloads(paths.source / "workloads" / "workloads.json", c.workloads);
+  for (const auto& file : options.workload_files) load_workloads(file, c.workloads);
+  return c;
+}
+
 }  // namespace allocstamp

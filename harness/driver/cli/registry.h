@@ -10,10 +10,15 @@
 #include <nlohmann/json.hpp>
 
 #include "model/catalog.h"
+#include "model/options.h"
 
 namespace allocstamp {
 
 constexpr int kRegistrySchema = 1;
+
+// The built-in registries (allocators/allocators.json, workloads/workloads.json)
+// and those `options` name (--registry, --workloads), in that order.
+Catalog load_catalog(const Options& options, const Paths& paths);
 
 // Reads allocators from `file` and resolves each library; later files
 // override earlier entries of the same name. Throws UsageError on bad files.

@@ -1,4 +1,4 @@
-// selection.cpp — registry loading, name resolution and `bench --list`.
+// selection.cpp — name resolution against the loaded registries, and `bench --list`.
 #include "cli/selection.h"
 #include "cli/registry.h"
 
@@ -51,15 +51,6 @@ Paths default_paths() {
   p.memprof = p.build / "lib" / "libmemprof.so";
   p.sim_clock = p.build / "lib" / "libsim_clock.so";
   return p;
-}
-
-Catalog load_catalog(const Options& options, const Paths& paths) {
-  Catalog c;
-  load_allocators(paths.source / "allocators" / "allocators.json", c.allocators);
-  for (const auto& file : options.registries) load_allocators(file, c.allocators);
-  load_workloads(paths.source / "workloads" / "workloads.json", c.workloads);
-  for (const auto& file : options.workload_files) load_workloads(file, c.workloads);
-  return c;
 }
 
 namespace {

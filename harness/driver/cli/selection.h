@@ -11,8 +11,6 @@
 
 namespace allocstamp {
 
-Catalog load_catalog(const Options& options, const Paths& paths);
-
 // The allocators to run: named ones must be installed; "all" keeps the ones
 // that are not, to be recorded as skipped.
 std::vector<Allocator> select_allocators(const Options& options, const Catalog& catalog);

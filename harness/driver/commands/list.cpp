@@ -5,6 +5,7 @@
 #include "commands/commands.h"
 #include "output/document.h"
 #include "cli/presets.h"
+#include "cli/registry.h"
 #include "cli/selection.h"
 #include "results/results_folder.h"
 

@@ -20,7 +20,7 @@
 #include <optional>
 
 #include "cli/numbers.h"
-#include "cli/selection.h"
+#include "cli/registry.h"
 #include "cli/spelling.h"
 #include "commands/commands.h"
 #include "run/busy_core.h"

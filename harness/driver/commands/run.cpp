@@ -69,24 +69,15 @@ void choose_run_preset(Options& options, const Paths& paths, std::ostream& out) 
 
 namespace {
 
-// A resumed sweep's folder, reopened (a torn last row cut off), its recorded
-// runs held against the plan.
-ResultsFolder reopen_resumed(const PreparedSweep& sweep) {
-  ResultsFolder folder = ResultsFolder::reopen(sweep.options.resume);
-  check_recorded_runs(sweep.options.resume, folder.runs(), sweep.plan, sweep.options);
-  return folder;
-}
-
 // --dry-run: each run still to make, with the variables and command line its
-// child would get; nothing is run and no folder is made.
+// child would get; nothing is run and no folder is made or changed (a resumed
+// one is read, not reopened).
 int print_dry_run(const PreparedSweep& sweep, const Paths& paths, std::ostream& out) {
   const Options& options = sweep.options;
   std::set<std::string> recorded;  // resuming: only the runs still to make
   if (sweep.resuming) {
-    const ResultsFolder reopened = reopen_resumed(sweep);
-    recorded = reopened.completed_keys();
-    if (options.redo_failed)
-      for (const std::string& key : reopened.failed_keys()) recorded.erase(key);
+    const RunsTable runs = load_runs(options.resume, "the resumed folder");  // a torn last row is said: --resume cuts it off
+    recorded = resumed_runs(options.resume, runs, sweep.plan, options).kept;
   }
   std::size_t left = 0;
   for (const Run& run : sweep.plan) {
@@ -122,7 +113,7 @@ struct OpenedSweep {
   ResultsFolder folder;
   nlohmann::json meta;
   std::map<std::string, std::string> libraries;  // runs.csv's alloc_library, by allocator
-  std::set<std::string> done, skipped_before;    // a resumed folder's runs, made or skipped
+  std::set<std::string> recorded;  // a resumed folder's runs that are not made again
 };
 
 // The run verb's second step: the folder made (meta.json first: a folder left
@@ -178,27 +169,17 @@ OpenedSweep open_sweep(const PreparedSweep& sweep, const Paths& paths) {
             {meta::allocators, allocators_now},
             {meta::workloads, sweep.workloads_meta}};
   }
-  OpenedSweep opened{sweep.resuming ? reopen_resumed(sweep) : ResultsFolder::create(dir, meta), meta,
-                     std::move(libraries), {}, {}};
+  OpenedSweep opened{sweep.resuming ? ResultsFolder::reopen(options.resume) : ResultsFolder::create(dir, meta), meta,
+                     std::move(libraries), {}};
   ResultsFolder& folder = opened.folder;
   if (sweep.resuming) {
-    if (options.redo_failed) {
-      const std::set<std::string> failed = folder.failed_keys();
-      std::set<std::string> redo;
-      for (const Run& run : sweep.plan)
-        if (failed.count(run.key())) redo.insert(run.key());
-      std::cerr << "--redo-failed: " << folder.forget_runs(redo) << " failed run(s) of the plan to make again\n";
-    }
-    // A run skipped before (its allocator missing) whose allocator is there
-    // now is made again in its place: its skipped row goes, or the run would
+    const ResumedRuns left = resumed_runs(options.resume, folder.runs(), sweep.plan, options);
+    if (options.redo_failed)
+      std::cerr << "--redo-failed: " << folder.forget_runs(left.redo) << " failed run(s) of the plan to make again\n";
+    // A run skipped before whose allocator is there now goes, or it would
     // appear twice and every reader refuse the folder.
-    const std::set<std::string> skipped = folder.completed_keys(true);
-    std::set<std::string> retried;
-    for (const Run& run : sweep.plan)
-      if (skipped.count(run.key()) && run.allocator.installed) retried.insert(run.key());
-    folder.forget_runs(retried);
-    opened.done = folder.completed_keys();
-    opened.skipped_before = folder.completed_keys(true);
+    folder.forget_runs(left.retry);
+    opened.recorded = left.kept;
     folder.write_meta(opened.meta);
   }
   if (options.out.empty()) point_latest_at(paths, dir);  // an explicit --out leaves results/latest alone
@@ -222,10 +203,7 @@ SweepOutcome execute_sweep(const PreparedSweep& sweep, OpenedSweep& opened, cons
   ResultsFolder& folder = opened.folder;
   const fs::path& dir = folder.dir();
   SweepOutcome outcome;
-  auto already = [&](const Run& run) {
-    // A skipped run is tried again once its allocator is installed.
-    return opened.done.count(run.key()) || (opened.skipped_before.count(run.key()) && !run.allocator.installed);
-  };
+  auto already = [&](const Run& run) { return opened.recorded.count(run.key()) > 0; };
   std::vector<Run> to_make;
   for (const Run& run : plan)
     if (!already(run)) to_make.push_back(run);

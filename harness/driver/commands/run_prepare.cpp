@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "cli/registry.h"
 #include "cli/selection.h"
 #include "commands/run_resume.h"
 #include "meta_names.h"

@@ -153,6 +153,8 @@ void check_resumed_plan(const nlohmann::json& saved_meta, const nlohmann::json& 
 // not show, such as the seed) would otherwise mix two sweeps in one folder,
 // or give two runs one id. A timed run the plan does not list is one a
 // --precision round added.
+namespace {
+
 void check_recorded_runs(const fs::path& dir, const RunsTable& t, const std::vector<Run>& plan, const Options& options) {
   std::map<std::string, const Run*> by_key;
   for (const Run& r : plan) by_key[r.key()] = &r;
@@ -178,6 +180,24 @@ void check_recorded_runs(const fs::path& dir, const RunsTable& t, const std::vec
                            now + "' now: its meta.json was edited",
                        fix);
   }
+}
+
+}  // namespace
+
+ResumedRuns resumed_runs(const fs::path& dir, const RunsTable& t, const std::vector<Run>& plan, const Options& options) {
+  check_recorded_runs(dir, t, plan, options);
+  std::map<std::string, Status> status;
+  for (const CsvRow& row : t.rows) status[t.run_key(row)] = t.status(row);
+  ResumedRuns left;
+  for (const Run& run : plan) {
+    const auto it = status.find(run.key());
+    if (it == status.end()) continue;
+    if (it->second == Status::skipped && run.allocator.installed) left.retry.insert(run.key());
+    else if (options.redo_failed && it->second != Status::ok && it->second != Status::skipped) left.redo.insert(run.key());
+  }
+  for (const auto& [key, _] : status)
+    if (!left.redo.count(key) && !left.retry.count(key)) left.kept.insert(key);
+  return left;
 }
 
 }  // namespace allocstamp

@@ -3,6 +3,7 @@
 // held against the plan those options make now.
 #pragma once
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,9 +26,18 @@ nlohmann::json resume_options(Options& options, const std::filesystem::path& pre
 // recorded (`plan_keys`: the whole plan's keys), in any order.
 void check_resumed_plan(const nlohmann::json& saved_meta, const nlohmann::json& plan_keys);
 
-// UsageError unless each run the folder `dir`'s runs.csv (`recorded`, as the
-// reopened folder holds it) records is the plan's: under its id, with its arguments.
-void check_recorded_runs(const std::filesystem::path& dir, const RunsTable& recorded, const std::vector<Run>& plan,
+// What a resumed folder's recorded runs (`recorded`, the runs.csv of `dir`)
+// leave of the plan, the one answer for --dry-run and the resume itself. A
+// run recorded is not made again, but for a failed one with --redo-failed and
+// a skipped one whose allocator is installed now: their rows go, and they are
+// made in place. UsageError unless each recorded run is the plan's: under its
+// id, with its arguments (an edited meta.json).
+struct ResumedRuns {
+  std::set<std::string> redo;   // failed runs of the plan, made again (--redo-failed)
+  std::set<std::string> retry;  // skipped runs of the plan whose allocator is there now
+  std::set<std::string> kept;   // the keys of the rows that stay: those runs are not made
+};
+ResumedRuns resumed_runs(const std::filesystem::path& dir, const RunsTable& recorded, const std::vector<Run>& plan,
                          const Options& options);
 
 }  // namespace allocstamp

@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "cli/numbers.h"
+#include "cli/registry.h"
 #include "cli/selection.h"
 #include "commands/commands.h"
 #include "model/errors.h"

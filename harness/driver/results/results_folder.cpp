@@ -292,23 +292,6 @@ fs::path ResultsFolder::log_path(const Run& run) const {
                           std::to_string(run.threads) + "-r" + std::to_string(run.rep) + ".log");
 }
 
-std::set<std::string> ResultsFolder::completed_keys(bool skipped) const {
-  const RunsTable& t = table_;
-  std::set<std::string> done;
-  for (const auto& row : t.rows)
-    if ((t.status(row) == Status::skipped) == skipped)
-      done.insert(t.run_key(row));
-  return done;
-}
-
-std::set<std::string> ResultsFolder::failed_keys() const {
-  const RunsTable& t = table_;
-  std::set<std::string> failed;
-  for (const CsvRow& row : t.rows)
-    if (t.status(row) != Status::ok && t.status(row) != Status::skipped) failed.insert(t.run_key(row));
-  return failed;
-}
-
 std::size_t ResultsFolder::forget_runs(const std::set<std::string>& keys) {
   const RunsTable& t = table_;
   std::vector<CsvRow> kept;

@@ -75,10 +75,6 @@ class ResultsFolder {
   // UsageError when runs.csv's bytes are not those this folder wrote (or
   // found when reopened): someone changed the file while the sweep ran.
   void check_runs_unchanged() const;
-  // Keys of the runs in runs.csv: those that ran (or, with skipped, those skipped).
-  std::set<std::string> completed_keys(bool skipped = false) const;
-  // Keys of the runs in runs.csv that did not end ok (failed, crashed, timeout, verify_failed).
-  std::set<std::string> failed_keys() const;
   // Removes the rows (and side rows) of the runs whose key is in `keys`, so
   // the resume makes them again in their place; returns how many.
   std::size_t forget_runs(const std::set<std::string>& keys);
