@@ -153,18 +153,20 @@ void check_resumed_plan(const nlohmann::json& saved_meta, const nlohmann::json& 
 // not show, such as the seed) would otherwise mix two sweeps in one folder,
 // or give two runs one id. A timed run the plan does not list is one a
 // --precision round added.
-namespace {
-
-void check_recorded_runs(const fs::path& dir, const RunsTable& t, const std::vector<Run>& plan, const Options& options) {
+ResumedRuns resumed_runs(const fs::path& dir, const RunsTable& t, const std::vector<Run>& plan, const Options& options) {
   std::map<std::string, const Run*> by_key;
   for (const Run& r : plan) by_key[r.key()] = &r;
   const std::string fix = "restore the folder's meta.json, or start a new sweep";
+  ResumedRuns left;
   for (const CsvRow& row : t.rows) {
     const std::string key = t.run_key(row);
     const std::string id = t.text(row, keys::run_id);
     auto it = by_key.find(key);
     if (it == by_key.end()) {
-      if (options.precision > 0 && t.kind(row) == RunKind::timed) continue;
+      if (options.precision > 0 && t.kind(row) == RunKind::timed) {
+        left.kept.insert(key);
+        continue;
+      }
       throw UsageError(dir.string() + "/runs.csv holds run " + id + " (" + key + "), which the sweep's plan does not: "
                            "its meta.json was edited",
                        fix);
@@ -179,24 +181,11 @@ void check_recorded_runs(const fs::path& dir, const RunsTable& t, const std::vec
       throw UsageError(dir.string() + "/runs.csv: run " + id + " ran with '" + args + "', and its options give '" +
                            now + "' now: its meta.json was edited",
                        fix);
+    const Status status = t.status(row);
+    if (status == Status::skipped && run.allocator.installed) left.retry.insert(key);
+    else if (options.redo_failed && status != Status::ok && status != Status::skipped) left.redo.insert(key);
+    else left.kept.insert(key);
   }
-}
-
-}  // namespace
-
-ResumedRuns resumed_runs(const fs::path& dir, const RunsTable& t, const std::vector<Run>& plan, const Options& options) {
-  check_recorded_runs(dir, t, plan, options);
-  std::map<std::string, Status> status;
-  for (const CsvRow& row : t.rows) status[t.run_key(row)] = t.status(row);
-  ResumedRuns left;
-  for (const Run& run : plan) {
-    const auto it = status.find(run.key());
-    if (it == status.end()) continue;
-    if (it->second == Status::skipped && run.allocator.installed) left.retry.insert(run.key());
-    else if (options.redo_failed && it->second != Status::ok && it->second != Status::skipped) left.redo.insert(run.key());
-  }
-  for (const auto& [key, _] : status)
-    if (!left.redo.count(key) && !left.retry.count(key)) left.kept.insert(key);
   return left;
 }
 
