@@ -1,7 +1,8 @@
 // cluster_e2e_test — sharded sweeps: parts merged by `bench merge` equal a
 // one-machine run in every deterministic column; merge refuses parts of other
 // plans, overlapping parts, folders that are not parts and parts that ran other
-// allocator versions (exit 2, saying which); a missing part is resumable; and a
+// allocator versions, tunings, workload arguments or allocator settings (exit
+// 2, saying which); a missing part is resumable; and a
 // real one-node Slurm (scripts/local-slurm) runs `bench slurm --submit` as a
 // 3-task array whose merge job writes the folder. Without root or Slurm's
 // daemons, that last test is skipped with the reason.
@@ -13,6 +14,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -123,7 +125,22 @@ TEST_F(Cluster, MergedPartsEqualOneMachineAndBadPartsAreRefused) {
     meta["inherited_environment"] = {"MALLOC_CONF=narenas:1"};
     std::ofstream(dir_ / "p2-tuned" / "meta.json") << meta.dump(2);
   }
+  // Part 2 made from edited workload and registry files: the same plan, other
+  // arguments or allocator settings in its rows.
+  auto edited_part = [&](const std::string& name, const std::string& pattern, const std::string& replacement) {
+    fs::copy(dir_ / "p2", dir_ / name, fs::copy_options::recursive);
+    std::ifstream in(dir_ / name / "runs.csv");
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string edited = std::regex_replace(text, std::regex(pattern), replacement);
+    EXPECT_NE(edited, text) << name;
+    std::ofstream(dir_ / name / "runs.csv", std::ios::trunc) << edited;
+    return (dir_ / name).string();
+  };
+  const std::string p2_args = edited_part("p2-args", "--size tiny", "--size tiny --planted 9");
+  const std::string p2_env = edited_part("p2-env", ",jemalloc,([^,]*),,", ",jemalloc,$1,MALLOC_CONF=narenas:1,");
   const std::pair<std::vector<std::string>, std::string> refused[] = {
+      {{p1, p2_args, p3}, "'s arguments as '"},
+      {{p1, p2_env, p3}, p2_env + " ran jemalloc's settings as 'MALLOC_CONF=narenas:1', "},
       {{p1, (dir_ / "p2-tuned").string(), "--allow-mixed-hosts"},
        (dir_ / "p2-tuned").string() + " ran with the allocator tunings MALLOC_CONF=narenas:1 in bench's environment, " +
            p1 + " with none: its runs were made under another setup"},

@@ -15,6 +15,7 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "commands/commands.h"
 #include "key_names.h"
@@ -23,6 +24,7 @@
 #include "model/errors.h"
 #include "results/meta.h"
 #include "results/runs.h"
+#include "results/cells.h"
 #include "results/merge_tables.h"
 #include "analysis/summary.h"
 
@@ -144,18 +146,41 @@ void check_parts_agree(const std::vector<Part>& parts, bool allow_mixed_hosts) {
 }
 
 // The run ids of all parts: two parts never overlap in one plan; a damaged
-// part might.
-std::set<std::string> distinct_run_ids(const std::vector<Part>& parts) {
+// part might. And every cell ran the same way in each part: its workload's
+// arguments and its allocator's settings (runs.csv's args, alloc_env) are
+// in no plan key, so parts made from edited registries or workload files
+// share a plan and would merge into cells of mixed setups.
+std::set<std::string> check_part_runs(const std::vector<Part>& parts) {
   std::set<std::string> ids;
+  struct Setup {
+    std::string value;
+    fs::path part;
+  };
+  std::map<std::string, Setup> setups;  // what and whose -> its value, as the first part that ran it had it
   for (const Part& p : parts) {
     RunsTable runs = load_runs(p.dir, "part " + p.dir.string());
     if (runs.rows.empty())
       throw UsageError("part " + p.dir.string() + " holds no runs (runs.csv has its header only)",
                        "finish that part first (bench --resume " + p.dir.string() + "), or leave it out");
-    for (const CsvRow& r : runs.rows)
+    for (const CsvRow& r : runs.rows) {
       if (!ids.insert(runs.text(r, keys::run_id)).second)
         throw UsageError(p.dir.string() + " holds run " + runs.text(r, keys::run_id) + " that another part holds too",
                          "merge the parts of one split, each once");
+      // A workload's arguments (but the thread count) and an allocator's
+      // settings are the same in every row of the sweep.
+      const std::string workload = runs.text(r, keys::workload), allocator = runs.text(r, keys::allocator);
+      for (const auto& [what, key, value] :
+           {std::tuple<std::string, std::string, std::string>{
+                workload + "'s arguments", workload + "|" + runs.text(r, keys::size) + "|" + runs.text(r, keys::tm),
+                args_but_threads(runs.text(r, keys::args))},
+            {allocator + "'s settings", allocator, runs.text(r, keys::alloc_env)}}) {
+        const auto [seen, first] = setups.try_emplace(what + "|" + key, Setup{value, p.dir});
+        if (first || seen->second.value == value) continue;
+        throw UsageError(p.dir.string() + " ran " + what + " as '" + value + "', " + seen->second.part.string() +
+                             " as '" + seen->second.value + "': its runs were made under another setup",
+                         "merge only the parts of one sweep, made from the same registries and workload files");
+      }
+    }
   }
   return ids;
 }
@@ -227,7 +252,7 @@ int command_merge(const MergeOptions& o, std::ostream& out) {
   if (o.parts.empty()) throw UsageError("no part to merge", "bench merge OUT PART_DIR...");
   const std::vector<Part> parts = read_parts(o.parts);
   check_parts_agree(parts, o.allow_mixed_hosts);
-  const std::set<std::string> ids = distinct_run_ids(parts);
+  const std::set<std::string> ids = check_part_runs(parts);
 
   fs::path out_dir = fs::absolute(o.out).lexically_normal();
   if (out_dir.filename().empty()) out_dir = out_dir.parent_path();  // OUT/ names OUT

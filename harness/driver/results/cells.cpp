@@ -51,8 +51,10 @@ std::string one_sided(const std::vector<std::string>& a, const std::vector<std::
   return out.empty() ? "the same items in another order" : out;
 }
 
-// The arguments without their thread count, which is the cell's `threads`:
-// runs of one workload at 1 and 2 threads are one group, not two.
+long rep_of(const RunsTable& t, const CsvRow& row) { return std::strtol(t.text(row, keys::rep).c_str(), nullptr, 10); }
+
+}  // namespace
+
 std::string args_but_threads(const std::string& args) {
   std::vector<std::string> kept;
   const std::vector<std::string> w = words(args, ' ');
@@ -68,9 +70,6 @@ std::string args_but_threads(const std::string& args) {
   return out;
 }
 
-long rep_of(const RunsTable& t, const CsvRow& row) { return std::strtol(t.text(row, keys::rep).c_str(), nullptr, 10); }
-
-}  // namespace
 
 const char* const kRequestedPerElement = "requested_bytes_per_element";
 const char* const kRssPerElement = "rss_bytes_per_element";

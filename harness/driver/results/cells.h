@@ -100,4 +100,8 @@ class Cells {
 // Groups the rows of `table` (which must outlive the result) into cells.
 Cells cells_of(const RunsTable& table);
 
+// runs.csv's args without their thread count, which is the cell's `threads`:
+// runs of one workload at 1 and 2 threads are one group, not two.
+std::string args_but_threads(const std::string& args);
+
 }  // namespace allocstamp
