@@ -730,6 +730,38 @@ TEST(Variants, WhatSeparatesIsATableRow) {
   EXPECT_EQ(t.rows[1][5], "-");
 }
 
+// A variant of the reference (glibc:arena1 under glibc): its ratio to its
+// base is its ratio to the reference, one comparison, counted once in each
+// family (twice, it widened every interval and cost standings), and its base
+// row says what the reference row does.
+TEST(Variants, ABaseThatIsTheReferenceIsOneComparison) {
+  Runs runs;
+  for (int rep = 1; rep <= 5; ++rep) {
+    runs.add("glibc", rep, 3e7 * (1 + 0.01 * rep));
+    runs.add("glibc:arena1", rep, 2.4e7 * (1 + 0.01 * ((rep * 2) % 5)));
+    runs.add("jemalloc", rep, 3e7 * (1 + 0.01 * ((rep * 3) % 5)));
+    runs.add("jemalloc:bg", rep, 1.5e7 * (1 + 0.01 * rep));
+  }
+  ResultsView view;
+  view.table = std::make_shared<RunsTable>(runs.table);
+  view.cells = cells_of(*view.table);
+  const std::vector<CellSummary> cells = summarize_cells(view);
+  auto cell = [&](const std::string& allocator) -> const CellSummary& {
+    return *std::find_if(cells.begin(), cells.end(), [&](const CellSummary& c) { return c.allocator == allocator; });
+  };
+  // Against glibc: glibc:arena1, jemalloc, jemalloc:bg; against its base: jemalloc:bg.
+  EXPECT_EQ(cells.front().time_family.m, 4u);
+  EXPECT_EQ(cells.front().memory_family.m, 4u);
+  const CellSummary& arena = cell("glibc:arena1");
+  EXPECT_TRUE(arena.base_is_reference);
+  EXPECT_EQ(arena.time_vs_base.value, arena.time_vs_reference.value);
+  EXPECT_EQ(arena.time_vs_base.ci_low, arena.time_vs_reference.ci_low);
+  EXPECT_EQ(arena.time_vs_base.ci_high, arena.time_vs_reference.ci_high);
+  EXPECT_EQ(arena.base_standing, arena.standing);
+  EXPECT_EQ(arena.standing, "faster");
+  EXPECT_FALSE(cell("jemalloc:bg").base_is_reference);
+}
+
 TEST(BusyMachine, CheckAndTableNameTheCell) {
   Runs base, cur;
   for (int rep = 1; rep <= 3; ++rep) {

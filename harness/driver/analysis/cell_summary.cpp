@@ -39,9 +39,9 @@ void correct_standings(std::vector<CellSummary>& out, bool per_comparison) {
     c.time_vs_base_95 = c.time_vs_base;
     c.memory_vs_base_95 = c.memory_vs_base;
     if (claims(c.standing)) time.push_back(&c.time_vs_reference);
-    if (claims(c.base_standing)) time.push_back(&c.time_vs_base);
+    if (claims(c.base_standing) && !c.base_is_reference) time.push_back(&c.time_vs_base);
     if (claims(c.memory_standing)) memory.push_back(&c.memory_vs_reference);
-    if (claims(c.base_memory_standing)) memory.push_back(&c.memory_vs_base);
+    if (claims(c.base_memory_standing) && !c.base_is_reference) memory.push_back(&c.memory_vs_base);
   }
   const stats::FamilyCorrection time_family = stats::correct_family(time, 0.05, per_comparison);
   const stats::FamilyCorrection memory_family = stats::correct_family(memory, 0.05, per_comparison);
@@ -63,6 +63,12 @@ void correct_standings(std::vector<CellSummary>& out, bool per_comparison) {
     if (claims(c.base_standing)) c.base_standing = standing_word(c.time_vs_base, "faster", "slower");
     if (claims(c.memory_standing)) c.memory_standing = standing_word(c.memory_vs_reference, "leaner", "heavier");
     if (claims(c.base_memory_standing)) c.base_memory_standing = standing_word(c.memory_vs_base, "leaner", "heavier");
+    if (c.base_is_reference) {  // one comparison: the base's row says what the reference's does
+      c.time_vs_base = c.time_vs_reference;
+      c.memory_vs_base = c.memory_vs_reference;
+      c.base_standing = c.standing;
+      c.base_memory_standing = c.memory_standing;
+    }
   }
 }
 
@@ -122,6 +128,7 @@ std::vector<CellSummary> summarize_cells(const ResultsView& view, bool per_compa
     }
     const Cell* ref = cells.find(c.group, c.threads, cells.reference);
     if (!ref) continue;
+    c.base_is_reference = !c.base.empty() && cells.find(c.group, c.threads, c.base) == ref;
     c.sim_cycles_vs_reference = c.sim_cycles / stats::median(cells.values(*ref, keys::sim_cycles_count));
     if (ref == c.cell) {
       if (c.time.n > 0) c.standing = "reference";

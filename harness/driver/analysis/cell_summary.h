@@ -63,6 +63,9 @@ struct CellSummary {
   stats::Ratio time_vs_base{NAN, NAN, NAN}, memory_vs_base{NAN, NAN, NAN};
   stats::Ratio time_vs_base_95{NAN, NAN, NAN}, memory_vs_base_95{NAN, NAN, NAN};
   std::string base_standing, base_memory_standing;
+  // The base is the reference (glibc:arena1 under glibc): the ratio to the
+  // base is the ratio to the reference, one comparison, counted once.
+  bool base_is_reference = false;
   // The folder's two families of comparisons, the same in every cell: every
   // time ratio (to the reference, and a variant's to its base) that may claim
   // faster or slower, and every memory ratio that may claim leaner or heavier.
