@@ -12,6 +12,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <filesystem>
 #include <memory>
 #include <unordered_map>
 
@@ -27,6 +28,9 @@ const char* const kRecordAgain = "record it again (MEMPROF_TRACE=path, or bench 
 // The trace's bytes; zstd frames (bench trace record, or the zstd tool) are
 // decompressed on the way in.
 std::string read_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+    fail(path, "is not a file (a folder?)", "give the path of a trace that MEMPROF_TRACE or bench trace record wrote");
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, "cannot be read", "give the path of a trace that MEMPROF_TRACE or bench trace record wrote");
   std::string bytes(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>{});

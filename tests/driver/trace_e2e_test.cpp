@@ -349,6 +349,40 @@ TEST_F(TraceEndToEnd, AProgramThatAllocatesNothingEndsAndAgrees) {
   EXPECT_EQ(checked, 2);
 }
 
+// The trace is written as a fresh file renamed into place: a link at its
+// path is replaced, never written through (it once overwrote the file the
+// link pointed to). A path that cannot take the trace is refused before the
+// program runs; a folder given as a trace is refused by every verb (exit 2).
+TEST_F(TraceEndToEnd, TheTraceNeverGoesThroughALinkOrIntoAFolder) {
+  SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
+  const fs::path victim = dir_ / "precious.txt", link = dir_ / "link.astrace";
+  std::ofstream(victim) << "precious\n";
+  fs::create_symlink(victim, link);
+  Result linked = bench({"trace", "record", "--trace", link.string(), "--", "/bin/true"});
+  EXPECT_EQ(linked.exit_code, 0) << linked.out << linked.err;
+  EXPECT_EQ(testing::slurp(victim.string()), "precious\n") << "written through the link";
+  EXPECT_FALSE(fs::is_symlink(link));
+  EXPECT_TRUE(fs::is_regular_file(link));
+  EXPECT_EQ(bench({"trace", "stats", link.string()}).exit_code, 0) << "the trace is whole";
+  const fs::path marker = dir_ / "ran";
+  const fs::path folder = dir_ / "a-folder";
+  fs::create_directories(folder);
+  for (const auto& [trace, says] :
+       {std::pair<std::string, std::string>{folder.string(), " is a folder"},
+        {(dir_ / "nowhere" / "t.astrace").string(), " does not exist"}}) {
+    Result r = bench({"trace", "record", "--trace", trace, "--", "/usr/bin/touch", marker.string()});
+    EXPECT_EQ(r.exit_code, 2) << trace << ": " << r.out << r.err;
+    EXPECT_NE(testing::flat(r.err).find(says), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(marker)) << trace << ": the program ran before its trace path was refused";
+  }
+  for (const char* verb : {"stats", "replay"}) {
+    Result r = bench({"trace", verb, folder.string(), "--dry-run"});
+    if (std::string(verb) == "stats") r = bench({"trace", verb, folder.string()});
+    EXPECT_EQ(r.exit_code, 2) << verb << ": " << r.out << r.err;
+    EXPECT_NE(testing::flat(r.err).find("is not a file"), std::string::npos) << verb << ": " << r.err;
+  }
+}
+
 // bench killed while it records (a test that gave up on a hang, a closed
 // terminal): the recorded program goes with it. (A planted hang in memprof
 // once left a /bin/true spinning on a core for the rest of a CI run.)

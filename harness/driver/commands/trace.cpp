@@ -174,6 +174,18 @@ int record(const TraceOptions& o, const Paths& paths, std::ostream& out) {
                            " bytes long; it takes paths of at most " + std::to_string(ALLOCSTAMP_MEMPROF_PATH_BYTES - 1) +
                            " bytes",
                        "give a shorter --trace path");
+  // Where the recording goes, checked before the program runs (a run of an
+  // hour is not lost to a path that cannot take its trace).
+  const fs::path folder = fs::path(file).parent_path();
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec))
+    throw UsageError("--trace: the folder " + folder.string() + " does not exist", "create it, or give another --trace path");
+  if (::access(folder.c_str(), W_OK) != 0)
+    throw UsageError("--trace: cannot write in " + folder.string(), "give a --trace path in a writable folder");
+  for (const std::string& path : {file, raw_file, record_file})
+    if (const fs::file_status s = fs::symlink_status(path, ec); fs::is_directory(s))
+      throw UsageError("--trace: " + path + " is a folder", "give --trace the path of a file (e.g. " +
+                                                                 fs::path(o.program[0]).filename().string() + ".astrace)");
   // This recording's files only: a stale trace left at the path (--raw writes
   // the trace itself there) was read as this one's when the program could not start.
   fs::remove(record_file);
