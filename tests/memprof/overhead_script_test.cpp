@@ -129,6 +129,14 @@ TEST_F(OverheadScript, RunsAnotherBuildsMemprofAsTheBaselineVariant) {
   EXPECT_NE(r.out.find("| full/baseline ratio"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("| baseline ratio"), std::string::npos) << r.out;
 
+  // Each row's two times are the ones its ratio divides: full/baseline's
+  // divisor is the baseline's time, not the allocator's alone.
+  std::map<std::string, std::map<std::string, std::string>> by_mode;
+  for (const auto& row : read_csv(csv)) by_mode[row.at("mode")] = row;
+  EXPECT_EQ(by_mode["full/baseline"].at("median_without_s"), by_mode["baseline"].at("median_with_s"));
+  EXPECT_EQ(by_mode["full/baseline"].at("median_with_s"), by_mode["full"].at("median_with_s"));
+  EXPECT_EQ(by_mode["full"].at("median_without_s"), by_mode["baseline"].at("median_without_s"));
+
   Result missing = overhead({"--modes", "full,baseline"});
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.err.find("needs --baseline DIR"), std::string::npos) << missing.err;
@@ -205,6 +213,42 @@ TEST_F(OverheadScript, RejectsAnUnknownVariantNamingTheChoices) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--modes: 'fast' is not one of full, counts, forward, atomic, sample, trace, baseline"), std::string::npos)
       << r.err;
+}
+
+// A variant named twice would be timed twice a round and paired past the
+// rounds' end (garbage ratios, exit 0): refused.
+TEST_F(OverheadScript, RefusesAVariantNamedTwice) {
+  Result r = overhead({"--alloc", "glibc", "--modes", "full,full"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--modes names full twice"), std::string::npos) << r.err;
+  // A --csv that is a folder: refused before the measurement, not after it.
+  Result folder = overhead({"--alloc", "glibc", "--csv", scratch.string()});
+  EXPECT_EQ(folder.exit_code, 2);
+  EXPECT_NE(folder.err.find(" is a folder"), std::string::npos) << folder.err;
+  EXPECT_EQ(folder.err.find("round 1/"), std::string::npos) << "measured first: " << folder.err;
+}
+
+// Ctrl-C while the second allocator is measured: the first one's rows are
+// printed and written (they were thrown away), and the exit status says
+// interrupted (130).
+TEST_F(OverheadScript, AnInterruptKeepsTheAllocatorsMeasuredBeforeIt) {
+  const fs::path csv = scratch / "overhead.csv", err = scratch / "err.txt";
+  testing::CommandOptions options;
+  options.timeout_seconds = 120;
+  options.interrupt_when = [&] {
+    return testing::slurp(err).find("overhead: jemalloc round 2/") != std::string::npos;
+  };
+  Result r = testing::run_command({"/bin/sh", "-c", "exec \"$0\" \"$@\" 2>\"" + err.string() + "\"", OVERHEAD_SCRIPT,
+                                   "--build", BUILD_DIR, "--rounds", "6", "--iterations", "1000000", "--slots", "64",
+                                   "--alloc", "glibc,jemalloc", "--modes", "forward", "--csv", csv.string()},
+                                  options);
+  EXPECT_EQ(r.exit_code, 130) << testing::slurp(err);
+  EXPECT_NE(r.out.find("| glibc |"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("| jemalloc |"), std::string::npos) << r.out;
+  const auto rows = read_csv(csv);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].at("allocator"), "glibc");
+  EXPECT_EQ(rows[0].at("rounds"), "6");
 }
 
 TEST_F(OverheadScript, SaysHowToBuildWhenTheInterposersAreMissing) {

@@ -156,13 +156,14 @@ double mean(const std::vector<double>& v) {
 
 Row summarise(const std::string& allocator, const std::string& load, const std::string& mode,
               const LoadSeconds& measured, const std::string& reference_name, const std::string& with_name) {
-  const std::vector<double>& without = measured.seconds.at("without");
+  // The divisor's own median beside the variant's (the allocator alone, or
+  // the baseline for full/baseline): the two times give the ratio.
   const std::vector<double>& reference = measured.seconds.at(reference_name);
   const std::vector<double>& with = measured.seconds.at(with_name);
   std::vector<double> ratios;
   for (std::size_t i = 0; i < with.size(); ++i) ratios.push_back(with[i] / reference[i]);
   double lo = *std::min_element(ratios.begin(), ratios.end()), hi = *std::max_element(ratios.begin(), ratios.end());
-  return {allocator, load, mode, ratios.size(), stats::median(without), stats::median(with), stats::median(ratios), lo,
+  return {allocator, load, mode, ratios.size(), stats::median(reference), stats::median(with), stats::median(ratios), lo,
           hi, stats::median_interval(ratios), mean(measured.busy_shares)};
 }
 
@@ -262,6 +263,11 @@ int command_overhead(const OverheadOptions& options, const Options& registries, 
   for (std::size_t i = 0; i < o.loads.size(); ++i)
     if (std::find(o.loads.begin(), o.loads.begin() + long(i), o.loads[i]) != o.loads.begin() + long(i))
       throw UsageError("--load names " + o.loads[i] + " twice", "name each load once: --load idle,busy");
+  // (A mode named twice would be timed twice a round, its times paired with
+  // the rounds' alone past their end.)
+  for (std::size_t i = 0; i < o.modes.size(); ++i)
+    if (std::find(o.modes.begin(), o.modes.begin() + long(i), o.modes[i]) != o.modes.begin() + long(i))
+      throw UsageError("--modes names " + o.modes[i] + " twice", "name each variant once: --modes full,counts");
   const fs::path build = o.build.empty() ? paths.build : fs::path(o.build);
   const fs::path churn = build / "bin" / "churn";
   std::vector<fs::path> needed = {churn};
@@ -277,6 +283,8 @@ int command_overhead(const OverheadOptions& options, const Options& registries, 
     if (!fs::is_directory(csv_parent, ec) || ::access(csv_parent.c_str(), W_OK) != 0)
       throw UsageError("--csv " + o.csv + ": " + csv_parent.string() + " is not a folder bench can write in",
                        "give a path in a writable folder");
+    if (fs::is_directory(fs::symlink_status(o.csv, ec)))
+      throw UsageError("--csv " + o.csv + " is a folder", "give the path of a file, e.g. --csv overhead.csv");
   }
 
   Catalog catalog = load_catalog(registries, paths);
@@ -322,7 +330,9 @@ int command_overhead(const OverheadOptions& options, const Options& registries, 
   Timer timer(o, churn, scratch);
   std::vector<Row> rows;
   std::vector<std::string> failed;
+  bool stopped = false;
   for (const Allocator& a : chosen) {
+    if (stopped) break;
     try {
       auto measured = measure(o, build, a, timer, scratch, std::cerr);
       for (const std::string& load : o.loads)
@@ -331,8 +341,11 @@ int command_overhead(const OverheadOptions& options, const Options& registries, 
                                               : summarise(a.name, load, m, measured.at(load), "without", m));
     } catch (const RunError& e) {
       if (interrupted()) {
-        fs::remove_all(scratch);
-        throw;
+        // The allocators measured before it keep their rows: printed and written below.
+        std::cerr << "overhead: " << e.what() << "\n";
+        if (!rows.empty()) std::cerr << "overhead: the table holds the allocators measured before it\n";
+        stopped = true;
+        continue;
       }
       // Reported; the other allocators are measured, and the command fails at the end.
       std::cerr << "error: " << e.what() << "\n";
@@ -363,6 +376,7 @@ int command_overhead(const OverheadOptions& options, const Options& registries, 
       }
     }
   }
+  if (stopped) return 130;
   if (!failed.empty()) {
     std::string names;
     for (const std::string& n : failed) names += (names.empty() ? "" : ", ") + n;
