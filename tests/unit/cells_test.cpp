@@ -617,6 +617,31 @@ TEST(TooShort, APhaseUnderTheFloorGetsNoVerdict) {
 // however long the other cell's phase. glibc (the reference) and tcmalloc (a
 // base) at 1.5 ms, jemalloc and tcmalloc:big at 3 ms; ten times longer, the
 // same ratios are "slower".
+// One cell too short to time beside one compared: the answer speaks for the
+// compared one, and says the short one apart ("no time differs" with a short
+// cell whose own interval leaves 1 out read as a false claim about it).
+TEST(TooShort, AnAnswerAmongTheComparedNamesTheShortApart) {
+  Runs runs;
+  for (int rep = 1; rep <= 5; ++rep) {
+    runs.add("glibc", rep, 1e7 * (1 + 0.01 * rep));
+    runs.add("jemalloc", rep, 1e7 * (1 + 0.01 * ((rep * 2) % 5)));
+    runs.add("mimalloc", rep, 1.4e6 * (1 + 0.01 * rep));
+  }
+  ResultsView view;
+  view.table = std::make_shared<RunsTable>(runs.table);
+  view.cells = cells_of(*view.table);
+  const std::vector<CellSummary> cells = summarize_cells(view);
+  const std::vector<std::string> answers = bottom_line_answers(view, cells);
+  ASSERT_EQ(answers.size(), 1u);
+  EXPECT_NE(answers[0].find("no time differs from glibc's (1 of 2 too short to time)"), std::string::npos) << answers[0];
+  std::string said;
+  for (const std::string& f : findings(view, cells)) said += f + "\n";
+  EXPECT_NE(said.find("no allocator is faster than glibc (every 95% interval of the time ratio of those compared "
+                      "reaches 1); too short to time (a measured phase under 2 ms) for mimalloc"),
+            std::string::npos)
+      << said;
+}
+
 TEST(TooShort, AReferenceOrBaseUnderTheFloorLeavesNoVerdictEither) {
   auto view_of = [](double short_ns) {
     Runs runs;

@@ -71,7 +71,14 @@ std::string finding(const std::string& reference, const std::vector<const CellSu
             (why.empty() ? "" : "; " + why);
     return why.empty() ? none : why + (none.empty() ? "" : "; " + none);
   }
-  const std::string also = none.empty() ? std::string() : "; " + none;
+  // Those compared with none: said beside the answer, which speaks for the compared alone.
+  std::string apart = none;
+  if (!too_short.empty())
+    apart += (apart.empty() ? "" : "; ") + std::string("too short to time (a measured phase under ") +
+             number_text("%g", kShortestTimedPhaseNs / 1e6) + " ms) for " + names(too_short);
+  if (!unstable.empty())
+    apart += (apart.empty() ? "" : "; ") + std::string("unstable (two modes) for ") + names(unstable);
+  const std::string also = apart.empty() ? std::string() : "; " + apart;
   auto by_ratio = [&](const CellSummary* a, const CellSummary* b) { return (a->*m.ratio).value < (b->*m.ratio).value; };
   if (!better.empty()) {
     std::sort(better.begin(), better.end(), by_ratio);
@@ -88,7 +95,8 @@ std::string finding(const std::string& reference, const std::vector<const CellSu
            m.worse + " (" + names(worse) + ")" + also;
   const stats::Ratio& any = compared.front()->*m.ratio;  // every ratio of the family is shown at one level
   std::string out = std::string("no allocator is ") + m.better + " than " + reference + " (every " +
-                    number_text("%.3g", 100 * any.level) + "% interval of the " + m.what + " ratio reaches 1)";
+                    number_text("%.3g", 100 * any.level) + "% interval of the " + m.what + " ratio" +
+                    (too_short.empty() && unstable.empty() ? "" : " of those compared") + " reaches 1)";
   if (!worse.empty()) out += std::string("; ") + m.worse + ": " + names(worse);
   return out + also;
 }

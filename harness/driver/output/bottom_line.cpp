@@ -143,6 +143,9 @@ std::vector<std::string> bottom_line_answers(const ResultsView& view, const std:
       time = "no time to rank by: the timed runs fall in two modes (unstable)";
     else if (ref_timed && unstable)
       time += " (" + std::to_string(unstable) + " of " + std::to_string(timed) + " unstable: two modes)";
+    // An answer among the compared does not speak for a cell too short to time.
+    if (ref_timed && time_compared > 0 && too_short > 0)
+      time += " (" + std::to_string(too_short) + " of " + std::to_string(timed) + " too short to time)";
     if (ref_timed && timed > 0 && !untimed.empty())
       time += " (no time for " + joined(untimed) + ": no ok run recorded one)";
     auto times_rss = [&](const CellSummary* c) {
