@@ -985,6 +985,32 @@ TEST(Mechanisms, ARegressionInCheckNamesWhatMovedWithIt) {
 // A time that moved beyond its threshold while either side ran on a busy
 // machine is suspect, not regressed: an A/A under load does not fail the gate.
 // --trust-busy judges it as before.
+// The reference's runs measured on a busy machine: every other allocator's
+// time is paired with them (a ratio to glibc's, rep by rep), so their moves
+// are suspect too, not regressions that fail the gate.
+TEST(BusyMachine, TheReferencesBusyRunsMakeTheRatiosToItSuspect) {
+  Runs base, cur;
+  for (int rep = 1; rep <= 5; ++rep)
+    for (const char* a : {"glibc", "jemalloc", "mimalloc", "tcmalloc"}) {
+      const bool glibc = std::string(a) == "glibc";
+      base.add(a, rep, 1e7 * (1 + 0.002 * rep));
+      cur.add(a, rep, 1e7 * (glibc ? 0.4 : 1.0) * (1 + 0.002 * rep), {{"others_cpu_pct", glibc ? "60.0" : "1.0"}});
+    }
+  CheckConfig config;
+  const CheckResult r = compare_runs(base.table, cur.table, config);
+  for (const char* a : {"jemalloc", "mimalloc", "tcmalloc"}) {
+    const CheckRow* time = row_of(r, a, "elapsed_ns");
+    ASSERT_NE(time, nullptr) << a;
+    EXPECT_EQ(time->verdict, Verdict::suspect) << a << ": " << time->note;
+    EXPECT_NE(time->note.find("glibc's runs, which its times are paired with, measured on a busy machine (current)"),
+              std::string::npos)
+        << time->note;
+  }
+  EXPECT_FALSE(r.failed(config));
+  config.trust_busy = true;
+  EXPECT_TRUE(compare_runs(base.table, cur.table, config).failed(config)) << "trusted, the moves are verdicts";
+}
+
 TEST(BusyMachine, ATimeThatMovedOnABusyMachineIsSuspect) {
   Runs base, cur;
   for (int rep = 1; rep <= 5; ++rep) {

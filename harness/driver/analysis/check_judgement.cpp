@@ -234,6 +234,18 @@ void judge_figure(const Judging& j, const PairOfCells& p, const Metric& m, Check
       } else {
         waiting.paired_b = check_pairing::log_ratios_to_reference(j.base, p.b, m.column, j.reference);
         waiting.paired_c = check_pairing::log_ratios_to_reference(j.cur, p.c, m.column, j.reference);
+        // Its times divide these: a busy machine under the reference's runs
+        // moves every ratio to it, and makes them suspect as its own.
+        const Cell* rb = j.base.cells.find(p.b.group, p.b.id.threads, j.reference);
+        const Cell* rc = j.cur.cells.find(p.c.group, p.c.id.threads, j.reference);
+        const bool ref_busy_b = rb && !waiting.paired_b.empty() && j.base.cells.busy_runs(*rb),
+                   ref_busy_c = rc && !waiting.paired_c.empty() && j.cur.cells.busy_runs(*rc);
+        if (ref_busy_b || ref_busy_c) {
+          r.busy = true;
+          r.note += std::string(r.note.empty() ? "" : "; ") + j.reference + "'s runs, which its times are paired with, " +
+                    "measured on a busy machine (" + (ref_busy_b ? "baseline" : "") +
+                    (ref_busy_b && ref_busy_c ? ", " : "") + (ref_busy_c ? "current" : "") + ")";
+        }
       }
     }
     tally.measured.push_back(std::move(waiting));
