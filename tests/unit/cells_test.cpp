@@ -988,6 +988,30 @@ TEST(Mechanisms, ARegressionInCheckNamesWhatMovedWithIt) {
 // The reference's runs measured on a busy machine: every other allocator's
 // time is paired with them (a ratio to glibc's, rep by rep), so their moves
 // are suspect too, not regressions that fail the gate.
+// A time compared with the reference's rep by rep counts the pairs its test
+// took: a reference run that failed leaves its repetition unpaired, and the
+// row says so (n read 5 where 4 were compared).
+TEST(OneEstimate, NCountsThePairsATimeWasComparedBy) {
+  Runs base, cur;
+  for (int rep = 1; rep <= 5; ++rep)
+    for (const char* a : {"glibc", "jemalloc", "mimalloc"}) {
+      const bool glibc = std::string(a) == "glibc";
+      base.add(a, rep, 1e7 * (glibc ? 1.0 : 0.5) * (1 + 0.002 * rep));
+      std::map<std::string, std::string> v;
+      if (glibc && rep == 2) v["status"] = "crashed";
+      cur.add(a, rep, 1e7 * (glibc ? 1.0 : 0.5) * (1 + 0.002 * ((rep * 2) % 5)), v);
+    }
+  const CheckResult r = compare_runs(base.table, cur.table, CheckConfig{});
+  const CheckRow* time = row_of(r, "jemalloc", "elapsed_ns");
+  ASSERT_NE(time, nullptr);
+  EXPECT_EQ(time->n_base, 5u);
+  EXPECT_EQ(time->n_cur, 4u);
+  EXPECT_NE(time->note.find("5 of 5 baseline and 4 of 5 current runs paired: glibc has no ok run at the others' "
+                            "repetitions"),
+            std::string::npos)
+      << time->note;
+}
+
 TEST(BusyMachine, TheReferencesBusyRunsMakeTheRatiosToItSuspect) {
   Runs base, cur;
   for (int rep = 1; rep <= 5; ++rep)

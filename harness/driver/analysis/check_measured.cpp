@@ -302,6 +302,14 @@ void decide(std::vector<CheckRow>& rows, const std::vector<Measured>& measured, 
       r.change = r.cur / r.base - 1;
       r.relative = reference;
       r.note = r.note.empty() ? "time over " + reference + "'s, rep by rep" : r.note + "; time over " + reference + "'s, rep by rep";
+      // n is what the test took: the pairs. A run without the reference's at
+      // its repetition (failed, missing) is in no pair, and said.
+      if (m.paired_b.size() != m.vb.size() || m.paired_c.size() != m.vc.size())
+        r.note += " (" + std::to_string(m.paired_b.size()) + " of " + std::to_string(m.vb.size()) + " baseline and " +
+                  std::to_string(m.paired_c.size()) + " of " + std::to_string(m.vc.size()) + " current runs paired: " +
+                  reference + " has no ok run at the others' repetitions)";
+      r.n_base = m.paired_b.size();
+      r.n_cur = m.paired_c.size();
       p.push_back(r.p);
       continue;
     }
