@@ -207,8 +207,12 @@ TEST_F(Hostile, DamagedFoldersAreRefusedByEveryCommand) {
   }
 }
 
-// A part that holds only runs.csv's header is refused, not merged as nothing.
-TEST_F(Hostile, AHeaderOnlyPartIsNotMerged) {
+// A part that holds only runs.csv's header (a task stopped in its first run,
+// as Slurm's time limit leaves it) is a missing part: left out and said, its
+// runs missing (bench --resume OUT makes them), never merged silently; the
+// merge job that takes every part still writes the folder. Only header-only
+// parts: refused.
+TEST_F(Hostile, AHeaderOnlyPartIsLeftOutAndSaid) {
   const fs::path part = dir() / "header-only";
   copy_folder(dir() / "part2", part);
   std::vector<std::string> lines = lines_of(testing::slurp(part / "runs.csv"));
@@ -216,14 +220,18 @@ TEST_F(Hostile, AHeaderOnlyPartIsNotMerged) {
   std::ofstream(part / "runs.csv", std::ios::trunc) << joined_lines(lines);
   const fs::path merged = dir() / "merged-header-only";
   Result r = bench({"merge", merged.string(), (dir() / "part1").string(), part.string()});
-  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
-  EXPECT_NE(testing::flat(r.err).find("holds no runs"), std::string::npos) << r.err;
-  EXPECT_FALSE(fs::exists(merged));
-  // The good parts still merge, into the folder only once it is complete.
-  Result good = bench({"merge", merged.string(), (dir() / "part1").string(), (dir() / "part2").string()});
-  ASSERT_EQ(good.exit_code, 0) << good.err;
-  EXPECT_TRUE(fs::exists(merged / "meta.json"));
-  EXPECT_EQ(load_runs(merged, "merged").rows.size(), load_runs(dir() / "good", "good").rows.size());
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(testing::flat(r.err).find("part " + part.string() + " holds no runs: left out, its runs missing"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.out.find("missing: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("merged 1 of 2 part(s)"), std::string::npos) << r.out;
+  EXPECT_EQ(load_runs(merged, "merged").rows.size(), load_runs(dir() / "part1", "part1").rows.size());
+  const fs::path none = dir() / "merged-none";
+  Result empty = bench({"merge", none.string(), part.string()});
+  EXPECT_EQ(empty.exit_code, 2) << empty.out << empty.err;
+  EXPECT_NE(testing::flat(empty.err).find("no part holds a run"), std::string::npos) << empty.err;
+  EXPECT_FALSE(fs::exists(none));
 }
 
 // A folder that is a link to itself: every command says so, exit 2.

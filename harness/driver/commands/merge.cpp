@@ -150,8 +150,13 @@ void check_parts_agree(const std::vector<Part>& parts, bool allow_mixed_hosts) {
 // arguments and its allocator's settings (runs.csv's args, alloc_env) are
 // in no plan key, so parts made from edited registries or workload files
 // share a plan and would merge into cells of mixed setups.
-std::set<std::string> check_part_runs(const std::vector<Part>& parts) {
+struct PartRuns {
   std::set<std::string> ids;
+  std::vector<fs::path> empty;  // parts stopped before their first run ended
+};
+PartRuns check_part_runs(const std::vector<Part>& parts) {
+  PartRuns found;
+  std::set<std::string>& ids = found.ids;
   struct Setup {
     std::string value;
     fs::path part;
@@ -159,9 +164,10 @@ std::set<std::string> check_part_runs(const std::vector<Part>& parts) {
   std::map<std::string, Setup> setups;  // what and whose -> its value, as the first part that ran it had it
   for (const Part& p : parts) {
     RunsTable runs = load_runs(p.dir, "part " + p.dir.string());
-    if (runs.rows.empty())
-      throw UsageError("part " + p.dir.string() + " holds no runs (runs.csv has its header only)",
-                       "finish that part first (bench --resume " + p.dir.string() + "), or leave it out");
+    if (runs.rows.empty()) {  // as a missing part: its runs are missing (a task stopped in its first run)
+      found.empty.push_back(p.dir);
+      continue;
+    }
     for (const CsvRow& r : runs.rows) {
       if (!ids.insert(runs.text(r, keys::run_id)).second)
         throw UsageError(p.dir.string() + " holds run " + runs.text(r, keys::run_id) + " that another part holds too",
@@ -182,7 +188,7 @@ std::set<std::string> check_part_runs(const std::vector<Part>& parts) {
       }
     }
   }
-  return ids;
+  return found;
 }
 
 // The parts' tables joined in run order, and their logs and call-site files
@@ -250,9 +256,19 @@ nlohmann::json merged_meta(const std::vector<Part>& parts) {
 
 int command_merge(const MergeOptions& o, std::ostream& out) {
   if (o.parts.empty()) throw UsageError("no part to merge", "bench merge OUT PART_DIR...");
-  const std::vector<Part> parts = read_parts(o.parts);
+  std::vector<Part> parts = read_parts(o.parts);
   check_parts_agree(parts, o.allow_mixed_hosts);
-  const std::set<std::string> ids = check_part_runs(parts);
+  const PartRuns found = check_part_runs(parts);
+  const std::set<std::string>& ids = found.ids;
+  // A part without a run (stopped before its first ended, as a task at its
+  // time limit) is a missing part: left out, said, its runs made by --resume.
+  if (found.empty.size() == parts.size())
+    throw UsageError("no part holds a run (each runs.csv has its header only)",
+                     "finish the parts first (bench --resume PART), then merge them");
+  for (const fs::path& empty : found.empty) {
+    std::cerr << "note: part " << empty.string() << " holds no runs: left out, its runs missing\n";
+    parts.erase(std::find_if(parts.begin(), parts.end(), [&](const Part& p) { return p.dir == empty; }));
+  }
 
   fs::path out_dir = fs::absolute(o.out).lexically_normal();
   if (out_dir.filename().empty()) out_dir = out_dir.parent_path();  // OUT/ names OUT
