@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -245,6 +246,16 @@ TEST_F(Cluster, ARelativeAllocatorLibraryIsNamedAbsolutely) {
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const std::string array = testing::slurp(dir_ / "rel" / "slurm" / "array.sbatch");
   EXPECT_NE(array.find("--alloc=glibc," + lib.string() + ",jemalloc:MALLOC_CONF=narenas:1"), std::string::npos) << array;
+  // A space after the comma, which the sweep takes: no part of the path.
+  std::vector<std::string> spaced = matrix((dir_ / "rel-spaced").string());
+  for (std::string& a : spaced)
+    if (a.rfind("--alloc=", 0) == 0) a = "--alloc=glibc, " + relative;
+  spaced.insert(spaced.begin(), {"slurm", "--shards", "2"});
+  Result with_space = bench(spaced);
+  ASSERT_EQ(with_space.exit_code, 0) << with_space.out << with_space.err;
+  EXPECT_NE(testing::slurp(dir_ / "rel-spaced" / "slurm" / "array.sbatch").find("--alloc=glibc," + lib.string() + " "),
+            std::string::npos)
+      << testing::slurp(dir_ / "rel-spaced" / "slurm" / "array.sbatch");
   std::vector<std::string> by_variable = matrix((dir_ / "rel-env").string());
   by_variable.erase(std::remove_if(by_variable.begin(), by_variable.end(),
                                    [](const std::string& a) { return a.rfind("--alloc=", 0) == 0; }),
@@ -260,6 +271,36 @@ TEST_F(Cluster, ARelativeAllocatorLibraryIsNamedAbsolutely) {
 // --shard (every task failed on two) or --dry-run (every task ran nothing) is
 // refused. A task asks for as many CPUs as the sweep's most threads, the
 // preset's too (1 where the preset ran 2-thread cells).
+// What is not a sweep's flag is refused (every task would list, print the
+// columns or refuse its own flags, and the merge job find no part); a merge
+// job sbatch refuses leaves the queued array job's id said and kept, so it is
+// not submitted twice.
+TEST_F(Cluster, SlurmRefusesWhatIsNotASweepAndKeepsAQueuedArraysId) {
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{"--list"}, {"--columns"}, {"--resume", dir_.string()}}) {
+    std::vector<std::string> args = matrix((dir_ / "refused").string());
+    args.insert(args.begin(), {"slurm", "--shards", "2"});
+    args.insert(args.end(), extra.begin(), extra.end());
+    Result r = bench(args);
+    EXPECT_EQ(r.exit_code, 2) << extra[0] << ": " << r.out << r.err;
+    EXPECT_NE(testing::flat(r.err).find(extra[0] + " does not go with bench slurm"), std::string::npos) << r.err;
+  }
+  // An sbatch that queues the array (id 4242) and refuses the merge job.
+  const fs::path bin = dir_ / "bin";
+  fs::create_directories(bin);
+  std::ofstream(bin / "sbatch") << "#!/bin/sh\nif [ -e \"$0.once\" ]; then echo 'sbatch: error: invalid partition' >&2; exit 1; fi\n"
+                                   ": > \"$0.once\"\necho 4242\n";
+  fs::permissions(bin / "sbatch", fs::perms::owner_all);
+  std::vector<std::string> args = matrix((dir_ / "queued").string());
+  args.insert(args.begin(), {"slurm", "--shards", "2", "--submit"});
+  Result r = bench(args, {"PATH=" + bin.string() + ":" + std::getenv("PATH")});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("submitted: array job 4242"), std::string::npos) << r.out;
+  EXPECT_NE(testing::flat(r.err).find("the array job 4242 is queued"), std::string::npos) << r.err;
+  EXPECT_NE(testing::flat(r.err).find("sbatch --dependency=afterany:4242 "), std::string::npos) << r.err;
+  EXPECT_EQ(testing::slurp(dir_ / "queued" / "slurm" / "jobs"), "4242\n");
+}
+
 TEST_F(Cluster, TheScriptsTakeTheSweepsOwnShardsAndThreads) {
   std::vector<std::string> args = matrix((dir_ / "s").string());
   args.insert(args.begin(), {"slurm", "--shards", "2", "--shard=1/2"});

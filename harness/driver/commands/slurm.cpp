@@ -22,6 +22,7 @@
 #include "cli/selection.h"
 #include "commands/commands.h"
 #include "model/errors.h"
+#include "model/output_file.h"
 #include "plan/plan.h"
 #include "plan/shards.h"
 #include "model/program_output.h"
@@ -81,6 +82,9 @@ std::string absolute_libraries(const std::string& list) {
   std::string out;
   std::istringstream items(list);
   for (std::string item; std::getline(items, item, ',');) {
+    // As the sweep reads the list: an item's spaces around it are no part of it.
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
     const std::size_t colon = item.find(':'), equals = item.find('=');
     const bool variant = colon != std::string::npos && equals != std::string::npos && colon < equals;
     const bool path = item.find('/') != std::string::npos || item.ends_with(".so") || item.find(".so.") != std::string::npos;
@@ -131,6 +135,14 @@ int command_slurm(const Command& command, const Paths& paths, std::ostream& out)
   if (run.dry_run)
     throw UsageError("--dry-run does not go with bench slurm: every task would run nothing",
                      "see the sweep first with bench --dry-run and the same flags, then write the scripts");
+  // What is not a sweep's flag: every task would list, print columns, or
+  // refuse its own flags (a resume takes none), and the merge job find no part.
+  for (const char* flag : {"--list", "--columns", "--resume", "--redo-failed"})
+    if (std::find(run.given.begin(), run.given.end(), flag) != run.given.end())
+      throw UsageError(std::string(flag) + " does not go with bench slurm: the tasks run a sweep, each a part of it",
+                       std::string(flag) == "--resume" || std::string(flag) == "--redo-failed"
+                           ? "resume a part where it ran (bench --resume OUT/parts/K), or the merged folder"
+                           : "leave it out; bench " + std::string(flag) + " alone answers it");
   // #SBATCH lines cannot quote: a value is written as it is, so one with a
   // line break (or any other control character, or a space) would end the
   // directive and run the rest as a command.
@@ -226,9 +238,7 @@ int command_slurm(const Command& command, const Paths& paths, std::ostream& out)
           << (run.per_comparison ? " --per-comparison" : "") << " || true\n";
   const fs::path array_script = dir / "slurm" / "array.sbatch", merge_script = dir / "slurm" / "merge.sbatch";
   for (const auto& [path, text] : {std::pair{array_script, array.str()}, std::pair{merge_script, merge.str()}}) {
-    std::ofstream f(path);
-    f << text;
-    if (!f) throw RunError("cannot write " + path.string(), "check that " + dir.string() + " is writable");
+    replace_file(path, text);  // renamed into place: a link at the name is replaced, not written through
     fs::permissions(path, fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add);
   }
   out << "wrote " << array_script.string() << " (" << s.shards << " tasks) and " << merge_script.string() << "\n";
@@ -239,10 +249,21 @@ int command_slurm(const Command& command, const Paths& paths, std::ostream& out)
     return 0;
   }
   std::string array_id = submit(array_script, {});
-  std::string merge_id = submit(merge_script, {"--dependency=afterany:" + array_id});
+  std::string merge_id;
+  try {
+    merge_id = submit(merge_script, {"--dependency=afterany:" + array_id});
+  } catch (const RunError& e) {
+    // The array is queued: its id, said and kept, or it would be submitted twice.
+    replace_file(dir / "slurm" / "jobs", array_id + "\n");
+    out << "submitted: array job " << array_id << " (its id is in " << (dir / "slurm" / "jobs").string() << ")\n";
+    const std::string why = e.what();
+    throw RunError(why.substr(0, why.find(" — ")) + "; the array job " + array_id + " is queued",
+                   "submit the merge by hand: sbatch --dependency=afterany:" + array_id + " " +
+                       shell_word(merge_script.string()));
+  }
   out << "submitted: array job " << array_id << ", merge job " << merge_id << "\n"
       << "the merged results will be in " << (dir / "merged").string() << "\n";
-  std::ofstream(dir / "slurm" / "jobs") << array_id << " " << merge_id << "\n";
+  replace_file(dir / "slurm" / "jobs", array_id + " " + merge_id + "\n");
   return 0;
 }
 
