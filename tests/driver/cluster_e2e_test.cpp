@@ -161,6 +161,27 @@ TEST_F(Cluster, MergedPartsEqualOneMachineAndBadPartsAreRefused) {
   }
   Result mixed = bench({"merge", (dir_ / "mixed").string(), p1, (dir_ / "p2-versions").string(), "--allow-mixed-hosts"});
   EXPECT_EQ(mixed.exit_code, 0) << mixed.err;
+  // A part made with --no-plot and one without: whether a sweep draws its
+  // figures is no part of what it measured (nor of meta.json's seal).
+  fs::copy(dir_ / "p2", dir_ / "p2-plot", fs::copy_options::recursive);
+  {
+    nlohmann::json meta = nlohmann::json::parse(std::ifstream(dir_ / "p2-plot" / "meta.json"));
+    meta["options"]["no_plot"] = !meta["options"].value("no_plot", false);
+    std::ofstream(dir_ / "p2-plot" / "meta.json", std::ios::trunc) << meta.dump(2);
+  }
+  Result plotted = bench({"merge", (dir_ / "plotted").string(), p1, (dir_ / "p2-plot").string(), p3});
+  EXPECT_EQ(plotted.exit_code, 0) << plotted.err;
+  // A merged folder or scripts where nothing can be written: said, exit 2
+  // (a raw "filesystem error" before).
+  Result nowhere = bench({"merge", "/proc/allocstamp-merge-test/out", p1, p2, p3});
+  EXPECT_EQ(nowhere.exit_code, 2) << nowhere.err;
+  EXPECT_NE(testing::flat(nowhere.err).find("cannot create /proc/allocstamp-merge-test"), std::string::npos) << nowhere.err;
+  std::vector<std::string> scripts = matrix("/proc/allocstamp-slurm-test");
+  scripts.insert(scripts.begin(), {"slurm", "--shards", "2"});
+  Result unwritable = bench(scripts);
+  EXPECT_EQ(unwritable.exit_code, 2) << unwritable.err;
+  EXPECT_NE(testing::flat(unwritable.err).find("cannot create /proc/allocstamp-slurm-test/slurm"), std::string::npos)
+      << unwritable.err;
 
   // A missing part: its runs are missing, and --resume makes them.
   Result partial = bench({"merge", (dir_ / "partial").string(), p1, p3});

@@ -104,10 +104,12 @@ void check_parts_agree(const std::vector<Part>& parts, bool allow_mixed_hosts) {
                        "merge only the parts of one sweep (the same flags, registries and --shard N)");
     // The same sweep: every option but the part (the seed, the timeout, a
     // workload's arguments change the numbers without changing the plan).
+    // (As meta.json's seal takes them: --no-plot, whether the sweep drew its
+    // figures, is no part of what it measured.)
     auto options_of = [](const Part& part) {
       nlohmann::json o = part.meta.doc.value(meta::options, nlohmann::json::object());
       if (o.is_object()) o.erase(meta::option_shard);
-      return o;
+      return options_seal(o);
     };
     if (const nlohmann::json mine = options_of(p), theirs = options_of(first); mine != theirs) {
       std::string differing;
@@ -274,7 +276,11 @@ int command_merge(const MergeOptions& o, std::ostream& out) {
   if (out_dir.filename().empty()) out_dir = out_dir.parent_path();  // OUT/ names OUT
   if (fs::exists(fs::symlink_status(out_dir)) && !(fs::is_directory(fs::symlink_status(out_dir)) && fs::is_empty(out_dir)))
     throw UsageError(out_dir.string() + " is not an empty folder", "merge into a new folder");
-  fs::create_directories(out_dir.parent_path());
+  if (std::error_code ec; fs::create_directories(out_dir.parent_path(), ec), ec)
+    throw UsageError("cannot create " + out_dir.parent_path().string() + ": " + ec.message(),
+                     "merge into a folder you can write");
+  if (::access(out_dir.parent_path().c_str(), W_OK) != 0)
+    throw UsageError("cannot write in " + out_dir.parent_path().string(), "merge into a folder you can write");
   StagingFolder staging(out_dir);
   const fs::path& dir = staging.path();
   merge_part_files(parts, dir);

@@ -179,8 +179,9 @@ int command_slurm(const Command& command, const Paths& paths, std::ostream& out)
                      "--output cannot take",
                      "name the results folder with letters, digits and ._-/ only");
   if (fs::exists(dir / "slurm")) throw UsageError(dir.string() + " holds a Slurm sweep already", "choose another --out");
-  fs::create_directories(dir / "slurm");
-  fs::create_directories(dir / "parts");
+  for (const char* sub : {"slurm", "parts"})
+    if (std::error_code ec; fs::create_directories(dir / sub, ec), ec)
+      throw UsageError("cannot create " + (dir / sub).string() + ": " + ec.message(), "choose a writable --out");
   const fs::path bench = paths.source / "bench";
 
   // The script runs from the repository: a file the flags name relative to
