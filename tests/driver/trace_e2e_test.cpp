@@ -69,10 +69,19 @@ class TraceEndToEnd : public ::testing::Test {
                       "--reps=1", "--profile-reps=1", "--no-series", "--out=" + out.string()});
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
     auto recorded = record_of(trace);
+    // The trace's own most threads at once (memprof's live peak is a bound where threads overlap).
+    std::string most_threads;
+    std::istringstream figures(bench({"trace", "stats", "--record", trace.string()}).out);
+    for (std::string w; figures >> w;)
+      if (w.rfind("threads_peak_count=", 0) == 0) most_threads = w.substr(w.find('=') + 1);
+    ASSERT_FALSE(most_threads.empty());
     RunsTable runs = load_runs(out, "replay");
     std::size_t profiled = 0;
     for (const CsvRow& row : runs.rows) {
       EXPECT_EQ(runs.text(row, "status"), "ok") << runs.text(row, "allocator");
+      // Labelled as it runs: the trace's most threads at once (not 1), the default size.
+      EXPECT_EQ(runs.text(row, "threads"), most_threads);
+      EXPECT_EQ(runs.text(row, "size"), "small");
       if (runs.text(row, "kind") != "profiled") continue;
       ++profiled;
       for (const char* key : kReplayedKeys) {
@@ -118,6 +127,10 @@ TEST_F(TraceEndToEnd, TheTraceGivesMemprofsFiguresAndItsReplayCountsAsTheRecordi
   EXPECT_EQ(recorded.at("allocs_par_count"), "4500");
   EXPECT_EQ(recorded.at("reallocs_count"), "2");
   expect_replay_counts(trace);
+  // ALLOCSTAMP_SIZE would only relabel the replay's cells: the default size stays.
+  Result sized = bench({"trace", "replay", trace.string(), "--alloc=glibc", "--dry-run"}, {"ALLOCSTAMP_SIZE=large"});
+  ASSERT_EQ(sized.exit_code, 0) << sized.err;
+  EXPECT_EQ(sized.out.find("large"), std::string::npos) << sized.out;
 }
 
 // What a recording leaves beside the trace (the trace, memprof's record) is

@@ -109,6 +109,14 @@ int replay(const Command& command, const Paths& paths, std::ostream& out) {
       throw UsageError(std::string(flag) + " does not go with bench trace replay: the replay's one workload is the "
                                            "trace, as it was recorded",
                        std::string("leave out ") + flag + "; --alloc and --reps choose its runs");
+  // Its cells are labelled as it runs: at the most threads the trace had
+  // alive at once (it was labelled 1 thread, given the profiled runs of one),
+  // and at the default size, whatever ALLOCSTAMP_SIZE says (it only labelled them).
+  int most_threads = 1;
+  for (const auto& [key, value] : trace::compute_figures(t))
+    if (key == keys::threads_peak_count) most_threads = std::max(1, int(value));
+  run.threads = {most_threads};
+  run.size = Options{}.size;
   const std::string file = fs::absolute(o.file).string();
   // The replay maps a plan of the trace written here, outside the measured
   // process: beside the trace (kept for --resume), else in the temporary
