@@ -149,6 +149,10 @@ TEST(PrecisionEndToEnd, AddedRoundsTakeIdsOfTheirOwnAcrossResumesAndShards) {
   EXPECT_EQ(merge.out.find("missing"), std::string::npos) << merge.out;
   EXPECT_TRUE(all_distinct(run_ids(merged)));
   EXPECT_EQ(run_ids(merged).size(), 12u);
+  // meta.json's record of the rounds is both parts': their rounds summed, their short groups joined.
+  const nlohmann::json one = precision_meta(parts[0]), two = precision_meta(parts[1]), both = precision_meta(merged);
+  EXPECT_EQ(both["rounds_added"], one["rounds_added"].get<int>() + two["rounds_added"].get<int>());
+  EXPECT_EQ(both["short"].size(), one["short"].size() + two["short"].size()) << both.dump();
   for (const fs::path& p : parts) fs::remove_all(p);
   fs::remove_all(merged);
   fs::remove_all(dir);

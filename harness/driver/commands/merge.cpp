@@ -251,6 +251,35 @@ nlohmann::json merged_meta(const std::vector<Part>& parts) {
   bool interrupted = false;
   for (const Part& p : parts) interrupted = interrupted || p.meta.doc.value(meta::interrupted, false);
   meta[meta::interrupted] = interrupted;
+  // --precision's record is every part's: the rounds each added, summed; the
+  // groups each left short, all of them; the strongest reason any stopped for.
+  nlohmann::json precision = nlohmann::json(nullptr);
+  for (const Part& p : parts) {
+    const nlohmann::json mine = p.meta.doc.value(meta::precision, nlohmann::json(nullptr));
+    if (!mine.is_object()) continue;
+    if (!precision.is_object()) {
+      precision = mine;
+      continue;
+    }
+    precision[meta::precision_rounds_added] =
+        precision.value(meta::precision_rounds_added, 0) + mine.value(meta::precision_rounds_added, 0);
+    for (const auto& group : mine.value(meta::precision_short, nlohmann::json::array()))
+      precision[meta::precision_short].push_back(group);
+    static const std::vector<std::string> strength = {"precise", "max_reps", "budget", "interrupted"};
+    auto rank = [&](const nlohmann::json& record) {
+      const auto at = std::find(strength.begin(), strength.end(), record.value(meta::precision_stopped_by, "precise"));
+      return at == strength.end() ? 0 : at - strength.begin();
+    };
+    if (rank(mine) > rank(precision)) precision[meta::precision_stopped_by] = mine[meta::precision_stopped_by];
+  }
+  if (precision.is_object()) meta[meta::precision] = precision;
+  // Finished when the last part finished.
+  auto finished = [](const nlohmann::json& doc) {
+    return doc.contains(meta::finished) && doc[meta::finished].is_string() ? doc[meta::finished].get<std::string>()
+                                                                           : std::string();
+  };
+  for (const Part& p : parts)
+    if (finished(p.meta.doc) > finished(meta)) meta[meta::finished] = finished(p.meta.doc);
   return meta;
 }
 
