@@ -86,6 +86,26 @@ TEST_F(Simulate, PaddedBlocksFailOnTheSimulatedMisses) {
   EXPECT_NE(worse.out.find("sim_d1_misses_count"), std::string::npos) << worse.out;
 }
 
+// Simulated at more threads than timed and profiled (--help's own example):
+// the figures are drawn at the thread counts that measured the program; the
+// memory, regions and mechanisms figures were dropped with false reasons
+// ("profiled with --profile=none?") and a speedup was drawn of nothing.
+TEST_F(Simulate, SimulatedThreadsBeyondTheMeasuredLeaveTheFiguresWhereTheRunsAre) {
+  const fs::path out = dir_ / "beyond";
+  const testing::CommandResult r =
+      bench({"--alloc=glibc,jemalloc", "--workload=churn", "--size=tiny", "--threads=1", "--reps=2", "--profile-reps=1",
+             "--simulate", "--simulate-threads=1,2", "--simulate-reps=1", "--out=" + out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const testing::CommandResult plot = bench({"plot", out.string()});
+  ASSERT_EQ(plot.exit_code, 0) << plot.err;
+  const std::string report = testing::slurp(out / "report.md");
+  for (const char* figure : {"memory-churn", "regions-churn", "mechanisms-churn"}) {
+    EXPECT_TRUE(fs::exists(out / "figures" / (std::string(figure) + ".svg"))) << figure << ":\n" << report;
+  }
+  EXPECT_EQ(report.find("profiled with --profile=none?"), std::string::npos) << report;
+  EXPECT_FALSE(fs::exists(out / "figures" / "speedup-churn.svg")) << "one timed thread count: no speedup";
+}
+
 TEST_F(Simulate, ScudoIsRefusedWithItsReason) {
   const fs::path out = sweep("scudo", {}, "scudo");
   const std::string runs = testing::slurp(out / "runs.csv");

@@ -238,6 +238,10 @@ TEST_F(Figures, AnAllocatorWithoutOkRunsAtTheFiguresThreadsIsNamed) {
   }
   const std::string regions = slurp(data("regions-vacation-low"));
   EXPECT_NE(regions.find("\"every allocator that ran (2 of 3)\" "), std::string::npos) << regions;
+  // The speedup line that skips a thread count says so (it was a lone point, unsaid).
+  const std::string speedup = notes_of("speedup-vacation-low");
+  EXPECT_NE(speedup.find("no time of jemalloc at 2 threads (no ok timed run): its line skips them\n"), std::string::npos)
+      << speedup;
 }
 
 // A caption says which times are memprof's: the map workloads here ran

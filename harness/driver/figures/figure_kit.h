@@ -63,18 +63,20 @@ class Index {
     const Cell* c = cells_.find(group, threads, allocator);
     return c ? c->ok : none;
   }
-  // The fewest threads the group ran with successfully (0 when it has no ok run).
+  // The fewest threads the group ran with successfully, timed or profiled (0
+  // when it has no such ok run): simulated runs alone (--simulate-threads
+  // beyond --threads) have no time, memory or counts to draw.
   int bottom_threads(const std::string& group) const {
     int bottom = 0;
     for (const Cell& c : cells_.cells)
-      if (c.group == group && !c.ok.empty() && (bottom == 0 || c.id.threads < bottom)) bottom = c.id.threads;
+      if (c.group == group && measured(c) && (bottom == 0 || c.id.threads < bottom)) bottom = c.id.threads;
     return bottom;
   }
-  // The most threads the group ran with successfully (0: no ok run).
+  // The most threads the group ran with successfully, timed or profiled (0: none).
   int top_threads(const std::string& group) const {
     int top = 0;
     for (const Cell& c : cells_.cells)
-      if (c.group == group && !c.ok.empty()) top = std::max(top, c.id.threads);
+      if (c.group == group && measured(c)) top = std::max(top, c.id.threads);
     return top;
   }
   // Allocators with ok runs of the group at that thread count, in the folder's order.
@@ -105,6 +107,10 @@ class Index {
   const RunsTable& table() const { return *view_.table; }
 
  private:
+  // An ok run of the cell ran the program itself (timed or profiled).
+  bool measured(const Cell& c) const {
+    return std::any_of(c.ok.begin(), c.ok.end(), [&](const CsvRow* r) { return view_.table->kind(*r) != RunKind::simulated; });
+  }
   const ResultsView& view_;
   const Cells& cells_;
 };

@@ -9,10 +9,13 @@ void speedup_figures(FigureMaker& make) {
                                " ran: no speedup figure (run with --threads=1,2,4 for one)");
   for (const auto& group : make.view.cells.groups) {
     std::string name = "speedup-" + group;
+    // The thread counts some allocator has a time at (simulated runs alone,
+    // as --simulate-threads beyond --threads makes, have none: drawn, they
+    // were a tick of nothing).
     std::vector<int> counts;
     for (int t : make.view.cells.threads)
       for (const auto& a : make.view.cells.allocators)
-        if (!make.index.rows(group, t, a).empty()) {
+        if (const CellSummary* c = make.cell(group, t, a); c && c->time.n > 0) {
           counts.push_back(t);
           break;
         }
@@ -31,11 +34,13 @@ void speedup_figures(FigureMaker& make) {
     std::map<std::string, const CellSummary*> base;
     for (const auto& a : make.view.cells.allocators)
       if (const CellSummary* c = make.cell(group, counts.front(), a); c && c->time.n > 0) base[a] = c;
+    std::map<std::string, std::vector<std::string>> gaps;  // allocator -> thread counts it has no time at
     for (int t : counts) {
       text << t;
       for (const auto& a : make.view.cells.allocators) {
         const CellSummary* c = make.cell(group, t, a);
         Value v;
+        if (base.count(a) && !(c && c->time.n > 0)) gaps[a].push_back(std::to_string(t));
         if (base.count(a) && c && c->time.n > 0) {
           if (c == base[a]) {
             v = {1, 1, 1};
@@ -71,6 +76,8 @@ void speedup_figures(FigureMaker& make) {
       if (!base.count(a)) absent.push_back(a);
     if (!absent.empty())
       f.notes.push_back("no time of " + joined(absent) + " at " + from + ", every line's base: line left out");
+    for (const auto& [a, at] : gaps)
+      f.notes.push_back("no time of " + a + " at " + joined(at) + " threads (no ok timed run): its line skips them");
     make.add(std::move(f), text.str());
   }
 }
