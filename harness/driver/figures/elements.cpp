@@ -144,16 +144,41 @@ void insert_time(ElementRuns& runs) {
   Bars bars;
   bars.series = runs.allocators;
   bars.errorbars = true;
+  // A phase too short to time has no time to rank by (the tables and the
+  // time heatmap say so): no bar, a note.
+  std::vector<std::string> short_of;
   for (const auto& c : runs.inserts) {
     std::vector<Value> row;
-    for (const auto& a : runs.allocators) row.push_back(runs.per_element(keys::elapsed_ns, c, a));
+    for (const auto& a : runs.allocators) {
+      const CellSummary* cell = make.cell(c, make.index.bottom_threads(c), a);
+      const bool too_short = cell && cell->time.n > 0 && cell->time.center < kShortestTimedPhaseNs;
+      if (too_short) short_of.push_back(a + " (" + c + ")");
+      row.push_back(too_short ? Value{} : runs.per_element(keys::elapsed_ns, c, a));
+    }
     bars.rows.push_back(c);
     bars.values.push_back(row);
   }
+  if (short_of.size() == runs.inserts.size() * runs.allocators.size())
+    return make.skip("insert-time", "every map run's measured phase is under " +
+                                        number_text("%g", kShortestTimedPhaseNs / 1e6) +
+                                        " ms, too short to time: no time-per-insert figure (use a larger --size)");
   Figure f = make.figure("insert-time", "Time per inserted element" + runs.threads + make.context(runs.inserts) + ": median, ns",
                     "For each container, one bar per allocator: the measured phase's time divided by the elements "
                     "inserted, the median over the repetitions, whiskers at the fastest and slowest run." +
                         make.runs_text(true, runs.inserts, FigureMaker::kFewestThreads));
+  if (!short_of.empty()) {
+    f.notes.push_back("too short to time (a measured phase under " + number_text("%g", kShortestTimedPhaseNs / 1e6) +
+                      " ms: use a larger --size): " + joined(short_of) + ": bar left out");
+    for (const auto& a : runs.allocators)
+      if (std::count_if(short_of.begin(), short_of.end(), [&](const std::string& s) { return s.rfind(a + " (", 0) == 0; }) ==
+          std::ptrdiff_t(runs.inserts.size()))
+        bars.explained.insert(a);
+    for (const auto& c : runs.inserts)
+      if (std::all_of(runs.allocators.begin(), runs.allocators.end(), [&](const std::string& a) {
+            return std::find(short_of.begin(), short_of.end(), a + " (" + c + ")") != short_of.end();
+          }))
+        bars.explained.insert(c);
+  }
   make.add_bars(std::move(f), bars, "ns per element", "no map run reported elapsed_ns");
 }
 
