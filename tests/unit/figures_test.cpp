@@ -554,6 +554,26 @@ TEST_F(Figures, PerElementCaptionsCountTheRunsDrawn) {
   }
 }
 
+// An allocator with no run at all of a workload (an interrupted sweep's last
+// ones) leaves its heatmap cell blank, named in a note; a workload only the
+// reference ran leaves its row out, named too (both were silent).
+TEST_F(Figures, TheTimeHeatmapNamesWhatItLeavesBlankOrOut) {
+  keep_runs([](const std::string& line) {
+    return line.find(",vacation-low,") == std::string::npos || line.find(",ml_wt,1,") == std::string::npos ||
+           line.find(",glibc,") != std::string::npos || line.find(",tbbmalloc,") != std::string::npos;
+  });
+  EXPECT_NE(notes_of("time-t1").find("for jemalloc on vacation-low: cells left blank\n"), std::string::npos)
+      << notes_of("time-t1");
+  lengthen_map_phases();  // the maps' cells drawn beside the row left out
+  keep_runs([](const std::string& line) {
+    return line.find(",vacation-low,") == std::string::npos || line.find(",ml_wt,1,") == std::string::npos ||
+           line.find(",glibc,") != std::string::npos;
+  });
+  EXPECT_NE(notes_of("time-t1").find("only glibc ran vacation-low at 1 thread: nothing to compare, row left out\n"),
+            std::string::npos)
+      << notes_of("time-t1");
+}
+
 // A map run's phase too short to time has no insert-time bar: the fixture's
 // 0.1 ms phases give no figure (said, with the reason), and where only
 // glibc's are long enough the others' bars are left out and named (they were

@@ -13,10 +13,11 @@ void time_figures(FigureMaker& make) {
   for (const auto& a : make.view.cells.allocators)
     if (a != reference) columns.push_back(a);
   for (int t : make.view.cells.threads) {
-    std::vector<std::string> rows, missing, too_short, unstable;
+    std::vector<std::string> rows, missing, too_short, unstable, reference_only;
     std::vector<std::vector<std::pair<double, bool>>> ratios;
     for (const auto& group : make.view.cells.groups) {
       std::vector<std::pair<double, bool>> row;
+      std::vector<std::string> absent;  // no run of theirs at all (an interrupted sweep's last allocators)
       bool any = false;
       for (const auto& a : columns) {
         const CellSummary* c = make.cell(group, t, a);
@@ -29,11 +30,17 @@ void time_figures(FigureMaker& make) {
           v = {c->time_vs_reference.value, c->standing == "faster" || c->standing == "slower"};
         } else if (c) {
           missing.push_back(a + " on " + group);
+        } else {
+          absent.push_back(a + " on " + group);
         }
         any = any || c;
         row.push_back(v);
       }
-      if (!any) continue;
+      if (!any) {
+        if (make.cell(group, t, reference)) reference_only.push_back(group);
+        continue;
+      }
+      missing.insert(missing.end(), absent.begin(), absent.end());
       rows.push_back(group);
       ratios.push_back(row);
     }
@@ -58,6 +65,9 @@ void time_figures(FigureMaker& make) {
     if (!missing.empty())
       f.notes.push_back("no ok run (or no ok " + reference + " run to compare with) for " + joined(missing) +
                         ": cells left blank");
+    if (!reference_only.empty())
+      f.notes.push_back("only " + reference + " ran " + joined(reference_only) + " at " + threads_text(t) +
+                        ": nothing to compare, row left out");
     if (!unstable.empty())
       f.notes.push_back("unstable (its or the reference's timed runs fall in two modes): " + joined(unstable) +
                         ": cells left blank");
