@@ -311,6 +311,38 @@ TEST_F(PlotEndToEnd, AnAllocatorKeepsItsColourWhereAnotherIsLeftOut) {
   EXPECT_NE(svg.find("rgb(  0, 114, 178)"), std::string::npos) << "glibc's blue";
 }
 
+// The bars of a cluster, and the "0" labels over bars that are exactly 0,
+// sit evenly about the cluster's tick: fewer than nine series once drew an
+// empty hatched slot at each cluster's end, the bars off centre and the
+// zero labels beside theirs (aborts-t2: glibc, jemalloc, and tbbmalloc's 0).
+TEST_F(PlotEndToEnd, BarsAndZeroLabelsAreCentredOnTheirCluster) {
+  SKIP_UNLESS_INSTALLED(have_gnuplot(), "gnuplot (gnuplot-nox)");
+  Result r = plot({dir.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const std::string svg = slurp(dir / "figures" / "aborts-t2.svg");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(svg, m, std::regex(R"(translate\(([0-9.]+),[0-9.]+\)[^>]*text-anchor="middle">\s*<text>vacation-low</text>)")))
+      << svg;
+  const double tick = std::stod(m.str(1));
+  // Bars stand on the baseline (their lowest edge the lowest of all); the legend's keys do not.
+  std::vector<std::pair<double, double>> bars;  // (centre, bottom)
+  const std::regex polygon(R"(<polygon fill = '[^']*' fill-opacity = '[^']*' points = '([0-9.]+),([0-9.]+) ([0-9.]+),[0-9.]+ )");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), polygon); it != std::sregex_iterator(); ++it)
+    bars.push_back({(std::stod((*it)[1]) + std::stod((*it)[3])) / 2, std::stod((*it)[2])});
+  double baseline = 0;
+  for (const auto& [x, bottom] : bars) baseline = std::max(baseline, bottom);
+  std::vector<double> centres;
+  for (const auto& [x, bottom] : bars)
+    if (bottom == baseline) centres.push_back(x);
+  const std::regex zero(R"(translate\(([0-9.]+),[0-9.]+\)[^>]*font-size="8.00"  text-anchor="middle">\s*<text>0</text>)");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), zero); it != std::sregex_iterator(); ++it)
+    centres.push_back(std::stod((*it)[1]));
+  ASSERT_EQ(centres.size(), 3u) << "glibc's and jemalloc's bars, tbbmalloc's 0";
+  std::sort(centres.begin(), centres.end());
+  EXPECT_NEAR((centres[0] + centres[2]) / 2, tick, 1.0) << "the cluster about its tick";
+  EXPECT_NEAR(centres[1] - centres[0], centres[2] - centres[1], 1.0) << "the 0 label in its bar's slot";
+}
+
 TEST_F(PlotEndToEnd, EverySeriesOfAFigureOfFifteenIsDrawnItsOwnWay) {
   SKIP_UNLESS_INSTALLED(have_gnuplot(), "gnuplot (gnuplot-nox)");
   for (const char* table : {"runs.csv", "series.csv"}) {

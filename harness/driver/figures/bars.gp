@@ -24,14 +24,19 @@ if (refline == refline) { set arrow 1 from graph 0, first refline to graph 1, fi
 ratios = errorbars && refline == 1
 # Past the eighth series the colours come round again (common.gp): bars are
 # then hatched in their colour, one hatch for each round, points take the
-# round's shape (series_point).
-solid_bars = n < 8 ? n : 8
-hatch(i) = 4 + (i/8 - 1) % 4
+# round's shape (series_point). Both follow the series' slot, as its colour
+# does: an allocator keeps its look whatever is left out before it. One
+# plot clause a bar, each written out: an empty loop clause would still take
+# a slot in every cluster (bars off centre, zero labels beside them).
+hatch(s) = 4 + (s/8 - 1) % 4
 value_column = errorbars ? "2+3*i" : "2+i"
-columns = errorbars ? "(column(2+3*i)):(column(3+3*i)):(column(4+3*i)):xtic(1) title columnheader(2+3*i)" \
-                    : "(column(2+i)):xtic(1) title columnheader(2+i)"
-bars = "for [i=0:solid_bars-1] datafile using ".columns." lt i+1, " . \
-       "for [i=solid_bars:n-1] datafile using ".columns." lt i+1 fs pattern hatch(i) border rgb '#444444'"
+bars = ""
+do for [i=0:n-1] {
+  columns = errorbars ? sprintf("(column(%d)):(column(%d)):(column(%d)):xtic(1) title columnheader(%d)", 2+3*i, 3+3*i, 4+3*i, 2+3*i) \
+                      : sprintf("(column(%d)):xtic(1) title columnheader(%d)", 2+i, 2+i)
+  fill = slot(i) < 8 ? "" : sprintf(" fs pattern %d border rgb '#444444'", hatch(slot(i)))
+  bars = bars . (i > 0 ? ", " : "") . "datafile using " . columns . sprintf(" lt %d", i+1) . fill
+}
 if (ratios) {
   set logscale y 2
   set autoscale y
@@ -48,7 +53,7 @@ do for [fmt in formats] {
     # whisker is a value without an interval (the reference, at 1).
     plot datafile using 0:(NaN):xtic(1) with points notitle, \
          for [i=0:n-1] datafile using ($0 + (i - (n-1)/2.0) / (n + 2)):(column(2+3*i)):(column(3+3*i)):(column(4+3*i)) \
-           with yerrorbars title columnheader(2+3*i) lt i+1 pt series_point(i) ps 1.2
+           with yerrorbars title columnheader(2+3*i) lt i+1 pt series_point(slot(i)) ps 1.2
   } else { if (exists("zerolabels") && zerolabels) {
     # Bar i of cluster r sits at r + (i - (n-1)/2) / (n + gap), gap 2; this plot counts the
     # header line as record 0, so cluster r is record r + 1.
