@@ -581,7 +581,7 @@ TEST_F(Figures, TheTimeHeatmapNamesWhatItLeavesBlankOrOut) {
 TEST_F(Figures, InsertTimeLeavesOutPhasesTooShortToTime) {
   FigurePlan all_short = prepare();
   EXPECT_FALSE(find(all_short, "insert-time"));
-  EXPECT_TRUE(contains(all_short.skipped, "insert-time: every map run's measured phase is under 2 ms, too short to time: "
+  EXPECT_TRUE(contains(all_short.skipped, "insert-time: every measured phase of the map runs is under 2 ms, too short to time: "
                                           "no time-per-insert figure (use a larger --size)"))
       << ::testing::PrintToString(all_short.skipped);
   lengthen_map_phases("glibc");

@@ -159,7 +159,7 @@ void insert_time(ElementRuns& runs) {
     bars.values.push_back(row);
   }
   if (short_of.size() == runs.inserts.size() * runs.allocators.size())
-    return make.skip("insert-time", "every map run's measured phase is under " +
+    return make.skip("insert-time", "every measured phase of the map runs is under " +
                                         number_text("%g", kShortestTimedPhaseNs / 1e6) +
                                         " ms, too short to time: no time-per-insert figure (use a larger --size)");
   Figure f = make.figure("insert-time", "Time per inserted element" + runs.threads + make.context(runs.inserts) + ": median, ns",
