@@ -268,12 +268,21 @@ TEST_F(PlotEndToEnd, WithoutGnuplotExits1AndSaysHowToInstallIt) {
 // first line's colour and dashes (a point's shape alone, drawn only where the
 // data are, is not enough to tell two lines apart); "" for a plot that draws
 // neither (its labels, a title-less helper).
-std::vector<std::string> series_styles(const std::string& svg) {
-  std::vector<std::string> styles;
+// Each plot of gnuplot's in an SVG figure (its `gnuplot_plot_N` group), in order.
+std::vector<std::string> plot_groups(const std::string& svg) {
+  std::vector<std::string> plots;
   const std::string mark = "<g id=\"gnuplot_plot_";
   for (std::size_t at = svg.find(mark); at != std::string::npos;) {
     const std::size_t next = svg.find(mark, at + 1);
-    const std::string plot = svg.substr(at, next == std::string::npos ? std::string::npos : next - at);
+    plots.push_back(svg.substr(at, next == std::string::npos ? std::string::npos : next - at));
+    at = next;
+  }
+  return plots;
+}
+
+std::vector<std::string> series_styles(const std::string& svg) {
+  std::vector<std::string> styles;
+  for (const std::string& plot : plot_groups(svg)) {
     std::string style;
     std::smatch m;
     if (std::regex_search(plot, m, std::regex(R"(<pattern [^>]*>\s*<path style='([^']*)' d='([^']*)')")))
@@ -283,7 +292,6 @@ std::vector<std::string> series_styles(const std::string& svg) {
     if (std::regex_search(plot, m, std::regex(R"(<path stroke='([^']*)'( stroke-dasharray='([^']*)')?)")))
       style += "line " + m.str(1) + " dashes " + m.str(3) + "; ";
     styles.push_back(style);
-    at = next;
   }
   return styles;
 }
@@ -379,14 +387,10 @@ TEST_F(PlotEndToEnd, EverySeriesOfAFigureOfFifteenIsDrawnItsOwnWay) {
   // 2 threads) changes nothing (the next one drew solid, in glibc's blue).
   auto hatched = [](const std::string& svg) {
     std::set<std::string> names;
-    const std::string mark = "<g id=\"gnuplot_plot_";
-    for (std::size_t at = svg.find(mark); at != std::string::npos;) {
-      const std::size_t next = svg.find(mark, at + 1);
-      const std::string plot = svg.substr(at, next == std::string::npos ? std::string::npos : next - at);
+    for (const std::string& plot : plot_groups(svg)) {
       std::smatch m;
       if (plot.find("<pattern") != std::string::npos && std::regex_search(plot, m, std::regex(R"(<text>([^<]+)</text>)")))
         names.insert(m.str(1));
-      at = next;
     }
     return names;
   };
