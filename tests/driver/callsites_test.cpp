@@ -9,7 +9,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
 
 #include "results/callsites.h"
@@ -89,6 +91,24 @@ TEST(Callsites, BenchWritesSitesWithFunctionFileAndLine) {
   for (const SiteRow& s : rows) named = named || (s.function.find("add_") != std::string::npos && s.line > 0);
   EXPECT_TRUE(named) << "a site in vacation's table setup, with its line";
   EXPECT_TRUE(fs::exists(out / "callsites" / (std::to_string(rows.front().run_id) + ".folded")));
+  // The report's top sites come largest first: rank 1 is the site that
+  // allocated the most (the MiB column never grows down a table).
+  std::ifstream report(out / "report.md");
+  bool in_section = false;
+  std::vector<double> mib;
+  for (std::string line; std::getline(report, line);) {
+    if (line.rfind("## ", 0) == 0) in_section = line == "## Call sites";
+    if (!in_section || line.rfind("| glibc | ", 0) != 0 || line.find("est. MiB") != std::string::npos) continue;
+    std::vector<std::string> cells;
+    for (std::size_t at = 1, bar; (bar = line.find(" |", at)) != std::string::npos; at = bar + 2)
+      cells.push_back(line.substr(at + 1, bar - at - 1));
+    ASSERT_GE(cells.size(), 6u) << line;
+    if (cells[1] == "1" && !mib.empty()) break;  // the next table: bytes live at exit
+    mib.push_back(std::stod(cells[4]));
+  }
+  ASSERT_GE(mib.size(), 3u) << "glibc's sites allocated, in report.md";
+  EXPECT_TRUE(std::is_sorted(mib.rbegin(), mib.rend())) << "largest first";
+  EXPECT_GT(mib.front(), mib.back());
   fs::remove_all(out);
 }
 

@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
+#include <fstream>
 #include <iomanip>
 #include <sstream>
 #include <stdexcept>
@@ -147,18 +149,10 @@ Box grid_of(const Image& image, std::string& seen) {
   return grid;
 }
 
-// At 1 thread the fixture's ratios to glibc (its README), rows top-down in
-// the folder's order, columns in its allocator order: every cell far enough
-// from 1 (0.65 and 1.5 the nearest) to have a clear hue: four blue, five red.
-TEST(TimeHeatmapAsDrawn, FasterCellsAreBlueAndSlowerOnesRed) {
-  SKIP_UNLESS_INSTALLED(std::system("command -v gnuplot >/dev/null 2>&1") == 0, "gnuplot (gnuplot-nox)");
-  const testing::ScratchDir scratch("heatmap-pixels");
-  const fs::path dir = scratch / "results";
-  fs::copy(FIXTURE, dir, fs::copy_options::recursive);
-  const testing::CommandResult r = testing::run_command({BENCH_BINARY, "plot", dir.string()});
-  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+// Each cell of time-t1.png blue where its ratio (rows top-down in the
+// folder's order, columns in its allocator order) is below 1, red above.
+void expect_hues(const fs::path& dir, const double (&ratio)[3][3]) {
   const std::vector<std::string> rows = {"vacation-low", "intruder", "genome"}, columns = {"jemalloc", "tcmalloc", "mimalloc"};
-  const double ratio[3][3] = {{0.5, 0.65, 0.35}, {2.0, 1.5, 3.0}, {2.5, 0.4, 2.5}};
   const Image image = read_png(dir / "figures" / "time-t1.png");
   std::string regions;
   const Box grid = grid_of(image, regions);
@@ -184,6 +178,70 @@ TEST(TimeHeatmapAsDrawn, FasterCellsAreBlueAndSlowerOnesRed) {
           << " red-ish (grid (" << grid.left << "," << grid.top << ")-(" << grid.right << "," << grid.bottom << ") in "
           << image.width << "x" << image.height << ")";
     }
+}
+
+// The fixture plotted into a scratch copy, its runs.csv first passed through `edit` (line by line).
+fs::path plotted(const testing::ScratchDir& scratch, const std::function<std::string(const std::string&)>& edit = {}) {
+  const fs::path dir = scratch / "results";
+  fs::copy(FIXTURE, dir, fs::copy_options::recursive);
+  if (edit) {
+    std::istringstream in(testing::slurp(dir / "runs.csv"));
+    std::string text;
+    for (std::string line; std::getline(in, line);) text += edit(line) + "\n";
+    std::ofstream(dir / "runs.csv", std::ios::trunc) << text;
+  }
+  const testing::CommandResult r = testing::run_command({BENCH_BINARY, "plot", dir.string()});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  return dir;
+}
+
+// At 1 thread the fixture's ratios to glibc (its README): every cell far
+// enough from 1 (0.65 and 1.5 the nearest) to have a clear hue: four blue, five red.
+TEST(TimeHeatmapAsDrawn, FasterCellsAreBlueAndSlowerOnesRed) {
+  SKIP_UNLESS_INSTALLED(std::system("command -v gnuplot >/dev/null 2>&1") == 0, "gnuplot (gnuplot-nox)");
+  const testing::ScratchDir scratch("heatmap-pixels");
+  const double ratio[3][3] = {{0.5, 0.65, 0.35}, {2.0, 1.5, 3.0}, {2.5, 0.4, 2.5}};
+  expect_hues(plotted(scratch), ratio);
+}
+
+// Beyond the colour bar's ends (1/4 and 4) a cell takes the nearer end's
+// colour: mimalloc at 6 times glibc's time at intruder (its times doubled)
+// is the deepest red, not blue, and tcmalloc at 0.1 at genome blue.
+TEST(TimeHeatmapAsDrawn, RatiosBeyondTheBarsEndsKeepTheirSide) {
+  SKIP_UNLESS_INSTALLED(std::system("command -v gnuplot >/dev/null 2>&1") == 0, "gnuplot (gnuplot-nox)");
+  const testing::ScratchDir scratch("heatmap-pixels-beyond");
+  const fs::path dir = plotted(scratch, [](const std::string& line) {
+    const bool intruder_mimalloc = line.find(",intruder,") != std::string::npos && line.find(",mimalloc,") != std::string::npos;
+    const bool genome_tcmalloc = line.find(",genome,") != std::string::npos && line.find(",tcmalloc,") != std::string::npos;
+    if ((!intruder_mimalloc && !genome_tcmalloc) || line.find(",timed,ok,") == std::string::npos) return line;
+    const std::size_t at = line.find(",timed,ok,") + 10, end = line.find(',', at);
+    const double elapsed = std::stod(line.substr(at, end - at)) * (intruder_mimalloc ? 2 : 0.25);
+    return line.substr(0, at) + std::to_string(static_cast<long long>(elapsed)) + line.substr(end);
+  });
+  const double ratio[3][3] = {{0.5, 0.65, 0.35}, {2.0, 1.5, 6.0}, {2.5, 0.1, 2.5}};
+  expect_hues(dir, ratio);
+  EXPECT_NE(testing::slurp(dir / "figures" / "data" / "time-t1.dat").find("\"6.00*\""), std::string::npos)
+      << "the label keeps the ratio itself";
+}
+
+// The colour bar's key reads as the cells do: 1/4 at its blue end (the
+// bottom: the palette runs from -2 to 2 upwards), 4 at its red end.
+TEST(TimeHeatmapAsDrawn, TheColourBarsKeyRunsFromAQuarterAtTheBlueEnd) {
+  SKIP_UNLESS_INSTALLED(std::system("command -v gnuplot >/dev/null 2>&1") == 0, "gnuplot (gnuplot-nox)");
+  const testing::ScratchDir scratch("heatmap-key");
+  const std::string svg = testing::slurp(plotted(scratch) / "figures" / "time-t1.svg");
+  // The height on the page of the label `text`: the y of the translate() just before it.
+  auto y_of = [&](const std::string& text) {
+    const std::size_t label = svg.find("<text>" + text + "</text>");
+    if (label == std::string::npos) return -1.0;
+    const std::size_t translate = svg.rfind("translate(", label);
+    return std::stod(svg.substr(svg.find(',', translate) + 1));
+  };
+  const std::vector<std::string> key = {"1/4", "1/2", "1", "2", "4"};
+  for (std::size_t i = 0; i < key.size(); ++i) {
+    ASSERT_GT(y_of(key[i]), 0) << "no label " << key[i] << " in the SVG";
+    if (i > 0) EXPECT_LT(y_of(key[i]), y_of(key[i - 1])) << key[i] << " above " << key[i - 1];
+  }
 }
 
 }  // namespace

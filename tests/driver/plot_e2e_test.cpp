@@ -5,6 +5,7 @@
 // when gnuplot is not installed (and fail under CI=true).
 #include <gtest/gtest.h>
 
+#include <map>
 #include <regex>
 
 #include <unistd.h>
@@ -402,6 +403,34 @@ TEST_F(PlotEndToEnd, EverySeriesOfAFigureOfFifteenIsDrawnItsOwnWay) {
   Result again = plot({dir.string()});
   ASSERT_EQ(again.exit_code, 0) << again.out << again.err;
   EXPECT_EQ(hatched(slurp(dir / "figures" / "aborts-t2.svg")), before);
+}
+
+// Memory over time: the line titled RSS is the RSS (the fixture's 6 MiB at
+// its highest), the dashed steps titled heap the live requested heap (2 MiB):
+// each allocator's RSS line reaches higher on the page than its heap line.
+TEST_F(PlotEndToEnd, TheSeriesRssLineIsTheRssAndTheHeapLineTheHeap) {
+  SKIP_UNLESS_INSTALLED(have_gnuplot(), "gnuplot (gnuplot-nox)");
+  Result r = plot({dir.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  // Title -> the smallest y (the highest point) of its line's data, the legend's sample left out.
+  std::map<std::string, double> top;
+  for (const std::string& plot : plot_groups(slurp(dir / "figures" / "series-vacation-low.svg"))) {
+    std::smatch title, path;
+    if (!std::regex_search(plot, title, std::regex(R"(<text>([^<]+)</text>)")) ||
+        !std::regex_search(plot, path, std::regex(R"(<path stroke='[^']*'[^>]* d='M[^M]*M([^']*)')")))
+      continue;
+    double y_min = 1e9;
+    const std::string points = path.str(1);
+    const std::regex point(R"([0-9.]+,([0-9.]+))");
+    for (std::sregex_iterator it(points.begin(), points.end(), point), end; it != end; ++it)
+      y_min = std::min(y_min, std::stod((*it)[1].str()));
+    top[title.str(1)] = y_min;
+  }
+  for (const char* allocator : {"glibc", "jemalloc"}) {
+    const std::string name = allocator;
+    ASSERT_TRUE(top.count(name + " RSS") && top.count(name + " heap")) << "lines of " << name;
+    EXPECT_LT(top[name + " RSS"], top[name + " heap"]) << name << "'s RSS line should reach above its heap line";
+  }
 }
 
 // The data behind a figure, measured: the sorted vector of u32 pairs holds 8

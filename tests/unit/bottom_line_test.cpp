@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "analysis/findings.h"
+#include "analysis/summary.h"
+#include "results/csv.h"
 #include "figures/figures.h"
 #include "output/bottom_line.h"
 
@@ -79,6 +81,55 @@ TEST_F(BottomLine, NamesTheFastestAndTheLeanestWhereTheirIntervalsLeaveOne) {
       EXPECT_TRUE(high < 1 || low > 1) << "a claim whose interval holds 1: " << answer;
     }
   EXPECT_EQ(intervals, 4) << "two sentences, each a claim on time and one on memory";
+}
+
+// The report's findings name the best first: at vacation-low (1 thread)
+// jemalloc (0.5) and tcmalloc (0.65) both ran faster, tcmalloc (0.5) and
+// jemalloc (0.8) both used less memory; the fastest and the leanest are the
+// farthest from 1, the others follow as "also".
+TEST_F(BottomLine, FindingsNameTheFastestAndTheLeanestFirst) {
+  std::string said;
+  for (const std::string& f : findings(view, cells)) said += f + "\n";
+  EXPECT_NE(said.find("fastest jemalloc, 0.500x ["), std::string::npos) << said;
+  EXPECT_NE(said.find("also faster than glibc: tcmalloc"), std::string::npos) << said;
+  EXPECT_NE(said.find("leanest tcmalloc, 0.500x ["), std::string::npos) << said;
+  EXPECT_NE(said.find("also leaner than glibc: jemalloc"), std::string::npos) << said;
+}
+
+// summary.csv's adjusted interval is the one the tables show and the
+// standing is decided on: its family's (12 comparisons here, so wider than
+// the ratio's own 95%), not the 95% one beside it.
+TEST(BottomLineSummaryCsv, TheAdjustedIntervalIsTheFamilysAsTheTablesShow) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("bottom-line-summary-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::copy(FIXTURE, dir, fs::copy_options::recursive);
+  const ResultsView view = load_results(dir);
+  const std::vector<CellSummary> cells = summarize_cells(view);
+  CsvRow header;
+  const std::vector<CsvRow> rows = read_csv(write_summary(view, cells), &header);
+  fs::remove_all(dir);
+  auto at = [&](const CsvRow& row, const std::string& name) {
+    return row.at(std::size_t(std::find(header.begin(), header.end(), name) - header.begin()));
+  };
+  int checked = 0;
+  for (const CellSummary& c : cells) {
+    if (c.allocator != "jemalloc" || c.group != "vacation-low" || c.threads != 1) continue;
+    for (const CsvRow& row : rows) {
+      if (at(row, "allocator") != "jemalloc" || at(row, "workload") != "vacation-low" || at(row, "threads") != "1") continue;
+      const bool time = at(row, "metric") == c.cell->time_key, memory = at(row, "metric") == "maxrss_kb";
+      if (!time && !memory) continue;
+      const stats::Ratio& shown = time ? c.time_vs_reference : c.memory_vs_reference;
+      const stats::Ratio& own = time ? c.time_vs_reference_95 : c.memory_vs_reference_95;
+      ASSERT_GT(shown.level, 0.95) << "a family of one would not tell the two apart";
+      EXPECT_NEAR(std::stod(at(row, "vs_reference_adjusted_level")), shown.level, 1e-6);
+      EXPECT_NEAR(std::stod(at(row, "vs_reference_adjusted_low")), shown.ci_low, 1e-6);
+      EXPECT_NEAR(std::stod(at(row, "vs_reference_adjusted_high")), shown.ci_high, 1e-6);
+      EXPECT_LT(std::stod(at(row, "vs_reference_adjusted_low")), own.ci_low) << "wider than the 95% interval";
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 2) << "jemalloc's time and peak RSS at vacation-low, 1 thread";
 }
 
 // An allocator whose every run crashed has no time and no peak RSS: it is

@@ -806,6 +806,15 @@ TEST(BusyMachine, CheckAndTableNameTheCell) {
   view.cells = cells_of(*view.table);
   const Block t = summary_table(view, summarize_cells(view), "vacation-high");
   EXPECT_EQ(t.rows[1][2], "3 timed + 0 profiled, 1 on a busy machine");
+  // The sweep's last words warn of one busy run as of more; --wide names the run.
+  for (const bool wide : {false, true}) {
+    std::ostringstream out;
+    print_ranking(view, summarize_cells(view), out, wide, {});
+    EXPECT_NE(out.str().find(wide ? "1 run(s) of glibc at 1 thread(s) ran while the machine was busy: their times are suspect"
+                                  : "cell(s) with runs on a busy machine: their times are suspect"),
+              std::string::npos)
+        << out.str();
+  }
 }
 
 }  // namespace
@@ -1148,6 +1157,26 @@ struct SimulatedRuns {
     return *this;
   }
 };
+
+// A cell's simulated cycles over the reference's: more cycles is a ratio above
+// 1, as the time's is (the table's "sim. vs glibc" column).
+TEST(Simulated, CyclesOverTheReferencesAreAboveOneForTheCostlier) {
+  Runs runs{{"sim_cycles_count"}};
+  for (int rep = 1; rep <= 3; ++rep) {
+    runs.add("glibc", rep, 1e7, {});
+    runs.add("jemalloc", rep, 1e7, {});
+  }
+  runs.add("glibc", 4, 0, {{"kind", "simulated"}, {"elapsed_ns", ""}, {"sim_cycles_count", "100000000"}});
+  runs.add("jemalloc", 4, 0, {{"kind", "simulated"}, {"elapsed_ns", ""}, {"sim_cycles_count", "130000000"}});
+  ResultsView view;
+  view.table = std::make_shared<RunsTable>(runs.table);
+  view.cells = cells_of(*view.table);
+  const std::vector<CellSummary> cells = summarize_cells(view);
+  ASSERT_EQ(cells.size(), 2u);
+  EXPECT_EQ(cells[1].allocator, "jemalloc");
+  EXPECT_NEAR(cells[1].sim_cycles_vs_reference, 1.3, 1e-12);
+  EXPECT_NEAR(cells[0].sim_cycles_vs_reference, 1.0, 1e-12);
+}
 
 TEST(Simulated, AChangeAboveItsRepeatabilityRegresses) {
   SimulatedRuns base, same, more, less;

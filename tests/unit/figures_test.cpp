@@ -10,11 +10,14 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
 
+#include "analysis/mechanisms.h"
 #include "model/errors.h"
+#include "model/statistics.h"
 #include "figures/figure_kit.h"
 #include "figures/figures.h"
 #include "model/format.h"
@@ -730,6 +733,19 @@ namespace {
 // ratios to the reference, from the same estimates as the summary; a figure
 // no allocator has (page faults in a folder older than schema 5) has no bar.
 TEST_F(Figures, MechanismsAreRatiosToTheReferenceBesideTheTime) {
+  // Transaction attempts that vary from run to run at 2 threads (the fixture's are all 1000): intervals with a width.
+  each_run_line([](const std::string& line) {
+    if (line.find(",vacation-low,vacation-low,tiny,") == std::string::npos || line.find(",ml_wt,2,") == std::string::npos ||
+        line.find(",ok,") == std::string::npos)
+      return line + "\n";
+    std::vector<std::string> fields;
+    std::istringstream cells(line);
+    for (std::string f; std::getline(cells, f, ',');) fields.push_back(f);
+    fields[27] = std::to_string(1000 + std::stoi(fields[0]) * 37 % 101);  // tx_attempts_count
+    std::string out;
+    for (const auto& f : fields) out += (out.empty() ? "" : ",") + f;
+    return out + "\n";
+  });
   ResultsView view = load_results(dir);
   std::vector<CellSummary> cells = summarize_cells(view);
   FigurePlan plan = prepare_figures(view, cells);
@@ -747,6 +763,60 @@ TEST_F(Figures, MechanismsAreRatiosToTheReferenceBesideTheTime) {
     }
   }
   EXPECT_EQ(data.find("\"glibc\""), std::string::npos) << "the reference is the line at 1, not a bar";
+  // A mechanism's whiskers are at its family's level, as the title says, not the ratio's own 95%.
+  const stats::FamilyCorrection family = mechanism_family(view.cells);
+  ASSERT_GT(family.level, 0.95) << "a family of one would not tell the two apart";
+  const Cell* je = view.cells.find("vacation-low", 2, "jemalloc");
+  const Cell* ref = view.cells.find("vacation-low", 2, "glibc");
+  ASSERT_TRUE(je && ref);
+  const stats::Ratio own = view.cells.ratio(*je, *ref, "tx_attempts_count");
+  const stats::Ratio shown = stats::at_level(own, family.level);
+  std::istringstream row(data.substr(data.find("\"jemalloc\"")));
+  std::string name;
+  double time = 0, time_low = 0, time_high = 0, attempts = 0, low = 0, high = 0;
+  row >> name >> time >> time_low >> time_high >> attempts >> low >> high;
+  EXPECT_NEAR(attempts, own.value, 1e-6);
+  EXPECT_NEAR(low, shown.ci_low, 1e-6);
+  EXPECT_NEAR(high, shown.ci_high, 1e-6);
+  EXPECT_LT(low, own.ci_low) << "wider than the ratio's own 95% interval";
+}
+
+// The micro-benchmarks other than the size ladder are drawn as each
+// allocator's time over the reference's: jemalloc at half glibc's ns per
+// operation is a bar at 0.5, below the line at 1 ("lower is faster").
+TEST_F(Figures, MicroBenchmarksAreTheAllocatorsTimeOverTheReferences) {
+  std::map<std::string, std::vector<std::string>> run_ids;  // allocator -> its vacation-low runs at 1 thread
+  for (const std::string& line : std::vector<std::string>{[&] {
+         std::vector<std::string> lines;
+         std::istringstream in(slurp(dir / "runs.csv"));
+         for (std::string l; std::getline(in, l);) lines.push_back(l);
+         return lines;
+       }()})
+    for (const char* a : {"glibc", "jemalloc"})
+      if (line.find(std::string(",vacation-low,vacation-low,tiny,") + a + ",ml_wt,1,") != std::string::npos)
+        run_ids[a].push_back(line.substr(0, line.find(',')));
+  ASSERT_EQ(run_ids["glibc"].size(), 3u);
+  ASSERT_EQ(run_ids["jemalloc"].size(), 3u);
+  std::ofstream micro(dir / "micro.csv");
+  micro << "# allocstamp micro.csv schema 9\n"
+           "run_id,kind,benchmark,size_bytes,threads,repetition,iterations,real_ns_per_op,cpu_ns_per_op,items_per_s\n";
+  for (int i = 0; i < 3; ++i)
+    for (int rep = 1; rep <= 2; ++rep) {
+      const double ns = 100 + 10 * i + rep;
+      micro << run_ids["glibc"][i] << ",timed,batch/64,64,1," << rep << ",1000," << ns << "," << ns << ",0\n";
+      micro << run_ids["jemalloc"][i] << ",timed,batch/64,64,1," << rep << ",1000," << ns / 2 << "," << ns / 2 << ",0\n";
+    }
+  micro.close();
+  const FigurePlan plan = prepare();
+  ASSERT_TRUE(find(plan, "micro-others-t1"));
+  const std::string line = line_of(data("micro-others-t1"), "\"batch/64\"");
+  ASSERT_FALSE(line.empty()) << slurp(data("micro-others-t1"));
+  std::istringstream row(line);
+  std::string name;
+  double glibc = 0, glibc_low = 0, glibc_high = 0, jemalloc = 0;
+  row >> name >> glibc >> glibc_low >> glibc_high >> jemalloc;
+  EXPECT_NEAR(glibc, 1, 1e-12) << line;
+  EXPECT_NEAR(jemalloc, 0.5, 1e-9) << line;
 }
 
 // A mechanism some runs of a side counted 0 has no ratio of geometric means:
