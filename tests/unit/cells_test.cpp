@@ -601,6 +601,8 @@ TEST(TooShort, APhaseUnderTheFloorGetsNoVerdict) {
   ASSERT_EQ(narrow.rows.size(), 3u);
   EXPECT_EQ(narrow.rows[1][1], "jemalloc");
   EXPECT_EQ(narrow.rows[1][4], "short");
+  EXPECT_EQ(summary_table(short_view, short_cells, "vacation-high", false, true).rows.at(1).at(4), "short")
+      << "the table a sweep streams: too short does not wait for the family's level";
   for (const CellSummary& c : short_cells)
     if (c.allocator == "jemalloc") {
       EXPECT_NEAR(c.short_phase_ns, 1.5e6, 0.1e6) << "jemalloc 1.5 ms, glibc 3 ms: the shorter";
@@ -723,6 +725,9 @@ TEST(Unstable, ACellWithTwoModesGetsNoStanding) {
       shown = true;
     }
   EXPECT_TRUE(shown);
+  // The table a sweep streams says it too: two modes do not wait for the family's level, as "later" would.
+  for (const std::vector<std::string>& row : summary_table(bimodal, cells, "vacation-high", false, true).rows)
+    if (row.size() > 4 && row[1] == "jemalloc") EXPECT_EQ(row[4], "unstable") << "streamed";
   EXPECT_EQ(bottom_line_table(bimodal, cells).rows.at(1).at(2).rfind("unstable / ", 0), 0u);
   const std::vector<std::string> answers = bottom_line_answers(bimodal, cells);
   ASSERT_EQ(answers.size(), 1u);

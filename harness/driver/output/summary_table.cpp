@@ -36,9 +36,11 @@ std::string ratio_text(const stats::Ratio& r, const std::string& standing, bool 
   return ratio_interval_text(r.value, r.ci_low, r.ci_high);
 }
 
-// While the sweep goes on a standing waits for the family's level: "later".
+// While the sweep goes on a standing waits for the family's level: "later";
+// those that do not depend on it (too short, unstable) are said at once.
 std::string standing_text(const std::string& standing, bool provisional, bool narrow) {
-  if (provisional && standing != "reference" && standing != "too short" && !standing.empty()) return "later";
+  if (provisional && standing != "reference" && standing != "too short" && standing != "unstable" && !standing.empty())
+    return "later";
   if (narrow) {
     if (standing.empty()) return "-";
     if (standing == "reference") return "ref";
