@@ -362,8 +362,7 @@ void decide(std::vector<CheckRow>& rows, const std::vector<Measured>& measured, 
       r.verdict = Verdict::undecided;
       const std::string why = std::isinf(r.detectable)
                                   ? std::string("too few repetitions to test")
-                                  : "could detect only a change of " + std::to_string(static_cast<int>(std::ceil(r.detectable * 100))) +
-                                        "% or more (power 0.8)";
+                                  : "could detect only a change of " + percent_up_text(r.detectable) + " or more (power 0.8)";
       r.note = r.note.empty() ? why : r.note + "; " + why;
     }
   }

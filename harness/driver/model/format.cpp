@@ -46,6 +46,12 @@ std::string ratio_interval_text(double value, double low, double high) {
   return out;
 }
 
+std::string percent_up_text(double fraction) {
+  const double pct = fraction * 100.0;
+  const double step = pct >= 10 ? 1 : pct >= 1 ? 0.1 : 0.01;
+  return number_text("%g%%", std::ceil(pct / step - 1e-9) * step);
+}
+
 std::string mib_text(double bytes) { return number_text("%.1f MiB", bytes / (1024.0 * 1024.0)); }
 
 std::string joined(const std::vector<std::string>& items) {

@@ -19,6 +19,10 @@ std::string data_number(double v);
 // A ratio with its 95% interval, "0.817 [0.790, 0.845]", three decimals: the
 // interval left out when it is unknown, "-" when the ratio is.
 std::string ratio_interval_text(double value, double low, double high);
+// A fraction as a percent rounded up (a change of the figure shown is one a
+// test sees) to whole percents from 10%, and below to two significant digits:
+// 0.091 is "9.1%", 0.005 "0.5%" (bench check's "detects" and its note).
+std::string percent_up_text(double fraction);
 // Bytes as MiB with one decimal ("-" when unknown).
 std::string mib_text(double bytes);
 // A figure for a person, by its unit (keys.def's: bytes, ns, count, ...):

@@ -55,12 +55,8 @@ std::string p_text(double p) { return number_text("%.3g", p); }
 std::string detectable_text(double d) {
   if (std::isnan(d)) return "-";
   if (std::isinf(d)) return "untestable";
-  // Rounded up (a change of the figure shown is flagged) to whole percents
-  // from 10%, and below to two significant digits: 0.5% and 1.5% as they are,
-  // not "1%" and "2%" beside smaller changes flagged.
-  const double pct = d * 100.0;
-  const double step = pct >= 10 ? 1 : pct >= 1 ? 0.1 : 0.01;
-  return number_text("%g%%", std::ceil(pct / step - 1e-9) * step);
+  // 0.5% and 1.5% as they are, not "1%" and "2%" beside smaller changes flagged.
+  return percent_up_text(d);
 }
 
 const char* comparison_name(Comparison c) {
