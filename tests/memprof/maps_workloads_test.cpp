@@ -1,7 +1,7 @@
 // maps_workloads_test — the maps binary under memprof in front of each of the five
 // allocators: every container passes its content check for insert (1 and 2 threads,
 // every key type) and churn, and the requested bytes per element are exactly what
-// the node types imply, identical under every allocator.
+// the node types imply, identical under every allocator; churn's clock starts after the fill.
 #include <gtest/gtest.h>
 
 #include <cstdlib>

@@ -4,7 +4,8 @@
 // counted its allocations; blocks freed by other threads are counted as
 // freed, and every block is freed but those the app says it leaves at exit.
 // And every family of the micro binary (Google Benchmark) under each
-// allocator: one @micro record per benchmark.
+// allocator: one @micro record per benchmark. Under glibc: the sizes that are
+// bench.sh's command lines, and the aligned family's requested sizes.
 #include <gtest/gtest.h>
 
 #include <cstdlib>

@@ -2,7 +2,8 @@
 // serialirr with 1 and 2 threads, lock with 1 and 2, seq), with memprof in
 // front of each allocator of the registry: verification passes, every operation
 // commits exactly once, and node allocations count as tx in every build;
-// and the STAMP-like apps likewise.
+// and the STAMP-like apps likewise. Under glibc: at two threads each intset
+// thread and each vacation client draws its own stream.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
