@@ -2,7 +2,8 @@
 // serialirr with 1 and 2 threads, lock with 1 and 2, seq), with memprof in
 // front of each allocator of the registry: verification passes, every operation
 // commits exactly once, and node allocations count as tx in every build;
-// and the STAMP-like apps likewise.
+// and the STAMP-like apps likewise. Under glibc: at two threads each intset
+// thread and each vacation client draws its own stream.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -45,6 +46,48 @@ TEST_P(Intset, VerifiesAndCountsUnderEveryMethod) {
     // The lock and seq builds mark their transactions for memprof too.
     EXPECT_GT(r.num("allocs_tx_count"), 0) << what << ": inserts allocate inside transactions";
   }
+}
+
+// Each intset thread draws its own keys: with every operation an update, keys
+// from 2^30 and an empty start, a set holds about the inserts it saw (two keys
+// of one run collide with odds of about 1 in 2000), so two threads leave about
+// twice what one leaves. Threads drawing one stream would insert the same keys
+// (the second insert of each fails) and leave exactly what one thread does.
+// The lock build at two threads: no aborts, whatever the interleaving the count is the same.
+TEST(IntsetThreads, EachThreadDrawsItsOwnKeys) {
+  const TestAllocator& glibc = test_allocators()[0];
+  auto set_size = [&](int threads) {
+    RunResult r = run_program(std::string(INTSET_BINARY),
+                              {"rbtree", "--threads", std::to_string(threads), "--tm", "lock", "--update", "100",
+                               "--initial", "0", "--range", std::to_string(1L << 30), "--ops", "1000"},
+                              glibc);
+    EXPECT_EQ(r.exit_code, 0) << r.describe();
+    return r.metric("set_size_count");
+  };
+  const int64_t one = set_size(1), two = set_size(2);
+  EXPECT_GT(one, 400) << "about half of 1000 operations insert";
+  EXPECT_GT(two, one * 3 / 2) << "the second thread inserted keys of its own";
+}
+
+// Each vacation client draws its own stream, seeded with its id as STAMP's
+// client_alloc does (seed - 1 + id). How many table-update transactions a client
+// makes depends on its stream only (the draws decide the kind of each
+// transaction, never the tables' state), so at two threads the count is that of
+// a one-client run of half the transactions at --seed 1 (client 0's stream) plus
+// one at --seed 2 (client 1's): whatever the interleaving.
+TEST(VacationClients, EachClientDrawsTheStreamOfItsId) {
+  const TestAllocator& glibc = test_allocators()[0];
+  auto updates = [&](int threads, const std::string& transactions, const std::string& seed) {
+    RunResult r = run_program(std::string(STAMP_BINARY),
+                              {"vacation-high", "--size", "tiny", "--tm", "lock", "--threads", std::to_string(threads),
+                               "--transactions", transactions, "--seed", seed},
+                              glibc);
+    EXPECT_EQ(r.exit_code, 0) << r.describe();
+    return r.metric("table_updates_count");
+  };
+  const int64_t client0 = updates(1, "1024", "1"), client1 = updates(1, "1024", "2");
+  ASSERT_NE(client0, client1) << "the two streams must differ in their updates for this test to tell them apart";
+  EXPECT_EQ(updates(2, "2048", "1"), client0 + client1);
 }
 
 // Every app of the stamp binary, as workloads.json names them.

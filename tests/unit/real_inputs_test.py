@@ -2,7 +2,9 @@
 # the same size and seed (the cache is keyed on them: a generator that drew
 # from the clock or the hash seed would make another input under the same
 # name), another input for another seed (but z3's, which is mimalloc-bench's
-# problem whatever the seed), and more work at each size up the ladder.
+# problem whatever the seed), and more work at each size up the ladder (to
+# large by the generators' tables).
+import importlib.util
 import os
 import subprocess
 import sys
@@ -18,6 +20,14 @@ def generate(generator, size, seed, hash_seed="0"):
     env = dict(os.environ, PYTHONHASHSEED=hash_seed)
     return subprocess.run([sys.executable, os.path.join(REAL, generator), "--size", size, "--seed", str(seed)],
                           check=True, capture_output=True, env=env, timeout=120).stdout
+
+
+def load(generator):
+    """The generator's module, imported from its file (its main does not run)."""
+    spec = importlib.util.spec_from_file_location(generator[:-3], os.path.join(REAL, generator))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 class Generators(unittest.TestCase):
@@ -45,6 +55,19 @@ class Generators(unittest.TestCase):
                 lengths = [len(generate(generator, size, 1)) for size in ("tiny", "small", "medium")]
                 self.assertLess(lengths[0], lengths[1])
                 self.assertLessEqual(lengths[1], lengths[2])
+
+    def test_size_tables_grow_up_the_whole_ladder(self):
+        # Up to large, read from each generator's SIZES table (large's inputs take seconds and
+        # hundreds of MB to write): every parameter at least the rung's below, one of them more.
+        ladder = ("tiny", "small", "medium", "large")
+        for generator in GENERATORS:
+            with self.subTest(generator=generator):
+                sizes = load(generator).SIZES
+                self.assertEqual(sorted(sizes), sorted(ladder))
+                rungs = [sizes[size] if isinstance(sizes[size], tuple) else (sizes[size],) for size in ladder]
+                for size, below, above in zip(ladder[1:], rungs, rungs[1:]):
+                    self.assertTrue(all(a >= b for a, b in zip(above, below)) and above != below,
+                                    f"{size} {above} is not more than the size below it {below}")
 
     def test_a_size_off_the_ladder_is_refused(self):
         result = subprocess.run([sys.executable, os.path.join(REAL, "lua_input.py"), "--size", "huge", "--seed", "1"],

@@ -27,12 +27,6 @@ const char* const kUsage =
     "          churn 10,000 / 100,000 / 1,000,000 / 8,192,000 elements, --ops = 2 x elements\n"
     "  exit status: 0 ok, 2 bad usage, 3 the content check failed\n";
 
-uint64_t elements_for(const std::string& app, const std::string& size) {
-  bool insert = app == "insert";
-  return workload::by_size<uint64_t>(size, 10'000, insert ? 256'000 : 100'000, insert ? 1'024'000 : 1'000'000,
-                                     8'192'000);
-}
-
 bool known_container(std::string_view name) {
   for (std::string_view c : kContainers)
     if (c == name) return true;

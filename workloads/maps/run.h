@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "command_line.h"
 #include "keys.h"
 
 namespace allocstamp::maps {
@@ -29,6 +30,16 @@ struct Result {
   int64_t rss_baseline_kb = -1;  // insert: the process's RSS just before the fill (-1 when unknown)
   std::string problem;      // empty when the content checked out
 };
+
+// The elements --size means to an app (the usage text's): insert 10,000 / 256,000 /
+// 1,024,000 / 8,192,000 (large: the 2013 STX study's count), churn 10,000 / 100,000 /
+// 1,000,000 / 8,192,000. Here rather than in main.cpp so that a unit test
+// (tests/unit/workload_sizes_test.cpp) holds large to the study without filling it.
+inline uint64_t elements_for(const std::string& app, const std::string& size) {
+  bool insert = app == "insert";
+  return workload::by_size<uint64_t>(size, 10'000, insert ? 256'000 : 100'000, insert ? 1'024'000 : 1'000'000,
+                                     8'192'000);
+}
 
 // Both return false when the container is not one of kContainers or the key type is
 // unknown; `problem` then says why. Churn also refuses containers without erase.

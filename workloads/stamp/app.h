@@ -1,10 +1,10 @@
 // app.h — what every STAMP app shares: its entry (name, options, main), which
 // registers itself (workloads/common/apps.h), the declaration of its body's
 // run() in each TM build, and the call into the build that --tm chose. An app
-// is three files: <app>.h (config and result), <app>.cpp (sizes, options,
-// report; its entry and registration, one per name it answers to) and
-// <app>_tm.cpp (the body: CMakeLists.txt finds it and compiles it once per
-// build).
+// is three files: <app>.h (config and result; genome's sizes, for a unit test),
+// <app>.cpp (sizes, options, report; its entry and registration, one per name
+// it answers to) and <app>_tm.cpp (the body: CMakeLists.txt finds it and
+// compiles it once per build).
 #pragma once
 #include <string>
 

@@ -14,10 +14,9 @@
 namespace allocstamp::stamp {
 namespace {
 
-using workload::by_size;
 using workload::usage_error;
 
-// STAMP's genome inputs: small -g256 -s16 -n16384, large -g16384 -s64 -n16777216.
+// The sizes are STAMP's genome inputs (size_genome, genome.h).
 // --seed s seeds STAMP's generator (MT19937) with s - 1: the default 1 gives
 // STAMP's own seed, 0, hence its gene and segments.
 int run_genome(const std::string& app, int argc, char** argv) {
@@ -31,10 +30,7 @@ int run_genome(const std::string& app, int argc, char** argv) {
     else return false;
     return true;
   });
-  // tiny, small, medium, large
-  c.gene_length = by_size<long>(common.size, 128, 256, 4096, 16384);
-  c.segment_length = by_size<long>(common.size, 16, 16, 32, 64);
-  c.segments = by_size<long>(common.size, 1024, 16384, 262144, 16777216);
+  size_genome(c, common.size);
   if (gene > 0) c.gene_length = gene;
   if (segment > 0) c.segment_length = segment;
   if (segments > 0) c.segments = segments;
