@@ -158,6 +158,30 @@ TEST_P(Preload, ThreadsCrossThreadFreesAndEarlyExit) {
   EXPECT_GT(work.num("stack_peak_main_bytes"), 0);
 }
 
+// The main thread's stack high-water mark runs from the lowest page its
+// mapping holds, not from where memprof started: a 512 KiB recursion in main
+// shows in full.
+TEST_P(Preload, MainStackPeakHoldsARecursionInMain) {
+  RunResult base = run("threads", {"stacks-base"});
+  RunResult work = run("threads", {"stacks"});
+  ASSERT_EQ(base.exit_code, 0) << base.describe();
+  ASSERT_EQ(work.exit_code, 0) << work.describe();
+  EXPECT_GE(work.num("stack_peak_main_bytes"), 512 * 1024);
+  EXPECT_LT(base.num("stack_peak_main_bytes"), 256 * 1024);
+}
+
+// The deepest stack among the other threads is the deepest of all of them,
+// not the last to end: a thread 256 KiB deep ends before a shallow one.
+TEST_P(Preload, ThreadStackPeakIsTheDeepestNotTheLastToEnd) {
+  RunResult base = run("threads", {"stacks-base"});
+  RunResult work = run("threads", {"stacks"});
+  ASSERT_EQ(base.exit_code, 0) << base.describe();
+  ASSERT_EQ(work.exit_code, 0) << work.describe();
+  EXPECT_GE(work.num("stack_peak_thread_max_bytes"), 256 * 1024);
+  EXPECT_LT(base.num("stack_peak_thread_max_bytes"), 128 * 1024);
+  EXPECT_EQ(work.num("stack_count"), 3);  // main and two threads
+}
+
 // Threads that end in numbers beyond glibc's stack cache: glibc frees the TLS
 // vectors it allocated inside pthread_create (not counted as the program's),
 // and those frees are not the program's unknown blocks either.
