@@ -206,8 +206,9 @@ TEST_P(Preload, ForkFromThreadedParent) {
   EXPECT_EQ(std::distance(begin, std::sregex_iterator()), 50) << r.err.substr(0, 2000);
   EXPECT_EQ(r.num("size_gt1024_count"), none.num("size_gt1024_count"));
   EXPECT_EQ(r.memprof().count("pid"), 1u);
-  // Each child's histogram holds its one block of 1234 bytes, none of the
-  // parent's (whose forking thread allocated 100 bytes twice before the forks).
+  // Each child's histogram and regions hold its one block of 1234 bytes, none
+  // of the parent's: neither the forking thread's (100 bytes twice before the
+  // forks) nor those of the thread that ended before them (200 bytes ten times).
   std::regex sizes_line("  sizes +([^\n]*)");
   int children = 0;
   for (auto it = std::sregex_iterator(r.err.begin(), r.err.end(), sizes_line); it != std::sregex_iterator(); ++it) {
@@ -215,6 +216,9 @@ TEST_P(Preload, ForkFromThreadedParent) {
     EXPECT_EQ((*it)[1].str(), "<=16:0 <=32:0 <=48:0 <=64:0 <=96:0 <=128:0 <=256:0 <=512:0 <=1K:0 >1K:1");
   }
   EXPECT_EQ(children, 50);
+  std::regex own_regions("\n  seq +1 +1 +1\\.2 KiB\n  par +0 +0 +0 B\n");
+  auto regions = std::sregex_iterator(r.err.begin(), r.err.end(), own_regions);
+  EXPECT_EQ(std::distance(regions, std::sregex_iterator()), 50) << r.err.substr(0, 2000);
 }
 
 TEST_P(Preload, TransactionsCountedAsTx) {
