@@ -354,6 +354,37 @@ TEST_P(Preload, UsableTotalAndHistogramCountedByClass) {
   }
 }
 
+// A realloc adds to usable_total_bytes only what its block's usable size grew
+// by (counted once, however often the block is resized): one block grown by
+// realloc 999 times adds what the program sums itself, not each step's whole block.
+TEST_P(Preload, ReallocGrowthAddsOnlyTheGrowthToUsableTotal) {
+  RunResult base = run("usable", {"grow-base"});
+  RunResult work = run("usable", {"grow"});
+  ASSERT_EQ(base.exit_code, 0) << base.describe();
+  ASSERT_EQ(work.exit_code, 0) << work.describe();
+  EXPECT_GE(work.metric("usable_grown_bytes"), 16000);
+  EXPECT_EQ(added(work, base, "usable_total_bytes"), work.metric("usable_grown_bytes"));
+  EXPECT_EQ(added(work, base, "reallocs_count"), 999);
+}
+
+// memprof_self_kb holds the shadow of requested sizes: a page of it for every
+// 32 KiB of addresses where blocks start. The blocks of `usable 1` of at most
+// 5,000 bytes that start in one such window hold at most 32 KiB + 5,000 bytes,
+// so they start in at least (their requested bytes) / 37,768 windows, a shadow
+// page each; the test asks half of that (the baseline's own blocks, the
+// runtime's, may share some of those pages).
+TEST_P(Preload, MemprofSelfCountsTheShadowOfLiveBlocks) {
+  RunResult base = run("usable", {"0"});
+  RunResult work = run("usable", {"1"});
+  ASSERT_EQ(base.exit_code, 0) << base.describe();
+  ASSERT_EQ(work.exit_code, 0) << work.describe();
+  const int64_t large = 8192 + 65536 + 300000 + (3 << 20);  // the four blocks over 5,000 bytes
+  const int64_t small = added(work, base, "heap_requested_phase_end_bytes") - large;
+  ASSERT_GT(small, 20 << 20);
+  EXPECT_GE(added(work, base, "memprof_self_kb"), small / (32768 + 5000) * 4 / 2)
+      << "memprof_self_kb: " << base.num("memprof_self_kb") << " kB, then " << work.num("memprof_self_kb") << " kB";
+}
+
 // Blocks too large for a shadow entry, and changes too large for a thread's
 // 32-bit lanes (published on their own), keep the requested peak and the live
 // heap exact; with a 1 GiB slack two blocks of 0.75 GiB add up in the lanes.
