@@ -4,6 +4,7 @@
 // allocators for a deterministic program, and real programs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -386,8 +387,8 @@ TEST_P(Preload, MemprofSelfCountsTheShadowOfLiveBlocks) {
 }
 
 // Blocks too large for a shadow entry, and changes too large for a thread's
-// 32-bit lanes (published on their own), keep the requested peak and the live
-// heap exact; with a 1 GiB slack two blocks of 0.75 GiB add up in the lanes.
+// 32-bit lanes (published on their own), keep the requested and usable peaks
+// and the live heap exact; with a 1 GiB slack two blocks of 0.75 GiB add up in the lanes.
 // Under glibc, small blocks with a huge alignment have a huge usable size too.
 TEST_P(Preload, LargeBlocksKeepThePeakExact) {
   bool glibc = GetParam().base == "glibc";
@@ -411,6 +412,10 @@ TEST_P(Preload, LargeBlocksKeepThePeakExact) {
     EXPECT_EQ(added(work, base, "heap_requested_phase_end_bytes"), 3072 * kMiB + 4096 + 50000 + 100 * aligned)
         << slack;
     EXPECT_EQ(added(work, base, "heap_usable_phase_end_bytes"), work.metric("live_usable_bytes")) << slack;
+    // The usable peak is the allocator's usable bytes at the peak (or at the
+    // phase end, where glibc's aligned blocks hold more), not the requested peak.
+    EXPECT_EQ(work.num("heap_usable_peak_bytes") - work.num("heap_usable_end_bytes"), work.metric("peak_usable_bytes"))
+        << slack;
     EXPECT_EQ(added(work, base, "live_blocks_phase_end_count"), 4 + aligned) << slack;
     EXPECT_EQ(added(work, base, "heap_requested_end_bytes"), 0) << slack;
     EXPECT_EQ(added(work, base, "heap_usable_end_bytes"), 0) << slack;
@@ -666,6 +671,28 @@ TEST(PreloadStandalone, SeriesScopesAndMetrics) {
   EXPECT_EQ(samples, r.num("series_points_count"));
   EXPECT_EQ(scopes, 1);
   EXPECT_GT(r.metric("checksum"), 0);
+}
+
+// A series fuller than MEMPROF_SERIES_MAX halves its points, each pair kept
+// as one carrying the pair's maximum: a spike of 64 MiB, allocated and freed
+// at once among 40 changes of 2 MiB, is still the series' highest point,
+// the requested peak, after the halvings.
+TEST(PreloadStandalone, SeriesHalvedKeepsASpikesMaximum) {
+  RunResult r = run_program(target("large"), {"spike"}, test_allocators()[0],
+                            RunOptions{.env = {{"MEMPROF_SERIES", "1"}, {"MEMPROF_SERIES_MS", "1000000"},
+                                               {"MEMPROF_SERIES_SIZE", "1M"}, {"MEMPROF_SERIES_MAX", "16"}}});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  int64_t samples = 0, highest = 0;
+  for (const auto& [kind, rec] : r.records)
+    if (kind == "sample") {
+      ++samples;
+      highest = std::max(highest, int64_t(std::stoll(rec.at("heap_requested_max_bytes"))));
+    }
+  EXPECT_EQ(samples, r.num("series_points_count"));
+  EXPECT_LE(samples, 16);
+  EXPECT_GE(samples, 8) << "halved, not emptied";
+  EXPECT_EQ(r.num("heap_requested_peak_bytes") - r.metric("start_bytes"), 64 << 20);
+  EXPECT_EQ(highest, r.num("heap_requested_peak_bytes"));
 }
 
 }  // namespace
