@@ -4,6 +4,7 @@
 // allocators for a deterministic program, and real programs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -158,6 +159,30 @@ TEST_P(Preload, ThreadsCrossThreadFreesAndEarlyExit) {
   EXPECT_GT(work.num("stack_peak_main_bytes"), 0);
 }
 
+// The main thread's stack high-water mark runs from the lowest page its
+// mapping holds, not from where memprof started: a 512 KiB recursion in main
+// shows in full.
+TEST_P(Preload, MainStackPeakHoldsARecursionInMain) {
+  RunResult base = run("threads", {"stacks-base"});
+  RunResult work = run("threads", {"stacks"});
+  ASSERT_EQ(base.exit_code, 0) << base.describe();
+  ASSERT_EQ(work.exit_code, 0) << work.describe();
+  EXPECT_GE(work.num("stack_peak_main_bytes"), 512 * 1024);
+  EXPECT_LT(base.num("stack_peak_main_bytes"), 256 * 1024);
+}
+
+// The deepest stack among the other threads is the deepest of all of them,
+// not the last to end: a thread 256 KiB deep ends before a shallow one.
+TEST_P(Preload, ThreadStackPeakIsTheDeepestNotTheLastToEnd) {
+  RunResult base = run("threads", {"stacks-base"});
+  RunResult work = run("threads", {"stacks"});
+  ASSERT_EQ(base.exit_code, 0) << base.describe();
+  ASSERT_EQ(work.exit_code, 0) << work.describe();
+  EXPECT_GE(work.num("stack_peak_thread_max_bytes"), 256 * 1024);
+  EXPECT_LT(base.num("stack_peak_thread_max_bytes"), 128 * 1024);
+  EXPECT_EQ(work.num("stack_count"), 3);  // main and two threads
+}
+
 // Threads that end in numbers beyond glibc's stack cache: glibc frees the TLS
 // vectors it allocated inside pthread_create (not counted as the program's),
 // and those frees are not the program's unknown blocks either.
@@ -182,8 +207,9 @@ TEST_P(Preload, ForkFromThreadedParent) {
   EXPECT_EQ(std::distance(begin, std::sregex_iterator()), 50) << r.err.substr(0, 2000);
   EXPECT_EQ(r.num("size_gt1024_count"), none.num("size_gt1024_count"));
   EXPECT_EQ(r.memprof().count("pid"), 1u);
-  // Each child's histogram holds its one block of 1234 bytes, none of the
-  // parent's (whose forking thread allocated 100 bytes twice before the forks).
+  // Each child's histogram and regions hold its one block of 1234 bytes, none
+  // of the parent's: neither the forking thread's (100 bytes twice before the
+  // forks) nor those of the thread that ended before them (200 bytes ten times).
   std::regex sizes_line("  sizes +([^\n]*)");
   int children = 0;
   for (auto it = std::sregex_iterator(r.err.begin(), r.err.end(), sizes_line); it != std::sregex_iterator(); ++it) {
@@ -191,6 +217,9 @@ TEST_P(Preload, ForkFromThreadedParent) {
     EXPECT_EQ((*it)[1].str(), "<=16:0 <=32:0 <=48:0 <=64:0 <=96:0 <=128:0 <=256:0 <=512:0 <=1K:0 >1K:1");
   }
   EXPECT_EQ(children, 50);
+  std::regex own_regions("\n  seq +1 +1 +1\\.2 KiB\n  par +0 +0 +0 B\n");
+  auto regions = std::sregex_iterator(r.err.begin(), r.err.end(), own_regions);
+  EXPECT_EQ(std::distance(regions, std::sregex_iterator()), 50) << r.err.substr(0, 2000);
 }
 
 TEST_P(Preload, TransactionsCountedAsTx) {
@@ -326,9 +355,40 @@ TEST_P(Preload, UsableTotalAndHistogramCountedByClass) {
   }
 }
 
+// A realloc adds to usable_total_bytes only what its block's usable size grew
+// by (counted once, however often the block is resized): one block grown by
+// realloc 999 times adds what the program sums itself, not each step's whole block.
+TEST_P(Preload, ReallocGrowthAddsOnlyTheGrowthToUsableTotal) {
+  RunResult base = run("usable", {"grow-base"});
+  RunResult work = run("usable", {"grow"});
+  ASSERT_EQ(base.exit_code, 0) << base.describe();
+  ASSERT_EQ(work.exit_code, 0) << work.describe();
+  EXPECT_GE(work.metric("usable_grown_bytes"), 16000);
+  EXPECT_EQ(added(work, base, "usable_total_bytes"), work.metric("usable_grown_bytes"));
+  EXPECT_EQ(added(work, base, "reallocs_count"), 999);
+}
+
+// memprof_self_kb holds the shadow of requested sizes: a page of it for every
+// 32 KiB of addresses where blocks start. The blocks of `usable 1` of at most
+// 5,000 bytes that start in one such window hold at most 32 KiB + 5,000 bytes,
+// so they start in at least (their requested bytes) / 37,768 windows, a shadow
+// page each; the test asks half of that (the baseline's own blocks, the
+// runtime's, may share some of those pages).
+TEST_P(Preload, MemprofSelfCountsTheShadowOfLiveBlocks) {
+  RunResult base = run("usable", {"0"});
+  RunResult work = run("usable", {"1"});
+  ASSERT_EQ(base.exit_code, 0) << base.describe();
+  ASSERT_EQ(work.exit_code, 0) << work.describe();
+  const int64_t large = 8192 + 65536 + 300000 + (3 << 20);  // the four blocks over 5,000 bytes
+  const int64_t small = added(work, base, "heap_requested_phase_end_bytes") - large;
+  ASSERT_GT(small, 20 << 20);
+  EXPECT_GE(added(work, base, "memprof_self_kb"), small / (32768 + 5000) * 4 / 2)
+      << "memprof_self_kb: " << base.num("memprof_self_kb") << " kB, then " << work.num("memprof_self_kb") << " kB";
+}
+
 // Blocks too large for a shadow entry, and changes too large for a thread's
-// 32-bit lanes (published on their own), keep the requested peak and the live
-// heap exact; with a 1 GiB slack two blocks of 0.75 GiB add up in the lanes.
+// 32-bit lanes (published on their own), keep the requested and usable peaks
+// and the live heap exact; with a 1 GiB slack two blocks of 0.75 GiB add up in the lanes.
 // Under glibc, small blocks with a huge alignment have a huge usable size too.
 TEST_P(Preload, LargeBlocksKeepThePeakExact) {
   bool glibc = GetParam().base == "glibc";
@@ -352,6 +412,10 @@ TEST_P(Preload, LargeBlocksKeepThePeakExact) {
     EXPECT_EQ(added(work, base, "heap_requested_phase_end_bytes"), 3072 * kMiB + 4096 + 50000 + 100 * aligned)
         << slack;
     EXPECT_EQ(added(work, base, "heap_usable_phase_end_bytes"), work.metric("live_usable_bytes")) << slack;
+    // The usable peak is the allocator's usable bytes at the peak (or at the
+    // phase end, where glibc's aligned blocks hold more), not the requested peak.
+    EXPECT_EQ(work.num("heap_usable_peak_bytes") - work.num("heap_usable_end_bytes"), work.metric("peak_usable_bytes"))
+        << slack;
     EXPECT_EQ(added(work, base, "live_blocks_phase_end_count"), 4 + aligned) << slack;
     EXPECT_EQ(added(work, base, "heap_requested_end_bytes"), 0) << slack;
     EXPECT_EQ(added(work, base, "heap_usable_end_bytes"), 0) << slack;
@@ -607,6 +671,28 @@ TEST(PreloadStandalone, SeriesScopesAndMetrics) {
   EXPECT_EQ(samples, r.num("series_points_count"));
   EXPECT_EQ(scopes, 1);
   EXPECT_GT(r.metric("checksum"), 0);
+}
+
+// A series fuller than MEMPROF_SERIES_MAX halves its points, each pair kept
+// as one carrying the pair's maximum: a spike of 64 MiB, allocated and freed
+// at once among 40 changes of 2 MiB, is still the series' highest point,
+// the requested peak, after the halvings.
+TEST(PreloadStandalone, SeriesHalvedKeepsASpikesMaximum) {
+  RunResult r = run_program(target("large"), {"spike"}, test_allocators()[0],
+                            RunOptions{.env = {{"MEMPROF_SERIES", "1"}, {"MEMPROF_SERIES_MS", "1000000"},
+                                               {"MEMPROF_SERIES_SIZE", "1M"}, {"MEMPROF_SERIES_MAX", "16"}}});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  int64_t samples = 0, highest = 0;
+  for (const auto& [kind, rec] : r.records)
+    if (kind == "sample") {
+      ++samples;
+      highest = std::max(highest, int64_t(std::stoll(rec.at("heap_requested_max_bytes"))));
+    }
+  EXPECT_EQ(samples, r.num("series_points_count"));
+  EXPECT_LE(samples, 16);
+  EXPECT_GE(samples, 8) << "halved, not emptied";
+  EXPECT_EQ(r.num("heap_requested_peak_bytes") - r.metric("start_bytes"), 64 << 20);
+  EXPECT_EQ(highest, r.num("heap_requested_peak_bytes"));
 }
 
 }  // namespace

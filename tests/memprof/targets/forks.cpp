@@ -1,6 +1,7 @@
 // forks — a multi-threaded parent that forks while another thread allocates:
 // children must not deadlock, and the parent's figures must not include theirs.
-// `forks N` forks N times.
+// `forks N` forks N times. Before the forks a thread allocates and frees 10
+// blocks of 200 bytes and ends: its counts are the parent's, in no child's.
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,9 +17,16 @@ void* churn(void*) {
   return nullptr;
 }
 
+void* ended(void*) {
+  for (int i = 0; i < 10; ++i) free(malloc(200));
+  return nullptr;
+}
+
 int main(int argc, char** argv) {
   int forks = argc > 1 ? atoi(argv[1]) : 50;
   pthread_t t;
+  pthread_create(&t, nullptr, ended, nullptr);
+  pthread_join(t, nullptr);
   pthread_create(&t, nullptr, churn, nullptr);
   // The forking thread's, before the forks: none of the children's figures (the
   // second takes memprof's hot path, the first having filled what it needs).

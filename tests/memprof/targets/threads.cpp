@@ -12,6 +12,9 @@
 // (the load, integrated at publications, dipped below 0 and wrapped).
 // `threads main-exits`: main leaves through pthread_exit while a worker runs;
 // once main has ended, the worker, the one thread left, allocates 10 blocks: seq.
+// `threads stacks`: main recurses 512 KiB deep; then a thread recurses 256 KiB
+// deep and ends (joined) before a second thread, which recurses nowhere, ends.
+// `threads stacks-base` does the same but recurse.
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -44,6 +47,29 @@ void* producer(void*) {
 __attribute__((noinline)) void use_deep_stack() {
   volatile char deep[256 * 1024];
   memset(const_cast<char*>(deep), 1, sizeof deep);
+}
+
+// `kib` frames of a KiB each, every one written: a recursion the stack holds.
+__attribute__((noinline)) int recurse(int kib) {
+  volatile char frame[1024];
+  memset(const_cast<char*>(frame), kib & 0xff, sizeof frame);
+  return kib > 1 ? recurse(kib - 1) + frame[kib % sizeof frame] : frame[0];
+}
+
+void* recurse_on_thread(void* kib) {
+  recurse(int(reinterpret_cast<long>(kib)));
+  return nullptr;
+}
+
+int stacks(bool deep) {
+  if (deep) recurse(512);
+  for (long kib : {deep ? 256L : 1L, 1L}) {
+    pthread_t t;
+    if (pthread_create(&t, nullptr, recurse_on_thread, reinterpret_cast<void*>(kib)) != 0) return 1;
+    pthread_join(t, nullptr);  // the deep one has ended before the shallow one starts
+  }
+  puts("threads: ok");
+  return 0;
 }
 
 void* consumer(void*) {
@@ -158,6 +184,7 @@ int main(int argc, char** argv) {
     for (pthread_t& each : t) pthread_join(each, nullptr);
     return 0;
   }
+  if (argc > 1 && strncmp(argv[1], "stacks", 6) == 0) return stacks(strcmp(argv[1], "stacks-base") != 0);
   if (argc > 1 && strcmp(argv[1], "main-exits") == 0) {
     pthread_t t;
     pthread_create(&t, nullptr, outlives_main, nullptr);

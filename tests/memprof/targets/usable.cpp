@@ -8,6 +8,10 @@
 // size of every block and counts them by the histogram's bins, for
 // usable_total_bytes and the size_* keys (counted by size class on memprof's
 // hot path, folded into the counters where they are read).
+// `usable grow`: one block grown by realloc 16 bytes at a time to 16,000 and
+// freed; the program sums the usable bytes each step added (malloc's block,
+// then what each realloc's block has beyond the one before it), which is what
+// usable_total_bytes adds. `usable grow-base` does the same but allocate.
 #include <malloc.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -101,9 +105,32 @@ int classes(bool work) {
   return 0;
 }
 
+int grow(bool work) {
+  memprof::phase_begin();
+  int64_t added = 0;
+  if (work) {
+    void* p = malloc(16);
+    size_t before = malloc_usable_size(p);
+    added += int64_t(before);
+    for (size_t n = 32; n <= 16000; n += 16) {
+      p = realloc(p, n);
+      if (!p) return 6;
+      size_t after = malloc_usable_size(p);
+      if (after > before) added += int64_t(after - before);
+      before = after;
+    }
+    free(p);
+  }
+  memprof::metric("usable_grown_bytes", added);
+  memprof::phase_end();
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && strcmp(argv[1], "grow") == 0) return grow(true);
+  if (argc > 1 && strcmp(argv[1], "grow-base") == 0) return grow(false);
   if (argc > 1 && strcmp(argv[1], "classes") == 0) return classes(true);
   if (argc > 1 && strcmp(argv[1], "classes-base") == 0) return classes(false);
   bool work = !(argc > 1 && argv[1][0] == '0');
