@@ -47,7 +47,7 @@ struct Finished {
   std::string error;        // why it could not start
   uint64_t wall_ns = 0;
   uint64_t user_ns = 0, sys_ns = 0;
-  int64_t maxrss_kb = 0;    // from wait4: this child alone
+  int64_t maxrss_kb = 0;    // from wait4: this child, or the largest of it and the children it waited for
   // From wait4 too: page faults (minor, major) and context switches (voluntary, involuntary).
   uint64_t minor_faults = 0, major_faults = 0, voluntary_switches = 0, involuntary_switches = 0;
   // The machine around the run (machine.h); NaN when not measured (a fake, a
