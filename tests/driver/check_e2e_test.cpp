@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 
+#include "analysis/check_pairing.h"
 #include "results/results_folder.h"
 #include "run_command.h"
 
@@ -245,6 +246,20 @@ TEST_F(CheckEndToEnd, PlantedAllocationRegressionFails) {
   Result back = bench({"check", "--baseline=" + b.string(), "--current=" + a.string(), "--deterministic-only"});
   EXPECT_EQ(back.exit_code, 0) << back.out << back.err;
   EXPECT_EQ(verdict(back.out, "requested_seq_bytes"), "improved") << back.out;
+}
+
+// bench check --help names every difference --allow-different accepts, in
+// the option's line and in the footer (the footer's list had no simulator).
+TEST_F(CheckEndToEnd, HelpNamesEveryDifferenceItAllows) {
+  Result help = bench({"check", "--help"});
+  EXPECT_EQ(help.exit_code, 0) << help.err;
+  std::string names;
+  for (const std::string& name : difference_names()) names += (names.empty() ? "" : ", ") + name;
+  EXPECT_EQ(names, "args, env, library, tm, machine, simulator");
+  const std::string text = testing::flat(help.out);
+  EXPECT_NE(text.find("--allow-different names every difference (" + names + ")."), std::string::npos) << help.out;
+  EXPECT_NE(text.find("ran differently in these ways: " + names + " (comma-separated)"), std::string::npos)
+      << help.out;
 }
 
 TEST_F(CheckEndToEnd, TimingNoiseDoesNotFail) {

@@ -8,7 +8,9 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "analysis/check.h"
@@ -500,13 +502,19 @@ TEST(Check, ThreeRepetitionsCanShowAChangeAndOneCannot) {
   EXPECT_LT(row->p, 1e-4);
   EXPECT_EQ(row->verdict, Verdict::regressed) << "3 vs 3 that agree can show a doubling";
   EXPECT_TRUE(r.warnings.empty());
-  one_base.runs("w", 1, {{"elapsed_ns", {100}}});
-  one_cur.runs("w", 1, {{"elapsed_ns", {200}}});
+  one_base.runs("w", 1, {{"elapsed_ns", {100}}, {"rss_kb", {2000}}});
+  one_cur.runs("w", 1, {{"elapsed_ns", {200}}, {"rss_kb", {4000}}});
   CheckResult one = compare_runs(one_base, one_cur, CheckConfig{});
   EXPECT_EQ(verdict_of(one, "w", "elapsed_ns"), Verdict::undecided);
+  EXPECT_EQ(verdict_of(one, "w", "rss_kb"), Verdict::noisy) << "memory twice as large: noisy at worst";
   EXPECT_TRUE(std::isinf(find(one, "w", "elapsed_ns")->detectable)) << "one repetition a side cannot be tested";
   ASSERT_EQ(one.warnings.size(), 1u);
   EXPECT_NE(one.warnings[0].find("1 cell(s) have 1 vs 1 repetitions"), std::string::npos) << one.warnings[0];
+  // The warning says what the rows above it show: a time undecided, memory noisy.
+  EXPECT_NE(one.warnings[0].find("so no change there is significant: a time is undecided, memory and counts at worst "
+                                 "noisy"),
+            std::string::npos)
+      << one.warnings[0];
   EXPECT_NE(one.warnings[0].find("--reps and --profile-reps 2 or more"), std::string::npos) << one.warnings[0];
 }
 
@@ -998,6 +1006,40 @@ TEST(CheckReport, CsvHoldsEveryRow) {
             // Geometric means (1030200^(1/3) = 100.9967, 8120605^(1/3) = 200.9983) and their quotient.
             "w,app,tiny,glibc,,1,elapsed_ns,measured,3,3,100.9966996,200.9983416,,99.01476235,2.143779887e-06,"
             "2.143779887e-06,5,2.71994153,regressed,\n");
+}
+
+// docs/check.md names every value the CSV's comparison column takes (it
+// listed five of seven: no simulated, no kernel).
+TEST(CheckReport, TheDocsNameEveryComparisonTheCsvWrites) {
+  CheckResult result;
+  for (Comparison how : {Comparison::status, Comparison::cell, Comparison::exact, Comparison::range,
+                         Comparison::measured, Comparison::simulated, Comparison::kernel}) {
+    CheckRow row;
+    row.metric = "m";
+    row.how = how;
+    result.rows.push_back(row);
+  }
+  std::ostringstream csv;
+  write_check_csv(result, csv);
+  std::istringstream lines(csv.str());
+  std::string line;
+  std::getline(lines, line);  // the schema line
+  std::getline(lines, line);  // the header
+  std::ifstream doc_file(std::string(SOURCE_DIR) + "/docs/check.md");
+  const std::string doc((std::istreambuf_iterator<char>(doc_file)), std::istreambuf_iterator<char>());
+  const std::size_t at = doc.find("`comparison` one of ");
+  ASSERT_NE(at, std::string::npos) << "docs/check.md lists the comparison values";
+  const std::string listed = doc.substr(at, doc.find(';', at) - at);
+  std::set<std::string> written;
+  while (std::getline(lines, line)) {
+    std::vector<std::string> fields;
+    std::istringstream cells(line);
+    for (std::string field; std::getline(cells, field, ',');) fields.push_back(field);
+    ASSERT_GT(fields.size(), 7u) << line;
+    written.insert(fields[7]);
+    EXPECT_NE(listed.find("`" + fields[7] + "`"), std::string::npos) << fields[7] << " is not in: " << listed;
+  }
+  EXPECT_EQ(written.size(), 7u);
 }
 
 // Unusable files: each a clear UsageError, never a crash.
