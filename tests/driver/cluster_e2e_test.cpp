@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "results/csv.h"
 #include "results/meta.h"
 #include "run_command.h"
 
@@ -219,6 +220,31 @@ TEST_F(Cluster, MorePartsThanCellGroupsAreRefused) {
   Result fits = bench(slurm);
   EXPECT_EQ(fits.exit_code, 0) << fits.out << fits.err;
   EXPECT_NE(testing::slurp(dir_ / "s" / "slurm" / "array.sbatch").find("#SBATCH --array=1-4\n"), std::string::npos);
+}
+
+// A merged sharded sweep keeps the parts' micro-benchmarks: micro.csv holds
+// every part's rows, and bench check compares them (without it no
+// ns_per_op row was ever made, and the gate passed their regressions unseen).
+TEST_F(Cluster, MergedPartsKeepTheirMicroBenchmarks) {
+  SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
+  std::size_t rows = 0;
+  CsvRow header;
+  for (int k = 1; k <= 2; ++k) {
+    const std::string part = std::string("m").append(std::to_string(k));
+    Result r = bench({"--workload=micro-batch,test-alloc", "--alloc=glibc", "--size=tiny", "--threads=1", "--reps=2",
+                      "--no-profile", "--no-series", "--out=" + (dir_ / part).string(),
+                      "--shard=" + std::to_string(k) + "/2"});
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    if (fs::exists(dir_ / part / "micro.csv")) rows += read_csv(dir_ / part / "micro.csv", &header).size();
+  }
+  ASSERT_GT(rows, 0u) << "micro-batch's part wrote its benchmarks";
+  Result merged = bench({"merge", (dir_ / "merged").string(), (dir_ / "m1").string(), (dir_ / "m2").string()});
+  ASSERT_EQ(merged.exit_code, 0) << merged.out << merged.err;
+  ASSERT_TRUE(fs::exists(dir_ / "merged" / "micro.csv"));
+  EXPECT_EQ(read_csv(dir_ / "merged" / "micro.csv", &header).size(), rows);
+  Result check = bench({"check", (dir_ / "merged").string(), (dir_ / "merged").string(), "--all"});
+  EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
+  EXPECT_NE(check.out.find("ns_per_op:batch_in_order/64"), std::string::npos) << check.out;
 }
 
 // The scripts run the sweep bench slurm checked: the ALLOCSTAMP_* variables

@@ -23,6 +23,7 @@
 #include <sstream>
 
 #include "analysis/check.h"
+#include "analysis/check_rules.h"
 #include "analysis/findings.h"
 #include "analysis/mechanisms.h"
 #include "analysis/precision.h"
@@ -1147,6 +1148,35 @@ TEST(AllowedDifferences, AChangedReferenceIsNotEveryonesRegression) {
   EXPECT_EQ(row_of(paired, "jemalloc", "elapsed_ns")->note.find("ran differently"), std::string::npos);
 }
 
+// --allow-different allows the differences it names, and only those: a
+// current side with another allocator environment and another library
+// (MALLOC_CONF tuned beside the upgrade) is not compared when only the
+// library is allowed (the environment comes first in the list, the library
+// last, so letting the last one decide allowed both).
+TEST(AllowedDifferences, EveryDifferenceMustBeNamed) {
+  Runs base, cur;
+  for (int rep = 1; rep <= 3; ++rep) {
+    base.add("jemalloc", rep, 1e7);
+    cur.add("jemalloc", rep, 2e7, {{"alloc_env", "MALLOC_CONF=tcache:false"},
+                                   {"alloc_library", "/usr/lib/libjemalloc.so (2.0)"}});
+  }
+  CheckConfig library;
+  library.allow_different = {"library"};
+  const CheckResult r = compare_runs(base.table, cur.table, library);
+  const CheckRow* cell = row_of(r, "jemalloc", "cell");
+  ASSERT_NE(cell, nullptr);
+  EXPECT_EQ(cell->verdict, Verdict::not_comparable);
+  EXPECT_EQ(row_of(r, "jemalloc", "elapsed_ns"), nullptr) << "no time compared";
+  EXPECT_EQ(r.cells_compared, 0u);
+  EXPECT_EQ(r.not_comparable.count("env"), 1u) << "the difference not allowed is named";
+  CheckConfig both;
+  both.allow_different = {"env", "library"};
+  const CheckResult compared = compare_runs(base.table, cur.table, both);
+  EXPECT_EQ(compared.cells_compared, 1u);
+  EXPECT_TRUE(compared.not_comparable.empty());
+  ASSERT_NE(row_of(compared, "jemalloc", "elapsed_ns"), nullptr);
+}
+
 // Simulated figures: exact at one thread, so a change above the 0.5% floor is
 // a regression and an equal one is ok; repetitions that differ widen the
 // allowance to three times their spread; runs simulated on another simulator are
@@ -1198,6 +1228,9 @@ TEST(Simulated, AChangeAboveItsRepeatabilityRegresses) {
   EXPECT_EQ(row->how, Comparison::simulated);
   EXPECT_NEAR(row->detectable, 0.005, 1e-12);
   EXPECT_TRUE(up.failed(config));
+  // The last line says it in percent, as the detects column does.
+  EXPECT_NE(check_verdict_line(up, config).find("simulated 1 regressed, detects 0.5% (median)"), std::string::npos)
+      << check_verdict_line(up, config);
   EXPECT_EQ(row_of(compare_runs(base.runs.table, less.runs.table, config), "glibc", "sim_instructions_count")->verdict,
             Verdict::ok);
 }
@@ -1245,6 +1278,30 @@ TEST(Simulated, LastLevelMissesHaveTheirOwnSlack) {
   EXPECT_EQ(row_of(a, "glibc", "sim_ll_misses_count")->verdict, Verdict::ok);
   const CheckResult b = compare_runs(base.table, many.table, CheckConfig{});
   EXPECT_EQ(row_of(b, "glibc", "sim_ll_misses_count")->verdict, Verdict::regressed);
+}
+
+// A group's threshold given on the command line reaches every figure of the
+// group, those with a default of their own too: --threshold simulated=P
+// judges cycles (1% by default) at P, loosened or tightened.
+TEST(Simulated, AGivenGroupThresholdWinsOverAFiguresOwnDefault) {
+  auto runs_of = [](const std::string& cycles) {
+    Runs runs{{"sim_cycles_count", "sim_setup"}};
+    runs.add("glibc", 1, 0, {{"kind", "simulated"}, {"elapsed_ns", ""}, {"sim_cycles_count", cycles},
+                             {"sim_setup", "valgrind-3.19.0; guest A"}});
+    return runs;
+  };
+  const Runs base = runs_of("100000000"), two_pct = runs_of("102000000"), under_one = runs_of("100800000");
+  auto verdict = [&](const Runs& cur, const std::string& threshold) {
+    CheckConfig config;
+    if (!threshold.empty()) add_threshold(threshold, config.thresholds);
+    const CheckRow* row = row_of(compare_runs(base.table, cur.table, config), "glibc", "sim_cycles_count");
+    EXPECT_NE(row, nullptr) << threshold;
+    return row ? row->verdict : Verdict::missing;
+  };
+  EXPECT_EQ(verdict(two_pct, ""), Verdict::regressed) << "+2% is past the cycles' own 1%";
+  EXPECT_EQ(verdict(two_pct, "simulated=5"), Verdict::ok) << "the group's 5%, given";
+  EXPECT_EQ(verdict(under_one, ""), Verdict::ok);
+  EXPECT_EQ(verdict(under_one, "simulated=0.2"), Verdict::regressed) << "the group's 0.2%, given";
 }
 
 TEST(Simulated, AnotherSimulatorIsNotComparedUnlessAllowed) {
@@ -1343,6 +1400,21 @@ TEST(Kernel, ACountBeyondItsRepeatabilityRegresses) {
   gate.deterministic_only = true;
   EXPECT_EQ(row_of(compare_runs(base.runs.table, calls.runs.table, gate), "jemalloc", "kcall_madvise_dontneed_count")->verdict,
             Verdict::regressed);
+}
+
+// --threshold kernel=P reaches the minor faults too (5% by default).
+TEST(Kernel, AGivenGroupThresholdWinsOverMinorFaultsOwnDefault) {
+  KernelRuns base, more;
+  base.add(1, 1000, 10);
+  more.add(1, 1100, 10);  // 10% more minor faults
+  CheckConfig config;
+  EXPECT_EQ(row_of(compare_runs(base.runs.table, more.runs.table, config), "jemalloc", "minor_faults_count")->verdict,
+            Verdict::regressed);
+  add_threshold("kernel=20", config.thresholds);
+  const CheckRow* row = row_of(compare_runs(base.runs.table, more.runs.table, config), "jemalloc", "minor_faults_count");
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->verdict, Verdict::ok) << row->note;
+  EXPECT_NEAR(row->detectable, 0.20, 1e-12);
 }
 
 TEST(Kernel, WorkersSideBySideNeedTwoRepetitionsAndAWiderFloor) {

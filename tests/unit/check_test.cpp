@@ -8,7 +8,9 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "analysis/check.h"
@@ -304,6 +306,25 @@ TEST(Check, OneCurrentRepetitionAboveTheBaselineIsARegression) {
   EXPECT_NE(row->note.find("current repetitions differ (1000 to 1200)"), std::string::npos) << row->note;
 }
 
+// A count that turned nondeterministic with one repetition below the baseline
+// and one above: the one above decides (a regression), never the one below
+// (it read "improved -10%", which fails nothing, and the gate passed +30%).
+TEST(Check, RepetitionsOnBothSidesOfTheBaselineAreARegression) {
+  Table base, cur;
+  base.steady("w", 1, 3, 1000);
+  cur.runs("w", 1, {{"requested_seq_bytes", {900, 1000, 1300}}});
+  const CheckConfig config;
+  const CheckResult r = compare_runs(base, cur, config);
+  const CheckRow* row = find(r, "w", "requested_seq_bytes");
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->how, Comparison::exact);
+  EXPECT_EQ(row->verdict, Verdict::regressed);
+  EXPECT_DOUBLE_EQ(row->cur, 1300);
+  EXPECT_NEAR(row->change, 0.3, 1e-12);
+  EXPECT_NE(row->note.find("current repetitions differ (900 to 1300)"), std::string::npos) << row->note;
+  EXPECT_TRUE(r.failed(config));
+}
+
 TEST(Check, ThresholdRelaxesTheExactCompare) {
   Table base, cur;
   base.steady("w", 1, 3, 1000);
@@ -500,13 +521,19 @@ TEST(Check, ThreeRepetitionsCanShowAChangeAndOneCannot) {
   EXPECT_LT(row->p, 1e-4);
   EXPECT_EQ(row->verdict, Verdict::regressed) << "3 vs 3 that agree can show a doubling";
   EXPECT_TRUE(r.warnings.empty());
-  one_base.runs("w", 1, {{"elapsed_ns", {100}}});
-  one_cur.runs("w", 1, {{"elapsed_ns", {200}}});
+  one_base.runs("w", 1, {{"elapsed_ns", {100}}, {"rss_kb", {2000}}});
+  one_cur.runs("w", 1, {{"elapsed_ns", {200}}, {"rss_kb", {4000}}});
   CheckResult one = compare_runs(one_base, one_cur, CheckConfig{});
   EXPECT_EQ(verdict_of(one, "w", "elapsed_ns"), Verdict::undecided);
+  EXPECT_EQ(verdict_of(one, "w", "rss_kb"), Verdict::noisy) << "memory twice as large: noisy at worst";
   EXPECT_TRUE(std::isinf(find(one, "w", "elapsed_ns")->detectable)) << "one repetition a side cannot be tested";
   ASSERT_EQ(one.warnings.size(), 1u);
   EXPECT_NE(one.warnings[0].find("1 cell(s) have 1 vs 1 repetitions"), std::string::npos) << one.warnings[0];
+  // The warning says what the rows above it show: a time undecided, memory noisy.
+  EXPECT_NE(one.warnings[0].find("so no change there is significant: a time is undecided, memory and counts at worst "
+                                 "noisy"),
+            std::string::npos)
+      << one.warnings[0];
   EXPECT_NE(one.warnings[0].find("--reps and --profile-reps 2 or more"), std::string::npos) << one.warnings[0];
 }
 
@@ -762,6 +789,70 @@ TEST(Check, AMicroBenchmarkMissingFromTheCurrentRunsIsMissing) {
   EXPECT_FALSE(added.failed(gate)) << "a benchmark new in the current runs fails nothing";
 }
 
+// micro.csv's rows belong to the timed run whose run_id they carry: with two
+// cells, each gets its own benchmarks' samples, and a slowdown planted in
+// one cell's is that cell's regression. (Keyed by the repetition, every
+// sample went to the cell indexed last with that rep.)
+TEST(Check, EachCellsMicroBenchmarksAreItsOwnRunsRows) {
+  Table base_runs, cur_runs;
+  for (Table* t : {&base_runs, &cur_runs})
+    t->runs("w1", 1, {{"elapsed_ns", {100, 101, 102}}}).runs("w2", 1, {{"elapsed_ns", {100, 101, 102}}});
+  RunsTable base = base_runs, cur = cur_runs;
+  base.default_kind = cur.default_kind = RunKind::timed;
+  // Run ids 1-3 are w1's, 4-6 w2's (reps 1-3 each); w1's benchmark takes 10-12
+  // ns, w2's 50-52, times `slower` for w1 on the current side.
+  auto micro = [](double slower) {
+    std::vector<MicroRow> rows;
+    for (long run = 1; run <= 6; ++run) {
+      MicroRow m;
+      m.run_id = run;
+      m.benchmark = "in_order/64";
+      m.real_ns_per_op = run <= 3 ? (9.0 + double(run)) * slower : 46.0 + double(run);
+      rows.push_back(m);
+    }
+    return rows;
+  };
+  const CheckConfig config;
+  const CheckResult r = compare_runs(base, cur, config, micro(1), micro(2));
+  const CheckRow *w1 = find(r, "w1", "ns_per_op:in_order/64"), *w2 = find(r, "w2", "ns_per_op:in_order/64");
+  ASSERT_NE(w1, nullptr);
+  ASSERT_NE(w2, nullptr);
+  EXPECT_EQ(w1->n_base, 3u);
+  EXPECT_EQ(w2->n_base, 3u);
+  EXPECT_NEAR(w1->base, geomean({10, 11, 12}), 1e-9);
+  EXPECT_NEAR(w2->base, geomean({50, 51, 52}), 1e-9);
+  EXPECT_EQ(w1->verdict, Verdict::regressed) << w1->note;
+  EXPECT_NE(w2->verdict, Verdict::regressed) << w2->note;
+}
+
+// A micro-benchmark's ns_per_op is a time: corrected with the check's other
+// times in one family, not in a family of its own (40 benchmarks made 40
+// families, each at alpha). The correction's note counts them there.
+TEST(Check, MicroBenchmarksAreCorrectedWithTheTimes) {
+  Table base_runs, cur_runs;
+  base_runs.runs("w", 1, {{"elapsed_ns", {100, 101, 102}}});
+  cur_runs.runs("w", 1, {{"elapsed_ns", {100, 102, 103}}});
+  RunsTable base = base_runs, cur = cur_runs;
+  base.default_kind = cur.default_kind = RunKind::timed;
+  auto micro = [](double shift) {
+    std::vector<MicroRow> rows;
+    for (long run = 1; run <= 3; ++run)
+      for (const char* benchmark : {"in_order/64", "reversed/64"}) {
+        MicroRow m;
+        m.run_id = run;
+        m.benchmark = benchmark;
+        m.real_ns_per_op = 10.0 + double(run) + shift;
+        rows.push_back(m);
+      }
+    return rows;
+  };
+  const CheckResult r = compare_runs(base, cur, CheckConfig{}, micro(0), micro(0.1));
+  ASSERT_NE(find(r, "w", "ns_per_op:reversed/64"), nullptr);
+  const std::string notes = joined(r.notes);
+  EXPECT_NE(notes.find("rows tested, and those with q below it: time 3, 0)"), std::string::npos) << notes;
+  EXPECT_EQ(notes.find("ns_per_op"), std::string::npos) << "no family of one benchmark: " << notes;
+}
+
 TEST(Check, CrashingCurrentRunsFail) {
   Table base, crashed, flaky;
   base.steady("w", 1, 3);
@@ -782,6 +873,31 @@ TEST(Check, CrashingCurrentRunsFail) {
   // Failing on both sides is not new: noisy. Fixed in current: improved.
   EXPECT_EQ(verdict_of(compare_runs(flaky, flaky, config), "w", "status"), Verdict::noisy);
   EXPECT_EQ(verdict_of(compare_runs(flaky, base, config), "w", "status"), Verdict::improved);
+}
+
+// A run whose output failed the program's own check (verify_failed: an
+// allocator that corrupts memory) is a failed run like a crash: every current
+// run so is a failed cell, not a cell missing from the current runs (which
+// fails only with --fail-on-missing), and one among ok runs fails it too.
+TEST(Check, RunsThatFailedVerificationAreAFailure) {
+  Table base, wrong, one_wrong;
+  base.steady("w", 1, 3);
+  wrong.runs("w", 1, {{"elapsed_ns", {NAN, NAN, NAN}}}, "verify_failed");
+  one_wrong.steady("w", 1, 2).runs("w", 1, {{"elapsed_ns", {NAN}}}, "verify_failed");
+  CheckConfig gate;
+  gate.deterministic_only = true;
+  const CheckResult r = compare_runs(base, wrong, gate);
+  const CheckRow* status = find(r, "w", "status");
+  ASSERT_NE(status, nullptr) << "the cell is in the current runs";
+  EXPECT_EQ(status->verdict, Verdict::failed);
+  EXPECT_EQ(status->note, "current: 3 verify_failed");
+  EXPECT_EQ(status->n_cur, 3u);
+  EXPECT_TRUE(r.failed(gate));
+  const CheckResult some = compare_runs(base, one_wrong, gate);
+  ASSERT_NE(find(some, "w", "status"), nullptr);
+  EXPECT_EQ(find(some, "w", "status")->verdict, Verdict::failed);
+  EXPECT_EQ(find(some, "w", "status")->note, "current: 1 verify_failed");
+  EXPECT_TRUE(some.failed(gate));
 }
 
 // A baseline that failed one way (a timeout) does not excuse a current side
@@ -998,6 +1114,40 @@ TEST(CheckReport, CsvHoldsEveryRow) {
             // Geometric means (1030200^(1/3) = 100.9967, 8120605^(1/3) = 200.9983) and their quotient.
             "w,app,tiny,glibc,,1,elapsed_ns,measured,3,3,100.9966996,200.9983416,,99.01476235,2.143779887e-06,"
             "2.143779887e-06,5,2.71994153,regressed,\n");
+}
+
+// docs/check.md names every value the CSV's comparison column takes (it
+// listed five of seven: no simulated, no kernel).
+TEST(CheckReport, TheDocsNameEveryComparisonTheCsvWrites) {
+  CheckResult result;
+  for (Comparison how : {Comparison::status, Comparison::cell, Comparison::exact, Comparison::range,
+                         Comparison::measured, Comparison::simulated, Comparison::kernel}) {
+    CheckRow row;
+    row.metric = "m";
+    row.how = how;
+    result.rows.push_back(row);
+  }
+  std::ostringstream csv;
+  write_check_csv(result, csv);
+  std::istringstream lines(csv.str());
+  std::string line;
+  std::getline(lines, line);  // the schema line
+  std::getline(lines, line);  // the header
+  std::ifstream doc_file(std::string(SOURCE_DIR) + "/docs/check.md");
+  const std::string doc((std::istreambuf_iterator<char>(doc_file)), std::istreambuf_iterator<char>());
+  const std::size_t at = doc.find("`comparison` one of ");
+  ASSERT_NE(at, std::string::npos) << "docs/check.md lists the comparison values";
+  const std::string listed = doc.substr(at, doc.find(';', at) - at);
+  std::set<std::string> written;
+  while (std::getline(lines, line)) {
+    std::vector<std::string> fields;
+    std::istringstream cells(line);
+    for (std::string field; std::getline(cells, field, ',');) fields.push_back(field);
+    ASSERT_GT(fields.size(), 7u) << line;
+    written.insert(fields[7]);
+    EXPECT_NE(listed.find("`" + fields[7] + "`"), std::string::npos) << fields[7] << " is not in: " << listed;
+  }
+  EXPECT_EQ(written.size(), 7u);
 }
 
 // Unusable files: each a clear UsageError, never a crash.

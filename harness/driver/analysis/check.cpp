@@ -61,9 +61,9 @@ void add_warnings(CheckResult& result, const Tally& tally, std::size_t suspect, 
   for (const auto& [sizes, cells] : tally.too_few)
     result.warnings.push_back(std::to_string(cells.size()) + " cell(s) have " + std::to_string(sizes.first) + " vs " +
                               std::to_string(sizes.second) +
-                              " repetitions: a side with one value has no spread to test against, so a change there "
-                              "is at worst noisy; run both with --reps and --profile-reps 2 or more (5 or more to "
-                              "see changes of 10-20%)");
+                              " repetitions: a side with one value has no spread to test against, so no change there "
+                              "is significant: a time is undecided, memory and counts at worst noisy; run both with "
+                              "--reps and --profile-reps 2 or more (5 or more to see changes of 10-20%)");
   if (suspect > 0)
     result.warnings.push_back(std::to_string(suspect) + " time(s) moved beyond their threshold on a busy machine: "
                               "suspect, not regressed or improved (rerun on an idle machine, or --trust-busy)");

@@ -14,9 +14,10 @@
 namespace allocstamp {
 
 struct CheckConfig {
-  // Percent, by metric name or group (time, memory, count). A name absent here
-  // takes the default of its group; an exact compare stays exact unless its
-  // metric or `count` is given.
+  // Percent, by metric name or group (time, memory, deterministic, simulated,
+  // kernel). A name absent here takes its metric's default, else its group's
+  // (a group given here wins over a metric's default); an exact compare stays
+  // exact unless its metric or its group `deterministic` is given.
   std::map<std::string, double> thresholds;
   double alpha = 0.05;
   bool deterministic_only = false;  // compare no measured metric

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <set>
+#include <string>
 
 #include "cli/spelling.h"
 #include "analysis/check.h"
@@ -131,12 +132,22 @@ int command_check(const CheckOptions& options, std::ostream& out, std::ostream& 
 
 namespace {
 
-const char* const kCheckFooter = R"(Cells are paired by workload, app, size, allocator and threads, and compared only
+// The names --allow-different accepts, as its parser takes them (difference_names()).
+std::string difference_list() {
+  std::string list;
+  for (const std::string& name : difference_names()) list += (list.empty() ? "" : ", ") + name;
+  return list;
+}
+
+const char* const kCheckFooterPairing = R"(Cells are paired by workload, app, size, allocator and threads, and compared only
   when they ran the same way: the same workload arguments (runs.csv's args), the
   same allocator library and allocator environment (MALLOC_CONF, MIMALLOC_*, ...),
-  the same TM method, on the same machine (meta.json). A pair that differs is
-  listed as "not comparable", naming the difference, and the check exits 2 unless
-  --allow-different names every difference (args, env, library, tm, machine).
+  the same TM method, simulated on the same simulator (bench --simulate), on the
+  same machine (meta.json). A pair that differs is listed as "not comparable",
+  naming the difference, and the check exits 2 unless --allow-different names
+  every difference ()";
+
+const char* const kCheckFooter = R"().
 Each compared cell is judged on its ok runs:
   deterministic metrics (counts, requested bytes, live blocks) at 1 thread exactly,
   or against the range the baseline's allocators span where they disagree on one
@@ -191,7 +202,7 @@ Examples:
 CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
   CLI::App* check = app.add_subcommand(
       "check", "Compare two results folders cell by cell: the regression gate (exit 0 pass, 1 regressed, 2 bad input)");
-  check->footer(kCheckFooter);
+  check->footer(kCheckFooterPairing + difference_list() + kCheckFooter);
   // Either as flags or in that order as the first two words: bench check BASE CURRENT.
   check->add_option("baseline,--baseline", options.baseline, "The known-good results: a folder or its runs.csv (the first word)");
   check->add_option("current,--current", options.current, "The results to judge: a folder or its runs.csv (the second word)");
@@ -216,8 +227,8 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
           },
           "LEVEL"));
   check->add_option("--allow-different", options.allow_different,
-                    "Compare cells that ran differently in these ways: args, env, library, tm, machine, simulator "
-                    "(comma-separated); by default such cells are not comparable (exit 2)")
+                    "Compare cells that ran differently in these ways: " + difference_list() +
+                        " (comma-separated); by default such cells are not comparable (exit 2)")
       ->delimiter(',')->check(one_of(difference_names()));
   check->add_flag("--deterministic-only", options.deterministic_only,
                   "Compare only the deterministic metrics (counts and requested bytes at 1 thread), the simulated "
