@@ -205,24 +205,33 @@ TEST(RealPrograms, AnOutputTheAllocatorChangesFailsItsRun) {
 // background sleep; a server's own, likewise) is timed to its end, not to
 // bench's next 50 ms look: the fastest of five 10 ms runs is well under 50 ms.
 // (Every such run was rounded up to a multiple of 50 ms: redis at tiny read
-// 50.5-52.7 ms for a client's 31.)
+// 50.5-52.7 ms for a client's 31.) On a machine loaded enough that even the
+// fastest of five takes 45 ms (CI's, once, with builds beside it: 62 ms) the
+// sweep is made again, up to three times: timed at a look, none could ever
+// come under 50 ms.
 TEST(RealPrograms, ARunIsTimedToItsEndWhateverHoldsItsPipe) {
   testing::ScratchDir dir("real-holder");
   write(dir / "w.json", registry_of({R"({"name": "holder", "family": "t", "binary": "/bin/sh", "contract": false,
       "single_thread": true, "args": ["-c", "sleep 5 & sleep 0.01"]})"}));
-  auto r = bench({"--workloads=" + (dir / "w.json").string(), "--workload=holder", "--alloc=glibc", "--reps=5",
-                  "--no-profile", "--out=" + (dir / "out").string()});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string fastest_of_each;
   double fastest = 1e18;
-  int rows = 0;
-  for (auto& row : rows_of(dir / "out")) {
-    ASSERT_EQ(row["status"], "ok") << row["extra"];
-    fastest = std::min(fastest, std::stod(row["wall_ns"]));
-    ++rows;
+  for (int attempt = 1; attempt <= 3 && !(fastest < 45e6); ++attempt) {
+    const fs::path out = dir / ("out" + std::to_string(attempt));
+    auto r = bench({"--workloads=" + (dir / "w.json").string(), "--workload=holder", "--alloc=glibc", "--reps=5",
+                    "--no-profile", "--out=" + out.string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    fastest = 1e18;
+    int rows = 0;
+    for (auto& row : rows_of(out)) {
+      ASSERT_EQ(row["status"], "ok") << row["extra"];
+      fastest = std::min(fastest, std::stod(row["wall_ns"]));
+      ++rows;
+    }
+    EXPECT_EQ(rows, 5);
+    EXPECT_GE(fastest, 10e6) << "it sleeps 10 ms";
+    fastest_of_each += " " + std::to_string(fastest / 1e6) + " ms";
   }
-  EXPECT_EQ(rows, 5);
-  EXPECT_GE(fastest, 10e6) << "it sleeps 10 ms";
-  EXPECT_LT(fastest, 45e6) << "timed at bench's 50 ms step, not at its end";
+  EXPECT_LT(fastest, 45e6) << "timed at bench's 50 ms step, not at its end; the fastest of each sweep:" << fastest_of_each;
 }
 
 // A resumed sweep compares each program's output with the runs it recorded

@@ -728,7 +728,9 @@ TEST(Unstable, ACellWithTwoModesGetsNoStanding) {
   EXPECT_TRUE(shown);
   // The table a sweep streams says it too: two modes do not wait for the family's level, as "later" would.
   for (const std::vector<std::string>& row : summary_table(bimodal, cells, "vacation-high", false, true).rows)
-    if (row.size() > 4 && row[1] == "jemalloc") EXPECT_EQ(row[4], "unstable") << "streamed";
+    if (row.size() > 4 && row[1] == "jemalloc") {
+      EXPECT_EQ(row[4], "unstable") << "streamed";
+    }
   EXPECT_EQ(bottom_line_table(bimodal, cells).rows.at(1).at(2).rfind("unstable / ", 0), 0u);
   const std::vector<std::string> answers = bottom_line_answers(bimodal, cells);
   ASSERT_EQ(answers.size(), 1u);
