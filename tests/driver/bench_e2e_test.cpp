@@ -1,7 +1,8 @@
 // bench_e2e_test — the real bench binary against the test workloads: every run
 // status (ok, crashed, timeout, verify_failed, failed), an allocator given by
-// path that crashes or hangs, a missing allocator, interrupt then --resume, and
-// bad command lines (clear message, exit 2, no results folder left behind).
+// path that crashes or hangs or that ld.so cannot load, a missing allocator,
+// interrupt then --resume, and bad command lines (clear message, exit 2, no
+// results folder left behind).
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -219,6 +220,34 @@ TEST(BenchEndToEnd, AllocatorByPathThatCrashesOrHangs) {
   EXPECT_EQ(hang.exit_code, 1) << hang.err;
   EXPECT_EQ(rows_of(dir).at(0)["status"], "timeout");
   fs::remove_all(dir);
+}
+
+// An allocator library that exists and defines malloc and free, but that
+// ld.so cannot load: one built for another machine (libcrashalloc.so with its
+// ELF header's e_machine set to AArch64). ld.so says it "cannot be preloaded"
+// and ignores it, the program runs on glibc's malloc: its runs fail and say
+// so, not glibc's times under its name. (A library whose dependency is not on
+// the library path stops the program instead: it fails by its exit status.)
+TEST(BenchEndToEnd, AnAllocatorTheLoaderCannotLoadFailsItsRunsAsNotPreloaded) {
+  fs::path dir = scratch("unloadable");
+  const fs::path foreign = scratch("libforeign.so");
+  fs::copy_file(CRASHALLOC, foreign);
+  {
+    std::fstream elf(foreign, std::ios::in | std::ios::out | std::ios::binary);
+    elf.seekp(18);  // e_machine
+    elf.write("\xb7\x00", 2);  // EM_AARCH64
+  }
+  BenchResult r = bench({"--alloc=" + foreign.string(), "--workload=test-alloc", "--size=tiny", "--reps=1",
+                         "--no-profile", "--out=" + dir.string()});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(testing::flat(r.err).find("the allocator library was not preloaded"), std::string::npos) << r.err;
+  auto rows = rows_of(dir);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0]["allocator"], foreign.filename().string());
+  EXPECT_EQ(rows[0]["status"], "failed") << rows[0]["extra"];
+  EXPECT_NE(rows[0]["extra"].find("not preloaded"), std::string::npos) << rows[0]["extra"];
+  fs::remove_all(dir);
+  fs::remove(foreign);
 }
 
 TEST(BenchEndToEnd, MissingAllocatorNamesThePackage) {

@@ -18,11 +18,15 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
+#include <tuple>
 
 #include "profiled_run.h"
+#include "replay_plan.h"
 #include "run_command.h"
 #include "results/runs.h"
+#include "trace_reader.h"
 
 namespace allocstamp {
 namespace {
@@ -94,6 +98,29 @@ class TraceEndToEnd : public ::testing::Test {
     EXPECT_EQ(profiled, testing::test_allocators().size()) << "one profiled replay per allocator";
   }
 
+  // Each allocation in `trace`, as (operation, requested size, alignment),
+  // counted: with `replayed_only`, the ones a replay makes (docs/trace.md: not
+  // failed calls, not libitm's own blocks, region 3; _ITM_malloc is replayed
+  // by malloc). Said here, not taken from the replay's own rule (replay_plan.h).
+  using Allocations = std::map<std::tuple<int, uint64_t, uint32_t>, int>;
+  static Allocations allocations_of(const fs::path& trace, bool replayed_only) {
+    Allocations made;
+    for (const trace::ThreadCalls& thread : trace::read_trace(trace.string()).threads)
+      for (const trace::Call& c : thread.calls) {
+        if (trace::is_release_op(c.op) || (replayed_only && (c.failed || c.region == 3))) continue;
+        ++made[{c.op == trace::kTmMalloc ? int(trace::kMalloc) : int(c.op), c.size, c.align}];
+      }
+    return made;
+  }
+
+  // The replay itself recorded: the calls it made for `trace`.
+  fs::path record_replay_of(const fs::path& trace) {
+    const fs::path replayed = dir_ / ("replay-of-" + trace.filename().string());
+    Result r = bench({"trace", "record", "--trace", replayed.string(), "--", REPLAY_BINARY, trace.string()});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    return replayed;
+  }
+
   testing::ScratchDir scratch_{"trace-e2e"};
   const fs::path& dir_ = scratch_.path();
 };
@@ -131,6 +158,100 @@ TEST_F(TraceEndToEnd, TheTraceGivesMemprofsFiguresAndItsReplayCountsAsTheRecordi
   Result sized = bench({"trace", "replay", trace.string(), "--alloc=glibc", "--dry-run"}, {"ALLOCSTAMP_SIZE=large"});
   ASSERT_EQ(sized.exit_code, 0) << sized.err;
   EXPECT_EQ(sized.out.find("large"), std::string::npos) << sized.out;
+}
+
+// The replay makes each call as the program did: a calloc by calloc (the
+// allocator zeroes it), an aligned call at its recorded alignment. memprof's
+// counts cannot tell (a calloc counts as a malloc of its size, an alignment
+// changes no requested byte): the replay, recorded in turn, must hold the
+// recording's calls, kind, size and alignment.
+TEST_F(TraceEndToEnd, AReplayMakesEachCallWithItsRecordedKindSizeAndAlignment) {
+  SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
+  const fs::path trace = dir_ / "kinds.astrace";
+  Result r = bench({"trace", "record", "--trace", trace.string(), "--", TRACE_SUBJECT});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const Allocations recorded = allocations_of(trace, true);
+  std::set<int> kinds;
+  std::set<uint32_t> alignments;
+  for (const auto& [call, count] : recorded) kinds.insert(std::get<0>(call)), alignments.insert(std::get<2>(call));
+  ASSERT_TRUE(kinds.count(trace::kCalloc) && kinds.count(trace::kPosixMemalign) && kinds.count(trace::kAlignedAlloc) &&
+              kinds.count(trace::kMemalign))
+      << "trace_subject calls calloc and the aligned forms";
+  ASSERT_TRUE(alignments.count(64) && alignments.count(128) && alignments.count(256));
+  const fs::path replayed = record_replay_of(trace);
+  ASSERT_FALSE(HasFatalFailure());
+  EXPECT_EQ(allocations_of(replayed, false), recorded);
+}
+
+// libitm's own blocks (region 3: its logs, its per-thread state) are the TM
+// runtime's, which the replay does not run: a replay of a transactional
+// program makes the program's allocations only.
+TEST_F(TraceEndToEnd, ATransactionalProgramsReplayLeavesLibitmsOwnBlocksOut) {
+  SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
+  const fs::path trace = dir_ / "tm.astrace";
+  Result r = bench({"trace", "record", "--trace", trace.string(), "--", std::string(TARGET_DIR) + "/tm", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  std::size_t libitms = 0, transactional = 0;
+  for (const trace::ThreadCalls& thread : trace::read_trace(trace.string()).threads)
+    for (const trace::Call& c : thread.calls) {
+      libitms += c.region == 3 && !trace::is_release_op(c.op);
+      transactional += c.region == 2 && !trace::is_release_op(c.op);
+    }
+  ASSERT_GT(libitms, 0u) << "libitm allocates for itself";
+  ASSERT_EQ(transactional, 400u) << "200 rounds of a malloc and a new in a transaction";
+  const fs::path replayed = record_replay_of(trace);
+  ASSERT_FALSE(HasFatalFailure());
+  EXPECT_EQ(allocations_of(replayed, false), allocations_of(trace, true));
+  for (const trace::ThreadCalls& thread : trace::read_trace(replayed.string()).threads)
+    for (const trace::Call& c : thread.calls) EXPECT_NE(c.region, 3) << "the replay runs no libitm";
+}
+
+// A user who records under an allocator of their own (LD_PRELOAD=libjemalloc.so.2
+// bench trace record -- prog): memprof comes first in the preload, so it still
+// sees every call (behind jemalloc it saw none, and the trace was empty).
+TEST_F(TraceEndToEnd, ARecordingUnderTheUsersOwnPreloadHoldsTheProgramsCalls) {
+  SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
+  std::string jemalloc;
+  for (const testing::TestAllocator& a : testing::test_allocators())
+    if (a.name == "jemalloc") jemalloc = a.library;
+  SKIP_UNLESS_INSTALLED(!jemalloc.empty() && fs::exists(jemalloc), "jemalloc");
+  const fs::path trace = dir_ / "preloaded.astrace";
+  Result r = bench({"trace", "record", "--trace", trace.string(), "--", TRACE_SUBJECT}, {"LD_PRELOAD=" + jemalloc});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("figures agree with memprof's"), std::string::npos) << r.out;
+  EXPECT_EQ(record_of(trace).at("allocs_par_count"), "4500");
+  Result stats = bench({"trace", "stats", "--record", trace.string()});
+  ASSERT_EQ(stats.exit_code, 0) << stats.err;
+  EXPECT_NE(stats.out.find("allocs_par_count=4500"), std::string::npos) << stats.out;
+}
+
+// A simulated replay counts the replay's measured phase (replay.cpp marks it;
+// its workload entry says "marks_phase"), not its start-up and the mapping of
+// its plan: callgrind starts with instrumentation off, as for every bench
+// workload (docs/check.md). It once counted from the process's start.
+TEST_F(TraceEndToEnd, ASimulatedReplayCountsItsMeasuredPhaseOnly) {
+  SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
+  SKIP_UNLESS_INSTALLED(fs::exists("/usr/bin/valgrind"), "valgrind");
+  const fs::path trace = dir_ / "simulated.astrace";
+  Result r = bench({"trace", "record", "--trace", trace.string(), "--", "/bin/true"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  Result dry = bench({"trace", "replay", trace.string(), "--alloc=glibc", "--reps=0", "--profile-reps=0", "--simulate",
+                      "--dry-run"});
+  ASSERT_EQ(dry.exit_code, 0) << dry.err;
+  EXPECT_NE(dry.out.find("--instr-atstart=no"), std::string::npos) << dry.out;
+  EXPECT_EQ(dry.out.find("--instr-atstart=yes"), std::string::npos) << dry.out;
+  // As run: /bin/true's few calls replayed are some thousands of instructions;
+  // the loader and the C++ runtime's start-up alone are hundreds of thousands.
+  const fs::path out = dir_ / "simulated";
+  Result simulated = bench({"trace", "replay", trace.string(), "--alloc=glibc", "--reps=0", "--profile-reps=0",
+                            "--simulate", "--no-plot", "--out=" + out.string()});
+  ASSERT_EQ(simulated.exit_code, 0) << simulated.err;
+  const RunsTable runs = load_runs(out, "simulated replay");
+  ASSERT_EQ(runs.rows.size(), 1u);
+  EXPECT_EQ(runs.text(runs.rows[0], "status"), "ok");
+  const std::string instructions = runs.text(runs.rows[0], "sim_instructions_count");
+  ASSERT_FALSE(instructions.empty());
+  EXPECT_LT(std::stoll(instructions), 100000) << "counted from the process's start";
 }
 
 // What a recording leaves beside the trace (the trace, memprof's record) is

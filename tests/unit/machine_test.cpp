@@ -16,6 +16,7 @@
 #include <fstream>
 #include <limits>
 
+#include "run/executor.h"
 #include "run/machine.h"
 #include "model/program_output.h"
 
@@ -60,6 +61,21 @@ TEST(MachineShare, ReadsThisMachine) {
   EXPECT_GE(load_average(), 0.0);
 }
 
+// /proc/stat's aggregate line: user nice system idle iowait irq softirq steal
+// guest guest_nice. Busy is every field but idle, iowait and steal: a niced
+// job (nice make -j2) is another tenant too. Steal is the 8th field, never
+// iowait (the 5th); guest time is already in user and nice.
+TEST(MachineShare, BusyAndStealAreReadFromTheirFieldsOfTheCpuLine) {
+  const CpuTicks t = cpu_ticks_of("cpu  1000 200 300 9000 40 5 6 70 8 9");
+  ASSERT_TRUE(t.known);
+  EXPECT_EQ(t.busy, 1000u + 200 + 300 + 5 + 6) << "user, nice, system, irq, softirq";
+  EXPECT_EQ(t.steal, 70u) << "the 8th field, not iowait (40)";
+  const CpuTicks niced = cpu_ticks_of("cpu  0 500 0 9000 0 0 0 0 0 0");
+  EXPECT_EQ(niced.busy, 500u) << "niced processes' time is busy";
+  EXPECT_FALSE(cpu_ticks_of("cpu0 1000 200 300 9000 40 5 6 70 8 9").known) << "one CPU's line, not the machine's";
+  EXPECT_FALSE(cpu_ticks_of("cpu  1 2 3").known) << "too few fields";
+}
+
 TEST(BusyRun, IsMoreThanAQuarterToOthersOrMoreThanATenthStolen) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   EXPECT_FALSE(busy_run(25.0, 10.0)) << "the limits themselves are not busy";
@@ -68,6 +84,20 @@ TEST(BusyRun, IsMoreThanAQuarterToOthersOrMoreThanATenthStolen) {
   EXPECT_FALSE(busy_run(nan, nan)) << "unknown is not busy";
   EXPECT_TRUE(busy_run(nan, 50.0));
   EXPECT_TRUE(busy_run(50.0, nan));
+}
+
+// The run's own CPU time, taken off the machine's busy ticks: the child's
+// user and system time and its client's. A run's own kernel time (page
+// faults, munmap, madvise) left out would count as other tenants' and mark a
+// kernel-heavy run busy on an idle machine.
+TEST(MachineShare, ARunsOwnCpuIsItsUserAndSystemTimeAndItsClients) {
+  Finished f;
+  f.user_ns = 300'000'000;
+  f.sys_ns = 200'000'000;
+  EXPECT_DOUBLE_EQ(own_cpu_seconds(f, 0), 0.5);
+  EXPECT_DOUBLE_EQ(own_cpu_seconds(f, 100'000'000), 0.6) << "a server's client is the run's own";
+  // 1 s on 2 cores, the machine 60 ticks busy at 100/s, all of it the run's: nobody else.
+  EXPECT_EQ(machine_share(ticks(0, 0), ticks(60, 0), own_cpu_seconds(f, 100'000'000), 1.0, 2, 100).others_cpu_pct, 0.0);
 }
 
 // A clone whose path holds shell syntax: describing the machine must not run it.

@@ -3,9 +3,13 @@
 # from the clock or the hash seed would make another input under the same
 # name), another input for another seed (but z3's, which is mimalloc-bench's
 # problem whatever the seed), and more work at each size up the ladder (to
-# large by the generators' tables).
+# large by the generators' tables). The programs' own size arguments in
+# workloads/workloads.json (db_bench's --num, redis-benchmark's -n) grow up the
+# ladder too, and are the counts their descriptions state.
 import importlib.util
+import json
 import os
+import re
 import subprocess
 import sys
 import unittest
@@ -68,6 +72,36 @@ class Generators(unittest.TestCase):
                 for size, below, above in zip(ladder[1:], rungs, rungs[1:]):
                     self.assertTrue(all(a >= b for a, b in zip(above, below)) and above != below,
                                     f"{size} {above} is not more than the size below it {below}")
+
+    def test_size_arguments_grow_up_the_ladder_as_their_descriptions_say(self):
+        # Each real program's arguments by size (its own "sizes", its client's): the numbers in them
+        # grow from rung to rung, and where the description states a rung's count ("small 50,000"),
+        # that rung's arguments hold it.
+        ladder = ("tiny", "small", "medium", "large")
+        with open(os.path.join(ROOT, "workloads", "workloads.json"), encoding="utf-8") as f:
+            entries = [w for w in json.load(f)["workloads"] if w.get("family") == "real"]
+        checked = 0
+        for entry in entries:
+            for sizes in (entry.get("sizes"), entry.get("client", {}).get("sizes")):
+                if not sizes:
+                    continue
+                checked += 1
+                with self.subTest(workload=entry["name"]):
+                    self.assertEqual(sorted(sizes), sorted(ladder))
+                    numbers = [[int(n) for n in re.findall(r"\d+", " ".join(sizes[size]))] for size in ladder]
+                    for size, below, above in zip(ladder[1:], numbers, numbers[1:]):
+                        self.assertTrue(all(a >= b for a, b in zip(above, below)) and above != below,
+                                        f"{size} {above} is not more than the size below it {below}")
+                    # "tiny 2000 keys, small 50,000 ≈ 0.8 s": counts, not times (a number before " s").
+                    stated = {size: int(count.replace(",", "")) for size, count in
+                              re.findall(r"\b(tiny|small|medium|large) (\d[\d,]*\d|\d)(?![\d.]| s\b)",
+                                         entry.get("description", ""))}
+                    self.assertTrue(stated, f"{entry['name']}'s description states no size's count")
+                    for size, count in stated.items():
+                        self.assertIn(count, numbers[ladder.index(size)],
+                                      f"{entry['name']}'s description says {size} {count:,}; its arguments: "
+                                      f"{sizes[size]}")
+        self.assertGreaterEqual(checked, 3, "rocksdb, redis and redis-mixed have arguments by size")
 
     def test_a_size_off_the_ladder_is_refused(self):
         result = subprocess.run([sys.executable, os.path.join(REAL, "lua_input.py"), "--size", "huge", "--seed", "1"],

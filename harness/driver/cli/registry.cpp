@@ -240,7 +240,7 @@ std::vector<std::string> string_list(const json& node, const fs::path& file, con
 void read_program_fields(const json& e, const fs::path& file, Workload& w) {
   const std::string where = "workload '" + w.name + "'";
   for (const char* key : {"package", "env", "sizes", "input", "check_output", "output_ignore", "output_keep", "measured",
-                          "single_thread", "client", "links_allocator"})
+                          "single_thread", "client", "links_allocator", "marks_phase"})
     if (e.contains(key) && w.contract)
       throw UsageError(file.string() + ": " + where + " has \"" + key + "\", which only a program without the contract "
                        "takes", std::string("add \"contract\": false, or drop \"") + key + "\"");
@@ -323,6 +323,12 @@ void read_program_fields(const json& e, const fs::path& file, Workload& w) {
                      "give both: \"input\": {\"generator\": ...} and {input} in an argument");
   w.check_output = e.value("check_output", false);
   w.single_thread = e.value("single_thread", false);
+  if (e.contains("marks_phase")) {
+    if (!e["marks_phase"].is_boolean())
+      throw UsageError(file.string() + ": " + where + "'s \"marks_phase\" is not true or false",
+                       "write \"marks_phase\": true for a program that calls memprof::phase_begin/phase_end");
+    w.marks_phase = e["marks_phase"].get<bool>();
+  }
   if (e.contains("output_keep")) {
     w.output_keep = required(e, "output_keep", file);
     try {
@@ -361,6 +367,7 @@ void load_workloads(const fs::path& file, std::vector<Workload>& into) {
     w.args = e.value("args", std::vector<std::string>{});
     w.tm = e.value("tm", false);
     w.contract = e.value("contract", true);
+    w.marks_phase = w.contract;
     w.description = e.value("description", "");
     const std::string work = e.value("work", std::string("total"));
     if (work != "total" && work != "per-thread")

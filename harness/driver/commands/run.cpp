@@ -91,7 +91,7 @@ int print_dry_run(const PreparedSweep& sweep, const Paths& paths, std::ostream& 
         command.push_back(e);  // the entry's own variables: a variant's settings
     if (run.kind == RunKind::simulated) {
       command.push_back(sweep.simulator.valgrind);
-      for (const auto& a : simulated_arguments("<private folder>/callgrind.out", !run.workload.contract, "", {}))
+      for (const auto& a : simulated_arguments("<private folder>/callgrind.out", !run.workload.marks_phase, "", {}))
         if (!a.empty()) command.push_back(a);
     }
     command.push_back((paths.build / run.workload.binary).string());

@@ -145,6 +145,9 @@ int replay(const Command& command, const Paths& paths, std::ostream& out) {
       {"binary", "bin/replay"},
       {"args", {plan, "--timing", o.timing, "--gap-ms", std::to_string(o.gap_ms), "--touch", o.touch}},
       {"contract", false},
+      // The replay marks its measured phase (workloads/replay/replay.cpp): a
+      // simulated replay counts that, not its start-up and the plan's mapping.
+      {"marks_phase", true},
       {"description", "replay of " + file + " (" + program + ")"}};
   nlohmann::json doc = {{"schema", 1}, {"workloads", {entry}}};
   // Kept beside the plan, named by its content (replays of one trace with

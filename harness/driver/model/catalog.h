@@ -39,6 +39,12 @@ struct Workload {
   std::vector<std::string> args;
   bool tm = false;     // transactional: receives --tm
   bool contract = true;  // takes Contract 3's --threads, --size, --seed; false: a foreign program gets its args only
+  // It marks its measured phase (memprof::phase_begin/phase_end, which start
+  // and stop callgrind's instrumentation): a simulated run counts that phase
+  // only; else (a program that marks none) the whole process. Every contract
+  // program does; someone else's program only when its entry says
+  // "marks_phase": true (the trace replay's).
+  bool marks_phase = true;
   // "work": "per-thread" — each thread does the whole work (churn, intset, the
   // stress programs): its ideal time is flat in the thread count, not 1/N.
   bool work_per_thread = false;

@@ -395,13 +395,17 @@ Finished ProcessExecutor::run(const Launch& launch) {
   if (!f.start_failed) {
     // The machine's ticks span the child's life: of them, the child's CPU and
     // its client's are the run's own, the rest the other tenants'.
-    const double own_cpu_ns = double(f.user_ns + f.sys_ns + client.cpu_ns());
-    const MachineShare share = machine_share(ticks_before, ticks_after, own_cpu_ns / 1e9, double(life_ns) / 1e9);
+    const MachineShare share = machine_share(ticks_before, ticks_after, own_cpu_seconds(f, client.cpu_ns()),
+                                             double(life_ns) / 1e9);
     f.load_avg_before = load_before;
     f.others_cpu_pct = share.others_cpu_pct;
     f.steal_pct = share.steal_pct;
   }
   return f;
+}
+
+double own_cpu_seconds(const Finished& f, uint64_t client_cpu_ns) {
+  return double(f.user_ns + f.sys_ns + client_cpu_ns) / 1e9;
 }
 
 Status status_of(const Finished& f) {

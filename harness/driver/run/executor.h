@@ -72,6 +72,10 @@ class ProcessExecutor : public Executor {
   Finished run(const Launch& launch) override;
 };
 
+// The run's own CPU time, taken off the machine's busy ticks around it: the
+// child's user and system time (wait4) and its client's, in seconds.
+double own_cpu_seconds(const Finished& f, uint64_t client_cpu_ns);
+
 // SIGINT/SIGTERM: the running child is stopped and the sweep ends cleanly.
 // The status of a finished run: ok, failed, verify_failed, crashed, timeout.
 Status status_of(const Finished& f);

@@ -120,10 +120,15 @@ double load_average() {
 }
 
 CpuTicks cpu_ticks() {
-  CpuTicks t;
   std::ifstream stat("/proc/stat");
   std::string line;
-  if (!std::getline(stat, line) || line.rfind("cpu ", 0) != 0) return t;
+  if (!std::getline(stat, line)) return CpuTicks{};
+  return cpu_ticks_of(line);
+}
+
+CpuTicks cpu_ticks_of(const std::string& line) {
+  CpuTicks t;
+  if (line.rfind("cpu ", 0) != 0) return t;
   std::istringstream fields(line.substr(4));
   // user nice system idle iowait irq softirq steal (guest and guest_nice
   // follow, already counted in user and nice: left out).

@@ -25,6 +25,9 @@ struct CpuTicks {
   bool known = false;  // false: /proc/stat could not be read
 };
 CpuTicks cpu_ticks();
+// The ticks of /proc/stat's aggregate line ("cpu  user nice system idle iowait
+// irq softirq steal guest guest_nice"); not known for any other line.
+CpuTicks cpu_ticks_of(const std::string& line);
 
 // What the rest of the machine did while a run ran, in % of the whole
 // machine's time (wall time x cores): CPU time of other processes (the busy

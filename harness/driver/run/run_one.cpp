@@ -182,7 +182,7 @@ RunOutcome launch_and_judge(const Run& run, const RunContext& context, const Chi
     simulated_out = (private_folder->path() / "callgrind.out").string();
     launch.env = without_valgrind_variables(launch.env);
     launch.env.push_back(simulated_padding(launch.env, launch.program, launch.args));
-    launch.args = simulated_arguments(simulated_out, !run.workload.contract, launch.program, launch.args);
+    launch.args = simulated_arguments(simulated_out, !run.workload.marks_phase, launch.program, launch.args);
     launch.program = context.simulator.valgrind;
     launch.fixed_addresses = true;
     launch.timeout_seconds = options.timeout_seconds * kSimulatedTimeoutFactor;
