@@ -21,6 +21,8 @@
 
 #include <memprof/memprof.h>
 
+#include "resident.h"
+
 namespace {
 
 constexpr size_t kOwnBytes = 64 * 1024;
@@ -46,17 +48,6 @@ void* allocate_blocks(void*) {
   return nullptr;
 }
 
-// The process's resident bytes (/proc/self/statm's second field), or -1.
-long resident_bytes() {
-  char text[128] = {0};
-  const int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  const ssize_t got = read(fd, text, sizeof text - 1);
-  close(fd);
-  if (got <= 0) return -1;
-  const char* p = strchr(text, ' ');
-  return p ? atol(p + 1) * sysconf(_SC_PAGESIZE) : -1;
-}
 
 // Until the resident memory is below `limit` (the blocks purged), at most 30 s
 // (10 s was short once with the machine at load 6: 98.5% purged).

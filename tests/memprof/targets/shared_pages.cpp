@@ -24,6 +24,8 @@
 
 #include <memprof/memprof.h>
 
+#include "resident.h"
+
 namespace {
 
 constexpr size_t kRegionBytes = size_t(64) << 20;
@@ -39,16 +41,10 @@ constexpr size_t kRegionBytes = size_t(64) << 20;
   _exit(0);
 }
 
-// The process's resident kB (/proc/self/statm's second field), or -1.
+// The process's resident kB, or -1.
 long resident_kb() {
-  char text[128] = {0};
-  const int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  const ssize_t got = read(fd, text, sizeof text - 1);
-  close(fd);
-  if (got <= 0) return -1;
-  const char* p = strchr(text, ' ');
-  return p ? atol(p + 1) * (sysconf(_SC_PAGESIZE) / 1024) : -1;
+  const long bytes = resident_bytes();
+  return bytes < 0 ? -1 : bytes / 1024;
 }
 
 int peak() {
