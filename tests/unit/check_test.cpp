@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <random>
 #include <set>
 #include <sstream>
 
@@ -573,11 +574,13 @@ TEST(Check, SweepWideDriftIsTakenOutAndALocalSlowdownStillShows) {
 // more than their spread shows (the CI A/A failed twice on it: ssca2 +49% with
 // five tight repetitions a side). Twelve cells scatter by up to ±12% between
 // the sweeps with tight repetitions: none of that is a change, while a cell
-// 80% slower still regresses, and the note says how much the cells scatter.
+// three times slower still regresses (80% slower no longer does: the scatter
+// is read with heavy tails, at 3 degrees of freedom), and the note says how
+// much the cells scatter.
 TEST(Check, TheReferencesScatterBetweenSweepsIsNotReadAsAChange) {
   Table base, cur;
   const double noise[5] = {0.0, 0.005, -0.005, 0.0025, -0.0025};
-  const double moved[12] = {0.0, 0.04, -0.04, 0.08, -0.08, 0.02, -0.02, 0.06, -0.06, 0.12, 0.0, std::log(1.8)};
+  const double moved[12] = {0.0, 0.04, -0.04, 0.08, -0.08, 0.02, -0.02, 0.06, -0.06, 0.12, 0.0, std::log(3.0)};
   for (int cell = 0; cell < 12; ++cell) {
     std::vector<double> b, c;
     for (double e : noise) {
@@ -608,12 +611,12 @@ TEST(Check, TheReferencesScatterBetweenSweepsIsNotReadAsAChange) {
 // The same for a ratio to the reference, rep by rep: on a busy machine a
 // cell's ratio moves between sweeps by more than its repetitions show (9-12%
 // of A/A ratios beyond z = 2 with the test suite beside the sweeps). Twelve
-// jemalloc cells whose ratios scatter by up to ±12%: none flagged; one 80%
-// slower than glibc still regresses.
+// jemalloc cells whose ratios scatter by up to ±12%: none flagged; one three
+// times slower than glibc still regresses.
 TEST(Check, ARatiosScatterBetweenSweepsIsNotReadAsAChange) {
   Table base, cur;
   const double noise[5] = {0.0, 0.005, -0.005, 0.0025, -0.0025};
-  const double moved[12] = {0.0, 0.04, -0.04, 0.08, -0.08, 0.02, -0.02, 0.06, -0.06, 0.12, 0.0, std::log(1.8)};
+  const double moved[12] = {0.0, 0.04, -0.04, 0.08, -0.08, 0.02, -0.02, 0.06, -0.06, 0.12, 0.0, std::log(3.0)};
   for (int cell = 0; cell < 12; ++cell) {
     std::vector<double> reference, b, c;
     for (double e : noise) {
@@ -644,6 +647,87 @@ TEST(Check, ARatiosScatterBetweenSweepsIsNotReadAsAChange) {
   EXPECT_EQ(jemalloc(11)->verdict, Verdict::regressed) << jemalloc(11)->p;
   EXPECT_NE(joined(r.notes).find("between sweeps: a cell's elapsed_ns over the reference's moves by "), std::string::npos)
       << joined(r.notes);
+}
+
+// Two sweeps the size of the ci preset's (45 workloads, glibc and six
+// others, five repetitions, elapsed and wall time: 630 timed rows), where
+// every ratio to glibc moves by about 3% (sd) between the sweeps and `slower`
+// makes one allocator's times `slower` times longer in every workload; and
+// one cell, w7 under a3, that switched mode between them: its ratio twice as
+// large, five tight repetitions a side. Deterministic (a fixed seed).
+std::pair<Table, Table> two_ci_sized_sweeps(double slower) {
+  Table base, cur;
+  std::mt19937 random(20261207);
+  auto normal = [&](double sd) {  // Box–Muller on the generator's own words: the same on every platform
+    const double u1 = (static_cast<double>(random()) + 0.5) / 4294967296.0;
+    const double u2 = (static_cast<double>(random()) + 0.5) / 4294967296.0;
+    return sd * std::sqrt(-2 * std::log(u1)) * std::cos(2 * M_PI * u2);
+  };
+  for (int w = 0; w < 45; ++w) {
+    const std::string workload = std::string("w").append(std::to_string(w));
+    std::vector<double> reference_b, reference_c;
+    for (int rep = 0; rep < 5; ++rep) {
+      reference_b.push_back(1000.0 * std::exp(normal(0.015)));
+      reference_c.push_back(1000.0 * std::exp(normal(0.015)));
+    }
+    base.under("glibc").runs(workload, 1, {{"elapsed_ns", reference_b}, {"wall_ns", reference_b}});
+    cur.under("glibc").runs(workload, 1, {{"elapsed_ns", reference_c}, {"wall_ns", reference_c}});
+    for (int a = 1; a <= 6; ++a) {
+      const bool switched = w == 7 && a == 3;
+      const double own = switched ? 0.005 : 0.015;
+      const double moved = switched ? std::log(2.0) : normal(0.03) + (a == 2 ? std::log(slower) : 0.0);
+      std::vector<double> b, c;
+      for (int rep = 0; rep < 5; ++rep) {
+        b.push_back(reference_b[rep] * std::exp(normal(own)));
+        c.push_back(reference_c[rep] * std::exp(moved + normal(own)));
+      }
+      const std::string allocator = std::string("a").append(std::to_string(a));
+      base.under(allocator).runs(workload, 1, {{"elapsed_ns", b}, {"wall_ns", b}});
+      cur.under(allocator).runs(workload, 1, {{"elapsed_ns", c}, {"wall_ns", c}});
+    }
+  }
+  return {base, cur};
+}
+
+// Between two idle sweeps a cell can switch mode: sh8bench under tcmalloc and
+// scudo ran twice as fast in one sweep of four, five tight repetitions a
+// side, 14-17 times the standard error the cells' scatter gives (2026-12-07);
+// tested at the Welch–Satterthwaite dof such rows failed CI's A/A twice in a
+// row. Read with heavy tails (3 degrees of freedom at most), a check of the
+// ci preset's size flags nothing where nothing changed.
+TEST(Check, ACellThatSwitchesModeBetweenSweepsIsNoAlarm) {
+  auto [base, cur] = two_ci_sized_sweeps(1.0);
+  CheckResult r = compare_runs(base, cur, CheckConfig{});
+  std::size_t timed = 0;
+  for (const CheckRow& row : r.rows) {
+    if (row.metric != "elapsed_ns" && row.metric != "wall_ns") continue;
+    ++timed;
+    EXPECT_NE(row.verdict, Verdict::regressed) << row.cell.workload << " " << row.cell.allocator << " p " << row.p;
+    EXPECT_NE(row.verdict, Verdict::improved) << row.cell.workload << " " << row.cell.allocator << " p " << row.p;
+  }
+  EXPECT_EQ(timed, 630u);
+  EXPECT_NE(joined(r.notes).find("at 3 degrees of freedom at most (a cell can switch mode between sweeps)"),
+            std::string::npos) << joined(r.notes);
+}
+
+// What the heavy tails keep, and what they cost: an allocator 50% slower in
+// every workload (an upgrade) still regresses in most of them, and no other
+// allocator's cell does but the switched one: Benjamini–Hochberg, given 90
+// true changes, accepts a larger p (its false discoveries are held at 5% of
+// the rows it flags, here 2 of about 90). (30% slower everywhere no longer
+// passes: p about 0.0075 a row where it asks 0.0071; docs/check.md.)
+TEST(Check, AnAllocatorSlowerEverywhereStillRegressesBesideAModeSwitch) {
+  auto [base, cur] = two_ci_sized_sweeps(1.5);
+  CheckResult r = compare_runs(base, cur, CheckConfig{});
+  std::size_t regressed = 0, flagged_elsewhere = 0;
+  for (const CheckRow& row : r.rows) {
+    if (row.metric != "elapsed_ns" && row.metric != "wall_ns") continue;
+    const bool flagged = row.verdict == Verdict::regressed || row.verdict == Verdict::improved;
+    if (row.cell.allocator == "a2") regressed += row.verdict == Verdict::regressed ? 1 : 0;
+    else if (!(row.cell.workload == "w7" && row.cell.allocator == "a3")) flagged_elsewhere += flagged ? 1 : 0;
+  }
+  EXPECT_GE(regressed, 80u) << "of a2's 90 rows";
+  EXPECT_EQ(flagged_elsewhere, 0u);
 }
 
 // The other allocators are timed over the reference's times, rep by rep: a

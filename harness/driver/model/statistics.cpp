@@ -311,7 +311,7 @@ struct WelchParts {
 
 WelchParts welch_parts(std::span<const double> x, std::span<const double> y, ExtraVariance extra) {
   WelchParts w{summarize(x), summarize(y), kNaN, kNaN, false};
-  if (w.a.n < 2 || w.b.n < 2 || !(extra.variance >= 0.0) || !(extra.dof > 0.0)) return w;
+  if (w.a.n < 2 || w.b.n < 2 || !(extra.variance >= 0.0) || !(extra.dof > 0.0) || !(extra.tail_dof > 0.0)) return w;
   const double va = w.a.stddev * w.a.stddev / static_cast<double>(w.a.n);
   const double vb = w.b.stddev * w.b.stddev / static_cast<double>(w.b.n);
   w.se2 = va + vb + extra.variance;
@@ -320,6 +320,7 @@ WelchParts welch_parts(std::span<const double> x, std::span<const double> y, Ext
   if (w.se2 > 0.0)
     w.dof = w.se2 * w.se2 /
             (va * va / static_cast<double>(w.a.n - 1) + vb * vb / static_cast<double>(w.b.n - 1) + extra_term);
+  w.dof = std::min(w.dof, extra.tail_dof);  // heavier tails than the parts' (a NaN dof stays NaN)
   w.ok = true;
   return w;
 }

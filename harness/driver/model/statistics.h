@@ -121,10 +121,14 @@ struct WelchTest {
 // scatter between two sweeps of a cell whose repetitions ran together, so
 // that they share the moment's load (bench check estimates it from the other
 // cells). Added to the standard error; the degrees of freedom combine by
-// Welch–Satterthwaite. The default adds nothing.
+// Welch–Satterthwaite. `tail_dof` caps the test's degrees of freedom: a
+// scatter with heavier tails than a normal one (bench check: between two
+// sweeps a cell can switch mode, 2x with tight repetitions a side), read as
+// Student's t with that many degrees of freedom at most. The default adds nothing.
 struct ExtraVariance {
   double variance = 0.0;
   double dof = INFINITY;
+  double tail_dof = INFINITY;
 };
 
 // Welch's two-sample t-test of y against x (unequal variances; NaN values
