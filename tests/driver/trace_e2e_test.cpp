@@ -444,6 +444,20 @@ TEST_F(TraceEndToEnd, AShellThatLeavesThroughExitIsRecorded) {
   EXPECT_NE(r.out.find("figures agree with memprof's"), std::string::npos) << r.out;
 }
 
+// A program that fails is recorded as far as it ran, and its failure is
+// bench's exit status (it was 0, a note in the middle of the output the only
+// sign); one that ends well exits 0 (above).
+TEST_F(TraceEndToEnd, AProgramThatFailsIsRecordedAndItsFailureIsTheExitStatus) {
+  SKIP_WHEN_WORKLOADS_ARE_SANITIZED();
+  const fs::path trace = dir_ / "fails.astrace";
+  Result r = bench({"trace", "record", "--trace", trace.string(), "--", "/bin/sh", "-c", "/bin/true; exit 3"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_TRUE(fs::is_regular_file(trace)) << "the trace of what it did";
+  EXPECT_NE(r.out.find("figures agree with memprof's"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("trace: /bin/sh ended with exit status 3: the trace holds its calls until then; exit status 1"),
+            std::string::npos) << r.out;
+}
+
 // Execs that fail while two other threads allocate (issue 46, N3): the exec
 // ends the trace with a trailer, takes it back when it fails, and the other
 // threads' events wait meanwhile; the trace stays whole and agrees, every time

@@ -247,11 +247,12 @@ int record(const TraceOptions& o, const Paths& paths, std::ostream& out) {
   recorded_pid = 0;
   kill_orphans(children_before);
   if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 127 && !fs::exists(raw_file)) return 2;
-  if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0)
-    out << "note: " << o.program[0] << " ended with "
-        << (WIFEXITED(wstatus) ? "exit status " + std::to_string(WEXITSTATUS(wstatus))
-                               : "signal " + std::to_string(WTERMSIG(wstatus)))
-        << "\n";
+  // A program that failed is recorded as far as it ran, and bench says so
+  // last and exits 1: a script recording it sees the failure.
+  const bool program_failed = !WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0;
+  const std::string how_it_ended = WIFEXITED(wstatus) ? "exit status " + std::to_string(WEXITSTATUS(wstatus))
+                                                      : "signal " + std::to_string(WTERMSIG(wstatus));
+  if (program_failed) out << "note: " << o.program[0] << " ended with " << how_it_ended << "\n";
   trace::Trace t = load(raw_file);
   uint64_t raw_bytes = fs::file_size(raw_file), bytes = raw_bytes;
   if (!o.raw) {
@@ -322,7 +323,10 @@ int record(const TraceOptions& o, const Paths& paths, std::ostream& out) {
   else if (bounded) out << "trace: all " << compared << " figures agree with memprof's (" << bounded
                         << " within their bounds, the others equal)\n";
   else out << "trace: all " << compared << " figures equal memprof's\n";
-  return differ ? 1 : 0;
+  if (program_failed)
+    out << "trace: " << o.program[0] << " ended with " << how_it_ended
+        << ": the trace holds its calls until then; exit status 1\n";
+  return differ || program_failed ? 1 : 0;
 }
 
 }  // namespace
@@ -342,8 +346,11 @@ compute memprof's figures from it or replay it under every allocator:
   bench trace record --trace /tmp/py.astrace -- python3 -c 'print(sum(range(10**6)))'
   bench trace stats /tmp/py.astrace
   bench trace replay /tmp/py.astrace --alloc=all --reps=5
-MEMPROF_TRACE=path with libmemprof.so preloaded records any program too. A
-damaged or truncated trace is refused with exit status 2.)";
+MEMPROF_TRACE=path with libmemprof.so preloaded records any program too.
+Exit status of record: 0 when the program ended well and every figure agrees
+with memprof's; 1 when the program failed (its trace holds its calls until
+then) or a figure differs. A damaged or truncated trace is refused with exit
+status 2.)";
 
 
 }  // namespace
