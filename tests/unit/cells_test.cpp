@@ -110,6 +110,39 @@ TEST(LikeWithLike, OtherArgumentsAreNotComparableAndNamed) {
   EXPECT_TRUE(allowed.not_comparable.empty());
 }
 
+// A baseline of one TM method (ml_wt), current runs of two (gl_wt's
+// first), the arguments changed: the baseline's cell is paired with the
+// current cell of its own method (the one that differs least) and only the
+// arguments are named; gl_wt's is the current runs' own (the first candidate
+// was taken: ml_wt's cell against gl_wt's, a TM difference named that was not
+// there, and ml_wt's current cell left unpaired).
+TEST(LikeWithLike, ACellThatRanDifferentlyKeepsItsTmMethod) {
+  Runs base, cur;
+  for (const char* tm : {"gl_wt", "ml_wt"})  // gl_wt's current cell first: the first candidate
+    for (int rep = 1; rep <= 3; ++rep) {
+      const std::string args = std::string("vacation --threads 1 --size small --seed 1 --tm ") + tm;
+      if (std::string(tm) == "ml_wt") base.add("jemalloc", rep, 5e7, {{"tm", tm}, {"args", args}});
+      cur.add("jemalloc", rep, 5e7, {{"tm", tm}, {"args", args + " --transactions 2"}});
+    }
+  const CheckResult r = compare_runs(base.table, cur.table, CheckConfig{});
+  std::size_t paired = 0, current_only = 0;
+  for (const CheckRow& row : r.rows) {
+    if (row.metric != "cell") continue;
+    if (row.verdict == Verdict::not_comparable) {
+      ++paired;
+      EXPECT_EQ(row.cell.tm, "ml_wt");
+      EXPECT_NE(row.note.find("--transactions 2 in the current runs only"), std::string::npos) << row.note;
+      EXPECT_EQ(row.note.find("TM method"), std::string::npos) << row.note;
+    } else {
+      ++current_only;
+      EXPECT_EQ(row.cell.tm, "gl_wt") << verdict_name(row.verdict) << ": " << row.note;
+    }
+  }
+  EXPECT_EQ(paired, 1u);
+  EXPECT_EQ(current_only, 1u);
+  EXPECT_EQ(r.not_comparable.count("tm"), 0u);
+}
+
 // MALLOC_CONF=tcache:false in the environment changes jemalloc: the variable is named.
 TEST(LikeWithLike, AnotherAllocatorEnvironmentIsNamed) {
   Runs base, cur;

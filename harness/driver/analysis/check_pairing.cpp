@@ -113,15 +113,21 @@ std::vector<Pair> pair_cells(const Side& base, const Side& cur) {
       }
     if (!found) unmatched.push_back(&b);
   }
+  // A cell that ran differently is paired with the current cell that differs
+  // from it the least (its TM method kept when only the arguments changed:
+  // the first candidate was taken, another method's cell).
   for (const Cell* b : unmatched) {
     Pair p{b, nullptr, {}};
+    std::size_t best = used.size();
     for (std::size_t i = 0; i < cur.cells.cells.size(); ++i)
       if (!used[i] && loose_key(cur.cells.cells[i].id) == loose_key(b->id)) {
-        used[i] = true;
-        p.cur = &cur.cells.cells[i];
-        p.differences = differences(b->id, p.cur->id, "baseline", "current runs");
-        break;
+        std::vector<Difference> d = differences(b->id, cur.cells.cells[i].id, "baseline", "current runs");
+        if (best == used.size() || d.size() < p.differences.size()) best = i, p.differences = std::move(d);
       }
+    if (best < used.size()) {
+      used[best] = true;
+      p.cur = &cur.cells.cells[best];
+    }
     pairs.push_back(std::move(p));
   }
   for (std::size_t i = 0; i < cur.cells.cells.size(); ++i)
