@@ -16,7 +16,7 @@ DIR ?= results/latest
 CCACHE = $(shell command -v ccache 2>/dev/null)
 LAUNCHER = $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 # Ninja where installed (install-deps installs it): a target found up to date
-# in about 0.1 s where make takes 2 (scripts/mutants rebuilds after each
+# in about 0.2 s where make takes 2-4 (scripts/mutants rebuilds after each
 # fault). A build folder already configured keeps its generator (CMake
 # refuses another).
 GENERATOR = $(if $(wildcard $(BUILD)/CMakeCache.txt),,$(if $(shell command -v ninja 2>/dev/null),-G Ninja))

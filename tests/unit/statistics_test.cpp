@@ -248,6 +248,31 @@ TEST(Welch, AnExtraVarianceWidensTheErrorAndJoinsTheDegreesOfFreedom) {
   EXPECT_TRUE(std::isnan(welch(x, y, ExtraVariance{-1.0, 4.0}).p)) << "a negative variance is no estimate";
 }
 
+// A scatter with heavy tails (bench check's between sweeps): the test's
+// degrees of freedom are capped at tail_dof (7.2 above, 3 here), its p is
+// Student's at 3 dof (computed apart with mpmath: 0.194171345612059), and what
+// it can detect widens; a cap above the Satterthwaite dof changes nothing.
+TEST(Welch, AHeavyTailCapsTheDegreesOfFreedom) {
+  const std::vector<double> x = {1, 2, 3}, y = {0, 1, 0};
+  const WelchTest w = welch(x, y, ExtraVariance{5.0 / 9.0, 4.0, 3.0});
+  EXPECT_NEAR(w.t, -5.0 / 3.0, 1e-12);
+  EXPECT_NEAR(w.dof, 3.0, 1e-12);
+  EXPECT_NEAR(w.p, 0.194171345612059, 1e-9);
+  EXPECT_GT(welch_detectable(x, y, 0.05, 0.8, ExtraVariance{5.0 / 9.0, 4.0, 3.0}),
+            welch_detectable(x, y, 0.05, 0.8, ExtraVariance{5.0 / 9.0, 4.0}));
+  EXPECT_NEAR(welch(x, y, ExtraVariance{5.0 / 9.0, 4.0, 100.0}).dof, 7.2, 1e-12);
+}
+
+// The sign test, two-sided and exact: 9 up, 1 down is 2 (1 + 10) / 1024; 45
+// of 45 up is 2 / 2^45; an even split or no change at all is 1.
+TEST(SignTest, ExactTwoSidedBinomialTail) {
+  EXPECT_NEAR(sign_test_p(9, 1), 0.021484375, 1e-15);
+  EXPECT_NEAR(sign_test_p(1, 9), 0.021484375, 1e-15);
+  EXPECT_NEAR(sign_test_p(45, 0) / (2.0 / 35184372088832.0), 1.0, 1e-9);
+  EXPECT_EQ(sign_test_p(5, 5), 1.0);
+  EXPECT_EQ(sign_test_p(0, 0), 1.0);
+}
+
 TEST(MannWhitney, ExactForSmallSamplesWithoutTies) {
   // 3 vs 3 fully separated: U = 0, one arrangement of C(6, 3) = 20 on each
   // tail -> p = 2/20.

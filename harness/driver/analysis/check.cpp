@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/check_allocator_wide.h"
 #include "analysis/check_judgement.h"
 #include "analysis/check_measured.h"
 #include "analysis/check_pairing.h"
@@ -141,6 +142,7 @@ CheckResult compare_runs(const RunsTable& baseline, const RunsTable& current, co
   }
 
   check_measured::decide(result.rows, tally.measured, config.alpha, judging.reference, result.notes);
+  check_allocator_wide::add(result.rows, judging.reference, config.alpha, check_measured::kDriftMinCells, result.notes);
   const std::size_t suspect = check_judgement::busy_as_suspect(result.rows, config);
   check_judgement::add_mechanisms(result.rows, base, cur);
   if (result.cells_compared == 0 && result.not_comparable.empty())

@@ -43,7 +43,6 @@ double zero_baseline_limit(const std::string& metric) {
 // touches only some cells (an allocator, a workload) still shows; one that
 // slows every cell alike is indistinguishable from the machine and is reported
 // as drift, not judged.
-constexpr std::size_t kDriftMinCells = 8;
 bool is_time(const std::string& metric) {
   return metric == keys::elapsed_ns || metric == keys::wall_ns || metric.rfind("ns_per_op:", 0) == 0;
 }

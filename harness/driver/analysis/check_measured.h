@@ -23,6 +23,10 @@ double relative_change(double cur, double base);
 // positive (its test is Welch's t on the logs), else the median (the U-test).
 double center(const std::vector<double>& values);
 
+// The fewest cells a time's sweep-wide drift, its scatter between sweeps, or
+// an allocator's change across every workload is estimated from.
+inline constexpr std::size_t kDriftMinCells = 8;
+
 // elapsed_ns, wall_ns and the micro-benchmarks' ns_per_op.
 bool is_time(const std::string& metric);
 

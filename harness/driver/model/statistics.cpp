@@ -290,6 +290,17 @@ UTest mann_whitney(std::span<const double> x, std::span<const double> y) {
   return {u, std::min(1.0, std::erfc(z / std::sqrt(2.0))), false};
 }
 
+double sign_test_p(std::size_t up, std::size_t down) {
+  const std::size_t n = up + down, fewer = std::min(up, down);
+  if (n == 0) return 1.0;
+  // P(X <= fewer) for X ~ Binomial(n, 1/2), term by term in logs (n of a few hundred).
+  double tail = 0.0;
+  for (std::size_t i = 0; i <= fewer; ++i)
+    tail += std::exp(std::lgamma(double(n) + 1) - std::lgamma(double(i) + 1) - std::lgamma(double(n - i) + 1) -
+                     double(n) * std::log(2.0));
+  return std::min(1.0, 2.0 * tail);
+}
+
 double mann_whitney_min_p(std::size_t n1, std::size_t n2) {
   // C(n1 + n2, n1) as a running product; large samples overflow to inf -> p 0.
   double arrangements = 1.0;

@@ -110,6 +110,11 @@ UTest mann_whitney(std::span<const double> x, std::span<const double> y);
 // (fully separated samples, no ties): 2 / C(n1 + n2, n1), at most 1.
 double mann_whitney_min_p(std::size_t n1, std::size_t n2);
 
+// The exact two-sided sign test: of `up` + `down` paired changes (zeros
+// left out), the probability under a median change of 0 of a split at least
+// as uneven; 1 when there is none.
+double sign_test_p(std::size_t up, std::size_t down);
+
 struct WelchTest {
   double t;    // (mean of y - mean of x) / its standard error
   double dof;  // Welch–Satterthwaite degrees of freedom
